@@ -1,0 +1,77 @@
+"""Official SQuAD EM/F1 rules, each checked with a hand-computed value."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mrclens.metrics import evaluate, exact_match_score, f1_score, load_predictions, normalize_answer
+from mrclens.errors import PredictionsError
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
+
+
+@pytest.mark.parametrize(
+    "raw, normalised",
+    [
+        ("The Cat", "cat"),                       # lower-case + article
+        ("cat, dog; (bird)!", "cat dog bird"),    # ASCII punctuation removed
+        ("an apple a day", "apple day"),          # articles a/an
+        ("  many \t spaces\n", "many spaces"),    # whitespace collapsed
+        ("theatre anathema", "theatre anathema"), # articles only as whole words
+        ("café – «x»", "café – «x»"),             # non-ASCII punctuation kept, as in the official script
+        ("U.S.", "us"),
+    ],
+)
+def test_normalisation_rules(raw, normalised):
+    assert normalize_answer(raw) == normalised
+
+
+def test_f1_hand_computed():
+    # pred tokens: [eiffel, tower]; gold: [eiffel, tower, in, paris] -> P=1, R=0.5, F1=2/3
+    assert f1_score("the Eiffel Tower", "Eiffel Tower in Paris") == pytest.approx(2 / 3)
+    # bag of tokens: duplicates count once per match
+    assert f1_score("a a b", "a b b") == pytest.approx(2 / 3)
+    assert f1_score("", "anything") == 0.0
+    assert exact_match_score("The  Beatles!", "beatles")
+
+
+def _ds(questions, v2=False):
+    return Dataset([Article("t", [Paragraph("ctx", questions)])], "2.0" if v2 else "1.1")
+
+
+def test_evaluate_max_over_golds_and_missing_counts_as_zero():
+    ds = _ds([
+        Question("a", "?", [Answer("Paris", 0), Answer("the city of Paris", 0)]),
+        Question("b", "?", [Answer("blue", 0)]),
+    ])
+    res = evaluate(ds, {"a": "city of paris"})
+    # a: EM 1 (matches 2nd gold after normalisation), F1 1; b: missing -> 0
+    assert res["exact_match"] == 50.0 and res["f1"] == 50.0 and res["missing"] == 1 and res["total"] == 2
+    assert evaluate(ds, {"a": "x", "b": "blue", "zzz": "y"})["unknown"] == 1
+
+
+def test_v2_rules_empty_vs_empty_and_subsets():
+    ds = _ds([
+        Question("has", "?", [Answer("red car", 0)], is_impossible=False),
+        Question("no", "?", [], is_impossible=True),
+        Question("no2", "?", [], is_impossible=True),
+    ], v2=True)
+    res = evaluate(ds, {"has": "the red car", "no": "", "no2": "something"})
+    assert res["HasAns_exact"] == 100.0 and res["HasAns_total"] == 1
+    assert res["NoAns_exact"] == 50.0 and res["NoAns_f1"] == 50.0 and res["NoAns_total"] == 2
+    assert res["exact_match"] == pytest.approx(200 / 3)
+    # in v1.1 an empty prediction never scores
+    assert evaluate(_ds([Question("x", "?", [Answer("a", 0)])]), {"x": ""})["f1"] == 0.0
+
+
+def test_load_predictions_errors(tmp_path):
+    bad = tmp_path / "p.json"
+    bad.write_text('{"q1": 3}')
+    with pytest.raises(PredictionsError, match=r"p\.json: question q1: the predicted answer must be a string"):
+        load_predictions(bad)
+    bad.write_text("{oops")
+    with pytest.raises(PredictionsError, match="not valid JSON"):
+        load_predictions(bad)
+    bad.write_text(json.dumps({"q1": "ok"}))
+    assert load_predictions(bad) == {"q1": "ok"}
