@@ -1,0 +1,182 @@
+"""Parse texts with spaCy once, in batches, and cache the parses on disk.
+
+Every distinct text is parsed at most once per pipeline and set of annotations: duplicates
+in the input are parsed once, and parses are kept in a SQLite file under the cache directory
+(:func:`default_cache_dir`), keyed by the sha256 of the text, the requested annotations and
+:func:`mrclens.nlp.pipeline_fingerprint` (spaCy version, pipeline name/version and active
+components), so a new spaCy or model version never reads an old parse. Values are compact
+pickled tuples of offsets and labels, never spaCy objects; a warm lookup of ~12,000 texts
+takes a fraction of a second.
+
+spaCy: Honnibal et al., https://spacy.io; pipeline ``en_core_web_sm`` 3.8 loaded with only the
+components needed (:func:`mrclens.nlp.load_pipeline`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from tqdm import tqdm
+
+from mrclens.nlp import load_pipeline, pipeline_fingerprint
+
+_SCHEMA_VERSION = 1
+_SQL_CHUNK = 900  # below SQLite's default limit of 999 bound parameters
+
+
+@dataclass
+class ParsedText:
+    """A compact parse of one text (no spaCy objects; picklable).
+
+    All offsets are character offsets into :attr:`text` (Python ``str`` indices).
+
+    Attributes:
+        text: the parsed text.
+        starts: token start offsets, one per token (spaCy tokens, whitespace tokens included).
+        ends: token end offsets (exclusive), same length as ``starts``.
+        pos: coarse Universal POS tag per token (``NOUN``, ``VERB``, ``PUNCT``, …), or ``None``
+            when POS was not requested.
+        tags: fine-grained (Penn Treebank) tag per token, or ``None``.
+        sent_starts: character offsets where sentences start (the first is the first token's
+            start), or ``None`` when sentences were not requested.
+        ents: named entities as ``(start_char, end_char, label)``, or ``None``.
+    """
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    pos: list[str] | None = None
+    tags: list[str] | None = None
+    sent_starts: list[int] | None = None
+    ents: list[tuple[int, int, str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def token_texts(self) -> list[str]:
+        """The text of each token."""
+        return [self.text[s:e] for s, e in zip(self.starts, self.ends)]
+
+
+def default_cache_dir() -> Path:
+    """The parse cache directory: ``$MRCLENS_CACHE_DIR`` if set, else ``~/.cache/mrclens``."""
+    env = os.environ.get("MRCLENS_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "mrclens"
+
+
+def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t.text) for t in doc]
+    return (
+        starts,
+        ends,
+        [t.pos_ for t in doc] if pos else None,
+        [t.tag_ for t in doc] if pos else None,
+        [s.start_char for s in doc.sents] if sentences and len(doc) else ([] if sentences else None),
+        [(e.start_char, e.end_char, e.label_) for e in doc.ents] if entities else None,
+    )
+
+
+class _Cache:
+    """A SQLite key → pickled-parse store (one file, one table)."""
+
+    def __init__(self, directory: Path):
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / f"parses-v{_SCHEMA_VERSION}.sqlite"
+        self.con = sqlite3.connect(self.path, timeout=60)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=NORMAL")
+        self.con.execute("CREATE TABLE IF NOT EXISTS parses (key BLOB PRIMARY KEY, value BLOB NOT NULL)")
+
+    def get_many(self, keys: list[bytes]) -> dict[bytes, tuple]:
+        found: dict[bytes, tuple] = {}
+        for i in range(0, len(keys), _SQL_CHUNK):
+            chunk = keys[i : i + _SQL_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for key, value in self.con.execute(f"SELECT key, value FROM parses WHERE key IN ({marks})", chunk):
+                try:
+                    found[bytes(key)] = pickle.loads(value)
+                except Exception:  # a damaged entry is parsed again
+                    pass
+        return found
+
+    def put_many(self, items: list[tuple[bytes, tuple]]) -> None:
+        with self.con:
+            self.con.executemany(
+                "INSERT OR REPLACE INTO parses (key, value) VALUES (?, ?)",
+                [(k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items],
+            )
+
+    def close(self) -> None:
+        self.con.close()
+
+
+def parse_texts(
+    texts: Sequence[str],
+    *,
+    sentences: bool = False,
+    pos: bool = False,
+    entities: bool = False,
+    cache_dir: str | Path | None = None,
+    progress: bool | str = False,
+    n_process: int = 1,
+    batch_size: int = 256,
+) -> list[ParsedText]:
+    """Parse ``texts`` with ``en_core_web_sm``, each distinct text once, using the disk cache.
+
+    The pipeline is :func:`mrclens.nlp.load_pipeline` with the same flags (only the needed
+    components: ``senter`` for sentences; tok2vec + tagger + attribute_ruler for POS; tok2vec +
+    ner for entities; the tokenizer alone when every flag is off). Texts not in the cache are
+    parsed with ``nlp.pipe`` in batches and added to it.
+
+    Args:
+        texts: the texts, in any order, duplicates allowed.
+        sentences: fill :attr:`ParsedText.sent_starts`.
+        pos: fill :attr:`ParsedText.pos` and :attr:`ParsedText.tags`.
+        entities: fill :attr:`ParsedText.ents`.
+        cache_dir: the cache directory (default :func:`default_cache_dir`); ``False`` turns the
+            disk cache off.
+        progress: show a tqdm bar while parsing; a string is used as the bar's label.
+        n_process: spaCy worker processes (``nlp.pipe(n_process=...)``).
+        batch_size: texts per ``nlp.pipe`` batch.
+
+    Returns:
+        one :class:`ParsedText` per input text, in input order (equal texts share one object).
+
+    Raises:
+        PipelineNotInstalled: no English spaCy pipeline is installed.
+    """
+    nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
+    flags = f"s{int(sentences)}p{int(pos)}e{int(entities)}"
+    prefix = f"{pipeline_fingerprint(nlp)}|{flags}|".encode("utf-8")
+    distinct = list(dict.fromkeys(texts))
+    keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
+
+    cache = None if cache_dir is False else _Cache(Path(cache_dir) if cache_dir else default_cache_dir())
+    try:
+        values = cache.get_many(keys) if cache else {}
+        todo = [i for i, k in enumerate(keys) if k not in values]
+        if todo:
+            label = progress if isinstance(progress, str) else "parsing"
+            docs = nlp.pipe((distinct[i] for i in todo), batch_size=batch_size, n_process=n_process)
+            bar = tqdm(docs, total=len(todo), desc=label, unit="text", disable=not progress, leave=False)
+            new: list[tuple[bytes, tuple]] = []
+            for i, doc in zip(todo, bar):
+                value = _from_doc(doc, sentences=sentences, pos=pos, entities=entities)
+                values[keys[i]] = value
+                new.append((keys[i], value))
+            bar.close()
+            if cache:
+                cache.put_many(new)
+    finally:
+        if cache:
+            cache.close()
+
+    by_text = {t: ParsedText(t, *values[k]) for t, k in zip(distinct, keys)}
+    return [by_text[t] for t in texts]

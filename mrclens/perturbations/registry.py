@@ -1,0 +1,120 @@
+"""The one registry of MRCLens ablations (e1–e8), filled in one place.
+
+Each ablation is one module under :mod:`mrclens.perturbations.ablations` that defines a
+pure function and registers it with :func:`register`; the modules there are discovered
+automatically when this registry is first imported, so adding a ninth ablation is one new
+module (its unit plus its ``register(...)`` call) and no edit anywhere else.
+
+Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit",
+DataPerf@ICML 2022 (the eight ablations and their bias categories); the exact rules are
+the project's (issue 3), written out in each ablation's docstring.
+
+The signature of every ``apply`` function (see :mod:`mrclens.perturbations.base`)::
+
+    apply(example: mrclens.squad.Paragraph, parsed: ExampleParse, rng: random.Random)
+        -> tuple[mrclens.squad.Paragraph, dict[str, Change]]   # question id -> change record
+
+where a change record is ``{"changed": bool, "reason": str | None, "detail": dict}``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Callable
+
+#: Category names, in report order (the paper's three bias categories).
+CATEGORY_NAMES = ("Similarity", "Question", "Keyword")
+#: The evaluation sets an ablation may use.
+EVAL_SETS = ("full", "truncated")
+#: Directions of F1 drop that signal a bias.
+BIAS_SIGNALS = ("small_drop", "large_drop")
+
+#: The unperturbed set each ablation's F1 is compared with, by evaluation set
+#: (the file names written by :func:`mrclens.perturbations.perturb_dataset`, without ``.json``).
+BASELINE_SET = {"full": "original", "truncated": "original-truncated"}
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """One ablation: its metadata and its pure function.
+
+    Attributes:
+        id: ``"e1"`` … ``"e8"`` (a new one takes the next number).
+        name: short human name, e.g. ``"insert question"``.
+        category: bias category: ``"Similarity"``, ``"Question"`` or ``"Keyword"``.
+        eval_set: ``"full"`` (every question) or ``"truncated"`` (one question per paragraph,
+            see :func:`mrclens.perturbations.truncation.truncate_dataset`).
+        description: one line.
+        bias_signal: which F1 drop signals the bias: ``"small_drop"`` for ablations that remove
+            information (e3–e5: a small drop means the model did not need it), ``"large_drop"``
+            for ablations that add distracting text (e1, e2, e6–e8: a large drop means the model
+            is steered by lexical overlap).
+        apply: the pure function (signature in the module docstring).
+    """
+
+    id: str
+    name: str
+    category: str
+    eval_set: str
+    description: str
+    bias_signal: str
+    apply: Callable
+
+
+#: Every registered ablation, ordered by number (e1, e2, …, e8).
+ABLATIONS: dict[str, Ablation] = {}
+#: Ablation ids per bias category, derived from :data:`ABLATIONS` (categories in report order).
+CATEGORIES: dict[str, list[str]] = {}
+
+
+def _order(ablation_id: str) -> tuple[int, str]:
+    digits = ablation_id.lstrip("e")
+    return (int(digits), ablation_id) if digits.isdigit() else (10**9, ablation_id)
+
+
+def _rebuild_categories() -> None:
+    CATEGORIES.clear()
+    names = list(CATEGORY_NAMES) + sorted({a.category for a in ABLATIONS.values()} - set(CATEGORY_NAMES))
+    for name in names:
+        ids = [a.id for a in ABLATIONS.values() if a.category == name]
+        if ids:
+            CATEGORIES[name] = ids
+
+
+def register(ablation: Ablation) -> Ablation:
+    """Add ``ablation`` to :data:`ABLATIONS` (kept ordered by number) and update :data:`CATEGORIES`.
+
+    Returns:
+        the same ablation, so a module can write ``E1 = register(Ablation(...))``.
+
+    Raises:
+        ValueError: the id is taken by a different ablation, or ``eval_set`` / ``bias_signal``
+            is not one of the allowed values.
+    """
+    if ablation.eval_set not in EVAL_SETS:
+        raise ValueError(f"ablation {ablation.id}: eval_set must be one of {EVAL_SETS}, got {ablation.eval_set!r}")
+    if ablation.bias_signal not in BIAS_SIGNALS:
+        raise ValueError(f"ablation {ablation.id}: bias_signal must be one of {BIAS_SIGNALS}, got {ablation.bias_signal!r}")
+    old = ABLATIONS.get(ablation.id)
+    if old is not None and old != ablation:
+        raise ValueError(f"ablation id {ablation.id!r} is already registered ({old.name!r})")
+    items = dict(ABLATIONS)
+    items[ablation.id] = ablation
+    ABLATIONS.clear()
+    ABLATIONS.update(sorted(items.items(), key=lambda kv: _order(kv[0])))
+    _rebuild_categories()
+    return ablation
+
+
+def _discover() -> None:
+    """Import every module under :mod:`mrclens.perturbations.ablations` (each registers itself)."""
+    from mrclens.perturbations import ablations as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+_discover()
