@@ -1,0 +1,69 @@
+"""e3 — Similarity bias — shuffle the paragraph's sentence units (full set).
+
+Rule (MRCLens issue 3; ablation from Zhong, Wang & Xing, DataPerf@ICML 2022): draw one random
+order of the paragraph's sentence units (one shuffle per paragraph, shared by all its
+questions), different from the original order, and join the units' texts in that order with
+single spaces (whitespace between units in the original is replaced by one space; text before
+the first and after the last unit, which is whitespace only, is dropped). Every
+``answer_start`` is recomputed: an answer inside unit ``u`` keeps its offset relative to the
+start of ``u``. Units are merged where an answer crosses a sentence boundary, so every answer
+lies inside one unit.
+
+Unchanged (with reason): ``single_unit`` (the paragraph has one sentence unit).
+"""
+
+from __future__ import annotations
+
+from mrclens.perturbations.base import changed, check_answers, copy_question, unchanged
+from mrclens.perturbations.registry import Ablation, register
+from mrclens.squad import Answer, Paragraph
+
+
+def shuffle_sentences(example, parsed, rng):
+    """Apply e3 to one paragraph (all its questions share the new context).
+
+    Returns:
+        ``(new paragraph, {question id: change record})``; the detail holds ``permutation``:
+        the original unit index at each new position (e.g. ``[2, 0, 1]``).
+
+    Raises:
+        InvariantError: an answer offset broke (never expected).
+    """
+    units = parsed.units
+    if len(units) < 2:
+        return example, {q.id: unchanged("single_unit") for q in example.questions}
+    order = list(range(len(units)))
+    while order == sorted(order):
+        rng.shuffle(order)
+    ctx = example.context
+    new_start: dict[int, int] = {}
+    pieces = []
+    pos = 0
+    for u in order:
+        s, e = units[u]
+        new_start[u] = pos
+        pieces.append(ctx[s:e])
+        pos += e - s + 1
+    new_ctx = " ".join(pieces)
+
+    def move(a: Answer) -> Answer:
+        for u, (s, e) in enumerate(units):
+            if s <= a.answer_start and a.answer_end <= e:
+                return Answer(a.text, new_start[u] + a.answer_start - s)
+        return Answer(a.text, -1)  # not inside a unit: caught by check_answers below
+
+    questions = [copy_question(q, answers=[move(a) for a in q.answers]) for q in example.questions]
+    new = Paragraph(new_ctx, questions)
+    check_answers(new, "e3")
+    return new, {q.id: changed(permutation=list(order)) for q in example.questions}
+
+
+E3 = register(Ablation(
+    id="e3",
+    name="shuffle sentences",
+    category="Similarity",
+    eval_set="full",
+    description="Shuffle the order of the paragraph's sentences.",
+    bias_signal="small_drop",
+    apply=shuffle_sentences,
+))

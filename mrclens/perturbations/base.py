@@ -1,0 +1,197 @@
+"""What every ablation shares: its input parse, change records, seeding, insertion.
+
+Rules (MRCLens issue 3; ablations from Zhong, Wang & Xing, DataPerf@ICML 2022):
+
+* **Insertion.** Inserting text ``T`` at character offset ``k`` gives
+  ``context[:k] + T + " " + context[k:]``; every ``answer_start >= k`` moves by ``len(T) + 1``.
+* **Invariant.** After every edit, for every gold answer of every question,
+  ``context[answer_start : answer_start + len(text)] == text`` (:func:`check_answers`).
+* **Randomness.** Each generator is seeded from (global seed, ablation id, key), where the key is
+  the paragraph id (the id of the paragraph's first question), through sha256 — never Python's
+  ``hash()`` — so results do not depend on processing order and equal seeds give equal output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from mrclens.errors import MRCLensError
+from mrclens.parsing import ParsedText
+from mrclens.squad import Answer, Paragraph, Question
+from mrclens.units import answer_unit_indices
+
+#: A change record: ``{"changed": bool, "reason": str | None, "detail": dict}``.
+Change = dict[str, Any]
+
+
+class InvariantError(MRCLensError):
+    """An edit left a gold answer that no longer matches its ``answer_start`` (a bug; never expected)."""
+
+
+@dataclass(frozen=True)
+class ExampleParse:
+    """The parses an ablation gets with one paragraph.
+
+    Attributes:
+        context: the context's parse with tokens and sentences (character offsets).
+        questions: question id → the question's parse with tokens and coarse POS tags.
+        units: the paragraph's sentence units (:func:`mrclens.units.sentence_units`, merged over
+            every gold answer of the paragraph), as ``(start, end)`` character spans.
+    """
+
+    context: ParsedText
+    questions: dict[str, ParsedText]
+    units: list[tuple[int, int]]
+
+
+def changed(**detail: Any) -> Change:
+    """A change record for an item that was changed; ``detail`` says what changed."""
+    return {"changed": True, "reason": None, "detail": detail}
+
+
+def unchanged(reason: str, **detail: Any) -> Change:
+    """A change record for an item left as it was, with the ``reason`` (a short snake_case code)."""
+    return {"changed": False, "reason": reason, "detail": detail}
+
+
+def make_rng(seed: int, ablation_id: str, key: str) -> random.Random:
+    """A generator seeded from sha256 of ``(seed, ablation_id, key)`` (stable across runs and platforms)."""
+    digest = hashlib.sha256(f"{seed}\x1f{ablation_id}\x1f{key}".encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def answer_spans(question: Question) -> list[tuple[int, int]]:
+    """``(answer_start, answer_end)`` character spans of the question's gold answers."""
+    return [(a.answer_start, a.answer_end) for a in question.answers]
+
+
+def non_answer_units(units: list[tuple[int, int]], question: Question) -> list[int]:
+    """Indices of the units that overlap none of ``question``'s gold answers, in order."""
+    hit = answer_unit_indices(units, answer_spans(question))
+    return [i for i in range(len(units)) if i not in hit]
+
+
+def copy_question(q: Question, *, question: str | None = None, answers: list[Answer] | None = None) -> Question:
+    """A copy of ``q`` with a new question text and/or answers (the input is never mutated)."""
+    return Question(
+        q.id,
+        q.question if question is None else question,
+        [Answer(a.text, a.answer_start) for a in (q.answers if answers is None else answers)],
+        q.is_impossible,
+        dict(q.extra),
+    )
+
+
+def check_answers(paragraph: Paragraph, where: str = "") -> None:
+    """Check the offset invariant for every gold answer of every question of ``paragraph``.
+
+    Raises:
+        InvariantError: some ``context[answer_start : answer_start + len(text)] != text``
+            (names the question id and ``where``, e.g. the ablation id).
+    """
+    ctx = paragraph.context
+    for q in paragraph.questions:
+        for a in q.answers:
+            if a.answer_start < 0 or ctx[a.answer_start : a.answer_end] != a.text:
+                raise InvariantError(
+                    f"{where}: question {q.id}: answer {a.text!r} no longer at answer_start {a.answer_start}"
+                )
+
+
+def insert_text(paragraph: Paragraph, offset: int, text: str) -> Paragraph:
+    """Insert ``text`` and one space at character ``offset`` of the context; shift answers.
+
+    Rule: ``context[:k] + T + " " + context[k:]``; every ``answer_start >= k`` moves by
+    ``len(T) + 1``. The invariant is then checked (:func:`check_answers`).
+
+    Returns:
+        a new paragraph (the input is not changed).
+
+    Raises:
+        ValueError: ``offset`` is outside ``0 … len(context)``.
+        InvariantError: an answer would be cut by the insertion (``answer_start < k < end``).
+    """
+    ctx = paragraph.context
+    if not 0 <= offset <= len(ctx):
+        raise ValueError(f"insertion offset {offset} is outside the context (length {len(ctx)})")
+    shift = len(text) + 1
+    questions = []
+    for q in paragraph.questions:
+        answers = [Answer(a.text, a.answer_start + shift if a.answer_start >= offset else a.answer_start) for a in q.answers]
+        questions.append(copy_question(q, answers=answers))
+    new = Paragraph(ctx[:offset] + text + " " + ctx[offset:], questions)
+    check_answers(new, "insertion")
+    return new
+
+
+def insert_before_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for) -> tuple[Paragraph, dict[str, Change]]:
+    """Shared rule of e1/e2: insert a text built from the question at the start of a random non-answer unit.
+
+    For each question (in order; on the truncated set there is exactly one): ``text_for(question,
+    parse)`` returns ``(text, None)`` or ``(None, reason)``; the text is inserted at the start
+    offset of one unit drawn uniformly from the question's non-answer units.
+    """
+    records: dict[str, Change] = {}
+    current = example
+    for q in example.questions:
+        text, reason = text_for(q, parsed.questions[q.id])
+        if text is None:
+            records[q.id] = unchanged(reason)
+            continue
+        if len(example.questions) > 1:
+            records[q.id] = unchanged("paragraph_has_several_questions")
+            continue
+        candidates = non_answer_units(parsed.units, q)
+        if not candidates:
+            records[q.id] = unchanged("no_non_answer_unit")
+            continue
+        unit = rng.choice(candidates)
+        offset = parsed.units[unit][0]
+        current = insert_text(current, offset, text)
+        records[q.id] = changed(inserted=text, offset=offset, unit=unit)
+    return current, records
+
+
+def insert_in_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for) -> tuple[Paragraph, dict[str, Change]]:
+    """Shared rule of e6–e8: insert a text at a random token boundary inside a random non-answer unit.
+
+    A token boundary inside unit ``[s, e)`` is the start offset of a context token in that unit
+    that is the unit's first token or is preceded by whitespace (so the insertion never splits
+    a word from its punctuation or clitic). The unit is drawn uniformly from the question's
+    non-answer units, then the boundary uniformly from that unit's boundaries.
+    """
+    records: dict[str, Change] = {}
+    current = example
+    ctx = example.context
+    for q in example.questions:
+        text, reason = text_for(q, parsed.questions[q.id])
+        if text is None:
+            records[q.id] = unchanged(reason)
+            continue
+        if len(example.questions) > 1:
+            records[q.id] = unchanged("paragraph_has_several_questions")
+            continue
+        candidates = non_answer_units(parsed.units, q)
+        if not candidates:
+            records[q.id] = unchanged("no_non_answer_unit")
+            continue
+        unit = rng.choice(candidates)
+        s, e = parsed.units[unit]
+        bounds = [t for t in parsed.context.starts if s <= t < e and (t == s or ctx[t - 1].isspace()) and not ctx[t].isspace()]
+        if not bounds:
+            bounds = [s]
+        offset = rng.choice(bounds)
+        current = insert_text(current, offset, text)
+        records[q.id] = changed(inserted=text, offset=offset, unit=unit)
+    return current, records
+
+
+def tokens_with_pos(parse: ParsedText, tags: set[str]) -> str | None:
+    """The tokens of ``parse`` whose coarse POS is in ``tags``, in order, joined by single spaces (``None`` if none)."""
+    if parse.pos is None:
+        raise ValueError("the question parse has no POS tags (parse_texts(..., pos=True))")
+    words = [parse.text[s:e] for s, e, p in zip(parse.starts, parse.ends, parse.pos) if p in tags]
+    return " ".join(words) if words else None
