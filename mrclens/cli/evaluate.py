@@ -1,25 +1,61 @@
-"""``mrclens evaluate DATA PREDICTIONS``: official SQuAD EM/F1 of a prediction file."""
+"""``mrclens evaluate``: official SQuAD EM/F1 of one prediction file, or the bias table of a predictions directory.
+
+Two forms:
+
+* ``mrclens evaluate DATA PREDICTIONS [--json]``: official EM/F1 of one prediction file.
+* ``mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR] [--model-name NAME]
+  [--seed S] [--resamples N]``: F1 drops, paired bootstrap CIs and readings for any model's
+  predictions on the sets ``mrclens perturb`` wrote (:func:`mrclens.evaluation.evaluate_predictions_dir`).
+"""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from mrclens.metrics import evaluate as evaluate_predictions
 from mrclens.metrics import load_predictions
+from mrclens.scoring import N_RESAMPLES
 from mrclens.squad import load_dataset
 
 
 @click.command()
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
-@click.argument("predictions", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", type=click.Path(exists=True))
+@click.argument("predictions", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object.")
-def evaluate(data: str, predictions: str, as_json: bool) -> None:
-    """Score PREDICTIONS ({"question id": "answer text"}) against the gold answers in DATA.
+@click.option(
+    "--predictions-dir",
+    type=click.Path(exists=True, file_okay=False),
+    help="With DATA a perturbed directory: one prediction file per set (original.json, original-truncated.json, e1.json …).",
+)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write results.json, results.csv (and report.html) here.")
+@click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the bootstrap resampling.")
+@click.option("--resamples", default=N_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples per CI.")
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples) -> None:
+    """Score predictions ({"question id": "answer text"}) with the official SQuAD EM/F1.
 
-    Prints {"exact_match": ..., "f1": ...} in percent, like the official SQuAD script.
+    \b
+    mrclens evaluate DATA PREDICTIONS
+        EM/F1 (percent) of one prediction file against the gold answers in DATA.
+    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR]
+        Any model's bias table: F1 drop per ablation and bias category with paired
+        bootstrap 95% CIs and a reading of each, from one prediction file per set
+        that `mrclens perturb` wrote into PERTURBED_DIR.
     """
+    if Path(data).is_dir():
+        if predictions is not None:
+            raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
+        if predictions_dir is None:
+            raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json)
+        return
+    if predictions is None:
+        raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
+    if predictions_dir is not None or out_dir is not None:
+        raise click.UsageError("--predictions-dir and --out need DATA to be a perturbed directory (the output of `mrclens perturb`)")
     result = evaluate_predictions(load_dataset(data), load_predictions(predictions))
     if as_json:
         click.echo(json.dumps(result))
@@ -29,3 +65,23 @@ def evaluate(data: str, predictions: str, as_json: bool) -> None:
         click.echo(f"warning: {result['missing']:,} question(s) have no prediction and score 0", err=True)
     if result["unknown"]:
         click.echo(f"warning: {result['unknown']:,} prediction(s) are for question ids not in {data}", err=True)
+
+
+def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
+    from mrclens.evaluation import evaluate_predictions_dir
+    from mrclens.results import format_table
+
+    results = evaluate_predictions_dir(
+        perturbed_dir, predictions_dir, out_dir, model_name=model_name, seed=seed, n_resamples=resamples
+    )
+    for message in results["warnings"]:
+        click.echo(f"warning: {message}", err=True)
+    if as_json:
+        click.echo(json.dumps(results))
+        return
+    click.echo(format_table(results))
+    for c in results["categories"]:
+        click.echo(f"\n{c['reading']}")
+    if out_dir is not None:
+        written = ["results.json", "results.csv"] + (["report.html"] if (Path(out_dir) / "report.html").exists() else [])
+        click.echo(f"\nwrote {', '.join(str(Path(out_dir) / w) for w in written)}")

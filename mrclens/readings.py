@@ -1,0 +1,169 @@
+"""Plain-language readings of F1 drops, per ablation and per bias category.
+
+The direction that signals a bias depends on the ablation (MRCLens paper, Zhong, Wang & Xing
+2022; the ``bias_signal`` of :class:`mrclens.perturbations.registry.Ablation`):
+
+* ``small_drop`` ablations *remove information* (e3 shuffles sentence order, e4 keeps only the
+  question's interrogative words, e5 shuffles the question's words). A model that answers nearly
+  as well without the information did not need it: a **small drop is evidence of the bias**.
+* ``large_drop`` ablations *add distracting text* that repeats words of the question next to a
+  sentence that does not hold the answer (e1, e2, e6–e8). A model that is pulled to the
+  distractor is steered by lexical overlap with the question: a **large drop is evidence of the
+  bias**.
+
+How strong the evidence is comes from the paired bootstrap 95% CI of the drop
+(:mod:`mrclens.scoring`), compared with the thresholds below:
+
+* :data:`SMALL_DROP` = 5 F1 points. A drop below it is *small*. Rationale: retraining a SQuAD
+  v1.1 reader with another seed typically moves its F1 by about one point, and the bootstrap CI
+  on a few thousand questions is about ±1–2 points wide; 5 points is clearly above both, yet an
+  order of magnitude below what removing information a reader truly needs costs (answering
+  from the passage without the question, or vice versa, loses most of the F1).
+* :data:`LARGE_DROP` = 10 F1 points. A drop above it is *large*. Rationale: the adversarial
+  distractor sentences of Jia & Liang (2017, AddSent) cut the average F1 of 16 published SQuAD
+  models from 75 to 36 (about 40 points); a 10-point loss from inserting words the question
+  already contains is a quarter of that effect and ten times the seed variation, so it cannot be
+  put down to noise.
+
+Evidence levels (the ``evidence`` field of each result):
+
+* ``"strong"``: the whole CI is on the bias side of the threshold (``small_drop``: CI high
+  < :data:`SMALL_DROP`; ``large_drop``: CI low > :data:`LARGE_DROP`).
+* ``"moderate"``: the point estimate is on the bias side of the threshold but the CI crosses it;
+  for ``large_drop`` ablations, also a drop whose CI excludes 0 but lies below the threshold
+  (a real but limited pull towards the distractor).
+* ``"none"``: the CI is entirely on the other side (``small_drop``: CI low > :data:`LARGE_DROP`,
+  the model clearly needs the information; ``large_drop``: CI includes 0 or lies below it).
+* ``"weak"``: everything in between (a ``small_drop`` ablation whose drop is neither small nor
+  clearly large).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+#: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
+SMALL_DROP = 5.0
+#: F1 drop (percentage points) above which a drop counts as large (rationale in the module docstring).
+LARGE_DROP = 10.0
+
+#: Evidence levels, weakest first.
+EVIDENCE_LEVELS = ("none", "weak", "moderate", "strong")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _ci(r: Mapping[str, Any]) -> str:
+    return f"95% CI {_fmt(r['ci_low'])} to {_fmt(r['ci_high'])}"
+
+
+def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) -> str:
+    """The evidence level (one of :data:`EVIDENCE_LEVELS`) that a drop and its CI give for the bias.
+
+    Args:
+        bias_signal: ``"small_drop"`` or ``"large_drop"``.
+        drop, low, high: the F1 drop and its CI bounds, in percentage points.
+
+    Raises:
+        ValueError: unknown ``bias_signal``.
+    """
+    if bias_signal == "small_drop":
+        if high < SMALL_DROP:
+            return "strong"
+        if drop < SMALL_DROP:
+            return "moderate"
+        if low > LARGE_DROP:
+            return "none"
+        return "weak"
+    if bias_signal == "large_drop":
+        if low > LARGE_DROP:
+            return "strong"
+        if drop > LARGE_DROP or low > 0:
+            return "moderate"
+        return "none"
+    raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
+
+
+def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
+    """A one-paragraph reading of one ablation's result and its evidence level.
+
+    Args:
+        result: an ``ablations`` entry of ``results.json`` (:func:`mrclens.scoring.score_ablation`).
+
+    Returns:
+        ``(reading, evidence)``; evidence is ``None`` when the ablation was not evaluated.
+    """
+    aid, name = result["id"], result["name"]
+    head = f"{aid} ({name}, {result['category']} bias)"
+    if not result.get("evaluated"):
+        return f"{head}: not evaluated ({result.get('reason_not_evaluated') or 'no predictions'}).", None
+    drop, low, high = result["f1_drop"], result["ci_low"], result["ci_high"]
+    signal = result["bias_signal"]
+    level = ablation_evidence(signal, drop, low, high)
+    base = result["baseline_f1"]
+    kept = f" and keeps {100.0 * result['f1'] / base:.0f}% of its baseline F1" if base and signal == "small_drop" else ""
+    moves = f"F1 falls by {_fmt(drop)} points ({_ci(result)}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({_ci(result)})"
+    if signal == "small_drop":
+        text = {
+            "strong": f"{moves}, a small drop with the whole interval below {_fmt(SMALL_DROP)}: strong evidence that the model does not need the information this ablation removes, so it answers through a shortcut.",
+            "moderate": f"{moves}: the drop is small (under {_fmt(SMALL_DROP)} points) but the interval reaches {_fmt(high)}, so the model probably does not need the removed information; moderate evidence of the bias.",
+            "weak": f"{moves}: a moderate drop, neither clearly small nor clearly large (over {_fmt(LARGE_DROP)}); the model uses the removed information only in part, weak evidence of the bias.",
+            "none": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: the model clearly needs the information this ablation removes; no sign of the bias.",
+        }[level]
+    else:
+        text = {
+            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that the inserted words draw the model away from the answer, i.e. it is steered by lexical overlap with the question.",
+            "moderate": (
+                f"{moves}: a real drop (the interval excludes 0) that shows the model is partly steered by lexical overlap with the question; moderate evidence of the bias."
+                if drop <= LARGE_DROP
+                else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model is likely steered by lexical overlap with the question, moderate evidence of the bias."
+            ),
+            "none": f"{moves}: the interval includes 0 or lies below it, so the inserted text does not measurably mislead the model; no sign that it is steered by lexical overlap with the question.",
+        }[level]
+    return f"{head}: {text}", level
+
+
+def read_category(category: Mapping[str, Any], ablations: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
+    """A reading of one bias category and its evidence level (the strongest among its ablations).
+
+    Args:
+        category: a ``categories`` entry of ``results.json`` (:func:`mrclens.scoring.score_categories`).
+        ablations: the ``ablations`` entries, with ``evidence`` already set by :func:`add_readings`.
+
+    Returns:
+        ``(reading, evidence)``; evidence is ``None`` when no ablation of the category was evaluated.
+    """
+    name = category["category"]
+    members = [a for a in ablations if a["id"] in category["ablations"]]
+    done = [a for a in members if a.get("evaluated")]
+    if not done:
+        return f"{name} bias: not evaluated (none of {', '.join(category['ablations'])} could be scored).", None
+    level = max((a["evidence"] for a in done), key=EVIDENCE_LEVELS.index)
+    by_level = {lv: [a["id"] for a in done if a["evidence"] == lv] for lv in reversed(EVIDENCE_LEVELS)}
+    parts = "; ".join(f"{lv}: {', '.join(ids)}" for lv, ids in by_level.items() if ids)
+    mean = (
+        f"Mean F1 drop over {len(done)} ablation(s): {_fmt(category['f1_drop'])} points "
+        f"(95% CI {_fmt(category['ci_low'])} to {_fmt(category['ci_high'])})."
+    )
+    signals = {a["bias_signal"] for a in done}
+    if len(signals) > 1:
+        mean += " Its ablations signal the bias in opposite directions (small vs large drop), so read the ablations, not the mean."
+    skipped = [a["id"] for a in members if not a.get("evaluated")]
+    note = f" Not evaluated: {', '.join(skipped)}." if skipped else ""
+    verdict = {
+        "strong": "strong evidence that the model exploits this bias",
+        "moderate": "moderate evidence of this bias",
+        "weak": "weak evidence of this bias",
+        "none": "no sign of this bias",
+    }[level]
+    return f"{name} bias: {verdict} (evidence per ablation, {parts}). {mean}{note}", level
+
+
+def add_readings(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]]) -> None:
+    """Set ``reading`` and ``evidence`` on every ablation and category entry, in place."""
+    for a in ablations:
+        a["reading"], a["evidence"] = read_ablation(a)
+    for c in categories:
+        c["reading"], c["evidence"] = read_category(c, ablations)

@@ -1,0 +1,209 @@
+"""F1 drops, paired bootstrap CIs and category aggregation, on hand-made cases with hand-computed values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mrclens.readings import LARGE_DROP, SMALL_DROP, ablation_evidence, add_readings
+from mrclens.scoring import (
+    AblationInfo,
+    SetScores,
+    category_drop,
+    paired_bootstrap_drop,
+    score_ablation,
+    score_all,
+    score_set,
+    stable_rng,
+)
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
+
+CONTEXT = "Paris is in France. Berlin is in Germany."
+GOLD = {"q1": ("France", 12), "q2": ("Germany", 33), "q3": ("Paris", 0), "q4": ("Berlin", 20)}
+
+
+def _ds(ids):
+    return Dataset([Article("T", [Paragraph(CONTEXT, [Question(i, f"question {i}?", [Answer(*GOLD[i])]) for i in ids])])], "1.1")
+
+
+def _scores(name, f1, em=None):
+    f1 = np.asarray(f1, dtype=float)
+    return SetScores(name, [f"q{i}" for i in range(len(f1))], em=np.asarray(em if em is not None else f1, dtype=float), f1=f1, missing=0, unknown=0)
+
+
+def _info(aid="e1", base="original", signal="large_drop", category="Similarity", changed=None):
+    return AblationInfo(aid, f"ablation {aid}", category, "full", base, signal, changed_ids=changed)
+
+
+# --- paired bootstrap ---------------------------------------------------------------------------
+
+
+def test_identical_scores_give_zero_drop_and_zero_ci():
+    x = np.array([1.0, 0.5, 0.0, 1.0, 0.25])
+    assert paired_bootstrap_drop(x, x.copy(), seed=3, key="e1") == (0.0, 0.0, 0.0)
+
+
+def test_all_correct_vs_all_wrong_gives_drop_100():
+    assert paired_bootstrap_drop(np.ones(7), np.zeros(7), key="e1") == (100.0, 100.0, 100.0)
+    # and the other way round: the perturbation helps
+    assert paired_bootstrap_drop(np.zeros(7), np.ones(7), key="e1") == (-100.0, -100.0, -100.0)
+
+
+def test_hand_computed_percentile_interval():
+    # diffs (points) = [100, 0, 0, 0]: each resample mean is 25*k, k ~ Binomial(4, 1/4):
+    # P(k=0)=.316, P(k<=2)=.949, P(k<=3)=.996, so the 2.5th percentile is 0 and the 97.5th is 75.
+    drop, low, high = paired_bootstrap_drop(np.array([1, 1, 0, 0.0]), np.array([0, 1, 0, 0.0]), seed=0, key="x")
+    assert drop == 25.0
+    assert (low, high) == (0.0, 75.0)
+
+
+def test_resampling_is_paired():
+    # Every question loses exactly 0.1 F1: a paired bootstrap sees a constant difference, so the
+    # CI collapses to the drop; resampling the two sets independently would give a wide interval.
+    rng = np.random.default_rng(1)
+    base = rng.uniform(0.2, 1.0, size=200)
+    drop, low, high = paired_bootstrap_drop(base, base - 0.1, key="e2")
+    assert drop == pytest.approx(10.0)
+    assert low == pytest.approx(10.0) and high == pytest.approx(10.0)
+
+
+def test_ci_matches_normal_approximation_on_large_sample():
+    rng = np.random.default_rng(7)
+    base = (rng.uniform(size=5000) < 0.7).astype(float)
+    pert = np.where(rng.uniform(size=5000) < 0.8, base, 1 - base)
+    drop, low, high = paired_bootstrap_drop(base, pert, seed=0, key="e3", n_resamples=2000)
+    diff = 100 * (base - pert)
+    se = diff.std(ddof=1) / np.sqrt(diff.size)
+    assert drop == pytest.approx(diff.mean())
+    assert low == pytest.approx(drop - 1.96 * se, abs=0.25 * se)
+    assert high == pytest.approx(drop + 1.96 * se, abs=0.25 * se)
+
+
+def test_seeded_bootstrap_is_reproducible_and_keyed():
+    rng = np.random.default_rng(0)
+    base, pert = rng.uniform(size=300), rng.uniform(size=300)
+    a = paired_bootstrap_drop(base, pert, seed=5, key="e4")
+    assert a == paired_bootstrap_drop(base, pert, seed=5, key="e4")
+    assert a[1:] != paired_bootstrap_drop(base, pert, seed=6, key="e4")[1:]
+    assert a[1:] != paired_bootstrap_drop(base, pert, seed=5, key="e5")[1:]
+    # the stream depends only on (seed, key): stable across processes (crc32, not hash())
+    assert stable_rng(0, "e1").integers(0, 10**9) == stable_rng(0, "e1").integers(0, 10**9)
+
+
+def test_bootstrap_rejects_bad_input():
+    with pytest.raises(ValueError):
+        paired_bootstrap_drop(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError):
+        paired_bootstrap_drop(np.ones(3), np.ones(3), n_resamples=0)
+    assert all(np.isnan(v) for v in paired_bootstrap_drop(np.array([]), np.array([])))
+
+
+# --- per set and per ablation -------------------------------------------------------------------
+
+
+def test_score_set_counts_missing_and_unknown():
+    s = score_set("original", _ds(["q1", "q2", "q3", "q4"]), {"q1": "France", "q2": "Germany.", "q3": "Paris Berlin", "zz": "x", "yy": "y"})
+    # q1, q2 exact; q3 F1 = 2*(1/2*1)/(1/2+1) = 2/3, EM 0; q4 missing -> 0
+    assert s.missing == 1 and s.unknown == 2
+    assert s.em.tolist() == [1.0, 1.0, 0.0, 0.0]
+    assert s.f1.tolist() == pytest.approx([1.0, 1.0, 2 / 3, 0.0])
+    assert s.exact_match() == 50.0
+    assert s.f1_score() == pytest.approx(100 * (2 + 2 / 3) / 4)
+
+
+def test_score_set_without_predictions_is_not_evaluated():
+    s = score_set("e4", _ds(["q1"]), None, reason="no prediction file e4.json")
+    assert not s.evaluated and s.summary()["reason_not_evaluated"] == "no prediction file e4.json"
+    assert s.summary()["f1"] is None and s.summary()["n"] == 1
+
+
+def test_score_ablation_pairs_by_id_and_reports_changed_only():
+    base = score_set("original", _ds(["q1", "q2", "q3", "q4"]), {"q1": "France", "q2": "Germany", "q3": "Paris", "q4": "nope"})
+    # the ablation set lists the questions in another order; q1 and q2 are changed
+    pert = score_set("e3", _ds(["q4", "q3", "q2", "q1"]), {"q1": "Berlin", "q2": "Germany", "q3": "Paris", "q4": "nope"})
+    r = score_ablation(_info("e3", signal="small_drop", changed={"q1", "q2"}), base, pert, n_resamples=200)
+    assert r["evaluated"] and r["n"] == 4 and r["changed"] == 2 and r["unpaired"] == 0
+    assert (r["baseline_f1"], r["f1"], r["f1_drop"]) == (75.0, 50.0, 25.0)
+    assert (r["baseline_exact_match"], r["exact_match"], r["em_drop"]) == (75.0, 50.0, 25.0)
+    assert r["ci_low"] <= 25.0 <= r["ci_high"]
+    co = r["changed_only"]
+    assert (co["n"], co["baseline_f1"], co["f1"], co["f1_drop"]) == (2, 100.0, 50.0, 50.0)
+
+
+def test_score_ablation_not_evaluated_when_a_set_has_no_predictions():
+    base = score_set("original", _ds(["q1"]), None, reason="no prediction file original.json")
+    pert = score_set("e4", _ds(["q1"]), {"q1": "France"})
+    r = score_ablation(_info("e4", signal="small_drop"), base, pert)
+    assert not r["evaluated"] and r["f1_drop"] is None and r["ci_low"] is None
+    assert "original: no prediction file original.json" in r["reason_not_evaluated"]
+
+
+# --- categories ---------------------------------------------------------------------------------
+
+
+def test_category_drop_is_mean_of_ablation_drops():
+    base = _scores("original", [1, 1, 1, 1])
+    same = _scores("e1", [1, 1, 1, 1])
+    none = _scores("e2", [0, 0, 0, 0])
+    drop, low, high = category_drop([(_info("e1"), base, same), (_info("e2"), base, none)], key="Similarity")
+    # per ablation the differences are constant (0 and 100), so every resample gives (0+100)/2
+    assert (drop, low, high) == (50.0, 50.0, 50.0)
+
+
+def test_category_resamples_questions_jointly():
+    # e4 loses question q0, e5 gains it back: each alone has a wide CI, but resampled jointly
+    # (the same question draws for both) the mean drop is exactly 0 in every resample.
+    base = _scores("original", [1, 0, 1, 0, 1, 0])
+    a = _scores("e4", [0, 0, 1, 0, 1, 0])
+    b = _scores("e5", [2, 0, 1, 0, 1, 0])  # F1 2 is not a real score; it makes diff(b) = -diff(a)
+    _, lo_a, hi_a = paired_bootstrap_drop(base.f1, a.f1, key="e4")
+    assert hi_a - lo_a > 10
+    assert category_drop([(_info("e4"), base, a), (_info("e5"), base, b)], key="Question") == (0.0, 0.0, 0.0)
+
+
+def test_score_all_partial_predictions_and_categories():
+    datasets = {"original": _ds(["q1", "q2", "q3", "q4"]), "e3": _ds(["q1", "q2", "q3", "q4"]), "e4": _ds(["q1", "q2", "q3", "q4"])}
+    gold = {q: a for q, (a, _) in GOLD.items()}
+    infos = [_info("e3", signal="small_drop", category="Similarity"), _info("e4", signal="small_drop", category="Question")]
+    out = score_all(datasets, {"original": gold, "e3": {"q1": "France"}}, infos, n_resamples=100, missing_reasons={"e4": "no file"})
+    assert [a["id"] for a in out["ablations"]] == ["e3", "e4"]
+    e3, e4 = out["ablations"]
+    assert e3["evaluated"] and e3["f1_drop"] == 75.0
+    assert not e4["evaluated"] and e4["reason_not_evaluated"] == "e4: no file"
+    assert out["sets"]["e3"]["missing"] == 3 and out["sets"]["e4"]["evaluated"] is False
+    cats = {c["category"]: c for c in out["categories"]}
+    assert cats["Similarity"]["f1_drop"] == 75.0 and cats["Similarity"]["evaluated"] == ["e3"]
+    assert cats["Question"]["f1_drop"] is None and cats["Question"]["ablations"] == ["e4"]
+
+
+# --- readings -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "signal, drop, low, high, level",
+    [
+        ("small_drop", 1.0, -0.5, 2.5, "strong"),  # whole CI below SMALL_DROP
+        ("small_drop", 4.0, 2.0, 6.0, "moderate"),  # small point estimate, CI crosses SMALL_DROP
+        ("small_drop", 8.0, 6.0, 10.5, "weak"),
+        ("small_drop", 30.0, 25.0, 35.0, "none"),  # model clearly needs the information
+        ("large_drop", 20.0, 15.0, 25.0, "strong"),  # whole CI above LARGE_DROP
+        ("large_drop", 12.0, 8.0, 16.0, "moderate"),
+        ("large_drop", 3.0, 1.0, 5.0, "moderate"),  # real (CI excludes 0) but limited
+        ("large_drop", 0.5, -1.0, 2.0, "none"),
+    ],
+)
+def test_evidence_levels(signal, drop, low, high, level):
+    assert SMALL_DROP < LARGE_DROP
+    assert ablation_evidence(signal, drop, low, high) == level
+
+
+def test_readings_name_the_direction_and_the_ci():
+    base = _scores("original", [1] * 10)
+    pert = _scores("e4", [1] * 9 + [0.9])
+    r = score_ablation(_info("e4", signal="small_drop", category="Question"), base, pert, n_resamples=100)
+    out = {"ablations": [r], "categories": [{"category": "Question", "ablations": ["e4"], "evaluated": ["e4"], "f1_drop": 1.0, "ci_low": 0.0, "ci_high": 3.0}]}
+    add_readings(out["ablations"], out["categories"])
+    assert r["evidence"] == "strong"
+    assert "F1 falls by 1.0 points (95% CI" in r["reading"] and "does not need the information" in r["reading"]
+    assert out["categories"][0]["evidence"] == "strong"
+    assert out["categories"][0]["reading"].startswith("Question bias: strong evidence")
