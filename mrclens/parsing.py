@@ -15,6 +15,7 @@ components needed (:func:`mrclens.nlp.load_pipeline`).
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import os
 import pickle
 import sqlite3
@@ -24,7 +25,8 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from mrclens.nlp import load_pipeline, pipeline_fingerprint
+from mrclens import nlp as _nlp_module
+from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 
 _SCHEMA_VERSION = 1
 _SQL_CHUNK = 900  # below SQLite's default limit of 999 bound parameters
@@ -93,6 +95,15 @@ class _Cache:
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
         self.con.execute("CREATE TABLE IF NOT EXISTS parses (key BLOB PRIMARY KEY, value BLOB NOT NULL)")
+        self.con.execute("CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+    def get_fingerprint(self, key: str) -> str | None:
+        row = self.con.execute("SELECT value FROM fingerprints WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def put_fingerprint(self, key: str, value: str) -> None:
+        with self.con:
+            self.con.execute("INSERT OR REPLACE INTO fingerprints (key, value) VALUES (?, ?)", (key, value))
 
     def get_many(self, keys: list[bytes]) -> dict[bytes, tuple]:
         found: dict[bytes, tuple] = {}
@@ -115,6 +126,43 @@ class _Cache:
 
     def close(self) -> None:
         self.con.close()
+
+
+def _install_key(sentences: bool, pos: bool, entities: bool) -> str:
+    """What determines the loaded pipeline, read without importing spaCy (which takes ~2 s)."""
+    name = installed_pipeline_name()
+    versions = []
+    for dist in ("spacy", name):
+        try:
+            versions.append(f"{dist}={importlib.metadata.version(dist)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{dist}=?")
+    loader = hashlib.sha256(Path(_nlp_module.__file__).read_bytes()).hexdigest()[:16]
+    return f"{';'.join(versions)};loader={loader};s{int(sentences)}p{int(pos)}e{int(entities)}"
+
+
+def pipeline_fingerprint_for(*, sentences: bool = False, pos: bool = False, entities: bool = False,
+                             cache_dir: str | Path | None | bool = None) -> str:
+    """:func:`mrclens.nlp.pipeline_fingerprint` of ``load_pipeline(sentences=, pos=, entities=)``.
+
+    The value is remembered in the cache, keyed by the installed spaCy and pipeline package
+    versions and the loader's source, so that a warm run neither imports spaCy nor loads a model.
+
+    Raises:
+        PipelineNotInstalled: no English spaCy pipeline is installed.
+    """
+    cache = None if cache_dir is False else _Cache(Path(cache_dir) if cache_dir else default_cache_dir())
+    try:
+        key = _install_key(sentences, pos, entities)
+        found = cache.get_fingerprint(key) if cache else None
+        if found is None:
+            found = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
+            if cache:
+                cache.put_fingerprint(key, found)
+        return found
+    finally:
+        if cache:
+            cache.close()
 
 
 def parse_texts(
@@ -152,17 +200,24 @@ def parse_texts(
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
     """
-    nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
     flags = f"s{int(sentences)}p{int(pos)}e{int(entities)}"
-    prefix = f"{pipeline_fingerprint(nlp)}|{flags}|".encode("utf-8")
     distinct = list(dict.fromkeys(texts))
-    keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
-
     cache = None if cache_dir is False else _Cache(Path(cache_dir) if cache_dir else default_cache_dir())
     try:
+        if cache:
+            install = _install_key(sentences, pos, entities)
+            fingerprint = cache.get_fingerprint(install)
+            if fingerprint is None:
+                fingerprint = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
+                cache.put_fingerprint(install, fingerprint)
+        else:
+            fingerprint = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
+        prefix = f"{fingerprint}|{flags}|".encode("utf-8")
+        keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
         values = cache.get_many(keys) if cache else {}
         todo = [i for i, k in enumerate(keys) if k not in values]
         if todo:
+            nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
             label = progress if isinstance(progress, str) else "parsing"
             docs = nlp.pipe((distinct[i] for i in todo), batch_size=batch_size, n_process=n_process)
             bar = tqdm(docs, total=len(todo), desc=label, unit="text", disable=not progress, leave=False)

@@ -1,1 +1,14 @@
-"""MRCLens ablations (e1–e8) and the perturbation driver. See :mod:`mrclens.perturbations.registry`."""
+"""MRCLens ablations (e1–e8) and the perturbation driver.
+
+* :mod:`mrclens.perturbations.registry` — the ablation registry (``ABLATIONS``, ``CATEGORIES``).
+* :mod:`mrclens.perturbations.ablations` — one module per ablation, with its rule.
+* :mod:`mrclens.perturbations.truncation` — the truncated evaluation set.
+* :func:`perturb_dataset` — write all sets and ``manifest.json``.
+
+Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", DataPerf@ICML 2022.
+"""
+
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register  # noqa: F401
+from mrclens.perturbations.driver import perturb_dataset, resolve_ablations, to_jsonl  # noqa: F401
+
+__all__ = ["ABLATIONS", "BASELINE_SET", "CATEGORIES", "Ablation", "perturb_dataset", "register", "resolve_ablations", "to_jsonl"]

@@ -1,0 +1,53 @@
+"""``mrclens perturb DATA --out DIR``: write the original, truncated and perturbed sets (e1–e8) and the manifest."""
+
+from __future__ import annotations
+
+import click
+
+from mrclens.perturbations import ABLATIONS, perturb_dataset
+
+
+def summary_lines(manifest: dict) -> list[str]:
+    """The terminal summary of a manifest: set sizes, drop reasons and, per ablation, n / changed / unchanged by reason."""
+    sets = manifest["sets"]
+    trunc = sets["original-truncated"]
+    dropped = ", ".join(f"{reason} {n:,}" for reason, n in trunc["dropped"].items()) or "none"
+    lines = [
+        f"original: {sets['original']['n']:,} questions",
+        f"original-truncated: {trunc['n']:,} questions (one per kept paragraph; "
+        f"{trunc['paragraphs_total']:,} paragraphs, dropped: {dropped})",
+    ]
+    for aid, a in manifest["ablations"].items():
+        reasons = ", ".join(f"{r} {n:,}" for r, n in a["unchanged"].items()) or "-"
+        lines.append(
+            f"{aid} {a['name']:<22} {a['category']:<10} on {a['eval_set']:<9} n={a['n']:>6,}  "
+            f"changed={a['changed']:>6,}  unchanged: {reasons}"
+        )
+    return lines
+
+
+@click.command()
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory (created if missing).")
+@click.option("--ablations", default=None, metavar="IDS",
+              help=f"Comma-separated ablation ids (default: all of {','.join(ABLATIONS)}).")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Global seed of every random choice.")
+@click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+              help="json: SQuAD JSON only; jsonl: also the Hugging Face `datasets` flat form (.jsonl) of every set.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1), help="spaCy worker processes.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet) -> None:
+    """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
+
+    Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
+    for e1, e2, e6–e8) in the SQuAD schema with the same question ids; manifest.json records,
+    per ablation and question id, what changed or why nothing did. Same seed, same bytes.
+    """
+    formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
+    manifest = perturb_dataset(data, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
+                               formats=formats, progress=not quiet, n_process=n_process)
+    for line in summary_lines(manifest):
+        click.echo(line)
+    click.echo(f"wrote {len(manifest['ablations']) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

@@ -1,0 +1,224 @@
+"""Write the original, truncated and perturbed evaluation sets and the manifest.
+
+CheckList-style (Ribeiro et al. 2020): generating perturbed sets is separate from predicting and
+scoring, so any model's predictions can be scored on the files written here. Source of the
+ablations: Zhong, Wang & Xing, "MRCLens", DataPerf@ICML 2022; exact rules: MRCLens issue 3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from tqdm import tqdm
+
+from mrclens import __version__
+from mrclens.errors import MRCLensError
+from mrclens.io_utils import atomic_write_bytes, atomic_write_json, sha256_file
+from mrclens.parsing import parse_texts, pipeline_fingerprint_for
+from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
+from mrclens.perturbations.truncation import truncate_dataset
+from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.units import sentence_units
+
+FORMATS = ("json", "jsonl")
+
+
+def resolve_ablations(ablations: Iterable[str] | str | None) -> list[str]:
+    """Registered ablation ids to run, in registry order (``None`` → all).
+
+    Args:
+        ablations: ids like ``["e1", "e3"]`` or a comma-separated string ``"e1,e3"``.
+
+    Raises:
+        MRCLensError: an id is not registered (the message lists the known ids).
+    """
+    if ablations is None:
+        return list(ABLATIONS)
+    if isinstance(ablations, str):
+        ablations = [a for a in ablations.split(",")]
+    wanted = [a.strip().lower() for a in ablations if a.strip()]
+    unknown = [a for a in wanted if a not in ABLATIONS]
+    if unknown:
+        raise MRCLensError(f"unknown ablation(s) {', '.join(unknown)}; known: {', '.join(ABLATIONS)}")
+    if not wanted:
+        raise MRCLensError(f"no ablation given; known: {', '.join(ABLATIONS)}")
+    return [a for a in ABLATIONS if a in wanted]
+
+
+def to_jsonl(dataset: Dataset) -> str:
+    """The Hugging Face ``datasets`` flat form: one JSON object per question per line.
+
+    Each line is ``{"id", "title", "context", "question", "answers": {"text": [...],
+    "answer_start": [...]}}`` (character offsets), as loaded by ``datasets.load_dataset("json",
+    ...)`` and used by the ``squad`` dataset script.
+    """
+    lines = []
+    for article, paragraph, q in dataset.iter_questions():
+        lines.append(json.dumps({
+            "id": q.id,
+            "title": article.title,
+            "context": paragraph.context,
+            "question": q.question,
+            "answers": {"text": [a.text for a in q.answers], "answer_start": [a.answer_start for a in q.answers]},
+        }, ensure_ascii=False))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _write_set(dataset: Dataset, out_dir: Path, name: str, formats: Sequence[str], protect) -> str:
+    file = f"{name}.json"
+    atomic_write_bytes(out_dir / file, json.dumps(dataset.to_json(), ensure_ascii=False).encode("utf-8"), protect=protect)
+    if "jsonl" in formats:
+        atomic_write_bytes(out_dir / f"{name}.jsonl", to_jsonl(dataset).encode("utf-8"), protect=protect)
+    return file
+
+
+def _n_questions(dataset: Dataset) -> int:
+    return sum(len(p.questions) for _, p in dataset.iter_paragraphs())
+
+
+def perturb_dataset(
+    dataset: Dataset | str | os.PathLike,
+    out_dir: str | os.PathLike,
+    *,
+    ablations: Iterable[str] | str | None = None,
+    seed: int = 0,
+    cache_dir: str | Path | None = None,
+    formats: Sequence[str] = ("json",),
+    progress: bool = True,
+    n_process: int = 1,
+) -> dict[str, Any]:
+    """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
+
+    Files (SQuAD schema, same question ids as the input): ``original.json``,
+    ``original-truncated.json`` (:mod:`mrclens.perturbations.truncation`), one ``<id>.json`` per
+    requested ablation (each on its evaluation set), and ``manifest.json`` (schema in the
+    project's issue 3 / README: per set its file and size; per ablation its metadata, counts of
+    changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
+    in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). Every file is
+    written atomically; the same input and seed give byte-identical files.
+
+    Contexts are parsed once each with spaCy's ``senter`` (tokens + sentences), questions once
+    each with tok2vec + tagger + attribute_ruler (tokens + POS), through the disk cache of
+    :func:`mrclens.parsing.parse_texts`.
+
+    Args:
+        dataset: a loaded :class:`~mrclens.squad.Dataset` or the path of a SQuAD file.
+        out_dir: output directory (created if missing).
+        ablations: ablation ids (list or ``"e1,e3"``); ``None`` → all registered.
+        seed: global seed; each random choice uses a generator seeded from (seed, ablation id,
+            paragraph id = id of the paragraph's first question).
+        cache_dir: parse cache directory (default :func:`mrclens.parsing.default_cache_dir`;
+            ``False`` for none).
+        formats: ``("json",)`` or ``("json", "jsonl")``.
+        progress: show tqdm bars for parsing and perturbing.
+        n_process: spaCy worker processes.
+
+    Returns:
+        the manifest (the dict written to ``manifest.json``).
+
+    Raises:
+        DataError: the file breaks the SQuAD schema (from :func:`mrclens.squad.load_dataset`).
+        FileNotFoundError: the file does not exist.
+        MRCLensError: an unknown ablation id or format; an output path is the input file.
+        InvariantError: an edit broke an answer offset (a bug; never expected).
+    """
+    ids = resolve_ablations(ablations)
+    formats = tuple(formats)
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or "json" not in formats:
+        raise MRCLensError(f"formats must include 'json' and be among {FORMATS}, got {formats}")
+    if not isinstance(dataset, Dataset):
+        dataset = load_dataset(dataset)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    protect = (dataset.source,) if dataset.source else ()
+
+    contexts = [p.context for _, p in dataset.iter_paragraphs()]
+    questions = [q.question for _, _, q in dataset.iter_questions()]
+    ctx_parses = dict(zip(contexts, parse_texts(contexts, sentences=True, cache_dir=cache_dir, n_process=n_process,
+                                                 progress="parsing contexts" if progress else False)))
+    q_list = parse_texts(questions, pos=True, cache_dir=cache_dir, n_process=n_process,
+                         progress="parsing questions" if progress else False)
+    q_parses = {q.id: parse for (_, _, q), parse in zip(dataset.iter_questions(), q_list)}
+
+    truncated = truncate_dataset(dataset, ctx_parses)
+    sets = {"full": dataset, "truncated": truncated.dataset}
+
+    source: dict[str, Any] = {"file": dataset.source, "sha256": None}
+    if dataset.source and Path(dataset.source).is_file():
+        source["sha256"] = sha256_file(dataset.source)
+    fingerprint = " + ".join(pipeline_fingerprint_for(**flags, cache_dir=cache_dir) for flags in ({"sentences": True}, {"pos": True}))
+    manifest: dict[str, Any] = {
+        "mrclens_version": __version__,
+        "seed": seed,
+        "source": source,
+        "pipeline": fingerprint,
+        "sets": {
+            "original": {"file": _write_set(dataset, out, "original", formats, protect), "n": _n_questions(dataset)},
+            "original-truncated": {
+                "file": _write_set(truncated.dataset, out, "original-truncated", formats, protect),
+                "n": _n_questions(truncated.dataset),
+                "paragraphs_total": truncated.paragraphs_total,
+                "dropped": truncated.dropped,
+            },
+        },
+        "ablations": {},
+    }
+
+    full_units = {}
+    for _, p in dataset.iter_paragraphs():
+        if p.questions and id(p) not in full_units:
+            spans = [s for q in p.questions for s in answer_spans(q)]
+            full_units[id(p)] = sentence_units(p.context, ctx_parses[p.context], spans)
+
+    total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
+    bar = tqdm(total=total, desc="perturbing", unit="paragraph", disable=not progress, leave=False)
+    for aid in ids:
+        ablation = ABLATIONS[aid]
+        source_set = sets[ablation.eval_set]
+        items: dict[str, Any] = {}
+        new_articles = []
+        for article in source_set.articles:
+            new_pars = []
+            for p in article.paragraphs:
+                bar.update(1)
+                if not p.questions:
+                    new_pars.append(p)
+                    continue
+                if ablation.eval_set == "truncated":
+                    units = truncated.units[p.questions[0].id]
+                else:
+                    units = full_units[id(p)]
+                parsed = ExampleParse(ctx_parses[p.context], {q.id: q_parses[q.id] for q in p.questions}, units)
+                new_p, records = ablation.apply(p, parsed, make_rng(seed, aid, p.questions[0].id))
+                check_answers(new_p, aid)
+                for q in p.questions:
+                    items[q.id] = records[q.id]
+                new_pars.append(new_p)
+            new_articles.append(Article(article.title, new_pars))
+        perturbed = Dataset(new_articles, dataset.version, dataset.source)
+        file = _write_set(perturbed, out, aid, formats, protect)
+        unchanged_counts: dict[str, int] = {}
+        for rec in items.values():
+            if not rec["changed"]:
+                unchanged_counts[rec["reason"]] = unchanged_counts.get(rec["reason"], 0) + 1
+        manifest["ablations"][aid] = {
+            "name": ablation.name,
+            "category": ablation.category,
+            "eval_set": ablation.eval_set,
+            "baseline_set": BASELINE_SET[ablation.eval_set],
+            "description": ablation.description,
+            "bias_signal": ablation.bias_signal,
+            "file": file,
+            "n": len(items),
+            "changed": sum(1 for r in items.values() if r["changed"]),
+            "unchanged": dict(sorted(unchanged_counts.items())),
+            "items": items,
+        }
+    bar.close()
+    atomic_write_json(out / "manifest.json", manifest, protect=protect)
+    return manifest
