@@ -39,6 +39,8 @@ def main() -> None:
 # The command registry: add a new command here (one import, one line).
 from mrclens.cli.validate import validate  # noqa: E402
 from mrclens.cli.evaluate import evaluate  # noqa: E402
+from mrclens.cli.perturb import perturb  # noqa: E402
 
 main.add_command(validate)
 main.add_command(evaluate)
+main.add_command(perturb)
