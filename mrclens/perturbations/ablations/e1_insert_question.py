@@ -5,7 +5,7 @@ question text, as written and stripped of surrounding whitespace, followed by on
 start of one non-answer sentence unit drawn uniformly at random. Answer offsets at or after the
 insertion move by ``len(question) + 1``.
 
-Unchanged (with reason): ``empty_question`` (blank question), ``no_non_answer_unit`` (every unit
+Unchanged (with reason): ``empty_question`` (no word token: blank or punctuation only), ``no_non_answer_unit`` (every unit
 holds a gold answer).
 """
 
@@ -15,9 +15,14 @@ from mrclens.perturbations.base import insert_before_unit
 from mrclens.perturbations.registry import Ablation, register
 
 
+_NOT_WORDS = {"PUNCT", "SPACE"}
+
+
 def _text(question, parse):
     text = question.question.strip()
-    return (text, None) if text else (None, "empty_question")
+    if not any(p not in _NOT_WORDS for p in parse.pos or []):
+        return None, "empty_question"
+    return text, None
 
 
 def insert_question(example, parsed, rng):
