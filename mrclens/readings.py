@@ -25,6 +25,13 @@ How strong the evidence is comes from the paired bootstrap 95% CI of the drop
   already contains is a quarter of that effect and ten times the seed variation, so it cannot be
   put down to noise.
 
+* :data:`LOW_BASELINE_F1` = 30 F1. A drop cannot exceed the baseline F1, so for a weak model
+  every drop is small in absolute terms (a floor effect). Below this baseline F1 the reading adds
+  a caution and gives the share of the baseline F1 the model keeps. 30 is roughly the F1 of
+  simple lexical baselines on SQuAD v1.1 (the sliding-window baseline of Rajpurkar et al. 2016
+  reaches about 20 F1 on dev); a reader near that level has not learned enough for a small drop
+  to say much.
+
 Evidence levels (the ``evidence`` field of each result):
 
 * ``"strong"``: the whole CI is on the bias side of the threshold (``small_drop``: CI high
@@ -46,6 +53,9 @@ from typing import Any, Mapping, Sequence
 SMALL_DROP = 5.0
 #: F1 drop (percentage points) above which a drop counts as large (rationale in the module docstring).
 LARGE_DROP = 10.0
+
+#: Baseline F1 (percent) below which readings warn about the floor effect (rationale in the module docstring).
+LOW_BASELINE_F1 = 30.0
 
 #: Evidence levels, weakest first.
 EVIDENCE_LEVELS = ("none", "weak", "moderate", "strong")
@@ -103,7 +113,11 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
     signal = result["bias_signal"]
     level = ablation_evidence(signal, drop, low, high)
     base = result["baseline_f1"]
-    kept = f" and keeps {100.0 * result['f1'] / base:.0f}% of its baseline F1" if base and signal == "small_drop" else ""
+    kept = (
+        f" and keeps {100.0 * result['f1'] / base:.0f}% of its baseline F1"
+        if base and signal == "small_drop" and base >= LOW_BASELINE_F1
+        else ""
+    )
     moves = f"F1 falls by {_fmt(drop)} points ({_ci(result)}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({_ci(result)})"
     if signal == "small_drop":
         text = {
@@ -122,6 +136,12 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
             ),
             "none": f"{moves}: the interval includes 0 or lies below it, so the inserted text does not measurably mislead the model; no sign that it is steered by lexical overlap with the question.",
         }[level]
+    if base is not None and base < LOW_BASELINE_F1:
+        share = f" (it keeps {100.0 * result['f1'] / base:.0f}% of it)" if base else ""
+        text += (
+            f" Caution: the baseline F1 is only {_fmt(base)}{share}, below {_fmt(LOW_BASELINE_F1)}; drops are bounded"
+            " by it, so a small drop says little here."
+        )
     return f"{head}: {text}", level
 
 

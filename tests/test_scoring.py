@@ -207,3 +207,12 @@ def test_readings_name_the_direction_and_the_ci():
     assert "F1 falls by 1.0 points (95% CI" in r["reading"] and "does not need the information" in r["reading"]
     assert out["categories"][0]["evidence"] == "strong"
     assert out["categories"][0]["reading"].startswith("Question bias: strong evidence")
+
+
+def test_reading_warns_when_the_baseline_is_weak():
+    base = _scores("original", [1] * 2 + [0] * 8)  # baseline F1 20 < LOW_BASELINE_F1
+    pert = _scores("e3", [1] * 2 + [0] * 8)
+    r = score_ablation(_info("e3", signal="small_drop"), base, pert, n_resamples=50)
+    add_readings([r], [])
+    assert r["evidence"] == "strong"
+    assert "Caution: the baseline F1 is only 20.0 (it keeps 100% of it)" in r["reading"]
