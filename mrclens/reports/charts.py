@@ -1,0 +1,107 @@
+"""Charts for the HTML report, drawn with matplotlib and returned as inline SVG text.
+
+The SVG is self-contained (no fonts, images or links outside the document), its text stays
+text (``svg.fonttype = "none"``: selectable, searchable, small), and the same input gives the
+same bytes (fixed ``svg.hashsalt``, no date metadata).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import textwrap
+from typing import Any, Sequence
+
+#: One colour per bias category (colour-blind-safe Okabe–Ito palette); other categories cycle.
+CATEGORY_COLOURS = {"Similarity": "#0072B2", "Question": "#D55E00", "Keyword": "#009E73"}
+_EXTRA_COLOURS = ["#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+
+
+def _svg_text(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]  # drop the XML declaration and DOCTYPE (it names a w3.org URL)
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)  # RDF boilerplate with more URLs
+    # scale with the page: keep the viewBox, let CSS set the size
+    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 width="100%"', svg, count=1)
+    return svg.strip()
+
+
+def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]] = ()) -> str:
+    """A bar chart of the F1 drop per ablation, grouped by bias category, with 95% CI whiskers.
+
+    Bars are the drop over all items (``f1_drop``, percentage points) with whiskers from
+    ``ci_low`` to ``ci_high``; a diamond marks the drop over changed items only
+    (``changed_only.f1_drop``) when present; a dashed line across each group marks the
+    category's aggregate drop (``categories[].f1_drop``). Ablations with ``evaluated`` false or
+    no ``f1_drop`` are left out of the chart (the table says why).
+
+    Args:
+        ablations: the ``ablations`` list of ``results.json``.
+        categories: the ``categories`` list of ``results.json``.
+
+    Returns:
+        the ``<svg …>…</svg>`` element as text, or ``""`` when no ablation has a drop to draw.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    rows = [a for a in ablations if a.get("evaluated", True) and isinstance(a.get("f1_drop"), (int, float))]
+    if not rows:
+        return ""
+    order: list[str] = []
+    for a in rows:
+        if a.get("category") not in order:
+            order.append(a.get("category"))
+    colours = dict(CATEGORY_COLOURS)
+    for i, cat in enumerate(c for c in order if c not in colours):
+        colours[cat] = _EXTRA_COLOURS[i % len(_EXTRA_COLOURS)]
+    cat_drop = {c.get("category"): c.get("f1_drop") for c in categories}
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10,
+                                "font.family": "sans-serif", "axes.spines.top": False, "axes.spines.right": False}):
+        fig, ax = plt.subplots(figsize=(10.0, 3.4))
+        x = 0.0
+        ticks, labels = [], []
+        seen_changed = False
+        for cat in order:
+            group = [a for a in rows if a.get("category") == cat]
+            xs = []
+            for a in group:
+                drop = float(a["f1_drop"])
+                lo, hi = a.get("ci_low"), a.get("ci_high")
+                ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.85, label=None)
+                if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
+                    ax.errorbar(x, drop, yerr=[[max(0.0, drop - lo)], [max(0.0, hi - drop)]], fmt="none",
+                                ecolor="#222222", elinewidth=1.2, capsize=4)
+                changed = (a.get("changed_only") or {}).get("f1_drop")
+                if isinstance(changed, (int, float)):
+                    ax.plot([x], [changed], marker="D", color="white", markeredgecolor="#222222", markersize=5,
+                            linestyle="none", label="changed items only" if not seen_changed else None)
+                    seen_changed = True
+                ticks.append(x)
+                labels.append(f"{a.get('id')}\n" + "\n".join(textwrap.wrap(str(a.get('name') or ''), 13)))
+                xs.append(x)
+                x += 1.0
+            agg = cat_drop.get(cat)
+            if isinstance(agg, (int, float)) and xs:
+                ax.hlines(agg, xs[0] - 0.45, xs[-1] + 0.45, colors=colours[cat], linestyles="dashed", linewidth=1.5)
+            ax.text((xs[0] + xs[-1]) / 2, 1.02, str(cat), transform=ax.get_xaxis_transform(), ha="center",
+                    va="bottom", color=colours[cat], fontweight="bold", parse_math=False)
+            x += 0.6
+        ax.axhline(0, color="#444444", linewidth=0.8)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(labels, fontsize=8, parse_math=False)
+        ax.set_ylabel("F1 drop (percentage points)")
+        ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        if seen_changed:
+            ax.legend(loc="upper right", fontsize=8, frameon=False)
+        fig.tight_layout()
+        try:
+            return _svg_text(fig)
+        finally:
+            plt.close(fig)

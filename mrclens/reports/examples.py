@@ -1,0 +1,354 @@
+"""Example items for the report's viewer: what an ablation did to a question, and what the model did.
+
+For each ablation the viewer shows a few real items, chosen with a seeded random generator
+among the items the ablation *changed* (unchanged items only when none changed), with the
+question and context before and after, the text the ablation inserted highlighted, the gold
+answers, and the model's prediction on both versions marked right or wrong.
+
+What changed is computed from the data itself (original vs perturbed context of the same
+question id, by common prefix/suffix and, failing that, a word-level ``difflib`` diff), so the
+viewer does not depend on the exact form of the ``detail`` records in ``manifest.json``; those
+records are shown as they are when present (e.g. a sentence permutation).
+
+Per-question correctness uses the official SQuAD rules
+(:func:`mrclens.metrics.question_scores`, Rajpurkar et al. 2016).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from mrclens.metrics import question_scores
+from mrclens.squad import Article, Dataset, Paragraph, Question
+
+#: Examples shown per ablation by default.
+DEFAULT_EXAMPLES = 3
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of characters of a context or question that share the same highlighting.
+
+    Attributes:
+        text: the characters.
+        inserted: the ablation added these characters (absent from the original).
+        moved: the characters are in both versions but at another place (a reordering).
+        deleted: the characters are in the original but not in the perturbed version.
+        answer: the characters are inside a gold answer span.
+    """
+
+    text: str
+    inserted: bool = False
+    moved: bool = False
+    deleted: bool = False
+    answer: bool = False
+
+    @property
+    def css_class(self) -> str:
+        """Space-separated CSS classes for the template (``""`` for plain text)."""
+        names = [n for n, on in (("ins", self.inserted), ("moved", self.moved), ("del", self.deleted),
+                                  ("ans", self.answer)) if on]
+        return " ".join(names)
+
+
+@dataclass
+class Outcome:
+    """The model's prediction on one version of one question.
+
+    Attributes:
+        prediction: the predicted answer text, ``None`` when the prediction file has none.
+        exact_match: official EM, 0 or 1.
+        f1: official token F1, 0–1.
+    """
+
+    prediction: str | None
+    exact_match: float
+    f1: float
+
+    @property
+    def verdict(self) -> str:
+        """``"right"`` (EM 1), ``"partial"`` (0 < F1 < 1 without EM), ``"wrong"`` (F1 0) or ``"missing"``."""
+        if self.prediction is None:
+            return "missing"
+        if self.exact_match >= 1.0:
+            return "right"
+        return "partial" if self.f1 > 0 else "wrong"
+
+
+@dataclass
+class Example:
+    """One item shown in the viewer (all offsets in characters).
+
+    Attributes:
+        qid: the question id (the same in the original and the perturbed set).
+        title: the article title.
+        changed: whether the ablation changed this item.
+        question_before / question_after: highlighted question text.
+        context_before / context_after: highlighted context text.
+        context_changed / question_changed: whether the text differs between the versions.
+        change_kind: ``"insertion"``, ``"reordering"``, ``"edit"`` or ``"none"``.
+        golds: gold answer texts (duplicates removed, order kept).
+        before / after: the model's outcome on each version, ``None`` when there are no predictions.
+        detail: the manifest's ``detail`` record for this item (may be empty).
+        reason: the manifest's reason when the item was left unchanged.
+    """
+
+    qid: str
+    title: str
+    changed: bool
+    question_before: list[Segment]
+    question_after: list[Segment]
+    context_before: list[Segment]
+    context_after: list[Segment]
+    context_changed: bool
+    question_changed: bool
+    change_kind: str
+    golds: list[str]
+    before: Outcome | None
+    after: Outcome | None
+    detail: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+
+
+def stable_seed(*parts: object) -> int:
+    """A 64-bit seed from ``parts`` that is the same in every process (sha256, never ``hash()``)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def choose_examples(ids: list[str], changed: set[str], k: int, seed: int, ablation_id: str) -> list[str]:
+    """Pick up to ``k`` question ids to show, preferring changed ones; result in ``ids`` order.
+
+    The choice is a seeded random sample (``random.Random(stable_seed(seed, ablation_id))``), so
+    the same results give the same examples. Changed items are used when there are any;
+    unchanged ones fill up only when fewer than ``k`` items changed.
+
+    Args:
+        ids: every question id of the ablation set, in file order.
+        changed: ids the ablation changed.
+        k: how many to return at most.
+        seed: the audit's seed.
+        ablation_id: e.g. ``"e1"`` (so each ablation gets its own draw).
+    """
+    rng = random.Random(stable_seed("report-examples", seed, ablation_id))
+    pool = [i for i in ids if i in changed]
+    rest = [i for i in ids if i not in changed]
+    chosen = set(rng.sample(pool, min(k, len(pool))))
+    if len(chosen) < k and rest:
+        chosen |= set(rng.sample(rest, min(k - len(chosen), len(rest))))
+    return [i for i in ids if i in chosen]
+
+
+# --------------------------------------------------------------------------- text differences
+
+_TOKEN = re.compile(r"\s+|\w+|[^\w\s]+")
+
+
+def _flags_to_segments(text: str, flags: list[tuple[bool, bool, bool, bool]]) -> list[Segment]:
+    segments: list[Segment] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or flags[i] != flags[start]:
+            ins, moved, deleted, ans = flags[start]
+            segments.append(Segment(text[start:i], ins, moved, deleted, ans))
+            start = i
+    return segments
+
+
+def _mark(flags: list[bool], text: str, start: int, end: int) -> None:
+    """Flag ``text[start:end]`` without its leading and trailing whitespace (whitespace-only: nothing)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    for i in range(start, end):
+        flags[i] = True
+
+
+def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
+    """Characters that differ between ``before`` and ``after``.
+
+    Returns:
+        ``(removed, added, kind)``: ``removed[i]`` is true when ``before[i]`` is not kept in place,
+        ``added[j]`` when ``after[j]`` is new or moved; ``kind`` is ``"none"`` (equal texts),
+        ``"insertion"`` (``after`` is ``before`` with one contiguous piece inserted: found by
+        common prefix and suffix), ``"reordering"`` (the same words in another order, e.g. a
+        sentence shuffle) or ``"edit"`` (anything else; word-level ``difflib`` opcodes).
+    """
+    removed = [False] * len(before)
+    added = [False] * len(after)
+    if before == after:
+        return removed, added, "none"
+    limit = min(len(before), len(after))
+    p = 0
+    while p < limit and before[p] == after[p]:
+        p += 1
+    s = 0
+    while s < limit - p and before[len(before) - 1 - s] == after[len(after) - 1 - s]:
+        s += 1
+    if p + s == len(before):
+        for j in range(p, len(after) - s):
+            added[j] = True
+        return removed, added, "insertion"
+    a_tok = _TOKEN.findall(before)
+    b_tok = _TOKEN.findall(after)
+    kind = "reordering" if Counter(t for t in a_tok if not t.isspace()) == Counter(
+        t for t in b_tok if not t.isspace()) else "edit"
+    a_off = [0]
+    for t in a_tok:
+        a_off.append(a_off[-1] + len(t))
+    b_off = [0]
+    for t in b_tok:
+        b_off.append(b_off[-1] + len(t))
+    matcher = difflib.SequenceMatcher(None, a_tok, b_tok, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        _mark(removed, before, a_off[i1], a_off[i2])
+        _mark(added, after, b_off[j1], b_off[j2])
+    return removed, added, kind
+
+
+def highlight(text: str, changed: list[bool], answer_spans: list[tuple[int, int]], *,
+              changed_as: str = "inserted") -> list[Segment]:
+    """Split ``text`` into :class:`Segment` runs.
+
+    Args:
+        text: the context or question.
+        changed: per character, whether it is highlighted as changed (from :func:`diff_marks`).
+        answer_spans: ``(start, end)`` character offsets (end exclusive) of gold answers.
+        changed_as: ``"inserted"``, ``"moved"`` or ``"deleted"``: how changed characters are labelled.
+    """
+    if not text:
+        return []
+    ans = [False] * len(text)
+    for start, end in answer_spans:
+        for i in range(max(0, start), min(len(text), end)):
+            ans[i] = True
+    flags = []
+    for i in range(len(text)):
+        c = changed[i] if i < len(changed) else False
+        flags.append((c and changed_as == "inserted", c and changed_as == "moved", c and changed_as == "deleted", ans[i]))
+    return _flags_to_segments(text, flags)
+
+
+# --------------------------------------------------------------------------- building examples
+
+
+def _locate(dataset: Dataset) -> dict[str, tuple[Article, Paragraph, Question]]:
+    return {q.id: (a, p, q) for a, p, q in dataset.iter_questions()}
+
+
+def subset(dataset: Dataset, ids: set[str]) -> Dataset:
+    """The questions of ``dataset`` whose id is in ``ids`` (same version; empty paragraphs dropped)."""
+    articles = []
+    for article in dataset.articles:
+        paragraphs = []
+        for p in article.paragraphs:
+            qs = [q for q in p.questions if q.id in ids]
+            if qs:
+                paragraphs.append(Paragraph(p.context, qs))
+        if paragraphs:
+            articles.append(Article(article.title, paragraphs))
+    return Dataset(articles, dataset.version, dataset.source)
+
+
+def _outcome(qid: str, predictions: Mapping[str, str] | None, scores: Mapping[str, tuple[float, float]]) -> Outcome | None:
+    if predictions is None:
+        return None
+    em, f1 = scores.get(qid, (0.0, 0.0))
+    return Outcome(predictions.get(qid), em, f1)
+
+
+def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, seed: int, k: int = DEFAULT_EXAMPLES,
+                   changed_ids: set[str] | None = None, items: Mapping[str, Any] | None = None,
+                   baseline_predictions: Mapping[str, str] | None = None,
+                   ablated_predictions: Mapping[str, str] | None = None) -> list[Example]:
+    """The viewer's examples for one ablation.
+
+    Args:
+        baseline: the set the ablation is compared with (``original`` or ``original-truncated``).
+        ablated: the perturbed set; its question ids are a subset of ``baseline``'s.
+        ablation_id: e.g. ``"e1"``; with ``seed`` it fixes the random choice.
+        seed: the audit's seed.
+        k: examples to show at most.
+        changed_ids: ids the ablation changed (from ``manifest.json``); when ``None`` an item
+            counts as changed when its question or context text differs from the baseline's.
+        items: the manifest's per-item records ``{qid: {"changed", "reason", "detail"}}``, if any.
+        baseline_predictions / ablated_predictions: ``{qid: answer}`` (official format), or
+            ``None`` when the prediction file is absent.
+
+    Returns:
+        up to ``k`` :class:`Example` objects, in the ablated set's file order.
+    """
+    base = _locate(baseline)
+    abl = _locate(ablated)
+    ids = [qid for qid in abl if qid in base]
+    if changed_ids is None:
+        changed_ids = {qid for qid in ids if abl[qid][1].context != base[qid][1].context
+                       or abl[qid][2].question != base[qid][2].question}
+    chosen = choose_examples(ids, changed_ids, k, seed, ablation_id)
+    wanted = set(chosen)
+    base_scores = question_scores(subset(baseline, wanted), baseline_predictions) if baseline_predictions is not None else {}
+    abl_scores = question_scores(subset(ablated, wanted), ablated_predictions) if ablated_predictions is not None else {}
+    items = items or {}
+    out = []
+    for qid in chosen:
+        b_article, b_par, b_q = base[qid]
+        _, a_par, a_q = abl[qid]
+        c_removed, c_added, c_kind = diff_marks(b_par.context, a_par.context)
+        q_removed, q_added, q_kind = diff_marks(b_q.question, a_q.question)
+        if c_kind == "none":
+            kind = "none" if q_kind == "none" else q_kind
+        else:
+            kind = c_kind
+        moved = "moved" if c_kind == "reordering" else "inserted"
+        record = items.get(qid) or {}
+        detail = record.get("detail") if isinstance(record, Mapping) else None
+        reason = record.get("reason") if isinstance(record, Mapping) else None
+        golds = list(dict.fromkeys(a.text for a in (a_q.answers or b_q.answers)))
+        out.append(Example(
+            qid=qid,
+            title=b_article.title,
+            changed=qid in changed_ids,
+            question_before=highlight(b_q.question, q_removed, [], changed_as="deleted"),
+            question_after=highlight(a_q.question, q_added, [], changed_as="moved" if q_kind == "reordering" else "inserted"),
+            context_before=highlight(b_par.context, c_removed if c_kind == "edit" else [False] * len(b_par.context),
+                                     [(a.answer_start, a.answer_end) for a in b_q.answers], changed_as="deleted"),
+            context_after=highlight(a_par.context, c_added, [(a.answer_start, a.answer_end) for a in a_q.answers],
+                                    changed_as=moved),
+            context_changed=c_kind != "none",
+            question_changed=q_kind != "none",
+            change_kind=kind,
+            golds=golds,
+            before=_outcome(qid, baseline_predictions, base_scores),
+            after=_outcome(qid, ablated_predictions, abl_scores),
+            detail=dict(detail) if isinstance(detail, Mapping) else {},
+            reason=str(reason) if reason else None,
+        ))
+    return out
+
+
+def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
+                     baseline_predictions: Mapping[str, str], ablated_predictions: Mapping[str, str]) -> dict[str, int]:
+    """How the model's official EM moved on the changed items.
+
+    Returns:
+        ``{"changed": n, "prediction_changed": n whose predicted text differs,
+        "right_to_wrong": n with EM 1 before and 0 after, "wrong_to_right": n with EM 0 before and 1 after}``.
+    """
+    ids = changed_ids & set(baseline.questions_by_id()) & set(ablated.questions_by_id())
+    before = question_scores(subset(baseline, ids), baseline_predictions)
+    after = question_scores(subset(ablated, ids), ablated_predictions)
+    return {
+        "changed": len(ids),
+        "prediction_changed": sum(1 for i in ids if baseline_predictions.get(i) != ablated_predictions.get(i)),
+        "right_to_wrong": sum(1 for i in ids if before[i][0] == 1.0 and after[i][0] == 0.0),
+        "wrong_to_right": sum(1 for i in ids if before[i][0] == 0.0 and after[i][0] == 1.0),
+    }

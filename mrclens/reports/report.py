@@ -1,0 +1,504 @@
+"""Build the self-contained HTML bias report from an audit directory.
+
+Inputs (the layout ``mrclens audit`` and ``mrclens evaluate … --out DIR`` write)::
+
+    DIR/results.json            every figure (schema: mrclens.results)
+    DIR/perturbed/              original.json, original-truncated.json, e1.json … + manifest.json
+    DIR/predictions/<set>.json  official prediction files {"question id": "answer text"}
+
+``results.json``'s ``paths.perturbed_dir`` / ``paths.predictions_dir`` are used when present
+(relative paths are resolved against ``DIR``). Nothing is re-run: the report reads saved
+files only, so it can be rebuilt at any time with ``mrclens report DIR``.
+
+The page is rendered with Jinja2 with autoescaping on: dataset text (contexts, questions,
+answers, predictions) is untrusted and always shown as text. It carries a Content-Security-
+Policy that forbids scripts and every network request, inline CSS, and charts as inline SVG,
+so the one file can be opened, mailed and printed anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from pathlib import Path
+from typing import Any, Mapping
+
+import jinja2
+from markupsafe import Markup
+
+from mrclens import __version__
+from mrclens.errors import DataError, MRCLensError, PredictionsError
+from mrclens.io_utils import atomic_write_text
+from mrclens.metrics import load_predictions
+from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
+from mrclens.reports.examples import DEFAULT_EXAMPLES, build_examples, prediction_flips
+from mrclens.squad import Dataset, load_dataset
+
+#: Decimals for every percentage (EM, F1, drops, CI bounds) shown in the page.
+PCT_DECIMALS = 1
+#: Decimals for seconds and other non-percentage floats.
+FLOAT_DECIMALS = 2
+#: A CI wider than this (percentage points) is flagged as imprecise in the verdict.
+WIDE_CI = 10.0
+#: Longest text shown for one value of a generic section or a ``detail`` record (characters).
+MAX_VALUE_CHARS = 400
+
+#: Badge text for the results' ``evidence`` levels (:data:`mrclens.readings.EVIDENCE_LEVELS`).
+EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias"}
+
+RESULTS_FILE = "results.json"
+REPORT_FILE = "report.html"
+
+MSG_NO_RESULTS = "{path}: not found; run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out {dir}` first"
+MSG_NOT_HTML = "{path}: the report is an HTML file; give an output name ending in .html"
+MSG_BAD_RESULTS = "{path}: not a valid results file: {why}"
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def fmt_pct(value: Any) -> str:
+    """A percentage (EM, F1, drop, CI bound) with :data:`PCT_DECIMALS` decimals; ``"–"`` when missing."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:.{PCT_DECIMALS}f}"
+
+
+def fmt_ci(low: Any, high: Any) -> str:
+    """A confidence interval as ``[low, high]`` (percentage points), or ``""`` when missing."""
+    if fmt_pct(low) == "–" or fmt_pct(high) == "–":
+        return ""
+    return f"[{fmt_pct(low)}, {fmt_pct(high)}]"
+
+
+def fmt_value(value: Any) -> str:
+    """Any JSON scalar as text: ints with thousands separators, floats with :data:`FLOAT_DECIMALS` decimals."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "–"
+        return f"{value:,.{FLOAT_DECIMALS}f}"
+    if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list)) for v in value):
+        text = ", ".join(fmt_value(v) for v in value)
+    elif isinstance(value, (dict, list)):
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    else:
+        text = str(value)
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
+
+
+def fmt_int(value: Any) -> str:
+    """A count with thousands separators (``10,570``); ``"–"`` when missing."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return "–" if value is None else str(value)
+    return f"{value:,}"
+
+
+def ci_summary(low: Any, high: Any) -> dict[str, str]:
+    """What a 95% confidence interval says about the F1 drop (is it distinguishable from zero?).
+
+    Rule: the paired-bootstrap percentile interval (Efron & Tibshirani 1993) excludes 0 →
+    ``"clear"``; it includes 0 → ``"inconclusive"``; a width over :data:`WIDE_CI` points is
+    flagged as imprecise (too few items). Whether a drop means a bias depends on the
+    ablation's direction and is said by the reading.
+
+    Returns:
+        ``{"level": "clear" | "inconclusive" | "unknown", "text": one sentence}``. The
+        bias-aware evidence level (strong/moderate/weak/none) is the results' own ``evidence``
+        field (:mod:`mrclens.readings`); this summary only complements it.
+    """
+    if fmt_ci(low, high) == "":
+        return {"level": "unknown", "text": "no confidence interval was computed"}
+    width = float(high) - float(low)
+    wide = f"; the interval is wide ({width:.{PCT_DECIMALS}f} points), so the size is imprecise" if width > WIDE_CI else ""
+    if low > 0 or high < 0:
+        side = "above" if low > 0 else "below"
+        return {"level": "clear", "text": f"clear evidence: the 95% CI {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
+    return {"level": "inconclusive", "text": f"inconclusive: the 95% CI {fmt_ci(low, high)} includes zero{wide}"}
+
+
+# --------------------------------------------------------------------------- generic sections
+
+
+def section_blocks(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Turn any JSON value of a ``results.json`` section into display blocks for the template.
+
+    Rules: scalars of a dict become one key/value table; a list of dicts becomes a table whose
+    columns are the union of their keys (first-seen order); a dict whose values are all dicts
+    becomes a table with the key as the first column when those dicts hold scalars only;
+    other nested values become sub-sections (up to depth 3, then JSON text). Keys named
+    ``title`` / ``description`` / ``note`` of a section are shown as its heading/paragraph.
+
+    Returns:
+        a list of ``{"kind": "text"|"kv"|"table"|"sub", ...}`` blocks; values are already
+        formatted strings (autoescaped by the template).
+    """
+    blocks: list[dict[str, Any]] = []
+    if isinstance(value, Mapping):
+        scalars = [(k, v) for k, v in value.items() if _is_scalarish(v) and k not in ("title", "description", "note")]
+        for key in ("description", "note"):
+            if isinstance(value.get(key), str):
+                blocks.append({"kind": "text", "text": value[key]})
+        if scalars:
+            blocks.append({"kind": "kv", "rows": [(_label(k), fmt_value(v)) for k, v in scalars]})
+        for k, v in value.items():
+            if _is_scalarish(v) or k in ("title", "description", "note"):
+                continue
+            title = v.get("title") if isinstance(v, Mapping) and isinstance(v.get("title"), str) else _label(k)
+            table = _as_table(v)
+            if table is not None:
+                blocks.append({"kind": "sub", "title": title, "blocks": [table]})
+            elif depth >= 3:
+                blocks.append({"kind": "sub", "title": title, "blocks": [{"kind": "text", "text": fmt_value(v)}]})
+            else:
+                blocks.append({"kind": "sub", "title": title, "blocks": section_blocks(v, depth + 1)})
+    else:
+        table = _as_table(value)
+        blocks.append(table if table is not None else {"kind": "text", "text": fmt_value(value)})
+    return blocks
+
+
+def _is_scalarish(v: Any) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool)) or (
+        isinstance(v, (list, tuple)) and all(x is None or isinstance(x, (str, int, float, bool)) for x in v))
+
+
+def _label(key: Any) -> str:
+    return str(key).replace("_", " ")
+
+
+def _as_table(v: Any) -> dict[str, Any] | None:
+    if isinstance(v, list) and v and all(isinstance(r, Mapping) for r in v):
+        cols: list[str] = []
+        for r in v:
+            cols += [k for k in r if k not in cols]
+        return {"kind": "table", "columns": [_label(c) for c in cols],
+                "rows": [[fmt_value(r.get(c)) for c in cols] for r in v]}
+    if isinstance(v, Mapping) and v and all(isinstance(r, Mapping) and all(_is_scalarish(x) for x in r.values())
+                                            for r in v.values()):
+        cols = []
+        for r in v.values():
+            cols += [k for k in r if k not in cols]
+        return {"kind": "table", "columns": [""] + [_label(c) for c in cols],
+                "rows": [[str(k)] + [fmt_value(r.get(c)) for c in cols] for k, r in v.items()]}
+    return None
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_results(results_dir: str | Path) -> dict[str, Any]:
+    """Read ``DIR/results.json``.
+
+    Raises:
+        MRCLensError: the file is absent, not JSON, or has no ``ablations`` list.
+    """
+    path = Path(results_dir) / RESULTS_FILE
+    if not path.is_file():
+        raise MRCLensError(MSG_NO_RESULTS.format(path=path, dir=results_dir))
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise MRCLensError(MSG_BAD_RESULTS.format(path=path, why=err)) from None
+    if not isinstance(results, dict) or not isinstance(results.get("ablations"), list):
+        raise MRCLensError(MSG_BAD_RESULTS.format(path=path, why="expected a JSON object with an 'ablations' list"))
+    return results
+
+
+def _resolve(results_dir: Path, results: Mapping[str, Any], key: str, default: str) -> Path:
+    value = (results.get("paths") or {}).get(key)
+    path = Path(value) if value else Path(default)
+    return path if path.is_absolute() else results_dir / path
+
+
+class _Sources:
+    """Lazy, cached access to the perturbed sets and prediction files; problems become notes, not crashes."""
+
+    def __init__(self, perturbed_dir: Path, predictions_dir: Path):
+        self.perturbed_dir = perturbed_dir
+        self.predictions_dir = predictions_dir
+        self.notes: list[str] = []
+        self._sets: dict[str, Dataset | None] = {}
+        self._preds: dict[str, dict[str, str] | None] = {}
+        self.manifest: dict[str, Any] = {}
+        manifest = perturbed_dir / "manifest.json"
+        if manifest.is_file():
+            try:
+                self.manifest = json.loads(manifest.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError) as err:
+                self.notes.append(f"{manifest}: not readable JSON ({err}); examples are chosen from the data alone")
+        else:
+            self.notes.append(f"{manifest}: not found; changed items are found by comparing the texts")
+
+    def set_file(self, name: str) -> Path:
+        entry = (self.manifest.get("sets") or {}).get(name) or (self.manifest.get("ablations") or {}).get(name) or {}
+        return self.perturbed_dir / (entry.get("file") or f"{name}.json")
+
+    def dataset(self, name: str) -> Dataset | None:
+        if name not in self._sets:
+            path = self.set_file(name)
+            try:
+                self._sets[name] = load_dataset(path)
+            except FileNotFoundError:
+                self._sets[name] = None
+                self.notes.append(f"{path}: not found")
+            except DataError as err:
+                self._sets[name] = None
+                self.notes.append(f"{path}: not a valid SQuAD file ({len(err.problems)} problem(s), first: {err.problems[0]})")
+        return self._sets[name]
+
+    def predictions(self, name: str) -> dict[str, str] | None:
+        if name not in self._preds:
+            path = self.predictions_dir / f"{name}.json"
+            try:
+                self._preds[name] = load_predictions(path)
+            except FileNotFoundError:
+                self._preds[name] = None
+                self.notes.append(f"{path}: not found; predictions on this set are not shown")
+            except PredictionsError as err:
+                self._preds[name] = None
+                self.notes.append(str(err))
+        return self._preds[name]
+
+
+# --------------------------------------------------------------------------- the page model
+
+
+def _ablation_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for a in results.get("ablations", []):
+        changed_only = a.get("changed_only") or {}
+        rows.append({
+            **a,
+            "evaluated": a.get("evaluated", True),
+            "signal_text": {"large_drop": "large drop", "small_drop": "small drop"}.get(a.get("bias_signal"), a.get("bias_signal") or ""),
+            "n_text": fmt_int(a.get("n")),
+            "changed_text": fmt_int(a.get("changed")),
+            "em_text": fmt_pct(a.get("exact_match")),
+            "f1_text": fmt_pct(a.get("f1")),
+            "baseline_f1_text": fmt_pct(a.get("baseline_f1")),
+            "drop_text": fmt_pct(a.get("f1_drop")),
+            "ci_text": fmt_ci(a.get("ci_low"), a.get("ci_high")),
+            "em_drop_text": fmt_pct(a.get("em_drop")),
+            "changed_drop_text": fmt_pct(changed_only.get("f1_drop")),
+            "changed_ci_text": fmt_ci(changed_only.get("ci_low"), changed_only.get("ci_high")),
+            "changed_n_text": fmt_int(changed_only.get("n")),
+            "ci_summary": ci_summary(a.get("ci_low"), a.get("ci_high")),
+            "evidence_text": EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated",
+        })
+    return rows
+
+
+def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    categories = list(results.get("categories") or [])
+    known = {c.get("category") for c in categories}
+    for a in rows:  # categories without an aggregate still get a verdict line
+        if a.get("category") not in known:
+            known.add(a.get("category"))
+            categories.append({"category": a.get("category"), "ablations": [r["id"] for r in rows if r.get("category") == a.get("category")]})
+    out = []
+    for c in categories:
+        members = [r for r in rows if r.get("id") in (c.get("ablations") or []) or r.get("category") == c.get("category")]
+        out.append({
+            **c,
+            "members": members,
+            "drop_text": fmt_pct(c.get("f1_drop")),
+            "ci_text": fmt_ci(c.get("ci_low"), c.get("ci_high")),
+            "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high")),
+            "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
+            "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
+            "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
+        })
+    return out
+
+
+def _sets_rows(results: Mapping[str, Any], sources: _Sources) -> list[dict[str, Any]]:
+    rows = []
+    for name, s in (results.get("sets") or {}).items():
+        s = s or {}
+        rows.append({"name": name, "file": s.get("file") or "", "n_text": fmt_int(s.get("n")),
+                     "em_text": fmt_pct(s.get("exact_match")), "f1_text": fmt_pct(s.get("f1")),
+                     "missing_text": fmt_int(s.get("missing")), "unknown_text": fmt_int(s.get("unknown")),
+                     "evaluated": s.get("evaluated", True)})
+    return rows
+
+
+def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
+    original = sources.dataset("original")
+    if original is None:
+        return None
+    per_par = [len(p.questions) for _, p in original.iter_paragraphs()]
+    counts = original.counts()
+    facts = {
+        "counts": [(_label(k), fmt_int(v)) for k, v in counts.items()],
+        "qpp": [("mean", fmt_value(statistics.fmean(per_par)) if per_par else "–"),
+                ("median", fmt_value(float(statistics.median(per_par))) if per_par else "–"),
+                ("min", fmt_int(min(per_par)) if per_par else "–"),
+                ("max", fmt_int(max(per_par)) if per_par else "–")],
+        "truncated": None,
+    }
+    trunc = (sources.manifest.get("sets") or {}).get("original-truncated")
+    if isinstance(trunc, Mapping):
+        facts["truncated"] = {
+            "n": fmt_int(trunc.get("n")),
+            "paragraphs_total": fmt_int(trunc.get("paragraphs_total")),
+            "dropped": [(str(k), fmt_int(v)) for k, v in (trunc.get("dropped") or {}).items()],
+        }
+    return facts
+
+
+def _examples(results: Mapping[str, Any], rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
+    out = []
+    m_ablations = sources.manifest.get("ablations") or {}
+    for a in rows:
+        aid = a.get("id")
+        entry = m_ablations.get(aid) or {}
+        baseline_name = a.get("baseline_set") or entry.get("baseline_set") or (
+            "original-truncated" if a.get("eval_set") == "truncated" else "original")
+        block: dict[str, Any] = {"id": aid, "name": a.get("name"), "description": a.get("description"),
+                                 "baseline_set": baseline_name, "examples": [], "note": None, "flips": None}
+        baseline = sources.dataset(baseline_name)
+        ablated = sources.dataset(aid)
+        if baseline is None or ablated is None:
+            block["note"] = "the perturbed files for this ablation are not available; see the notes at the end"
+            out.append(block)
+            continue
+        items = entry.get("items") if isinstance(entry.get("items"), Mapping) else None
+        changed_ids = {q for q, r in items.items() if isinstance(r, Mapping) and r.get("changed")} if items is not None else None
+        base_preds = sources.predictions(baseline_name)
+        abl_preds = sources.predictions(aid)
+        block["examples"] = build_examples(baseline, ablated, ablation_id=aid, seed=seed, k=k, changed_ids=changed_ids,
+                                           items=items, baseline_predictions=base_preds, ablated_predictions=abl_preds)
+        if base_preds is not None and abl_preds is not None:
+            ids = changed_ids if changed_ids is not None else {e for e in ablated.questions_by_id()}
+            block["flips"] = prediction_flips(baseline, ablated, ids, base_preds, abl_preds)
+            if changed_ids is None:
+                block["flips"]["scope"] = "all items"
+            else:
+                block["flips"]["scope"] = "changed items"
+        block["selection"] = ("chosen at random (seeded) among the items this ablation changed"
+                              if any(e.changed for e in block["examples"]) else "no item was changed; unchanged items shown")
+        out.append(block)
+    return out
+
+
+def _provenance(results: Mapping[str, Any], sources: _Sources) -> dict[str, Any]:
+    model = results.get("model") or {}
+    steps = results.get("step_seconds") or {}
+    numeric_steps = [v for v in steps.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    source = sources.manifest.get("source") or {}
+    return {
+        "general": [("created (UTC)", fmt_value(results.get("created"))),
+                    ("MRCLens version", fmt_value(results.get("mrclens_version"))),
+                    ("seed", fmt_value(results.get("seed"))),
+                    ("model", f"{model.get('name') or '–'} ({model.get('kind') or 'unknown kind'})"),
+                    ("perturbation pipeline", fmt_value(sources.manifest.get("pipeline"))),
+                    ("perturbed from", f"{source.get('file') or '–'} (sha256 {source.get('sha256') or '–'})")],
+        "inputs": [{"role": str(i.get("role", "")), "file": str(i.get("file", "")), "sha256": str(i.get("sha256", ""))}
+                   for i in results.get("inputs") or [] if isinstance(i, Mapping)],
+        "config": section_blocks(model.get("config")) if isinstance(model.get("config"), Mapping) and model.get("config") else [],
+        "versions": [(str(k), fmt_value(v)) for k, v in (results.get("versions") or {}).items()],
+        "bootstrap": [(_label(k), fmt_value(v)) for k, v in (results.get("bootstrap") or {}).items()],
+        "steps": [(str(k), fmt_value(v)) for k, v in steps.items()],
+        "steps_total": fmt_value(float(sum(numeric_steps))) if numeric_steps else None,
+    }
+
+
+def _data_source(results: Mapping[str, Any], sources: _Sources) -> str:
+    """The name of the audited data file (audit inputs first, else the manifest's source)."""
+    for entry in results.get("inputs") or []:
+        if isinstance(entry, Mapping) and entry.get("role") in ("dev", "eval", "evaluation", "data", "train") and entry.get("file"):
+            return Path(str(entry["file"])).name
+    source = (sources.manifest.get("source") or {}).get("file")
+    return Path(str(source)).name if source else ""
+
+
+def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> dict[str, Any]:
+    """Everything the template shows, as plain Python values (strings already formatted).
+
+    Args:
+        results_dir: the audit directory holding ``results.json``.
+        n_examples: examples per ablation in the viewer.
+        seed: seed of the example choice; default the audit's own ``seed``.
+
+    Raises:
+        MRCLensError: ``results.json`` is absent or malformed (missing perturbed or prediction
+            files are not errors: the page says what is missing).
+    """
+    results_dir = Path(results_dir)
+    results = load_results(results_dir)
+    sources = _Sources(_resolve(results_dir, results, "perturbed_dir", "perturbed"),
+                       _resolve(results_dir, results, "predictions_dir", "predictions"))
+    seed = int(results.get("seed") or 0) if seed is None else seed
+    rows = _ablation_rows(results)
+    examples = _examples(results, rows, sources, n_examples, seed)
+    sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else _label(key)),
+                 "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
+    model = results.get("model") or {}
+    data_source = _data_source(results, sources)
+    return {
+        "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
+        "data_source": data_source,
+        "results": results,
+        "model": model,
+        "verdict": _verdict(results, rows),
+        "ablations": rows,
+        "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
+        "examples": examples,
+        "sets": _sets_rows(results, sources),
+        "facts": _dataset_facts(sources),
+        "provenance": _provenance(results, sources),
+        "sections": sections,
+        "notes": [str(w) for w in results.get("warnings") or []] + sources.notes,
+        "decimals": PCT_DECIMALS,
+        "n_examples": n_examples,
+        "example_seed": seed,
+        "generator": f"MRCLens {__version__}",
+    }
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.PackageLoader("mrclens.reports", "templates"),
+                              autoescape=True,
+                              trim_blocks=True, lstrip_blocks=True)
+
+
+def render_report(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> str:
+    """The report for ``results_dir`` as one self-contained HTML document (text).
+
+    Raises:
+        MRCLensError: ``results.json`` is absent or malformed.
+    """
+    context = build_context(results_dir, n_examples=n_examples, seed=seed)
+    return _environment().get_template("report.html").render(**context)
+
+
+def write_report(results_dir: str | Path, out_file: str | Path | None = None, *, n_examples: int = DEFAULT_EXAMPLES,
+                 seed: int | None = None) -> Path:
+    """Render the report and write it atomically (default ``results_dir/report.html``).
+
+    Reads ``results.json``, the perturbed sets and the saved prediction files; runs no model.
+
+    Returns:
+        the path written.
+
+    Raises:
+        MRCLensError: ``results.json`` is absent or malformed, or ``out_file`` does not end in
+            ``.html``/``.htm`` (so no input file can be overwritten).
+    """
+    results_dir = Path(results_dir)
+    html = render_report(results_dir, n_examples=n_examples, seed=seed)
+    out = Path(out_file) if out_file is not None else results_dir / REPORT_FILE
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise MRCLensError(MSG_NOT_HTML.format(path=out))
+    return atomic_write_text(out, html, protect=(results_dir / RESULTS_FILE,))
+
+
+#: Same as :func:`write_report` (the name used in the issue's plan).
+build_report = write_report
