@@ -1,0 +1,70 @@
+"""The ablation registry: metadata of e1–e8 and adding a ninth ablation without edits elsewhere."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+
+from mrclens.perturbations import perturb_dataset, registry
+from mrclens.perturbations.base import changed
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
+
+
+_MODULES = {"e1": "e1_insert_question", "e2": "e2_insert_half_question", "e3": "e3_shuffle_sentences",
+            "e4": "e4_interrogative_only", "e5": "e5_shuffle_question", "e6": "e6_insert_nouns",
+            "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives"}
+
+
+def test_the_eight_ablations_as_specified():
+    # (id, category, evaluation set, bias signal) from the MRCLens paper / issue 3
+    assert [(a.id, a.category, a.eval_set, a.bias_signal) for a in ABLATIONS.values()] == [
+        ("e1", "Similarity", "truncated", "large_drop"),
+        ("e2", "Similarity", "truncated", "large_drop"),
+        ("e3", "Similarity", "full", "small_drop"),
+        ("e4", "Question", "full", "small_drop"),
+        ("e5", "Question", "full", "small_drop"),
+        ("e6", "Keyword", "truncated", "large_drop"),
+        ("e7", "Keyword", "truncated", "large_drop"),
+        ("e8", "Keyword", "truncated", "large_drop"),
+    ]
+    assert CATEGORIES == {"Similarity": ["e1", "e2", "e3"], "Question": ["e4", "e5"], "Keyword": ["e6", "e7", "e8"]}
+    assert BASELINE_SET == {"full": "original", "truncated": "original-truncated"}
+    for a in ABLATIONS.values():
+        assert a.name and a.description and "\n" not in a.description and callable(a.apply)
+        assert a.apply.__doc__
+        assert "Rule" in importlib.import_module(f"mrclens.perturbations.ablations.{_MODULES[a.id]}").__doc__
+
+
+def test_register_validates():
+    with pytest.raises(ValueError, match="eval_set"):
+        register(Ablation("e99", "x", "Keyword", "half", "x", "large_drop", lambda *a: None))
+    with pytest.raises(ValueError, match="bias_signal"):
+        register(Ablation("e99", "x", "Keyword", "full", "x", "no_drop", lambda *a: None))
+    with pytest.raises(ValueError, match="already registered"):
+        register(Ablation("e1", "other", "Keyword", "full", "x", "large_drop", lambda *a: None))
+    assert "e99" not in ABLATIONS
+
+
+def _upper_question(example, parsed, rng):
+    qs = [Question(q.id, q.question.upper(), q.answers) for q in example.questions]
+    return Paragraph(example.context, qs), {q.id: changed(what="upper") for q in example.questions}
+
+
+@pytest.fixture
+def ninth():
+    saved = dict(ABLATIONS)
+    yield register(Ablation("e9", "upper case", "Noise", "full", "Upper-case the question.", "small_drop", _upper_question))
+    ABLATIONS.clear()
+    ABLATIONS.update(saved)
+    registry._rebuild_categories()
+
+
+def test_a_ninth_ablation_needs_only_its_registration(ninth, tmp_path):
+    assert list(ABLATIONS)[-1] == "e9" and CATEGORIES["Noise"] == ["e9"]
+    ds = Dataset([Article("T", [Paragraph("abc def. Ghi.", [Question("q", "Which?", [Answer("abc", 0)])])])], "1.1")
+    m = perturb_dataset(ds, tmp_path, ablations="e9", cache_dir=tmp_path / "c", progress=False)
+    assert m["ablations"]["e9"]["changed"] == 1 and m["ablations"]["e9"]["category"] == "Noise"
+    assert json.loads((tmp_path / "e9.json").read_text())["data"][0]["paragraphs"][0]["qas"][0]["question"] == "WHICH?"

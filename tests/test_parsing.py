@@ -1,0 +1,100 @@
+"""mrclens.parsing: spaCy parses once per distinct text, cached on disk by content and pipeline."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import mrclens.parsing as parsing
+from mrclens.parsing import ParsedText, default_cache_dir, parse_texts
+
+
+def test_sentences_and_tokens(tmp_path):
+    text = "Hello there. I am here."
+    (p,) = parse_texts([text], sentences=True, cache_dir=tmp_path)
+    assert p.token_texts() == ["Hello", "there", ".", "I", "am", "here", "."]
+    assert p.starts == [0, 6, 11, 13, 15, 18, 22] and p.ends == [5, 11, 12, 14, 17, 22, 23]
+    assert p.sent_starts == [0, 13]
+    assert p.pos is None and p.tags is None and p.ents is None
+
+
+def test_pos_of_a_question(tmp_path):
+    (p,) = parse_texts(["What is the capital of France?"], pos=True, cache_dir=tmp_path)
+    assert p.pos == ["PRON", "AUX", "DET", "NOUN", "ADP", "PROPN", "PUNCT"]
+    assert p.tags == ["WP", "VBZ", "DT", "NN", "IN", "NNP", "."]
+    assert p.sent_starts is None
+
+
+def test_entities(tmp_path):
+    (p,) = parse_texts(["Barack Obama visited Paris in 2009."], entities=True, cache_dir=tmp_path)
+    assert ("Barack Obama", "PERSON") in [(p.text[s:e], label) for s, e, label in p.ents]
+
+
+def test_duplicates_parsed_once_and_order_kept(tmp_path, monkeypatch):
+    seen = []
+    real = parsing.load_pipeline
+
+    class Spy:
+        def __init__(self, nlp):
+            self.nlp = nlp
+
+        def pipe(self, texts, **kw):
+            texts = list(texts)
+            seen.extend(texts)
+            return self.nlp.pipe(texts, **kw)
+
+    monkeypatch.setattr(parsing, "load_pipeline", lambda **kw: Spy(real(**kw)))
+    monkeypatch.setattr(parsing, "pipeline_fingerprint", lambda nlp: "spy")
+    out = parse_texts(["b c.", "a.", "b c.", "a."], cache_dir=False)
+    assert sorted(seen) == ["a.", "b c."]
+    assert [p.text for p in out] == ["b c.", "a.", "b c.", "a."] and out[0] is out[2]
+
+
+def test_warm_cache_needs_no_spacy(tmp_path, monkeypatch):
+    texts = ["One sentence. Another one.", "Third text here."]
+    cold = parse_texts(texts, sentences=True, cache_dir=tmp_path)
+
+    def boom(**kw):
+        raise AssertionError("spaCy must not be loaded on a warm cache")
+
+    monkeypatch.setattr(parsing, "load_pipeline", boom)
+    warm = parse_texts(list(reversed(texts)), sentences=True, cache_dir=tmp_path)
+    assert warm == list(reversed(cold))
+    with pytest.raises(AssertionError, match="warm cache"):  # other annotations are other entries
+        parse_texts(texts, pos=True, cache_dir=tmp_path)
+
+
+def test_cache_key_includes_pipeline_fingerprint(tmp_path, monkeypatch):
+    parse_texts(["A text."], cache_dir=tmp_path)
+    cache = parsing._Cache(tmp_path)
+    n_before = cache.con.execute("SELECT COUNT(*) FROM parses").fetchone()[0]
+    # a different spaCy / model version is a different fingerprint: the old parse is not used
+    cache.con.execute("UPDATE fingerprints SET value = value || ';other-version'")
+    cache.con.commit()
+    cache.close()
+    parse_texts(["A text."], cache_dir=tmp_path)
+    cache = parsing._Cache(tmp_path)
+    assert cache.con.execute("SELECT COUNT(*) FROM parses").fetchone()[0] == n_before + 1
+    cache.close()
+
+
+def test_damaged_entry_is_parsed_again(tmp_path):
+    (good,) = parse_texts(["Damaged entry test."], cache_dir=tmp_path)
+    cache = parsing._Cache(tmp_path)
+    cache.con.execute("UPDATE parses SET value = ?", (b"not a pickle",))
+    cache.con.commit()
+    cache.close()
+    assert parse_texts(["Damaged entry test."], cache_dir=tmp_path) == [good]
+
+
+def test_default_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "x"))
+    assert default_cache_dir() == tmp_path / "x"
+    monkeypatch.delenv("MRCLENS_CACHE_DIR")
+    assert default_cache_dir().parts[-2:] == (".cache", "mrclens")
+
+
+def test_parsed_text_is_picklable():
+    p = ParsedText("a b", [0, 2], [1, 3], ["X", "X"], ["X", "X"], [0], [])
+    assert pickle.loads(pickle.dumps(p)) == p and len(p) == 2
