@@ -41,6 +41,7 @@ class Segment:
         moved: the characters are in both versions but at another place (a reordering).
         deleted: the characters are in the original but not in the perturbed version.
         answer: the characters are inside a gold answer span.
+        label: shown before the run, e.g. the original number of the sentence that starts here.
     """
 
     text: str
@@ -48,6 +49,7 @@ class Segment:
     moved: bool = False
     deleted: bool = False
     answer: bool = False
+    label: str | None = None
 
     @property
     def css_class(self) -> str:
@@ -150,15 +152,64 @@ def choose_examples(ids: list[str], changed: set[str], k: int, seed: int, ablati
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]+")
 
 
-def _flags_to_segments(text: str, flags: list[tuple[bool, bool, bool, bool]]) -> list[Segment]:
+def _flags_to_segments(text: str, flags: list[tuple[bool, bool, bool, bool]],
+                       labels: dict[int, str] | None = None) -> list[Segment]:
+    labels = labels or {}
     segments: list[Segment] = []
     start = 0
     for i in range(1, len(text) + 1):
-        if i == len(text) or flags[i] != flags[start]:
+        if i == len(text) or flags[i] != flags[start] or i in labels:
             ins, moved, deleted, ans = flags[start]
-            segments.append(Segment(text[start:i], ins, moved, deleted, ans))
+            segments.append(Segment(text[start:i], ins, moved, deleted, ans, labels.get(start)))
             start = i
     return segments
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Rough sentence spans ``(start, end)`` in characters: a break after ``.``, ``!`` or ``?`` (and closing
+    quotes/brackets) followed by whitespace; the whitespace belongs to the sentence before it.
+
+    Only used to show a sentence reordering; the ablations themselves use spaCy's sentences.
+    """
+    spans = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.end()))
+        start = m.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans
+
+
+def sentence_reordering(before: str, after: str) -> tuple[dict[int, str], dict[int, str], list[bool]] | None:
+    """Describe ``after`` as a reordering of the sentences of ``before``, if it is one.
+
+    Returns:
+        ``(labels_before, labels_after, moved)``: sentence numbers (1-based, in the original
+        order) keyed by the character offset where each sentence starts, for both texts, and per
+        character of ``after`` whether its sentence is at another position than in ``before``;
+        ``None`` when ``after`` is not a reordering of the same sentences (by :func:`sentence_spans`).
+    """
+    b_spans, a_spans = sentence_spans(before), sentence_spans(after)
+    b_text = [before[s:e].strip() for s, e in b_spans]
+    a_text = [after[s:e].strip() for s, e in a_spans]
+    if len(b_text) < 2 or sorted(b_text) != sorted(a_text):
+        return None
+    used: set[int] = set()
+    mapping = []
+    for t in a_text:
+        i = next(i for i, x in enumerate(b_text) if x == t and i not in used)
+        used.add(i)
+        mapping.append(i)
+    moved = [False] * len(after)
+    for k, (s, e) in enumerate(a_spans):
+        if mapping[k] != k:
+            _mark(moved, after, s, e)
+    return ({s: str(k + 1) for k, (s, _) in enumerate(b_spans)},
+            {s: str(mapping[k] + 1) for k, (s, _) in enumerate(a_spans)}, moved)
 
 
 def _mark(flags: list[bool], text: str, start: int, end: int) -> None:
@@ -216,7 +267,7 @@ def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
 
 
 def highlight(text: str, changed: list[bool], answer_spans: list[tuple[int, int]], *,
-              changed_as: str = "inserted") -> list[Segment]:
+              changed_as: str = "inserted", labels: dict[int, str] | None = None) -> list[Segment]:
     """Split ``text`` into :class:`Segment` runs.
 
     Args:
@@ -224,6 +275,7 @@ def highlight(text: str, changed: list[bool], answer_spans: list[tuple[int, int]
         changed: per character, whether it is highlighted as changed (from :func:`diff_marks`).
         answer_spans: ``(start, end)`` character offsets (end exclusive) of gold answers.
         changed_as: ``"inserted"``, ``"moved"`` or ``"deleted"``: how changed characters are labelled.
+        labels: ``{character offset: label}`` shown where a run starts (sentence numbers).
     """
     if not text:
         return []
@@ -235,7 +287,7 @@ def highlight(text: str, changed: list[bool], answer_spans: list[tuple[int, int]
     for i in range(len(text)):
         c = changed[i] if i < len(changed) else False
         flags.append((c and changed_as == "inserted", c and changed_as == "moved", c and changed_as == "deleted", ans[i]))
-    return _flags_to_segments(text, flags)
+    return _flags_to_segments(text, flags, labels)
 
 
 # --------------------------------------------------------------------------- building examples
@@ -309,6 +361,11 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
         else:
             kind = c_kind
         moved = "moved" if c_kind == "reordering" else "inserted"
+        labels_before = labels_after = None
+        if c_kind == "reordering":
+            reordering = sentence_reordering(b_par.context, a_par.context)
+            if reordering is not None:
+                labels_before, labels_after, c_added = reordering
         record = items.get(qid) or {}
         detail = record.get("detail") if isinstance(record, Mapping) else None
         reason = record.get("reason") if isinstance(record, Mapping) else None
@@ -320,9 +377,10 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
             question_before=highlight(b_q.question, q_removed, [], changed_as="deleted"),
             question_after=highlight(a_q.question, q_added, [], changed_as="moved" if q_kind == "reordering" else "inserted"),
             context_before=highlight(b_par.context, c_removed if c_kind == "edit" else [False] * len(b_par.context),
-                                     [(a.answer_start, a.answer_end) for a in b_q.answers], changed_as="deleted"),
+                                     [(a.answer_start, a.answer_end) for a in b_q.answers], changed_as="deleted",
+                                     labels=labels_before),
             context_after=highlight(a_par.context, c_added, [(a.answer_start, a.answer_end) for a in a_q.answers],
-                                    changed_as=moved),
+                                    changed_as=moved, labels=labels_after),
             context_changed=c_kind != "none",
             question_changed=q_kind != "none",
             change_kind=kind,

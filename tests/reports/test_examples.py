@@ -10,6 +10,7 @@ from mrclens.reports.examples import (
     diff_marks,
     highlight,
     prediction_flips,
+    sentence_reordering,
 )
 from mrclens.squad import parse_squad
 
@@ -130,3 +131,15 @@ def test_build_examples_without_manifest_or_predictions():
     assert ex.changed and ex.question_changed and not ex.context_changed and ex.change_kind == "edit"
     assert ex.before is None and ex.after is None
     assert [s.text for s in ex.question_before if s.deleted] == ["comes first"]
+
+
+def test_sentence_reordering_numbers_sentences_by_original_position():
+    before = "Jupiter is big. It has 95 moons! Galileo saw four."
+    after = "Galileo saw four. Jupiter is big. It has 95 moons!"
+    labels_before, labels_after, moved = sentence_reordering(before, after)
+    assert labels_before == {0: "1", 16: "2", 33: "3"}
+    assert labels_after == {0: "3", 18: "1", 34: "2"}
+    assert _marked(after, moved) == "Galileo saw four.Jupiter is big.It has 95 moons!"  # all moved; gaps between not
+    assert sentence_reordering(before, before.replace("big", "large")) is None
+    segs = highlight(after, moved, [(after.index("95"), after.index("95") + 2)], changed_as="moved", labels=labels_after)
+    assert [(s.label, s.text) for s in segs if s.label] == [("3", "Galileo saw four."), ("1", "Jupiter is big."), ("2", "It has ")]
