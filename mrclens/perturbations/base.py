@@ -75,14 +75,12 @@ def non_answer_units(units: list[tuple[int, int]], question: Question) -> list[i
 
 
 def copy_question(q: Question, *, question: str | None = None, answers: list[Answer] | None = None) -> Question:
-    """A copy of ``q`` with a new question text and/or answers (the input is never mutated)."""
-    return Question(
-        q.id,
-        q.question if question is None else question,
-        [Answer(a.text, a.answer_start) for a in (q.answers if answers is None else answers)],
-        q.is_impossible,
-        dict(q.extra),
-    )
+    """A new question object with a new question text and/or answers; ``q`` is never mutated.
+
+    Unchanged parts (answer objects, ``extra``) are shared with ``q``: no ablation mutates them.
+    """
+    return Question(q.id, q.question if question is None else question,
+                    q.answers if answers is None else answers, q.is_impossible, q.extra)
 
 
 def check_answers(paragraph: Paragraph, where: str = "") -> None:
