@@ -10,6 +10,7 @@ Two forms:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -83,5 +84,6 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     for c in results["categories"]:
         click.echo(f"\n{c['reading']}")
     if out_dir is not None:
-        written = ["results.json", "results.csv"] + (["report.html"] if (Path(out_dir) / "report.html").exists() else [])
+        has_report = importlib.util.find_spec("mrclens.reports") is not None and (Path(out_dir) / "report.html").exists()
+        written = ["results.json", "results.csv"] + (["report.html"] if has_report else [])
         click.echo(f"\nwrote {', '.join(str(Path(out_dir) / w) for w in written)}")
