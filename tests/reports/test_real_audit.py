@@ -1,0 +1,87 @@
+"""A report from a real small audit: the first SQuAD v1.1 article of the bundled sample, perturbed by
+``mrclens.perturbations``, answered by a lexical-overlap model, scored by ``mrclens.evaluation``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from markupsafe import escape
+
+from mrclens.io_utils import atomic_write_json
+from mrclens.reports import PCT_DECIMALS, render_report
+from mrclens.squad import Dataset, load_dataset
+
+_WORD = re.compile(r"\w+")
+
+
+def overlap_model(squad: dict) -> dict[str, str]:
+    """Answer with the first four words, not in the question, of the sentence sharing most words with it.
+
+    A deliberately shallow reader: it is steered by lexical overlap, so inserting the question
+    into the context (e1) must hurt it.
+    """
+    out = {}
+    for article in squad["data"]:
+        for par in article["paragraphs"]:
+            sentences = [s for s in re.split(r"(?<=[.!?])\s+", par["context"]) if s]
+            for qa in par["qas"]:
+                q = {w.lower() for w in _WORD.findall(qa["question"])}
+                best = max(sentences, key=lambda s: len(q & {w.lower() for w in _WORD.findall(s)}))
+                rest = [w for w in best.split() if w.strip(".,;:!?\"'()").lower() not in q]
+                out[qa["id"]] = " ".join(rest[:4])
+    return out
+
+
+@pytest.fixture(scope="module")
+def real_audit(tmp_path_factory, sample_path):
+    perturbations = pytest.importorskip("mrclens.perturbations", reason="mrclens.perturbations is not available")
+    evaluation = pytest.importorskip("mrclens.evaluation", reason="mrclens.evaluation is not available")
+    root = tmp_path_factory.mktemp("real") / "audit"
+    full = load_dataset(sample_path)
+    small = Dataset(full.articles[:1], full.version, str(sample_path))  # 291 questions
+    manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=root / "cache", progress=False)
+    for name in ["original", "original-truncated", *manifest["ablations"]]:
+        file = manifest["sets"][name]["file"] if name in manifest["sets"] else manifest["ablations"][name]["file"]
+        squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
+        atomic_write_json(root / "predictions" / f"{name}.json", overlap_model(squad))
+    evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, model_name="lexical overlap",
+                                        seed=0, n_resamples=200, progress=False)
+    return root
+
+
+def test_report_of_a_real_small_audit(real_audit):
+    results = json.loads((real_audit / "results.json").read_text(encoding="utf-8"))
+    manifest = json.loads((real_audit / "perturbed" / "manifest.json").read_text(encoding="utf-8"))
+    page = (real_audit / "report.html").read_text(encoding="utf-8")  # written by the evaluation step itself
+    assert page == render_report(real_audit)  # and rebuilt identically from the saved files
+    assert [a["id"] for a in results["ablations"]] == [f"e{i}" for i in range(1, 9)]
+    for a in results["ablations"]:
+        assert a["evaluated"], a
+        row = page[page.index(f'<tr id="row-{a["id"]}"'):]
+        row = row[: row.index("</tr>")]
+        for key in ("exact_match", "f1", "baseline_f1", "f1_drop"):
+            assert f">{a[key]:.{PCT_DECIMALS}f}<" in row or f">{a[key]:.{PCT_DECIMALS}f}</strong>" in row, (a["id"], key)
+        assert f"[{a['ci_low']:.{PCT_DECIMALS}f}, {a['ci_high']:.{PCT_DECIMALS}f}]" in row
+        assert f">{a['n']:,}<" in row and f">{a['changed']:,}<" in row
+        # three examples, all changed items (every ablation changes far more than three here)
+        block = page[page.index(f'id="examples-{a["id"]}"'):]
+        block = block[: block.index("</section>")]
+        assert a["changed"] >= 3
+        assert block.count('<article class="example"') == 3
+        assert block.count("changed · ") == 3
+    for c in results["categories"]:
+        assert f'<span class="big">{c["f1_drop"]:.{PCT_DECIMALS}f}</span>' in page
+    # the overlap model is fooled by the inserted question: a real, visible drop
+    e1 = next(a for a in results["ablations"] if a["id"] == "e1")
+    assert e1["f1_drop"] > 5 and e1["ci_low"] > 0
+    # e1's highlighted insertions are the questions of the shown items (the paper's e1: insert the question)
+    block = page[page.index('id="examples-e1"'):]
+    block = block[: block.index("</section>")]
+    for article in re.findall(r'<article class="example".*?</article>', block, flags=re.S):
+        question = re.search(r'<p class="question">(.*?)</p>', article, flags=re.S).group(1)
+        inserted = " ".join(re.findall(r'<span class="ins">(.*?)</span>', article, flags=re.S))
+        assert question.strip() and question.strip() in inserted, (question, inserted)
+    # the real article titles and the manifest's source are shown
+    assert str(escape(manifest["source"]["sha256"])) in page
