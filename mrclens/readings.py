@@ -43,6 +43,10 @@ Evidence levels (the ``evidence`` field of each result):
   the model clearly needs the information; ``large_drop``: CI includes 0 or lies below it).
 * ``"weak"``: everything in between (a ``small_drop`` ablation whose drop is neither small nor
   clearly large).
+* ``"inconclusive"``: the baseline F1 is below :data:`LOW_BASELINE_F1` and the result would
+  otherwise be read from a *small* drop (any ``small_drop`` ablation; a ``large_drop`` ablation
+  whose drop is not significant). A weak reader cannot lose much, so a small drop is no evidence
+  either way; train longer or on more data.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ LARGE_DROP = 10.0
 LOW_BASELINE_F1 = 30.0
 
 #: Evidence levels, weakest first.
-EVIDENCE_LEVELS = ("none", "weak", "moderate", "strong")
+EVIDENCE_LEVELS = ("inconclusive", "none", "weak", "moderate", "strong")
 
 
 def _fmt(x: float) -> str:
@@ -113,6 +117,9 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
     signal = result["bias_signal"]
     level = ablation_evidence(signal, drop, low, high)
     base = result["baseline_f1"]
+    weak_baseline = base is not None and base < LOW_BASELINE_F1
+    if weak_baseline and (signal == "small_drop" or level == "none"):
+        level = "inconclusive"
     kept = (
         f" and keeps {100.0 * result['f1'] / base:.0f}% of its baseline F1"
         if base and signal == "small_drop" and base >= LOW_BASELINE_F1
@@ -121,6 +128,7 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
     moves = f"F1 falls by {_fmt(drop)} points ({_ci(result)}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({_ci(result)})"
     if signal == "small_drop":
         text = {
+            "inconclusive": f"{moves}; inconclusive.",
             "strong": f"{moves}, a small drop with the whole interval below {_fmt(SMALL_DROP)}: strong evidence that the model does not need the information this ablation removes, so it answers through a shortcut.",
             "moderate": f"{moves}: the drop is small (under {_fmt(SMALL_DROP)} points) but the interval reaches {_fmt(high)}, so the model probably does not need the removed information; moderate evidence of the bias.",
             "weak": f"{moves}: a moderate drop, neither clearly small nor clearly large (over {_fmt(LARGE_DROP)}); the model uses the removed information only in part, weak evidence of the bias.",
@@ -128,6 +136,7 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
         }[level]
     else:
         text = {
+            "inconclusive": f"{moves}; inconclusive.",
             "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that the inserted words draw the model away from the answer, i.e. it is steered by lexical overlap with the question.",
             "moderate": (
                 f"{moves}: a real drop (the interval excludes 0) that shows the model is partly steered by lexical overlap with the question; moderate evidence of the bias."
@@ -136,7 +145,7 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
             ),
             "none": f"{moves}: the interval includes 0 or lies below it, so the inserted text does not measurably mislead the model; no sign that it is steered by lexical overlap with the question.",
         }[level]
-    if base is not None and base < LOW_BASELINE_F1:
+    if weak_baseline:
         share = f" (it keeps {100.0 * result['f1'] / base:.0f}% of it)" if base else ""
         text += (
             f" Caution: the baseline F1 is only {_fmt(base)}{share}, below {_fmt(LOW_BASELINE_F1)}; drops are bounded"
@@ -177,6 +186,7 @@ def read_category(category: Mapping[str, Any], ablations: Sequence[Mapping[str, 
         "moderate": "moderate evidence of this bias",
         "weak": "weak evidence of this bias",
         "none": "no sign of this bias",
+        "inconclusive": "inconclusive, because the baseline reader is too weak for its drops to mean much",
     }[level]
     return f"{name} bias: {verdict} (evidence per ablation, {parts}). {mean}{note}", level
 

@@ -214,5 +214,10 @@ def test_reading_warns_when_the_baseline_is_weak():
     pert = _scores("e3", [1] * 2 + [0] * 8)
     r = score_ablation(_info("e3", signal="small_drop"), base, pert, n_resamples=50)
     add_readings([r], [])
-    assert r["evidence"] == "strong"
+    assert r["evidence"] == "inconclusive"  # a small drop of a weak reader is no evidence
     assert "Caution: the baseline F1 is only 20.0 (it keeps 100% of it)" in r["reading"]
+    # a significant large drop still counts even with a weak baseline
+    worse = _scores("e1", [0] * 10)
+    r = score_ablation(_info("e1", signal="large_drop"), base, worse, n_resamples=50)
+    add_readings([r], [])
+    assert r["evidence"] != "inconclusive" and r["f1_drop"] == 20.0

