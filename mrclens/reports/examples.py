@@ -397,16 +397,25 @@ def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
                      baseline_predictions: Mapping[str, str], ablated_predictions: Mapping[str, str]) -> dict[str, int]:
     """How the model's official EM moved on the changed items.
 
+    Only items whose predicted text (or gold answer texts) differ between the two sets are scored
+    (:func:`mrclens.metrics.question_scores`): with the same prediction and the same gold texts
+    the official score is the same, so the others cannot flip. This keeps the report fast on
+    full SQuAD sets.
+
     Returns:
         ``{"changed": n, "prediction_changed": n whose predicted text differs,
         "right_to_wrong": n with EM 1 before and 0 after, "wrong_to_right": n with EM 0 before and 1 after}``.
     """
-    ids = changed_ids & set(baseline.questions_by_id()) & set(ablated.questions_by_id())
-    before = question_scores(subset(baseline, ids), baseline_predictions)
-    after = question_scores(subset(ablated, ids), ablated_predictions)
+    base_q = baseline.questions_by_id()
+    abl_q = ablated.questions_by_id()
+    ids = changed_ids & set(base_q) & set(abl_q)
+    differ = {i for i in ids if baseline_predictions.get(i) != ablated_predictions.get(i)
+              or [a.text for a in base_q[i].answers] != [a.text for a in abl_q[i].answers]}
+    before = question_scores(subset(baseline, differ), baseline_predictions)
+    after = question_scores(subset(ablated, differ), ablated_predictions)
     return {
         "changed": len(ids),
         "prediction_changed": sum(1 for i in ids if baseline_predictions.get(i) != ablated_predictions.get(i)),
-        "right_to_wrong": sum(1 for i in ids if before[i][0] == 1.0 and after[i][0] == 0.0),
-        "wrong_to_right": sum(1 for i in ids if before[i][0] == 0.0 and after[i][0] == 1.0),
+        "right_to_wrong": sum(1 for i in differ if before[i][0] == 1.0 and after[i][0] == 0.0),
+        "wrong_to_right": sum(1 for i in differ if before[i][0] == 0.0 and after[i][0] == 1.0),
     }

@@ -119,8 +119,8 @@ def ci_summary(low: Any, high: Any) -> dict[str, str]:
     wide = f"; the interval is wide ({width:.{PCT_DECIMALS}f} points), so the size is imprecise" if width > WIDE_CI else ""
     if low > 0 or high < 0:
         side = "above" if low > 0 else "below"
-        return {"level": "clear", "text": f"clear evidence: the 95% CI {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
-    return {"level": "inconclusive", "text": f"inconclusive: the 95% CI {fmt_ci(low, high)} includes zero{wide}"}
+        return {"level": "clear", "text": f"the drop is real: its 95% CI {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
+    return {"level": "inconclusive", "text": f"the drop is not distinguishable from zero: its 95% CI {fmt_ci(low, high)} includes zero{wide}"}
 
 
 # --------------------------------------------------------------------------- generic sections
