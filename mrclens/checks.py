@@ -1,0 +1,375 @@
+"""The pre-training sanity check (``mrclens check``): rules over the model-free statistics.
+
+A rule compares one figure with a threshold (``value op threshold``) and says what a failure
+means. Figures come from :func:`mrclens.stats.compute_stats` and, when an audit directory is
+given, from its ``results.json`` (paths starting with ``audit.``). Defaults ship in
+``mrclens/data/default_rules.toml``; a user TOML file (read with :mod:`tomllib`) overrides them::
+
+    replace_defaults = false     # true: use only the rules of this file
+
+    [[rule]]
+    id = "similarity-shortcut"   # an existing id: the given fields replace the default's
+    threshold = 80.0
+
+    [[rule]]
+    id = "answer-length"         # a new id: metric, op and threshold are required
+    metric = "lengths.answer_words.mean"
+    op = "<="
+    threshold = 5
+    meaning = "long answers"
+
+    [[rule]]
+    id = "duplicates"
+    enabled = false              # switch a default off
+
+Exit codes (:func:`exit_code`): 0 every evaluated rule passes, 1 any fails; bad input (data,
+rules file, audit file) raises :class:`~mrclens.errors.MRCLensError`, which the CLI maps to 2.
+Rules on ``leakage.`` need a second (dev) file and rules on ``audit.`` need an audit
+directory; without them they are *skipped* (reported, never counted as failures).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import tomllib
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mrclens.errors import MRCLensError
+
+#: Comparison operators a rule may use.
+OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
+
+#: First components a metric path may start with (the sections of the stats dict, and "audit").
+METRIC_SECTIONS = (
+    "counts", "lengths", "question_types", "answer_position", "similarity", "overlap",
+    "answer_types", "heuristics", "duplicates", "leakage", "audit",
+)
+
+_RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
+
+EXIT_PASS = 0
+EXIT_FAIL = 1
+
+
+class RulesError(MRCLensError):
+    """A rules file or an audit results file is unreadable or malformed (CLI exit code 2)."""
+
+
+@dataclass
+class Rule:
+    """One check: passes when ``value(metric) op threshold``.
+
+    Attributes:
+        id: unique name.
+        metric: dotted path into the statistics dict, or ``audit.…`` into the audit's
+            ``results.json`` (list items are matched by their ``id`` or ``category`` field).
+        op: one of :data:`OPERATORS`.
+        threshold: the number compared with (percentages 0–100).
+        label: what the value is, for the report.
+        meaning: what a failure means, in plain words.
+        enabled: ``False`` switches the rule off.
+    """
+
+    id: str
+    metric: str
+    op: str
+    threshold: float
+    label: str = ""
+    meaning: str = ""
+    enabled: bool = True
+
+
+@dataclass
+class RuleResult:
+    """The outcome of one rule: ``status`` is ``"pass"``, ``"fail"`` or ``"skip"`` (with ``reason``)."""
+
+    rule: Rule
+    status: str
+    value: float | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        d = asdict(self.rule)
+        d.update(status=self.status, value=self.value, reason=self.reason)
+        return d
+
+
+@dataclass
+class CheckReport:
+    """Every rule's result plus what was checked; :attr:`exit_code` is 0 or 1."""
+
+    results: list[RuleResult]
+    data: str | None = None
+    dev: str | None = None
+    rules_file: str | None = None
+    audit_dir: str | None = None
+    stats: dict | None = field(default=None, repr=False)
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.results)
+
+    def to_json(self) -> dict:
+        return {
+            "passed": self.exit_code == EXIT_PASS,
+            "exit_code": self.exit_code,
+            "data": self.data,
+            "dev": self.dev,
+            "rules_file": self.rules_file,
+            "audit_dir": self.audit_dir,
+            "counts": {s: sum(1 for r in self.results if r.status == s) for s in ("pass", "fail", "skip")},
+            "rules": [r.to_json() for r in self.results],
+        }
+
+
+def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
+    if not isinstance(table, dict):
+        raise RulesError(f"{where}: each [[rule]] must be a table")
+    unknown = set(table) - _RULE_KEYS
+    if unknown:
+        raise RulesError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(_RULE_KEYS))}")
+    rid = table.get("id")
+    if not isinstance(rid, str) or not rid:
+        raise RulesError(f"{where}: 'id' is missing or not a string")
+    values = asdict(base) if base is not None else {}
+    values.update(table)
+    for key in ("metric", "op", "threshold"):
+        if key not in values:
+            raise RulesError(f"{where}: rule {rid!r} has no {key!r} (a new rule needs metric, op and threshold)")
+    metric, op, threshold = values["metric"], values["op"], values["threshold"]
+    if not isinstance(metric, str) or metric.split(".")[0] not in METRIC_SECTIONS or ".." in metric:
+        raise RulesError(
+            f"{where}: rule {rid!r}: metric {metric!r} must be a dotted path starting with one of "
+            f"{', '.join(METRIC_SECTIONS)}"
+        )
+    if op not in OPERATORS:
+        raise RulesError(f"{where}: rule {rid!r}: op {op!r} is not one of {' '.join(OPERATORS)}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
+        raise RulesError(f"{where}: rule {rid!r}: threshold must be a finite number, got {threshold!r}")
+    for key in ("label", "meaning"):
+        if not isinstance(values.get(key, ""), str):
+            raise RulesError(f"{where}: rule {rid!r}: {key!r} must be a string")
+    if not isinstance(values.get("enabled", True), bool):
+        raise RulesError(f"{where}: rule {rid!r}: 'enabled' must be true or false")
+    return Rule(
+        id=rid, metric=metric, op=op, threshold=float(threshold), label=values.get("label", ""),
+        meaning=values.get("meaning", ""), enabled=values.get("enabled", True),
+    )
+
+
+def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None) -> tuple[dict[str, Rule], bool]:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise RulesError(f"{where}: not valid TOML: {err}") from None
+    unknown = set(doc) - {"rule", "replace_defaults"}
+    if unknown:
+        raise RulesError(f"{where}: unknown top-level key(s) {', '.join(sorted(unknown))}; expected [[rule]] tables and replace_defaults")
+    replace = doc.get("replace_defaults", False)
+    if not isinstance(replace, bool):
+        raise RulesError(f"{where}: 'replace_defaults' must be true or false")
+    tables = doc.get("rule", [])
+    if not isinstance(tables, list):
+        raise RulesError(f"{where}: 'rule' must be an array of tables ([[rule]])")
+    rules: dict[str, Rule] = {} if replace or base is None else dict(base)
+    seen: set[str] = set()
+    for i, table in enumerate(tables):
+        rid = table.get("id") if isinstance(table, dict) else None
+        if rid in seen:
+            raise RulesError(f"{where}: rule #{i + 1}: duplicate id {rid!r}")
+        rule = _rule_from_table(table, f"{where}: rule #{i + 1}", rules.get(rid) if isinstance(rid, str) else None)
+        seen.add(rule.id)
+        rules[rule.id] = rule
+    return rules, replace
+
+
+def default_rules_text() -> str:
+    """The text of the shipped default rules file (``mrclens/data/default_rules.toml``)."""
+    return resources.files("mrclens").joinpath("data/default_rules.toml").read_text(encoding="utf-8")
+
+
+def load_rules(path: str | Path | None = None) -> list[Rule]:
+    """The rules to check: the shipped defaults, overridden by the TOML file ``path`` if given.
+
+    Override rules: a rule in ``path`` with an existing id replaces only the fields it gives;
+    a new id adds a rule (``metric``, ``op`` and ``threshold`` required); ``enabled = false``
+    switches a rule off; ``replace_defaults = true`` at the top drops every default.
+
+    Returns:
+        the enabled rules, defaults first (in file order), then new ones.
+
+    Raises:
+        RulesError: the file is not valid TOML, has unknown keys, or a rule is incomplete or
+            malformed (bad operator, non-numeric threshold, unknown metric section); the message
+            names the file and the rule.
+        FileNotFoundError: ``path`` does not exist.
+    """
+    rules, _ = _parse_rules_toml(default_rules_text(), "default_rules.toml")
+    if path is not None:
+        text = Path(path).read_text(encoding="utf-8")
+        rules, _ = _parse_rules_toml(text, str(path), rules)
+    return [r for r in rules.values() if r.enabled]
+
+
+def load_audit(directory: str | Path) -> dict:
+    """Read ``DIR/results.json`` written by ``mrclens audit``.
+
+    Raises:
+        FileNotFoundError: the directory has no ``results.json``.
+        RulesError: the file is not a JSON object.
+    """
+    path = Path(directory) / "results.json"
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise RulesError(f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
+    if not isinstance(obj, dict):
+        raise RulesError(f"{path}: expected a JSON object (the audit's results), got {type(obj).__name__}")
+    return obj
+
+
+class _Missing(Exception):
+    pass
+
+
+def resolve_metric(path: str, data: dict) -> Any:
+    """The value at dotted ``path`` in ``data``; list items are matched by ``id``/``category``/``name``.
+
+    Raises:
+        KeyError: some component of the path is absent (the message names it).
+
+    Examples:
+        >>> resolve_metric("ablations.e4.f1_drop", {"ablations": [{"id": "e4", "f1_drop": 42.0}]})
+        42.0
+    """
+    node: Any = data
+    done = []
+    for part in path.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list):
+            match = [x for x in node if isinstance(x, dict) and part in (x.get("id"), x.get("category"), x.get("name"))]
+            if not match:
+                raise KeyError(f"no item {part!r} in {'.'.join(done) or 'the top level'}")
+            node = match[0]
+        else:
+            raise KeyError(f"no {part!r} in {'.'.join(done) or 'the top level'}")
+        done.append(part)
+    return node
+
+
+def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None) -> list[RuleResult]:
+    """Evaluate ``rules`` on a statistics dict (and an audit's results, if given).
+
+    A rule is skipped (never failed) when its section is absent for a reason the user controls:
+    ``leakage`` without a dev file, ``audit`` without an audit directory, an ablation that the
+    audit did not evaluate (``"evaluated": false``), or a value that is ``null`` (e.g. no
+    answerable question).
+
+    Raises:
+        RulesError: a metric path does not exist in the statistics or the audit results, or
+            its value is not a number.
+    """
+    results = []
+    for rule in rules:
+        section, _, rest = rule.metric.partition(".")
+        if section == "audit":
+            if audit is None:
+                results.append(RuleResult(rule, "skip", reason="needs an audit: run with --with-audit DIR"))
+                continue
+            source, path, where = audit, rest, "the audit's results.json"
+        else:
+            if section == "leakage" and stats.get("leakage") is None:
+                results.append(RuleResult(rule, "skip", reason="needs a second file: run with --dev DEV"))
+                continue
+            source, path, where = stats, rule.metric, "the statistics"
+        try:
+            value = resolve_metric(path, source)
+        except KeyError as err:
+            raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} not found in {where}: {err.args[0]}") from None
+        if section == "audit" and path.startswith("ablations."):
+            item = resolve_metric(".".join(path.split(".")[:2]), source)
+            if isinstance(item, dict) and item.get("evaluated") is False:
+                results.append(RuleResult(rule, "skip", reason=f"ablation {path.split('.')[1]} was not evaluated in the audit"))
+                continue
+        if value is None:
+            results.append(RuleResult(rule, "skip", reason="no value (nothing to measure)"))
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is not a number (got {type(value).__name__})")
+        ok = OPERATORS[rule.op](value, rule.threshold)
+        results.append(RuleResult(rule, "pass" if ok else "fail", float(value)))
+    return results
+
+
+def exit_code(results: list[RuleResult]) -> int:
+    """0 when no rule failed (skipped rules do not count), else 1."""
+    return EXIT_FAIL if any(r.status == "fail" for r in results) else EXIT_PASS
+
+
+def run_check(
+    data: str | Path,
+    dev: str | Path | None = None,
+    rules: str | Path | None = None,
+    audit_dir: str | Path | None = None,
+    *,
+    cache_dir: str | Path | None = None,
+    progress: bool = True,
+) -> CheckReport:
+    """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
+
+    The rules file and the audit are read first, so a bad one fails before any parsing.
+
+    Args:
+        data: the SQuAD file to check (e.g. the training file).
+        dev: a second file, for the leakage rules.
+        rules: a TOML rules file overriding the defaults (:func:`load_rules`).
+        audit_dir: an ``mrclens audit`` output directory (its ``results.json``).
+        cache_dir: the spaCy parse cache directory.
+        progress: show progress bars.
+
+    Raises:
+        DataError: a data file is invalid (exit 2).
+        RulesError: the rules file or the audit results are malformed (exit 2).
+        FileNotFoundError: an input file does not exist (exit 2).
+    """
+    from mrclens.squad import load_dataset
+    from mrclens.stats import compute_stats
+
+    rule_list = load_rules(rules)
+    audit = load_audit(audit_dir) if audit_dir is not None else None
+    dataset = load_dataset(data)
+    dev_set = load_dataset(dev) if dev is not None else None
+    stats = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=progress)
+    results = evaluate_rules(rule_list, stats, audit)
+    return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
+                       str(audit_dir) if audit_dir else None, stats)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
+
+
+def format_report(report: CheckReport) -> str:
+    """One line per rule (status, id, label = value, op threshold), the meaning under each
+    failure, and a closing summary line."""
+    lines = []
+    for r in report.results:
+        rule = r.rule
+        head = f"{r.status.upper():4}  {rule.id}: {rule.label or rule.metric} = {_fmt(r.value)} (rule: {rule.op} {_fmt(rule.threshold)})"
+        if r.status == "skip":
+            head = f"SKIP  {rule.id}: {rule.label or rule.metric} ({r.reason})"
+        lines.append(head)
+        if r.status == "fail" and rule.meaning:
+            lines.append(f"      means: {rule.meaning}")
+    c = report.to_json()["counts"]
+    verdict = "all rules pass" if report.exit_code == EXIT_PASS else f"{c['fail']} rule(s) FAIL"
+    lines.append(f"{verdict} ({c['pass']} pass, {c['fail']} fail, {c['skip']} skipped)")
+    return "\n".join(lines)

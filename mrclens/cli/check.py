@@ -1,0 +1,34 @@
+"""``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--json]``: pre-training sanity check.
+
+Exit status: 0 every rule passes, 1 any rule fails, 2 bad input (data, rules file, audit file).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from mrclens.checks import format_report, run_check
+
+
+@click.command()
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev): enables the train/dev leakage rules.")
+@click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), help="TOML file overriding the default rules.")
+@click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, as_json: bool,
+          cache_dir: str | None, quiet: bool) -> None:
+    """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
+    threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
+    gate a training pipeline or a CI job."""
+    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=not quiet and not as_json)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=1))
+    else:
+        click.echo(format_report(report))
+    sys.exit(report.exit_code)

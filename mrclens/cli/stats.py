@@ -1,0 +1,32 @@
+"""``mrclens stats DATA [--dev DEV] [--json OUT]``: model-free dataset statistics."""
+
+from __future__ import annotations
+
+import click
+
+from mrclens.io_utils import atomic_write_json
+from mrclens.squad import load_dataset
+from mrclens.stats import compute_stats, format_stats
+
+
+@click.command()
+@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev) to check for leakage from DATA.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write every figure (histograms included) to this JSON file.")
+@click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="spaCy worker processes.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int, quiet: bool) -> None:
+    """Question/answer lengths, question types, answer positions and types, lexical overlap,
+    heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
+
+    No model is trained: this takes seconds to minutes. Percentages are 0-100.
+    """
+    dataset = load_dataset(data)
+    dev_set = load_dataset(dev) if dev else None
+    result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=not quiet, first_k=first_k, n_process=jobs)
+    click.echo(format_stats(result))
+    if json_out:
+        atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
+        click.echo(f"wrote {json_out}")

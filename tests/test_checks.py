@@ -1,0 +1,222 @@
+"""The rule engine of `mrclens check`: rule files, overrides, evaluation, exit codes (0/1/2)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent / "stats"))
+from stats_helpers import C1, C2, MINI, make_dataset  # noqa: E402
+
+from mrclens.checks import (  # noqa: E402
+    Rule,
+    RulesError,
+    evaluate_rules,
+    exit_code,
+    format_report,
+    load_rules,
+    resolve_metric,
+    run_check,
+)
+from mrclens.cli import main  # noqa: E402
+from mrclens.squad import write_dataset  # noqa: E402
+
+STATS = {
+    "similarity": {"answer_in_most_similar_sentence_pct": 77.0},
+    "heuristics": {"sliding_window": {"f1": 12.5}},
+    "leakage": None,
+    "question_types": {"largest_pct": None},
+}
+AUDIT = {
+    "ablations": [
+        {"id": "e4", "evaluated": True, "f1_drop": 42.1, "ci_low": 40.0, "ci_high": 44.0},
+        {"id": "e5", "evaluated": False, "f1_drop": None},
+    ],
+    "categories": [{"category": "Question", "f1_drop": 30.0}],
+}
+
+
+def rule(metric, op, threshold, rid="r"):
+    return Rule(rid, metric, op, threshold)
+
+
+def test_defaults_ship_with_the_package():
+    rules = load_rules()
+    ids = [r.id for r in rules]
+    assert "similarity-shortcut" in ids and "question-needed" in ids and "leakage-contexts" in ids
+    sim = next(r for r in rules if r.id == "similarity-shortcut")
+    assert (sim.metric, sim.op, sim.threshold) == ("similarity.answer_in_most_similar_sentence_pct", "<=", 85.0)
+    assert all(r.meaning for r in rules)
+
+
+def test_pass_fail_and_skip():
+    results = evaluate_rules(
+        [
+            rule("similarity.answer_in_most_similar_sentence_pct", "<=", 85, "sim"),
+            rule("heuristics.sliding_window.f1", "<", 10, "sw"),
+            rule("leakage.contexts_identical", "==", 0, "leak"),
+            rule("audit.ablations.e4.f1_drop", ">=", 40, "e4"),
+            rule("question_types.largest_pct", "<=", 70, "none"),
+        ],
+        STATS,
+    )
+    assert [(r.rule.id, r.status, r.value) for r in results] == [
+        ("sim", "pass", 77.0), ("sw", "fail", 12.5), ("leak", "skip", None), ("e4", "skip", None), ("none", "skip", None)]
+    assert "--dev" in results[2].reason and "--with-audit" in results[3].reason
+    assert exit_code(results) == 1
+    assert exit_code([r for r in results if r.status != "fail"]) == 0
+
+
+def test_audit_rules_resolve_ablations_and_categories():
+    results = evaluate_rules(
+        [rule("audit.ablations.e4.f1_drop", ">=", 40, "e4"), rule("audit.ablations.e5.f1_drop", ">=", 40, "e5"),
+         rule("audit.categories.Question.f1_drop", ">", 35, "cat")],
+        STATS, AUDIT,
+    )
+    assert [(r.status, r.value) for r in results] == [("pass", 42.1), ("skip", None), ("fail", 30.0)]
+    assert "not evaluated" in results[1].reason
+
+
+def test_unknown_metric_is_an_error_not_a_failure():
+    with pytest.raises(RulesError, match="similarity.nope"):
+        evaluate_rules([rule("similarity.nope", "<=", 1)], STATS)
+    with pytest.raises(RulesError, match="e9"):
+        evaluate_rules([rule("audit.ablations.e9.f1_drop", ">=", 1)], STATS, AUDIT)
+    with pytest.raises(RulesError, match="not a number"):
+        evaluate_rules([rule("heuristics.sliding_window", ">=", 1)], STATS)
+
+
+def test_resolve_metric():
+    assert resolve_metric("categories.Question.f1_drop", AUDIT) == 30.0
+    with pytest.raises(KeyError):
+        resolve_metric("ablations.e1", AUDIT)
+
+
+def test_toml_override_changes_adds_and_disables(tmp_path):
+    f = tmp_path / "rules.toml"
+    f.write_text(
+        '[[rule]]\nid = "similarity-shortcut"\nthreshold = 70\n\n'
+        '[[rule]]\nid = "duplicates"\nenabled = false\n\n'
+        '[[rule]]\nid = "long-answers"\nmetric = "lengths.answer_words.mean"\nop = "<="\nthreshold = 5\nmeaning = "m"\n'
+    )
+    rules = {r.id: r for r in load_rules(f)}
+    assert rules["similarity-shortcut"].threshold == 70.0
+    assert rules["similarity-shortcut"].metric == "similarity.answer_in_most_similar_sentence_pct"  # kept
+    assert "duplicates" not in rules
+    assert rules["long-answers"].op == "<=" and list(rules)[-1] == "long-answers"
+
+
+def test_replace_defaults(tmp_path):
+    f = tmp_path / "rules.toml"
+    f.write_text('replace_defaults = true\n[[rule]]\nid = "x"\nmetric = "counts.questions"\nop = ">"\nthreshold = 0\n')
+    assert [r.id for r in load_rules(f)] == ["x"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[[rule]\nid=", "not valid TOML"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\n', "has no 'op'"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\nop = "=<"\nthreshold = 1\n', "op '=<'"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\nop = "<"\nthreshold = "high"\n', "finite number"),
+        ('[[rule]]\nid = "new"\nmetric = "nosuch.x"\nop = "<"\nthreshold = 1\n', "dotted path"),
+        ('[[rule]]\nid = "new"\nmetrc = "similarity.x"\n', "unknown key"),
+        ('rules = 1\n', "unknown top-level"),
+        ('[[rule]]\nid = "a"\nmetric = "counts.x"\nop = "<"\nthreshold = 1\n[[rule]]\nid = "a"\n', "duplicate id"),
+    ],
+)
+def test_bad_rules_files(tmp_path, text, message):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(RulesError, match=message) as err:
+        load_rules(f)
+    assert str(f) in str(err.value)
+
+
+def test_format_report_lines():
+    from mrclens.checks import CheckReport
+
+    results = evaluate_rules([Rule("sim", "similarity.answer_in_most_similar_sentence_pct", "<=", 70, "share (%)", "similarity bias")], STATS)
+    text = format_report(CheckReport(results))
+    assert text.splitlines()[0] == "FAIL  sim: share (%) = 77 (rule: <= 70)"
+    assert "means: similarity bias" in text and "1 rule(s) FAIL" in text
+
+
+# ---------------------------------------------------------------- end to end (small real parse)
+
+
+@pytest.fixture()
+def files(tmp_path, monkeypatch):
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
+    train = tmp_path / "train.json"
+    dev = tmp_path / "dev.json"
+    write_dataset(make_dataset(MINI), train)
+    write_dataset(make_dataset([(C2, [("d1", "Who won the Nobel Prize in 1903?", "Marie Curie")])]), dev)
+    audit = tmp_path / "audit"
+    audit.mkdir()
+    (audit / "results.json").write_text(json.dumps(AUDIT))
+    return tmp_path, train, dev, audit
+
+
+def _run(args):
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def test_cli_exit_codes(files):
+    tmp, train, dev, audit = files
+    loose = tmp / "loose.toml"
+    loose.write_text('replace_defaults = true\n[[rule]]\nid = "sim"\nmetric = "similarity.answer_in_most_similar_sentence_pct"\nop = "<="\nthreshold = 90\n'
+                     '[[rule]]\nid = "e4"\nmetric = "audit.ablations.e4.f1_drop"\nop = ">="\nthreshold = 40\n')
+    r = _run(["check", str(train), "--rules", str(loose), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "PASS  sim" in r.output and "SKIP  e4" in r.output  # the mini set: 80 % <= 90
+    r = _run(["check", str(train), "--rules", str(loose), "--with-audit", str(audit), "--json"])
+    assert r.exit_code == 0
+    out = json.loads(r.output)
+    assert out["passed"] is True and out["counts"] == {"pass": 2, "fail": 0, "skip": 0}
+
+    # the defaults: the mini set has a tiny, type-matching-friendly sample -> fails; dev leaks C2
+    r = _run(["check", str(train), "--dev", str(dev), "--json"])
+    assert r.exit_code == 1
+    out = json.loads(r.output)
+    status = {x["id"]: x["status"] for x in out["rules"]}
+    assert status["type-matching-heuristic"] == "fail"  # heuristic (b) F1 80 > 40
+    assert status["leakage-contexts"] == "fail" and status["question-needed"] == "skip"
+
+    bad = tmp / "bad.toml"
+    bad.write_text("[[rule]\n")
+    r = _run(["check", str(train), "--rules", str(bad)])
+    assert r.exit_code == 2 and "not valid TOML" in r.output
+
+    broken = tmp / "broken.json"
+    broken.write_text('{"data": [{"title": "x", "paragraphs": [{"context": "abc", "qas": [{"id": "1", "question": "q?", "answers": [{"text": "zz", "answer_start": 0}]}]}]}]}')
+    r = _run(["check", str(broken)])
+    assert r.exit_code == 2 and "broken.json" in r.output
+
+    (audit / "results.json").write_text("[1, 2]")
+    r = _run(["check", str(train), "--with-audit", str(audit)])
+    assert r.exit_code == 2 and "results.json" in r.output
+
+
+def test_run_check_library_api(files):
+    _, train, dev, _ = files
+    report = run_check(train, dev, progress=False)
+    assert report.stats["title"] == "Model-free statistics"
+    assert report.exit_code == 1 and report.to_json()["exit_code"] == 1
+
+
+def test_cli_stats_writes_json_atomically(files):
+    tmp, train, dev, _ = files
+    out = tmp / "out" / "stats.json"
+    r = _run(["stats", str(train), "--dev", str(dev), "--json", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "answers in the TF-IDF-most-similar sentence: 80.0 %" in r.output
+    data = json.loads(out.read_text())
+    assert data["title"] == "Model-free statistics" and data["leakage"]["contexts_identical"] == 1
+    assert not [p for p in out.parent.iterdir() if p.name.endswith(".tmp")]
+    r = _run(["stats", str(train), "--json", str(train), "--quiet"])  # never overwrite the input
+    assert r.exit_code == 2 and "refusing to overwrite" in r.output
