@@ -1,0 +1,124 @@
+"""`mrclens audit` end to end on a small real slice: outputs, step caching and invalidation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("torch")
+
+from mrclens.audit import AuditOptions, run_audit  # noqa: E402
+from mrclens.cli import main  # noqa: E402
+from mrclens.errors import DataError, MRCLensError  # noqa: E402
+from mrclens.squad import Dataset, load_dataset, write_dataset  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+TRAIN_TITLES = ("Comprehensive_school", "Infrared")   # 158 questions
+DEV_TITLE = "Dutch_Republic"                          # 68 questions, 21 paragraphs
+
+
+@pytest.fixture(scope="module")
+def files(sample_path, tmp_path_factory):
+    ds = load_dataset(sample_path)
+    d = tmp_path_factory.mktemp("audit-data")
+    train = Dataset([a for a in ds.articles if a.title in TRAIN_TITLES], "1.1")
+    dev = Dataset([a for a in ds.articles if a.title == DEV_TITLE], "1.1")
+    return write_dataset(train, d / "train.json"), write_dataset(dev, d / "dev.json")
+
+
+def _opts(files, out, **kw):
+    train, dev = files
+    base = dict(train=str(train), dev=str(dev), out=str(out), profile="quick", max_minutes=0.05,
+                n_resamples=200, progress=False)
+    base.update(kw)
+    return AuditOptions(**base)
+
+
+def _run(opts):
+    lines: list[str] = []
+    return run_audit(opts, echo=lines.append), lines
+
+
+@pytest.fixture(scope="module")
+def first_audit(files, tmp_path_factory):
+    out = tmp_path_factory.mktemp("audit") / "out"
+    results, lines = _run(_opts(files, out))
+    return out, results, lines
+
+
+def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
+    out, results, lines = first_audit
+    for name in ("results.json", "results.csv", "audit-state.json", "perturbed/manifest.json", "model/weights.pt"):
+        assert (out / name).exists(), name
+    sets = ["original", "original-truncated"] + [f"e{i}" for i in range(1, 9)]
+    assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
+    on_disk = json.loads((out / "results.json").read_text())
+    assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
+    assert on_disk["sets"]["original"]["n"] == 68
+    assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
+    assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}
+    by_id = {a["id"]: a for a in on_disk["ablations"]}
+    assert list(by_id) == [f"e{i}" for i in range(1, 9)]
+    for a in by_id.values():
+        base = on_disk["sets"][a["baseline_set"]]["f1"]
+        assert a["f1_drop"] == pytest.approx(base - a["f1"], abs=1e-3)
+        assert a["ci_low"] <= a["f1_drop"] <= a["ci_high"]
+    assert by_id["e1"]["baseline_set"] == "original-truncated" and by_id["e4"]["baseline_set"] == "original"
+    csv_lines = (out / "results.csv").read_text().splitlines()
+    assert len(csv_lines) == 1 + 8
+    assert any(line.startswith("[perturb]") for line in lines) and any(line.startswith("[train]") for line in lines)
+
+
+def test_rerun_reuses_every_step(first_audit, files):
+    out, results, _ = first_audit
+    weights = (out / "model" / "weights.pt").stat().st_mtime_ns
+    preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
+    again, lines = _run(_opts(files, out))
+    text = "\n".join(lines)
+    assert "[perturb] reused" in text and "[train] reused" in text and "(10 reused)" in text
+    assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
+    assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
+    assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]
+
+
+def test_changing_training_option_retrains_but_keeps_perturbations(files, tmp_path):
+    out = tmp_path / "out"
+    _run(_opts(files, out))
+    manifest = (out / "perturbed" / "manifest.json").stat().st_mtime_ns
+    _, lines = _run(_opts(files, out, max_minutes=0.06))
+    text = "\n".join(lines)
+    assert "[perturb] reused" in text and "[train] reused" not in text and "reused)" not in text.split("[predict]")[-1]
+    assert (out / "perturbed" / "manifest.json").stat().st_mtime_ns == manifest
+    # a new seed changes the perturbations too
+    _, lines = _run(_opts(files, out, seed=1, max_minutes=0.06))
+    assert "[perturb] reused" not in "\n".join(lines)
+
+
+def test_other_dataset_in_same_out_is_refused_unless_forced(first_audit, files, tmp_path):
+    out, _, _ = first_audit
+    train, dev = files
+    other = load_dataset(dev)
+    other.articles[0].paragraphs = other.articles[0].paragraphs[:5]
+    other_path = write_dataset(other, tmp_path / "other-dev.json")
+    with pytest.raises(MRCLensError, match="different dataset"):
+        _run(_opts((train, other_path), out))
+    (tmp_path / "notanaudit").mkdir()
+    (tmp_path / "notanaudit" / "keep.txt").write_text("user data")
+    with pytest.raises(MRCLensError, match="not an MRCLens audit directory"):
+        _run(_opts(files, tmp_path / "notanaudit"))
+    assert (tmp_path / "notanaudit" / "keep.txt").read_text() == "user data"
+
+
+def test_bad_input_stops_before_training_with_exit_2(files, tmp_path):
+    train, _ = files
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"data": [{"title": "T", "paragraphs": [{"context": "Red fox.", "qas": [
+        {"id": "broken-1", "question": "What?", "answers": [{"text": "fox", "answer_start": 0}]}]}]}]}))
+    with pytest.raises(DataError):
+        _run(_opts((train, bad), tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+    res = CliRunner().invoke(main, ["audit", str(train), "--dev", str(bad), "--out", str(tmp_path / "o2")])
+    assert res.exit_code == 2 and "broken-1" in res.output
