@@ -411,10 +411,13 @@ def _provenance(results: Mapping[str, Any], sources: _Sources) -> dict[str, Any]
 
 
 def _data_source(results: Mapping[str, Any], sources: _Sources) -> str:
-    """The name of the audited data file (audit inputs first, else the manifest's source)."""
-    for entry in results.get("inputs") or []:
-        if isinstance(entry, Mapping) and entry.get("role") in ("dev", "eval", "evaluation", "data", "train") and entry.get("file"):
-            return Path(str(entry["file"])).name
+    """The name of the evaluated data file for the title: the audit's ``dev`` input, else its ``train``
+    input (a single file split by title), else the perturbation manifest's source file."""
+    inputs = [e for e in results.get("inputs") or [] if isinstance(e, Mapping) and e.get("file")]
+    for role in ("dev", "eval", "evaluation", "data", "train"):  # the evaluation data first
+        for entry in inputs:
+            if entry.get("role") == role:
+                return Path(str(entry["file"])).name
     source = (sources.manifest.get("source") or {}).get("file")
     return Path(str(source)).name if source else ""
 

@@ -250,3 +250,27 @@ def test_cli_report(scored_audit, tmp_path):
     empty.mkdir()
     res = runner.invoke(main, ["report", str(empty)])
     assert res.exit_code == 2 and "results.json: not found" in res.output
+
+
+def test_title_names_the_evaluation_file(scored_audit):
+    results = _results(scored_audit)
+    assert "hand-made.json" in render_report(scored_audit).split("</title>")[0]  # manifest source
+    results["inputs"] = [{"role": "train", "file": "/d/train-v1.1.json.gz", "sha256": "a" * 64},
+                         {"role": "dev", "file": "/d/dev-v1.1.json.gz", "sha256": "b" * 64}]
+    (scored_audit / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    assert "<title>MRCLens bias report — dev-v1.1.json.gz</title>" in render_report(scored_audit)
+
+
+def test_baseline_model_config_is_listed(scored_audit):
+    results = _results(scored_audit)
+    results["model"] = {"kind": "baseline", "name": "co-attention BiLSTM",
+                        "config": {"hidden_size": 100, "dropout": 0.2, "exact_match_features": True, "char_cnn": {"filters": 100}}}
+    results["step_seconds"] = {"perturb": 12.5, "train": 1800.25, "predict": 60.0}
+    (scored_audit / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    page = render_report(scored_audit)
+    prov = page[page.index('<section id="provenance">'):]
+    assert "co-attention BiLSTM (baseline)" in page
+    for row in ("<th scope=\"row\">hidden size</th><td>100</td>", "<th scope=\"row\">dropout</th><td>0.20</td>",
+                "<th scope=\"row\">exact match features</th><td>yes</td>", "<th scope=\"row\">filters</th><td>100</td>",
+                "<th scope=\"row\">train</th><td>1,800.25</td>", "<th scope=\"row\">total</th><td>1,872.75</td>"):
+        assert row in prov, row
