@@ -29,6 +29,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "squad" / "dev-v1.1.json.gz"
 
+LIBRARY = r"""
+import sys
+from mrclens.perturbations import perturb_dataset
+perturb_dataset(sys.argv[1], sys.argv[2], n_process=int(sys.argv[3]), progress=False)
+"""
+
 SPACY_ALONE = r"""
 import gzip, json, sys
 from mrclens.nlp import load_pipeline
@@ -68,22 +74,39 @@ def main() -> None:
     ap.add_argument("--n-process", type=int, default=1)
     args = ap.parse_args()
     py = sys.executable
-    mrclens = [py, "-m", "mrclens.cli.__main__"] if (REPO / "mrclens" / "cli" / "__main__.py").exists() else [
-        py, "-c", "import sys; from mrclens.cli import main; sys.argv[0] = 'mrclens'; main()"]
-    spacy_times, cold_times, warm_times = [], [], []
+    # Two ways to run perturb: the library call (what the `perturb` command wraps) and the full
+    # `mrclens perturb` CLI, which also imports every other command registered in mrclens/cli.
+    library = [py, "-c", LIBRARY]
+    cli = [py, "-c", "import sys; from mrclens.cli import main; sys.argv[0] = 'mrclens'; main()", "perturb"]
+    _, cli_import, _ = run([py, "-c", "import mrclens.cli"], dict(os.environ))
+    _, lib_import, _ = run([py, "-c", "import mrclens.perturbations"], dict(os.environ))
+    print(f"CPU to import: mrclens.cli (all commands) {cli_import:.2f} s; mrclens.perturbations {lib_import:.2f} s", flush=True)
+    spacy_times, cold_times, warm_times, cli_cold, cli_warm = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.repeats):
             env = dict(os.environ, MRCLENS_CACHE_DIR=str(Path(tmp) / f"cache{r}"))
             wall, cpu, out = run([py, "-c", SPACY_ALONE, args.data, str(args.n_process)], env)
             spacy_times.append((wall, cpu))
             print(f"spaCy alone      run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU  (distinct contexts, questions, tokens: {out.strip()})", flush=True)
-            cmd = mrclens + ["perturb", args.data, "--out", str(Path(tmp) / f"out{r}"), "--quiet", "--n-process", str(args.n_process)]
+            out_dir = str(Path(tmp) / f"out{r}")
+            cmd = library + [args.data, out_dir, str(args.n_process)]
             wall, cpu, out = run(cmd, env)
             cold_times.append((wall, cpu))
             print(f"perturb (cold)   run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)
             wall, cpu, out = run(cmd, env)
             warm_times.append((wall, cpu))
             print(f"perturb (warm)   run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)
+            env_cli = dict(os.environ, MRCLENS_CACHE_DIR=str(Path(tmp) / f"cli-cache{r}"))
+            cmd = cli + [args.data, "--out", str(Path(tmp) / f"cli{r}"), "--quiet", "--n-process", str(args.n_process)]
+            wall, cpu, out = run(cmd, env_cli)
+            cli_cold.append((wall, cpu))
+            print(f"mrclens perturb CLI (cold) run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)
+            wall, cpu, out = run(cmd, env_cli)
+            cli_warm.append((wall, cpu))
+            print(f"mrclens perturb CLI (warm) run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)
+            for name in os.listdir(out_dir):
+                if Path(out_dir, name).read_bytes() != Path(tmp, f"cli{r}", name).read_bytes():
+                    sys.exit(f"library and CLI outputs differ: {name}")
         print(out)
     print(f"data: {args.data}; n_process={args.n_process}; repeats={args.repeats}; CPU cores: {os.cpu_count()}; "
           f"load average now: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -93,6 +116,9 @@ def main() -> None:
         w = min(t[i] for t in warm_times)
         print(f"[{kind:4}] spaCy alone {s:6.2f} s | perturb cold {c:6.2f} s = {c / s:.2f} x spaCy alone (target <= 1.20) "
               f"| perturb warm {w:5.2f} s (target <= 5 s)")
+        c = min(t[i] for t in cli_cold)
+        w = min(t[i] for t in cli_warm)
+        print(f"[{kind:4}] mrclens perturb CLI: cold {c:6.2f} s = {c / s:.2f} x spaCy alone | warm {w:5.2f} s")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Unchanged (with reason): ``single_unit`` (the paragraph has one sentence unit).
 
 from __future__ import annotations
 
-from mrclens.perturbations.base import changed, check_answers, copy_question, unchanged
+from mrclens.perturbations.base import InvariantError, changed, copy_question, unchanged
 from mrclens.perturbations.registry import Ablation, register
 from mrclens.squad import Answer, Paragraph
 
@@ -50,11 +50,10 @@ def shuffle_sentences(example, parsed, rng):
         for u, (s, e) in enumerate(units):
             if s <= a.answer_start and a.answer_end <= e:
                 return Answer(a.text, new_start[u] + a.answer_start - s)
-        return Answer(a.text, -1)  # not inside a unit: caught by check_answers below
+        raise InvariantError(f"e3: answer {a.text!r} at {a.answer_start} lies in no sentence unit")
 
     questions = [copy_question(q, answers=[move(a) for a in q.answers]) for q in example.questions]
     new = Paragraph(new_ctx, questions)
-    check_answers(new, "e3")
     return new, {q.id: changed(permutation=list(order)) for q in example.questions}
 
 
