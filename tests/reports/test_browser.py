@@ -11,7 +11,7 @@ import pytest
 from mrclens.reports import write_report
 from mrclens.reports.browser import CHROMIUM_FLAGS, capture_png, find_chromium, headless_chromium
 
-from conftest import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA
+from report_fixtures import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
 from mrclens.reports.charts import drop_chart_svg
 
-from conftest import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA, write_audit_dir
+from report_fixtures import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA, write_audit_dir
 
 
 def _pct(x: float) -> str:
