@@ -318,7 +318,7 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dic
     return out
 
 
-def _sets_rows(results: Mapping[str, Any], sources: _Sources) -> list[dict[str, Any]]:
+def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for name, s in (results.get("sets") or {}).items():
         s = s or {}
@@ -353,7 +353,7 @@ def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
     return facts
 
 
-def _examples(results: Mapping[str, Any], rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
+def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
     out = []
     m_ablations = sources.manifest.get("ablations") or {}
     for a in rows:
@@ -440,7 +440,7 @@ def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES
                        _resolve(results_dir, results, "predictions_dir", "predictions"))
     seed = int(results.get("seed") or 0) if seed is None else seed
     rows = _ablation_rows(results)
-    examples = _examples(results, rows, sources, n_examples, seed)
+    examples = _examples(rows, sources, n_examples, seed)
     sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else _label(key)),
                  "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
     model = results.get("model") or {}
@@ -454,7 +454,7 @@ def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES
         "ablations": rows,
         "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
         "examples": examples,
-        "sets": _sets_rows(results, sources),
+        "sets": _sets_rows(results),
         "facts": _dataset_facts(sources),
         "provenance": _provenance(results, sources),
         "sections": sections,
