@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import multiprocessing as mp
 import time
 from pathlib import Path
 
@@ -32,25 +33,108 @@ _FRACTION_BINS = [i / 10 for i in range(11)]
 _PCT_BINS = [float(i) for i in range(0, 101, 10)]
 
 
-def _answerable_subset(dataset: Dataset, ids: set[str]) -> Dataset:
-    """A dataset with only the questions in ``ids`` (same articles/paragraphs, same rules)."""
-    articles = []
-    for article in dataset.articles:
-        paragraphs = []
-        for p in article.paragraphs:
-            qs = [q for q in p.questions if q.id in ids]
-            if qs:
-                paragraphs.append(Paragraph(p.context, qs))
-        if paragraphs:
-            articles.append(Article(article.title, paragraphs))
-    return Dataset(articles, dataset.version, dataset.source)
-
-
 def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
     r = evaluate(dataset, predictions)
     if "HasAns_f1" in r:
         return {"exact_match": r["HasAns_exact"], "f1": r["HasAns_f1"], "n": r["HasAns_total"]}
     return {"exact_match": r["exact_match"], "f1": r["f1"], "n": r["total"]}
+
+
+_LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share")
+_WORK: dict = {}
+
+
+def _first_answerable_index(paragraphs: list[Paragraph]) -> list[int]:
+    """For each paragraph, the index (in file order over all answerable questions) of its
+    first answerable question."""
+    out, k = [], 0
+    for p in paragraphs:
+        out.append(k)
+        k += sum(1 for q in p.questions if q.answers)
+    return out
+
+
+def _chunks(paragraphs: list[Paragraph], n: int) -> list[tuple[int, int]]:
+    """Split paragraph indices into at most ``n`` contiguous ranges with similar question counts."""
+    total = sum(len(p.questions) for p in paragraphs)
+    if n <= 1 or total == 0:
+        return [(0, len(paragraphs))]
+    bounds, acc, lo = [], 0, 0
+    for i, p in enumerate(paragraphs):
+        acc += len(p.questions)
+        if acc >= total * (len(bounds) + 1) / n and len(bounds) < n - 1:
+            bounds.append((lo, i + 1))
+            lo = i + 1
+    bounds.append((lo, len(paragraphs)))
+    return [b for b in bounds if b[1] > b[0]]
+
+
+def _chunk_stats(bounds: tuple[int, int]) -> dict:
+    """Per-question figures and baseline scores for paragraphs ``[lo, hi)`` (reads ``_WORK``)."""
+    lo, hi = bounds
+    w = _WORK
+    paragraphs, units, sim_idx, parsed_ans, first_k = w["paragraphs"], w["units"], w["sim_idx"], w["parsed_ans"], w["first_k"]
+    out: dict = {key: [] for key in _LIST_KEYS}
+    preds: dict[str, dict[str, str]] = {name: {} for name in ("a", "b", "c", "ua", "ub", "uc")}
+    scored: list[Paragraph] = []
+    k = w["first_answerable"][lo] if lo < len(paragraphs) else 0
+    for pi in range(lo, hi):
+        p = paragraphs[pi]
+        context = p.context
+        us = units[pi]
+        passage = PassageNgrams(word_tokens(context))
+        for q in p.questions:
+            out["longest"].append(longest_shared_ngram(word_tokens(q.question), passage))
+        qs = [q for q in p.questions if q.answers]
+        if not qs:
+            continue
+        scored.append(Paragraph(context, qs))
+        unit_starts = [s for s, _ in us]
+        words, starts, _ = word_token_spans(context)
+        unit_words: list[set[str]] = [set() for _ in us]
+        for word, s in zip(words, starts):
+            i = bisect.bisect_right(unit_starts, s) - 1
+            if i >= 0 and s < us[i][1]:
+                unit_words[i].add(word)
+        candidates = [c for s, e in us for c in typed_candidates(context[s:e], s, content_chunks=True)]
+        tokens = normalized_tokens(context)
+        window_choice = SlidingWindow(context, candidates).predict([q.question for q in qs])
+        for q, cand in zip(qs, window_choice):
+            first = q.answers[0]
+            out["a_len"].append(len(whitespace_words(first.text)))
+            out["a_types"].append(coarse_answer_type(parsed_ans[k]))
+            first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
+            u0 = min(first_units) if first_units else None
+            out["unit_index"].append(u0)
+            out["char_frac"].append(first.answer_start / len(context))
+            gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
+            best = sim_idx[k]
+            out["in_sim"].append(best in gold_units if best >= 0 else None)
+            out["content_share"].append(
+                content_word_share(word_tokens(q.question), unit_words[u0]) if u0 is not None else None
+            )
+            golds = [(a.answer_start, a.text) for a in q.answers]
+            if us:
+                preds["a"][q.id] = first_k_prediction(context, us[0], first_k)
+                preds["ua"][q.id] = best_span_prediction(context, us[0], golds, tokens)
+                preds["b"][q.id] = type_matched_prediction(context, us[best], q.question, first_k, candidates=candidates)
+                preds["ub"][q.id] = best_span_prediction(context, us[best], golds, tokens)
+            if cand is not None:
+                preds["c"][q.id] = context[cand.start : cand.end]
+                if us:
+                    cu = max(bisect.bisect_right(unit_starts, cand.start) - 1, 0)
+                    preds["uc"][q.id] = best_span_prediction(context, us[cu], golds, tokens)
+            k += 1
+    chunk = Dataset([Article("", scored)])
+    out["scores"] = {}
+    for name, (pa, pu) in {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}.items():
+        s, u = _score(chunk, preds[pa]), _score(chunk, preds[pu])
+        n = s["n"]  # sums, so that chunks combine into exact means
+        out["scores"][name] = {
+            "n": n, "exact_match": s["exact_match"] * n, "f1": s["f1"] * n,
+            "upper_bound_exact_match": u["exact_match"] * n, "upper_bound_f1": u["f1"] * n,
+        }
+    return out
 
 
 def compute_stats(
@@ -96,7 +180,8 @@ def compute_stats(
         cache_dir: the parse cache directory (default: :func:`mrclens.parsing.default_cache_dir`).
         progress: show progress bars.
         first_k: the ``k`` of baseline (a), in whitespace tokens.
-        n_process: spaCy worker processes for parsing.
+        n_process: worker processes, for spaCy parsing and for the per-question figures
+            (forked; 1 = everything in this process).
 
     Returns:
         a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
@@ -126,22 +211,12 @@ def compute_stats(
     )
     timings["parse"] = time.perf_counter() - t
 
-    # -- sentence units and word tokens per paragraph
+    # -- sentence units per paragraph
     t = time.perf_counter()
-    units: list[list[tuple[int, int]]] = []
-    unit_words: list[list[set[str]]] = []
-    for p, parsed in zip(paragraphs, parsed_ctx):
-        spans = [(a.answer_start, a.answer_end) for q in p.questions for a in q.answers]
-        us = sentence_units(p.context, parsed, spans)
-        units.append(us)
-        words, starts, _ = word_token_spans(p.context)
-        unit_starts = [s for s, _ in us]
-        sets: list[set[str]] = [set() for _ in us]
-        for w, s in zip(words, starts):
-            i = bisect.bisect_right(unit_starts, s) - 1
-            if i >= 0 and s < us[i][1]:
-                sets[i].add(w)
-        unit_words.append(sets)
+    units = [
+        sentence_units(p.context, parsed, [(a.answer_start, a.answer_end) for q in p.questions for a in q.answers])
+        for p, parsed in zip(paragraphs, parsed_ctx)
+    ]
     timings["units"] = time.perf_counter() - t
 
     # -- TF-IDF most similar unit
@@ -153,81 +228,52 @@ def compute_stats(
     )
     timings["similarity"] = time.perf_counter() - t
 
-    # -- per-question figures
+    # -- per-question figures and baseline scores, by chunks of paragraphs (in worker processes
+    #    when n_process > 1; the chunks' official scores are combined weighted by their sizes)
     t = time.perf_counter()
-    q_len = [len(whitespace_words(q.question)) for _, q in all_questions]
-    q_types = [question_type(q.question) for _, q in all_questions]
-    ngram_cache: dict[int, PassageNgrams] = {}
-    longest = []
-    for pi, q in all_questions:
-        if pi not in ngram_cache:
-            ngram_cache = {pi: PassageNgrams(word_tokens(paragraphs[pi].context))}
-        longest.append(longest_shared_ngram(word_tokens(q.question), ngram_cache[pi]))
-
-    a_len, unit_index, char_frac, in_sim, content_share, a_types = [], [], [], [], [], []
-    pred_a, pred_b, pred_c, ub_a, ub_b, ub_c = {}, {}, {}, {}, {}, {}
-    by_paragraph: dict[int, list[int]] = {}
-    for k, (pi, _) in enumerate(answerable):
-        by_paragraph.setdefault(pi, []).append(k)
-    bar = tqdm(total=len(answerable), desc="statistics", unit="q", disable=not progress, leave=False)
-    for pi, ks in by_paragraph.items():
-        p = paragraphs[pi]
-        us = units[pi]
-        unit_starts = [s for s, _ in us]
-        candidates = [c for us_s, us_e in us for c in typed_candidates(p.context[us_s:us_e], us_s, content_chunks=True)]
-        tokens = normalized_tokens(p.context)
-        window_choice = SlidingWindow(p.context, candidates).predict([answerable[k][1].question for k in ks])
-        for k, cand in zip(ks, window_choice):
-            q = answerable[k][1]
-            first = q.answers[0]
-            a_len.append(len(whitespace_words(first.text)))
-            a_types.append(coarse_answer_type(parsed_ans[k]))
-            first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
-            u0 = min(first_units) if first_units else None
-            unit_index.append(u0)
-            char_frac.append(first.answer_start / len(p.context))
-            gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
-            best = sim_idx[k]
-            in_sim.append(best in gold_units if best >= 0 else None)
-            content_share.append(
-                content_word_share(word_tokens(q.question), unit_words[pi][u0]) if u0 is not None else None
-            )
-            golds = [(a.answer_start, a.text) for a in q.answers]
-            if us:
-                pred_a[q.id] = first_k_prediction(p.context, us[0], first_k)
-                ub_a[q.id] = best_span_prediction(p.context, us[0], golds, tokens)
-                pred_b[q.id] = type_matched_prediction(p.context, us[best], q.question, first_k, candidates=candidates)
-                ub_b[q.id] = best_span_prediction(p.context, us[best], golds, tokens)
-            if cand is not None:
-                pred_c[q.id] = p.context[cand.start : cand.end]
-                cu = max(bisect.bisect_right(unit_starts, cand.start) - 1, 0)
-                if us:
-                    ub_c[q.id] = best_span_prediction(p.context, us[cu], golds, tokens)
-        bar.update(len(ks))
-    bar.close()
+    global _WORK
+    _WORK = {
+        "paragraphs": paragraphs, "units": units, "sim_idx": sim_idx, "parsed_ans": parsed_ans,
+        "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
+    }
+    chunks = _chunks(paragraphs, n_process)
+    try:
+        if n_process > 1 and len(chunks) > 1 and "fork" in mp.get_all_start_methods():
+            with mp.get_context("fork").Pool(len(chunks)) as pool:
+                parts = pool.map(_chunk_stats, chunks)
+        else:
+            parts = [_chunk_stats(c) for c in chunks]
+    finally:
+        _WORK = {}
+    merged: dict[str, list] = {key: [v for part in parts for v in part[key]] for key in _LIST_KEYS}
     timings["per_question"] = time.perf_counter() - t
 
-    t = time.perf_counter()
-    scored = _answerable_subset(dataset, {q.id for _, q in answerable})
     heuristics = {}
-    for name, pred, ub, desc in (
-        ("first_k", pred_a, ub_a, f"first {first_k} whitespace tokens of the first sentence unit"),
-        ("type_matched_sentence", pred_b, ub_b,
+    for name, desc in (
+        ("first_k", f"first {first_k} whitespace tokens of the first sentence unit"),
+        ("type_matched_sentence",
          "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)"),
-        ("sliding_window", pred_c, ub_c, "sliding-window candidate span (Richardson et al. 2013, MCTest SW)"),
+        ("sliding_window", "sliding-window candidate span (Richardson et al. 2013, MCTest SW)"),
     ):
-        s = _score(scored, pred)
-        u = _score(scored, ub)
+        n = sum(part["scores"][name]["n"] for part in parts)
+
+        def mean(key: str) -> float:
+            return sum(part["scores"][name][key] for part in parts) / n if n else 0.0
+
         heuristics[name] = {
             "description": desc,
-            "exact_match": s["exact_match"],
-            "f1": s["f1"],
-            "upper_bound_exact_match": u["exact_match"],
-            "upper_bound_f1": u["f1"],
-            "n": s["n"],
+            "exact_match": mean("exact_match"),
+            "f1": mean("f1"),
+            "upper_bound_exact_match": mean("upper_bound_exact_match"),
+            "upper_bound_f1": mean("upper_bound_f1"),
+            "n": n,
         }
     heuristics["first_k"]["k"] = first_k
-    timings["scoring"] = time.perf_counter() - t
+    q_len = [len(whitespace_words(q.question)) for _, q in all_questions]
+    q_types = [question_type(q.question) for _, q in all_questions]
+    longest = merged["longest"]
+    a_len, a_types, unit_index, char_frac = merged["a_len"], merged["a_types"], merged["unit_index"], merged["char_frac"]
+    in_sim, content_share = merged["in_sim"], merged["content_share"]
 
     t = time.perf_counter()
     duplicates = find_duplicates(dataset)

@@ -30,6 +30,7 @@ every context; coarse answer types of the *gold* answers use spaCy (see
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections import Counter
@@ -336,29 +337,26 @@ class SlidingWindow:
         self.ids = np.asarray(ids, dtype=np.int64)
         counts = np.bincount(self.ids, minlength=len(vocab)) if len(vocab) else np.zeros(0)
         self.ic = np.log1p(1.0 / counts[self.ids]) if len(ids) else np.zeros(0)
-        seen = set()
-        self.candidates: list[Candidate] = []
-        inc_rows = []
         starts = np.asarray([s for _, s, _ in words], dtype=np.int64)
         ends = np.asarray([e for _, _, e in words], dtype=np.int64)
         if candidates is None:
             candidates = typed_candidates(context, 0, content_chunks=True)
-        for c in candidates:
-            if (c.start, c.end) in seen:
-                continue
-            lo = int(np.searchsorted(ends, c.start, side="right"))
-            hi = int(np.searchsorted(starts, c.end, side="left"))
-            word_ids = set(ids[lo:hi])
-            if not word_ids:
-                continue
-            seen.add((c.start, c.end))
-            self.candidates.append(c)
-            inc_rows.append(word_ids)
-        self.incidence = np.zeros((len(inc_rows), len(vocab)), dtype=bool)
-        for r, word_ids in enumerate(inc_rows):
-            self.incidence[r, list(word_ids)] = True
+        unique = list({(c.start, c.end): c for c in reversed(candidates)}.values())[::-1]  # first of each span
+        c_start = np.asarray([c.start for c in unique], dtype=np.int64)
+        c_end = np.asarray([c.end for c in unique], dtype=np.int64)
+        lo = np.searchsorted(ends, c_start, side="right")
+        hi = np.searchsorted(starts, c_end, side="left")
+        has_words = hi > lo
+        self.candidates: list[Candidate] = [c for c, ok in zip(unique, has_words) if ok]
+        lo, hi = lo[has_words], hi[has_words]
+        m = len(self.candidates)
+        lengths = hi - lo
+        rows = np.repeat(np.arange(m), lengths)
+        pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(lo, lengths)
+        self.incidence = np.zeros((m, len(vocab)), dtype=bool)
+        self.incidence[rows, self.ids[pos]] = True
         self.sizes = self.incidence.sum(axis=1)
-        self.mask = self.incidence[:, self.ids] if len(ids) else np.zeros((len(inc_rows), 0), dtype=bool)
+        self.mask = self.incidence[:, self.ids] if len(ids) else np.zeros((m, 0), dtype=bool)
 
     def scores(self, questions: Sequence[str]) -> np.ndarray:
         """The SW score of every candidate for each question, shape ``(n_questions,
@@ -446,8 +444,10 @@ def best_span_prediction(
             return text
     if tokens is None:
         tokens = normalized_tokens(context)
-    toks = [(a, b) for a, b, _ in tokens if u_start <= a and b <= u_end]
-    norm = [ws for a, b, ws in tokens if u_start <= a and b <= u_end]
+    lo = bisect.bisect_left(tokens, (u_start,))
+    inside = [t for t in tokens[lo:bisect.bisect_left(tokens, (u_end,))] if t[1] <= u_end]
+    toks = [(a, b) for a, b, _ in inside]
+    norm = [ws for _, _, ws in inside]
     best_f1, best = 0.0, ""
     for _, text in golds:
         gold = Counter(normalize_answer(text).split())

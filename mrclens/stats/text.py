@@ -113,8 +113,11 @@ def near_key(text: str) -> str:
     Two texts with the same key differ at most in case, accents, punctuation, articles and
     spacing ("The U.S. army" ~ "the US Army").
     """
-    s = unicodedata.normalize("NFKD", text)
-    s = "".join(ch for ch in s if not unicodedata.combining(ch)).casefold()
+    if text.isascii():  # nothing to decompose (fast path, same result)
+        s = text.casefold()
+    else:
+        s = unicodedata.normalize("NFKD", text)
+        s = "".join(ch for ch in s if not unicodedata.combining(ch)).casefold()
     s = re.sub(r"[^\w\s]|_", "", s)
     s = " ".join(w for w in s.split() if w not in ("a", "an", "the"))
     return hashlib.sha1(s.encode("utf-8", "surrogatepass")).hexdigest()
