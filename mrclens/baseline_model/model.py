@@ -1,0 +1,180 @@
+"""The co-attention BiLSTM reader network and its span decoder (PyTorch).
+
+Architecture (issue 4; after the SQuAD model of Clark, Yatskar & Zettlemoyer 2019 and BiDAF,
+Seo et al. 2017):
+
+1. Embedding: frozen word vectors (a trainable vector for out-of-vocabulary words) concatenated
+   with a character CNN (``char_filters`` filters of width ``char_width``, max-pooled per word),
+   plus two exact-match features when ``exact_match_features`` is on.
+2. A shared BiLSTM (``hidden`` units per direction) encodes context and question.
+3. Co-attention: trilinear similarity ``S_ij = w·[c_i; q_j; c_i∘q_j]``, context-to-question
+   attention ``a_i = Σ_j softmax_j(S_ij) q_j``, question-to-context attention
+   ``b = Σ_i softmax_i(max_j S_ij) c_i``, then ``[c; a; c∘a; c∘b]`` through a learned projection
+   (linear + ReLU, ``2·hidden`` units).
+4. Pooling: a BiLSTM over the projection gives ``m1`` and the start logits; a second BiLSTM over
+   ``[projection; m1]`` (the start representation) gives the end logits (Clark et al.'s
+   "ChainBiMapper").
+
+Bidirectional LSTMs run as two fused unidirectional ``nn.LSTM`` on *padded* batches (faster on
+CPU than packed sequences). Padding sits after each sequence, so the forward direction is exact;
+the backward direction runs on each sequence reversed within its own length
+(:func:`reverse_index`), so padding never enters the real positions' states either.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+from mrclens.baseline_model.config import ReaderConfig
+
+NEG_INF = -1e30
+
+
+def reverse_index(lengths: torch.Tensor, max_len: int) -> torch.Tensor:
+    """Index that reverses each sequence within its own length and leaves padding in place.
+
+    Args:
+        lengths: ``(batch,)`` sequence lengths (tokens).
+        max_len: padded length ``L``.
+
+    Returns:
+        ``(batch, L)`` long tensor ``idx`` with ``idx[b, t] = lengths[b] - 1 - t`` for
+        ``t < lengths[b]`` and ``t`` otherwise; applying it twice is the identity.
+    """
+    t = torch.arange(max_len, device=lengths.device).unsqueeze(0)
+    lens = lengths.unsqueeze(1)
+    return torch.where(t < lens, lens - 1 - t, t)
+
+
+def _gather_time(x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+    return x.gather(1, idx.unsqueeze(-1).expand(-1, -1, x.size(-1)))
+
+
+class BiLSTM(nn.Module):
+    """Exact bidirectional LSTM on right-padded batches.
+
+    ``forward(x, rev)``: ``x`` ``(batch, L, in_dim)``, ``rev`` from :func:`reverse_index`;
+    returns ``(batch, L, 2·hidden)`` (forward states then backward states). Outputs at real
+    positions do not depend on the padding; outputs at padded positions are meaningless.
+    """
+
+    def __init__(self, in_dim: int, hidden: int):
+        super().__init__()
+        self.fw = nn.LSTM(in_dim, hidden, batch_first=True)
+        self.bw = nn.LSTM(in_dim, hidden, batch_first=True)
+
+    def forward(self, x: torch.Tensor, rev: torch.Tensor) -> torch.Tensor:
+        out_f, _ = self.fw(x)
+        out_b, _ = self.bw(_gather_time(x, rev))
+        return torch.cat([out_f, _gather_time(out_b, rev)], dim=-1)
+
+
+class CoAttentionReader(nn.Module):
+    """The reader network.
+
+    Args:
+        config: hyper-parameters (:class:`ReaderConfig`).
+        word_vectors: float32 ``(n_words, word_dim)`` frozen matrix (rows 0/1: padding/OOV).
+        n_chars: size of the character vocabulary including the two reserved ids.
+    """
+
+    def __init__(self, config: ReaderConfig, word_vectors: torch.Tensor, n_chars: int):
+        super().__init__()
+        h, c = config.hidden, config.char_filters
+        self.config = config
+        self.register_buffer("word_vectors", word_vectors.float(), persistent=True)
+        self.oov = nn.Parameter(torch.zeros(word_vectors.size(1)))
+        self.char_emb = nn.Embedding(n_chars, config.char_dim, padding_idx=0)
+        self.char_cnn = nn.Conv1d(config.char_dim, c, config.char_width)
+        n_feat = 2 if config.exact_match_features else 0
+        self.encoder = BiLSTM(word_vectors.size(1) + c + n_feat, h)
+        self.att_w = nn.Linear(6 * h, 1)  # trilinear weights for [c; q; c∘q]
+        self.project = nn.Linear(8 * h, 2 * h)
+        self.start_lstm = BiLSTM(2 * h, h)
+        self.end_lstm = BiLSTM(4 * h, h)
+        self.start_out = nn.Linear(4 * h, 1)
+        self.end_out = nn.Linear(4 * h, 1)
+        self.drop = nn.Dropout(config.dropout)
+
+    def embed_types(self, type_chars: torch.Tensor) -> torch.Tensor:
+        """Character-CNN vectors of distinct token strings: ``(n_types, max_word_chars)`` → ``(n_types, char_filters)``."""
+        width = self.config.char_width
+        if type_chars.size(1) < width:
+            type_chars = F.pad(type_chars, (0, width - type_chars.size(1)))
+        x = self.drop(self.char_emb(type_chars)).transpose(1, 2)  # (n, char_dim, chars)
+        return F.relu(self.char_cnn(x)).max(dim=2).values
+
+    def _embed(self, words, types, char_vecs, feats):
+        w = self.word_vectors[words]
+        w = torch.where((words == 1).unsqueeze(-1), self.oov.expand_as(w), w)
+        parts = [w, char_vecs[types]]
+        if feats is not None:
+            parts.append(feats)
+        return self.drop(torch.cat(parts, dim=-1))
+
+    def forward(self, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Span logits for a batch.
+
+        ``batch`` holds: ``c_words``/``c_types`` ``(B, Lc)`` word ids and indices into
+        ``type_chars``; ``q_words``/``q_types`` ``(B, Lq)``; ``c_len``/``q_len`` ``(B,)``;
+        ``type_chars`` ``(U, max_word_chars)`` char ids of the batch's distinct tokens; and,
+        with exact-match features, ``c_feats`` ``(B, Lc, 2)`` / ``q_feats`` ``(B, Lq, 2)``.
+
+        Returns:
+            ``(start_logits, end_logits)``, each ``(B, Lc)``, with ``-1e30`` at padded positions.
+        """
+        c_len, q_len = batch["c_len"], batch["q_len"]
+        Lc, Lq = batch["c_words"].size(1), batch["q_words"].size(1)
+        c_mask = torch.arange(Lc, device=c_len.device).unsqueeze(0) < c_len.unsqueeze(1)
+        q_mask = torch.arange(Lq, device=q_len.device).unsqueeze(0) < q_len.unsqueeze(1)
+        c_rev, q_rev = reverse_index(c_len, Lc), reverse_index(q_len, Lq)
+        char_vecs = self.embed_types(batch["type_chars"])
+        c = self.encoder(self._embed(batch["c_words"], batch["c_types"], char_vecs, batch.get("c_feats")), c_rev)
+        q = self.encoder(self._embed(batch["q_words"], batch["q_types"], char_vecs, batch.get("q_feats")), q_rev)
+        # trilinear similarity S (B, Lc, Lq)
+        d = c.size(-1)
+        w_c, w_q, w_cq = self.att_w.weight[0, :d], self.att_w.weight[0, d:2 * d], self.att_w.weight[0, 2 * d:]
+        s = torch.bmm(c * w_cq, q.transpose(1, 2)) + (c @ w_c).unsqueeze(2) + (q @ w_q).unsqueeze(1) + self.att_w.bias
+        s = s.masked_fill(~q_mask.unsqueeze(1), NEG_INF)
+        a = torch.bmm(torch.softmax(s, dim=2), q)  # context-to-question (B, Lc, d)
+        s_max = s.max(dim=2).values.masked_fill(~c_mask, NEG_INF)
+        b = torch.bmm(torch.softmax(s_max, dim=1).unsqueeze(1), c)  # question-to-context (B, 1, d)
+        g = torch.cat([c, a, c * a, c * b.expand_as(c)], dim=-1)
+        g = F.relu(self.project(self.drop(g)))
+        m1 = self.start_lstm(self.drop(g), c_rev)
+        m2 = self.end_lstm(self.drop(torch.cat([g, m1], dim=-1)), c_rev)
+        start = self.start_out(torch.cat([g, m1], dim=-1)).squeeze(-1).masked_fill(~c_mask, NEG_INF)
+        end = self.end_out(torch.cat([g, m2], dim=-1)).squeeze(-1).masked_fill(~c_mask, NEG_INF)
+        return start, end
+
+
+def decode_spans(start_logits: torch.Tensor, end_logits: torch.Tensor, max_answer_tokens: int) -> torch.Tensor:
+    """Best span per row: ``argmax p_start(i)·p_end(j)`` subject to ``i <= j < i + max_answer_tokens``.
+
+    Rule from BiDAF (Seo et al. 2017) with the span-length cap of Clark & Gardner's SQuAD decoder.
+    Padded positions must carry very negative logits (as :meth:`CoAttentionReader.forward` gives).
+
+    Args:
+        start_logits, end_logits: ``(B, L)``.
+        max_answer_tokens: longest allowed span, in tokens (``>= 1``).
+
+    Returns:
+        long tensor ``(B, 2)`` of inclusive token indices ``(i, j)``.
+
+    Raises:
+        ValueError: ``max_answer_tokens < 1``.
+    """
+    if max_answer_tokens < 1:
+        raise ValueError(f"max_answer_tokens must be at least 1, got {max_answer_tokens}")
+    ls = torch.log_softmax(start_logits.float(), dim=1)
+    le = torch.log_softmax(end_logits.float(), dim=1)
+    B, L = ls.shape
+    k_max = min(max_answer_tokens, L)
+    scores = torch.full((B, k_max, L), float("-inf"), device=ls.device)
+    for k in range(k_max):  # span length k + 1 starting at i: score ls[i] + le[i + k]
+        scores[:, k, : L - k] = ls[:, : L - k] + le[:, k:]
+    flat = scores.view(B, -1).argmax(dim=1)
+    k, i = flat // L, flat % L
+    return torch.stack([i, i + k], dim=1)

@@ -1,0 +1,259 @@
+"""The trained reader: batching, prediction, saving and loading.
+
+A :class:`Reader` bundles a :class:`~mrclens.baseline_model.config.ReaderConfig`, the
+vocabularies (:class:`~mrclens.baseline_model.vectors.Vocab`) and the network
+(:class:`~mrclens.baseline_model.model.CoAttentionReader`). ``Reader.predict`` returns the
+official prediction format ``{question id: answer text}``, each answer an exact substring of its
+context (``context[start_of_first_token : end_of_last_token]``).
+
+Checkpoint directory layout (:meth:`Reader.save`)::
+
+    config.json        ReaderConfig.to_dict()
+    vocab.json         {"words": [...], "chars": [...]}
+    weights.pt         {"format", "architecture", "vocab_sha256", "state_dict"} (torch.save;
+                       read back with torch.load(weights_only=True))
+    training_log.json  per-evaluation records (see mrclens.baseline_model.train)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from mrclens.baseline_model.config import ReaderConfig
+from mrclens.baseline_model.model import CoAttentionReader, decode_spans
+from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
+from mrclens.baseline_model.vectors import Vocab
+from mrclens.errors import MRCLensError
+from mrclens.io_utils import atomic_write_bytes, atomic_write_json, atomic_write_text
+from mrclens.squad import Dataset
+
+CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
+
+
+class CheckpointError(MRCLensError):
+    """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
+
+
+def resolve_device(device: str) -> torch.device:
+    """``"auto"`` → CUDA when available, else CPU; ``"cpu"``; ``"cuda"`` (or ``"cuda:N"``).
+
+    Raises:
+        MRCLensError: CUDA requested but not available, or an unknown device name.
+    """
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cpu":
+        return torch.device("cpu")
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise MRCLensError(f"device {device!r} requested but no CUDA GPU is available (use --device cpu or auto)")
+        return torch.device(device)
+    raise MRCLensError(f"unknown device {device!r}; use auto, cpu or cuda")
+
+
+@dataclass
+class EncodedData:
+    """Tokenised data plus per-token-type lookup tables for one reader's vocabulary.
+
+    Attributes:
+        td: the tokens (:class:`TokenizedData`).
+        type_word: ``int64 (n_types,)`` word id of each distinct token (0 for the padding type).
+        type_chars: ``int64 (n_types, max_word_chars)`` character ids of each distinct token.
+        type_lower: ``int64 (n_types,)`` an id shared by all types with the same lower-cased form.
+        ctx_len: ``int64 (n_questions,)`` context length in tokens of each question's paragraph.
+    """
+
+    td: TokenizedData
+    type_word: np.ndarray
+    type_chars: np.ndarray
+    type_lower: np.ndarray
+    ctx_len: np.ndarray
+
+
+def encode(td: TokenizedData, vocab: Vocab, config: ReaderConfig) -> EncodedData:
+    """Map a tokenised dataset onto ``vocab`` (see :class:`EncodedData`)."""
+    type_word = np.array([vocab.word_id(t) for t in td.types], dtype=np.int64)
+    type_word[0] = 0
+    type_chars = np.stack([vocab.char_ids(t, config.max_word_chars) for t in td.types]).astype(np.int64)
+    lower: dict[str, int] = {}
+    type_lower = np.array([lower.setdefault(t.lower(), len(lower)) for t in td.types], dtype=np.int64)
+    ctx_len = np.array([len(td.ctx_types[p]) for p in td.q_para], dtype=np.int64)
+    return EncodedData(td, type_word, type_chars, type_lower, ctx_len)
+
+
+def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device: torch.device,
+               max_ctx: int | None = None) -> dict[str, torch.Tensor]:
+    """Pad the questions ``idx`` into one batch for :meth:`CoAttentionReader.forward`.
+
+    Contexts are cut to ``max_ctx`` tokens when given. Adds ``spans`` ``(B, 2)`` (gold token span,
+    ``-1`` if none) for training.
+    """
+    td = data.td
+    ctxs = [td.ctx_types[p][:max_ctx] for p in td.q_para[idx]]
+    qs = [td.q_types[i] for i in idx]
+    B = len(idx)
+    c_len = np.array([len(c) for c in ctxs], dtype=np.int64)
+    q_len = np.array([max(len(q), 1) for q in qs], dtype=np.int64)
+    c_t = np.zeros((B, int(c_len.max())), dtype=np.int64)
+    q_t = np.zeros((B, int(q_len.max())), dtype=np.int64)
+    for b in range(B):
+        c_t[b, : c_len[b]] = ctxs[b]
+        q_t[b, : len(qs[b])] = qs[b]
+    uniq, inv = np.unique(np.concatenate([c_t.ravel(), q_t.ravel()]), return_inverse=True)
+    inv = inv.reshape(-1)
+    batch = {
+        "c_words": data.type_word[c_t], "q_words": data.type_word[q_t],
+        "c_types": inv[: c_t.size].reshape(c_t.shape), "q_types": inv[c_t.size:].reshape(q_t.shape),
+        "type_chars": data.type_chars[uniq], "c_len": c_len, "q_len": q_len,
+        "spans": td.spans[idx].astype(np.int64),
+    }
+    if config.exact_match_features:
+        c_f = np.zeros(c_t.shape + (2,), dtype=np.float32)
+        q_f = np.zeros(q_t.shape + (2,), dtype=np.float32)
+        for b in range(B):
+            c, q = c_t[b, : c_len[b]], q_t[b, : len(qs[b])]
+            c_f[b, : len(c), 0] = np.isin(c, q)
+            c_f[b, : len(c), 1] = np.isin(data.type_lower[c], data.type_lower[q])
+            q_f[b, : len(q), 0] = np.isin(q, c)
+            q_f[b, : len(q), 1] = np.isin(data.type_lower[q], data.type_lower[c])
+        batch["c_feats"], batch["q_feats"] = c_f, q_f
+    return {k: torch.from_numpy(v).to(device) for k, v in batch.items()}
+
+
+def length_batches(lengths: np.ndarray, batch_size: int) -> Iterator[np.ndarray]:
+    """Indices grouped into batches of similar length (sorted, stable), for prediction."""
+    order = np.argsort(lengths, kind="stable")
+    for s in range(0, len(order), batch_size):
+        yield order[s: s + batch_size]
+
+
+class Reader:
+    """A trained co-attention BiLSTM reader.
+
+    Attributes:
+        config: the :class:`ReaderConfig` it was built with.
+        vocab: its :class:`Vocab`.
+        model: the :class:`CoAttentionReader` network.
+        device: the torch device it runs on.
+        training_log: per-evaluation records written by :func:`mrclens.baseline_model.train`
+            (``epoch``, ``seconds``, ``examples_per_s``, ``loss``, ``dev_em``, ``dev_f1``, ...).
+    """
+
+    def __init__(self, config: ReaderConfig, vocab: Vocab, model: CoAttentionReader,
+                 device: torch.device | str = "cpu", training_log: list[dict[str, Any]] | None = None):
+        self.config = config
+        self.vocab = vocab
+        self.device = resolve_device(device) if isinstance(device, str) else device
+        self.model = model.to(self.device)
+        self.training_log = list(training_log or [])
+
+    # ------------------------------------------------------------------ prediction
+    def predict(self, dataset: Dataset, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
+        """Answer every question of ``dataset``.
+
+        Whole contexts are read (no truncation); the span is chosen by
+        :func:`~mrclens.baseline_model.model.decode_spans`.
+
+        Returns:
+            ``{question id: answer text}`` (official SQuAD prediction format); every answer is an
+            exact substring of its context. A question on a context without tokens gets ``""``.
+        """
+        td = tokenize_dataset(dataset, progress=progress)
+        return self.predict_encoded(encode(td, self.vocab, self.config), progress=progress, batch_size=batch_size)
+
+    @torch.no_grad()
+    def predict_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
+        """:meth:`predict` on already tokenised and encoded data (used for dev evaluation in training)."""
+        td = data.td
+        was_training = self.model.training
+        self.model.eval()
+        answers: dict[str, str] = {}
+        has_ctx = np.flatnonzero(data.ctx_len > 0)
+        try:
+            bar = tqdm(total=len(td), desc="predicting", unit="q", disable=not progress, leave=False)
+            for sub in length_batches(data.ctx_len[has_ctx], batch_size):
+                idx = has_ctx[sub]
+                start, end = self.model(make_batch(data, idx, self.config, self.device))
+                spans = decode_spans(start, end, self.config.max_answer_tokens).cpu().numpy()
+                for q, (i, j) in zip(idx, spans):
+                    p = td.q_para[q]
+                    off = td.ctx_offsets[p]
+                    answers[td.qids[q]] = td.contexts[p][off[i, 0]: off[j, 1]]
+                bar.update(len(idx))
+            bar.close()
+        finally:
+            self.model.train(was_training)
+        return {qid: answers.get(qid, "") for qid in td.qids}
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, directory: str | os.PathLike) -> Path:
+        """Write config, vocabulary, weights and training log into ``directory`` (created; files written atomically)."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(d / "config.json", self.config.to_dict(), indent=2)
+        atomic_write_text(d / "vocab.json", self.vocab.to_json())
+        import io
+
+        buf = io.BytesIO()
+        state = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
+        torch.save({"format": CHECKPOINT_FORMAT, "architecture": json.dumps(self.config.architecture(), sort_keys=True),
+                    "vocab_sha256": self.vocab.fingerprint(), "state_dict": state}, buf)
+        atomic_write_bytes(d / "weights.pt", buf.getvalue())
+        atomic_write_json(d / "training_log.json", self.training_log, indent=2)
+        return d
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike, device: str = "auto") -> "Reader":
+        """Load a reader written by :meth:`save`.
+
+        Weights are read with ``torch.load(weights_only=True)`` (no code execution).
+
+        Raises:
+            CheckpointError: a file is missing or unreadable, or ``config.json``/``vocab.json`` do not
+                match the weights (different vocabulary, architecture or tensor shapes).
+        """
+        d = Path(directory)
+        for name in ("config.json", "vocab.json", "weights.pt"):
+            if not (d / name).is_file():
+                raise CheckpointError(f"{d}: not a reader checkpoint ({name} is missing)")
+        try:
+            config = ReaderConfig.from_dict(json.loads((d / "config.json").read_text("utf-8")))
+            vocab = Vocab.from_json((d / "vocab.json").read_text("utf-8"))
+        except (ValueError, KeyError, TypeError, MRCLensError) as err:
+            raise CheckpointError(f"{d}: unreadable config.json or vocab.json: {err}") from None
+        try:
+            ckpt = torch.load(d / "weights.pt", map_location="cpu", weights_only=True)
+        except Exception as err:  # torch raises several types for corrupt files
+            raise CheckpointError(f"{d / 'weights.pt'}: unreadable weights: {err}") from None
+        if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointError(f"{d / 'weights.pt'}: not a {CHECKPOINT_FORMAT} weights file")
+        if ckpt["vocab_sha256"] != vocab.fingerprint():
+            raise CheckpointError(
+                f"{d}: vocab.json does not match the vocabulary the weights were trained with "
+                f"(sha256 {vocab.fingerprint()[:12]}… vs {ckpt['vocab_sha256'][:12]}…); refusing to load")
+        arch = json.dumps(config.architecture(), sort_keys=True)
+        if ckpt["architecture"] != arch:
+            raise CheckpointError(
+                f"{d}: config.json does not match the weights' architecture: config {arch} vs weights "
+                f"{ckpt['architecture']}; refusing to load")
+        state = ckpt["state_dict"]
+        vectors = state.get("word_vectors")
+        if vectors is None or vectors.shape[0] != len(vocab.words) + 2:
+            raise CheckpointError(f"{d}: weights have {None if vectors is None else vectors.shape[0]} word rows, "
+                                  f"vocab.json has {len(vocab.words) + 2}; refusing to load")
+        model = CoAttentionReader(config, vectors, len(vocab.chars) + 2)
+        try:
+            model.load_state_dict(state, strict=True)
+        except RuntimeError as err:
+            raise CheckpointError(f"{d}: weights do not fit the configured model: {err}") from None
+        log_path = d / "training_log.json"
+        log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
+        return cls(config, vocab, model, device, log)
