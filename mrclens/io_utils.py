@@ -19,6 +19,9 @@ from typing import Any
 
 from mrclens.errors import MRCLensError
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 def read_bytes(path: str | os.PathLike) -> bytes:
     """Read a file, decompressing it when its name ends in ``.gz``.
@@ -62,6 +65,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions of a new file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

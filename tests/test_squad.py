@@ -112,3 +112,14 @@ def test_real_nq_v2_file_loads_with_string_ids(nq_v2_path):
     assert not [p for p in problems if p.severity == "error"]
     assert ds.counts()["questions"] == 54 and ds.counts()["unanswerable"] == 29
     assert all(isinstance(q.id, str) for _, _, q in ds.iter_questions())
+
+
+def test_written_files_get_normal_permissions(tmp_path):
+    import os
+
+    from mrclens.io_utils import atomic_write_text
+
+    path = atomic_write_text(tmp_path / "out.txt", "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask

@@ -45,7 +45,8 @@ WIDE_CI = 10.0
 MAX_VALUE_CHARS = 400
 
 #: Badge text for the results' ``evidence`` levels (:data:`mrclens.readings.EVIDENCE_LEVELS`).
-EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias"}
+EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias",
+                 "inconclusive": "inconclusive (weak baseline)"}
 
 RESULTS_FILE = "results.json"
 REPORT_FILE = "report.html"
