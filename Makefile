@@ -17,9 +17,10 @@ $(STAMP): setup.cfg pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job on the bundled real sample (SQuAD v1.1 subset).
+## The main job on the bundled real sample (SQuAD v1.1 subset): a full bias audit.
+## Re-running reuses finished steps; outputs go to audit-sample/.
 demo: install
-	$(VENV)/bin/mrclens validate mrclens/data/squad-v1.1-sample.json.gz
+	$(VENV)/bin/mrclens audit --out audit-sample
 
 ## The test suite (installs Chromium for the browser test when it can).
 test: install browser-deps
