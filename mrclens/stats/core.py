@@ -25,7 +25,7 @@ from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
-from mrclens.stats.text import QUESTION_TYPES, question_type, whitespace_words, word_token_spans, word_tokens
+from mrclens.stats.text import QUESTION_TYPES, WH_WORDS, first_wh_word, question_type, whitespace_words, word_token_spans, word_tokens
 from mrclens.units import answer_unit_indices, sentence_units
 
 TITLE = "Model-free statistics"
@@ -152,7 +152,9 @@ def compute_stats(
 
     * ``lengths``: question and answer length in whitespace words (Bartolo et al. 2020,
       "Beat the AI", Table 4); the answer is the first gold answer.
-    * ``question_types``: Beat-the-AI wh-word buckets (:func:`~mrclens.stats.text.question_type`).
+    * ``question_types``: Beat-the-AI wh-word buckets (:func:`~mrclens.stats.text.question_type`),
+      and ``wh_words_anywhere``: the first of the nine wh-words anywhere in the question, or
+      ``none`` (:func:`~mrclens.stats.text.first_wh_word`).
     * ``answer_position``: index of the first gold answer's sentence unit
       (:func:`mrclens.units.sentence_units`, the ablations' units), its ``answer_start`` as a
       fraction of the context length in characters, and the share of answers in unit 0.
@@ -185,7 +187,7 @@ def compute_stats(
 
     Returns:
         a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
-        "config", "lengths", "question_types", "answer_position", "similarity", "overlap",
+        "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity", "overlap",
         "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
         "timings_s"}``. Percentages are 0–100; lengths are in words; times in seconds.
 
@@ -298,6 +300,9 @@ def compute_stats(
             "answer_words": summarize(a_len, bins=integer_bins(30), unit="whitespace words"),
         },
         "question_types": type_shares,
+        "wh_words_anywhere": shares(
+            (first_wh_word(q.question) or "none" for _, q in all_questions), WH_WORDS + ("none",)
+        ),
         "answer_position": {
             "sentence_index": summarize(unit_index, bins=integer_bins(15), unit="sentence units (0 = first)"),
             "char_fraction": summarize(char_frac, bins=_FRACTION_BINS, unit="answer_start / context length (characters)"),

@@ -31,6 +31,7 @@ def test_counts_lengths_and_question_types(mini_stats):
     assert s["question_types"]["counts"] == {
         "what": 1, "which": 0, "who": 1, "whom": 0, "whose": 0, "when": 1, "where": 1, "why": 0, "how": 1, "in": 0, "other": 0}
     assert s["question_types"]["shares_pct"]["when"] == 20.0
+    assert s["wh_words_anywhere"]["counts"]["how"] == 1 and s["wh_words_anywhere"]["counts"]["none"] == 0
 
 
 def test_answer_position(mini_stats):
