@@ -73,16 +73,26 @@ def default_cache_dir() -> Path:
 
 
 def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t.text) for t in doc]
-    return (
-        starts,
-        ends,
-        [t.pos_ for t in doc] if pos else None,
-        [t.tag_ for t in doc] if pos else None,
-        [s.start_char for s in doc.sents] if sentences and len(doc) else ([] if sentences else None),
-        [(e.start_char, e.end_char, e.label_) for e in doc.ents] if entities else None,
-    )
+    """The compact tuple stored for one ``Doc`` (read with ``Doc.to_array``, not token by token)."""
+    from spacy.attrs import IDX, LENGTH, POS, SENT_START, TAG
+
+    cols = [IDX, LENGTH] + ([SENT_START] if sentences else [])
+    arr = doc.to_array(cols).reshape(len(doc), len(cols)).astype("int64")
+    starts = arr[:, 0].tolist()
+    ends = (arr[:, 0] + arr[:, 1]).tolist()
+    sent_starts = None
+    if sentences:
+        first = arr[:, 2] == 1
+        if len(doc):
+            first[0] = True
+        sent_starts = arr[first, 0].tolist()
+    pos_list = tags = None
+    if pos:  # POS / TAG values are uint64 string hashes: read them apart from the int64 offsets
+        strings = doc.vocab.strings
+        pos_list = [strings[int(i)] if i else "" for i in doc.to_array([POS]).tolist()]
+        tags = [strings[int(i)] if i else "" for i in doc.to_array([TAG]).tolist()]
+    ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents] if entities else None
+    return (starts, ends, pos_list, tags, sent_starts, ents)
 
 
 class _Cache:
