@@ -238,7 +238,8 @@ class _Missing(Exception):
 
 
 def resolve_metric(path: str, data: dict) -> Any:
-    """The value at dotted ``path`` in ``data``; list items are matched by ``id``/``category``/``name``.
+    """The value at dotted ``path`` in ``data``; a list item is found by its ``id``, else its
+    ``category``, else its ``name`` field (so ``ablations.e4`` is the ablation with id e4).
 
     Raises:
         KeyError: some component of the path is absent (the message names it).
@@ -253,10 +254,11 @@ def resolve_metric(path: str, data: dict) -> Any:
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list):
-            match = [x for x in node if isinstance(x, dict) and part in (x.get("id"), x.get("category"), x.get("name"))]
-            if not match:
+            items = [x for x in node if isinstance(x, dict)]
+            match = next((x for field in ("id", "category", "name") for x in items if x.get(field) == part), None)
+            if match is None:
                 raise KeyError(f"no item {part!r} in {'.'.join(done) or 'the top level'}")
-            node = match[0]
+            node = match
         else:
             raise KeyError(f"no {part!r} in {'.'.join(done) or 'the top level'}")
         done.append(part)
