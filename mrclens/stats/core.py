@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import multiprocessing as mp
 import time
 from pathlib import Path
@@ -97,7 +98,13 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
             if i >= 0 and s < us[i][1]:
                 unit_words[i].add(word)
         candidates = [c for s, e in us for c in typed_candidates(context[s:e], s, content_chunks=True)]
-        tokens = normalized_tokens(context)
+        unit_tokens: dict[int, list] = {}  # normalised whitespace tokens of the units needed
+
+        def tokens(u: int) -> list:
+            if u not in unit_tokens:
+                unit_tokens[u] = normalized_tokens(context, *us[u])
+            return unit_tokens[u]
+
         window_choice = SlidingWindow(context, candidates).predict([q.question for q in qs])
         for q, cand in zip(qs, window_choice):
             first = q.answers[0]
@@ -116,14 +123,14 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
             golds = [(a.answer_start, a.text) for a in q.answers]
             if us:
                 preds["a"][q.id] = first_k_prediction(context, us[0], first_k)
-                preds["ua"][q.id] = best_span_prediction(context, us[0], golds, tokens)
+                preds["ua"][q.id] = best_span_prediction(context, us[0], golds, functools.partial(tokens, 0))
                 preds["b"][q.id] = type_matched_prediction(context, us[best], q.question, first_k, candidates=candidates)
-                preds["ub"][q.id] = best_span_prediction(context, us[best], golds, tokens)
+                preds["ub"][q.id] = best_span_prediction(context, us[best], golds, functools.partial(tokens, best))
             if cand is not None:
                 preds["c"][q.id] = context[cand.start : cand.end]
                 if us:
                     cu = max(bisect.bisect_right(unit_starts, cand.start) - 1, 0)
-                    preds["uc"][q.id] = best_span_prediction(context, us[cu], golds, tokens)
+                    preds["uc"][q.id] = best_span_prediction(context, us[cu], golds, functools.partial(tokens, cu))
             k += 1
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}

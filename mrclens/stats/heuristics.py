@@ -34,7 +34,7 @@ import bisect
 import re
 import string
 from collections import Counter
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -393,12 +393,14 @@ class SlidingWindow:
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 
 
-def normalized_tokens(context: str) -> list[tuple[int, int, list[str]]]:
-    """The whitespace tokens of ``context`` as ``(start, end, words)``, where ``words`` is the
-    token normalised by the official rule (:func:`mrclens.metrics.normalize_answer`, split):
-    usually one word, none for punctuation or an article."""
+def normalized_tokens(context: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, list[str]]]:
+    """The whitespace tokens of ``context[start:end]`` as ``(start, end, words)`` (offsets in
+    ``context``), where ``words`` is the token normalised by the official rule
+    (:func:`mrclens.metrics.normalize_answer`, split): usually one word, none for punctuation
+    or an article."""
     out = []
-    for s, e in whitespace_spans(context):
+    end = len(context) if end is None else end
+    for s, e in whitespace_spans(context[start:end], start):
         tok = context[s:e]
         low = tok.lower().translate(_PUNCT_TABLE)
         if low.isalnum():  # fast path, same result as normalize_answer(tok).split()
@@ -412,7 +414,7 @@ def best_span_prediction(
     context: str,
     unit: tuple[int, int],
     golds: Sequence[tuple[int, str]],
-    tokens: Sequence[tuple[int, int, list[str]]] | None = None,
+    tokens: Sequence[tuple[int, int, list[str]]] | Callable[[], Sequence] | None = None,
 ) -> str:
     """The span inside ``unit`` with the highest official F1 against any gold answer (the
     baselines' upper bound).
@@ -427,7 +429,8 @@ def best_span_prediction(
         context: the paragraph text.
         unit: ``(start, end)`` characters of the chosen sentence unit.
         golds: the gold answers as ``(answer_start, text)``.
-        tokens: :func:`normalized_tokens` of the context, if already computed.
+        tokens: :func:`normalized_tokens` of the context or of the unit, if already computed
+            (or a function returning them, called only when needed).
 
     Returns:
         the span's text (a substring of ``context``), or ``""`` when no token is shared.
@@ -443,7 +446,9 @@ def best_span_prediction(
         if u_start <= start and start + len(text) <= u_end:
             return text
     if tokens is None:
-        tokens = normalized_tokens(context)
+        tokens = normalized_tokens(context, u_start, u_end)
+    elif callable(tokens):
+        tokens = tokens()
     lo = bisect.bisect_left(tokens, (u_start,))
     inside = [t for t in tokens[lo:bisect.bisect_left(tokens, (u_end,))] if t[1] <= u_end]
     toks = [(a, b) for a, b, _ in inside]
