@@ -26,7 +26,15 @@ from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
-from mrclens.stats.text import QUESTION_TYPES, WH_WORDS, first_wh_word, question_type, whitespace_words, word_token_spans, word_tokens
+from mrclens.stats.text import (
+    QUESTION_TYPES,
+    WH_WORDS,
+    first_wh_word,
+    question_type,
+    whitespace_words,
+    word_token_spans,
+    word_tokens,
+)
 from mrclens.units import answer_unit_indices, sentence_units
 
 TITLE = "Model-free statistics"
@@ -43,6 +51,7 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
 
 _LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share")
 _WORK: dict = {}
+_N_CHUNKS = 32
 
 
 def _first_answerable_index(paragraphs: list[Paragraph]) -> list[int]:
@@ -194,8 +203,8 @@ def compute_stats(
 
     Returns:
         a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
-        "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity", "overlap",
-        "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
+        "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
+        "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
         "timings_s"}``. Percentages are 0–100; lengths are in words; times in seconds.
 
     Raises:
@@ -245,15 +254,24 @@ def compute_stats(
         "paragraphs": paragraphs, "units": units, "sim_idx": sim_idx, "parsed_ans": parsed_ans,
         "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
     }
-    chunks = _chunks(paragraphs, n_process)
+    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
+    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    chunks = _chunks(paragraphs, _N_CHUNKS)
+    bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
+    parts = []
     try:
         if n_process > 1 and len(chunks) > 1 and "fork" in mp.get_all_start_methods():
-            with mp.get_context("fork").Pool(len(chunks)) as pool:
-                parts = pool.map(_chunk_stats, chunks)
+            with mp.get_context("fork").Pool(n_process) as pool:
+                for part in pool.imap(_chunk_stats, chunks):
+                    parts.append(part)
+                    bar.update(len(part["longest"]))
         else:
-            parts = [_chunk_stats(c) for c in chunks]
+            for c in chunks:
+                parts.append(_chunk_stats(c))
+                bar.update(len(parts[-1]["longest"]))
     finally:
         _WORK = {}
+        bar.close()
     merged: dict[str, list] = {key: [v for part in parts for v in part[key]] for key in _LIST_KEYS}
     timings["per_question"] = time.perf_counter() - t
 

@@ -1,8 +1,9 @@
 """The sentence most similar to the question, by TF-IDF cosine.
 
-Rule (Sugawara et al. 2018, "What Makes Reading Comprehension Questions Easier?", EMNLP:
-questions whose answer lies in the context sentence most similar to the question are
-"easy"; the MRCLens paper, Zhong, Wang & Xing 2022, reports the share for SQuAD v1.1 dev):
+Rule (Sugawara et al. 2018, "What Makes Reading Comprehension Questions Easier?", EMNLP,
+call questions whose answer lies in the context sentence most similar to the question
+"easy"; the MRCLens paper, Zhong, Wang & Xing 2022, reports this share for SQuAD v1.1 dev).
+The similarity measure is TF-IDF cosine, as the MRCLens issue specifies:
 
 * A scikit-learn :class:`~sklearn.feature_extraction.text.TfidfVectorizer` with its
   defaults (lower-casing, tokens ``(?u)\\b\\w\\w+\\b``, smoothed idf, sublinear tf off, L2

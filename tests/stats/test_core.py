@@ -131,3 +131,12 @@ def test_real_slice_of_squad(sample_path):
         assert h["n"] == n
         assert 0 <= h["exact_match"] <= h["f1"] <= h["upper_bound_f1"] <= 100
     assert s["question_types"]["largest"] == "what"
+
+
+def test_worker_processes_give_the_same_figures(mini_stats):
+    from stats_helpers import MINI
+
+    par = compute_stats(make_dataset(MINI), cache_dir=False, progress=False, n_process=2)
+    par.pop("timings_s")
+    ser = {k: v for k, v in mini_stats.items() if k != "timings_s"}
+    assert par == ser
