@@ -15,7 +15,7 @@ from mrclens.stats import compute_stats, format_stats
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write every figure (histograms included) to this JSON file.")
 @click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="spaCy worker processes.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for the per-question statistics (spaCy parses in one).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int, quiet: bool) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,

@@ -198,8 +198,9 @@ def compute_stats(
         cache_dir: the parse cache directory (default: :func:`mrclens.parsing.default_cache_dir`).
         progress: show progress bars.
         first_k: the ``k`` of baseline (a), in whitespace tokens.
-        n_process: worker processes, for spaCy parsing and for the per-question figures
-            (forked; 1 = everything in this process).
+        n_process: worker processes (forked) for the per-question figures and baselines;
+            1 = everything in this process. spaCy always parses in this process (its own
+            multiprocessing was slower here).
 
     Returns:
         a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
@@ -216,16 +217,18 @@ def compute_stats(
     all_questions = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions]
     answerable = [(pi, q) for pi, q in all_questions if q.answers]
 
-    # -- parsing (cached): sentences of contexts, POS + entities of first gold answers
+    # -- parsing (cached): sentences of contexts, POS + entities of first gold answers. One
+    #    process: spaCy's n_process=2 doubled the wall time on SQuAD train on 2 cores (senter
+    #    19.8 s -> 39.5 s, tagger+NER on answers 56.1 s -> 99.7 s; BENCHMARKS.md)
     t = time.perf_counter()
     parsed_ctx = parse_texts(
         [p.context for p in paragraphs], sentences=True, cache_dir=cache_dir,
-        progress="parsing contexts" if progress else False, n_process=n_process,
+        progress="parsing contexts" if progress else False,
     )
     answer_texts = [q.answers[0].text for _, q in answerable]
     parsed_ans = parse_texts(
         answer_texts, pos=True, entities=True, cache_dir=cache_dir,
-        progress="parsing answers" if progress else False, n_process=n_process,
+        progress="parsing answers" if progress else False,
     )
     timings["parse"] = time.perf_counter() - t
 
