@@ -59,6 +59,11 @@ class ReaderConfig:
         max_answer_tokens: longest span the decoder returns (tokens): ``i <= j < i + max_answer_tokens``.
         max_train_context_tokens: training contexts are cut to this many tokens (questions whose
             answer lies beyond are skipped); prediction always sees the whole context.
+        pad_multiple: padded batch lengths (tokens) are rounded up to a multiple of this. oneDNN
+            caches one LSTM primitive per input shape, so every distinct length costs memory
+            that is kept; with 16, resident memory stops growing (measured: 630 MiB and growing
+            vs 340 MiB flat for 400 random lengths). Outputs at real positions are unchanged
+            (up to float rounding).
         epochs: default number of epochs (``train(epochs=...)`` overrides it).
         max_minutes: default training-time limit in minutes, ``None`` for none (evaluation time
             is not counted).
@@ -81,6 +86,7 @@ class ReaderConfig:
     grad_clip: float = 5.0
     max_answer_tokens: int = 17
     max_train_context_tokens: int = 400
+    pad_multiple: int = 16
     epochs: int = 10
     max_minutes: float | None = None
     profile_name: str = "paper"

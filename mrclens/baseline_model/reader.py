@@ -93,7 +93,8 @@ def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device:
                max_ctx: int | None = None) -> dict[str, torch.Tensor]:
     """Pad the questions ``idx`` into one batch for :meth:`CoAttentionReader.forward`.
 
-    Contexts are cut to ``max_ctx`` tokens when given. Adds ``spans`` ``(B, 2)`` (gold token span,
+    Contexts are cut to ``max_ctx`` tokens when given. Padded lengths are rounded up to a multiple
+    of ``config.pad_multiple`` (exact: padding never reaches real positions). Adds ``spans`` ``(B, 2)`` (gold token span,
     ``-1`` if none) for training.
     """
     td = data.td
@@ -102,8 +103,9 @@ def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device:
     B = len(idx)
     c_len = np.array([len(c) for c in ctxs], dtype=np.int64)
     q_len = np.array([max(len(q), 1) for q in qs], dtype=np.int64)
-    c_t = np.zeros((B, int(c_len.max())), dtype=np.int64)
-    q_t = np.zeros((B, int(q_len.max())), dtype=np.int64)
+    m = max(config.pad_multiple, 1)  # few distinct shapes: oneDNN caches one LSTM primitive per shape
+    c_t = np.zeros((B, -(-int(c_len.max()) // m) * m), dtype=np.int64)
+    q_t = np.zeros((B, -(-int(q_len.max()) // m) * m), dtype=np.int64)
     for b in range(B):
         c_t[b, : c_len[b]] = ctxs[b]
         q_t[b, : len(qs[b])] = qs[b]
