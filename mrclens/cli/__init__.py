@@ -8,6 +8,7 @@ traceback, and exit with status 2.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -18,7 +19,33 @@ from mrclens.errors import MRCLensError
 EXIT_BAD_INPUT = 2
 
 
+#: The command registry, filled in one place: name -> "module:attribute". Commands are imported
+#: only when used (click's lazy-loading pattern), so `mrclens validate` does not pay for torch,
+#: spaCy or scikit-learn imports of other commands.
+COMMANDS = {
+    "audit": "mrclens.cli.audit:audit",
+    "perturb": "mrclens.cli.perturb:perturb",
+    "train": "mrclens.cli.train:train",
+    "predict": "mrclens.cli.predict:predict",
+    "evaluate": "mrclens.cli.evaluate:evaluate",
+    "report": "mrclens.cli.report:report",
+    "stats": "mrclens.cli.stats:stats",
+    "check": "mrclens.cli.check:check",
+    "validate": "mrclens.cli.validate:validate",
+}
+
+
 class _Group(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -34,25 +61,3 @@ class _Group(click.Group):
 @click.version_option(__version__, prog_name="mrclens")
 def main() -> None:
     """MRCLens: find shortcut biases in SQuAD-format reading-comprehension datasets."""
-
-
-# The command registry: add a new command here (one import, one line).
-from mrclens.cli.validate import validate  # noqa: E402
-from mrclens.cli.evaluate import evaluate  # noqa: E402
-from mrclens.cli.perturb import perturb  # noqa: E402
-from mrclens.cli.stats import stats  # noqa: E402
-from mrclens.cli.check import check  # noqa: E402
-from mrclens.cli.audit import audit  # noqa: E402
-from mrclens.cli.report import report  # noqa: E402
-from mrclens.cli.train import train  # noqa: E402
-from mrclens.cli.predict import predict  # noqa: E402
-
-main.add_command(validate)
-main.add_command(evaluate)
-main.add_command(perturb)
-main.add_command(stats)
-main.add_command(check)
-main.add_command(audit)
-main.add_command(report)
-main.add_command(train)
-main.add_command(predict)
