@@ -127,12 +127,13 @@ def insert_text(paragraph: Paragraph, offset: int, text: str) -> Paragraph:
     return Paragraph(ctx[:offset] + text + " " + ctx[offset:], questions)
 
 
-def insert_before_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for) -> tuple[Paragraph, dict[str, Change]]:
-    """Shared rule of e1/e2: insert a text built from the question at the start of a random non-answer unit.
+def _insert_per_question(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for,
+                         choose_offset) -> tuple[Paragraph, dict[str, Change]]:
+    """The loop shared by e1/e2 and e6–e8: per question build a text, pick a non-answer unit, insert.
 
-    For each question (in order; on the truncated set there is exactly one): ``text_for(question,
-    parse)`` returns ``(text, None)`` or ``(None, reason)``; the text is inserted at the start
-    offset of one unit drawn uniformly from the question's non-answer units.
+    ``text_for(question, parse)`` returns ``(text, None)`` or ``(None, reason)``; the unit is
+    drawn uniformly from the question's non-answer units; ``choose_offset(unit_span, rng)`` gives
+    the character offset to insert at. Only single-question paragraphs (the truncated set) change.
     """
     records: dict[str, Change] = {}
     current = example
@@ -149,10 +150,20 @@ def insert_before_unit(example: Paragraph, parsed: ExampleParse, rng: random.Ran
             records[q.id] = unchanged("no_non_answer_unit")
             continue
         unit = rng.choice(candidates)
-        offset = parsed.units[unit][0]
+        offset = choose_offset(parsed.units[unit], rng)
         current = insert_text(current, offset, text)
         records[q.id] = changed(inserted=text, offset=offset, unit=unit)
     return current, records
+
+
+def insert_before_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for) -> tuple[Paragraph, dict[str, Change]]:
+    """Shared rule of e1/e2: insert a text built from the question at the start of a random non-answer unit.
+
+    For each question (in order; on the truncated set there is exactly one): ``text_for(question,
+    parse)`` returns ``(text, None)`` or ``(None, reason)``; the text is inserted at the start
+    offset of one unit drawn uniformly from the question's non-answer units.
+    """
+    return _insert_per_question(example, parsed, rng, text_for, lambda span, _rng: span[0])
 
 
 def insert_in_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random, text_for) -> tuple[Paragraph, dict[str, Change]]:
@@ -163,30 +174,14 @@ def insert_in_unit(example: Paragraph, parsed: ExampleParse, rng: random.Random,
     a word from its punctuation or clitic). The unit is drawn uniformly from the question's
     non-answer units, then the boundary uniformly from that unit's boundaries.
     """
-    records: dict[str, Change] = {}
-    current = example
     ctx = example.context
-    for q in example.questions:
-        text, reason = text_for(q, parsed.questions[q.id])
-        if text is None:
-            records[q.id] = unchanged(reason)
-            continue
-        if len(example.questions) > 1:
-            records[q.id] = unchanged("paragraph_has_several_questions")
-            continue
-        candidates = non_answer_units(parsed.units, q)
-        if not candidates:
-            records[q.id] = unchanged("no_non_answer_unit")
-            continue
-        unit = rng.choice(candidates)
-        s, e = parsed.units[unit]
+
+    def boundary(span: tuple[int, int], rng: random.Random) -> int:
+        s, e = span
         bounds = [t for t in parsed.context.starts if s <= t < e and (t == s or ctx[t - 1].isspace()) and not ctx[t].isspace()]
-        if not bounds:
-            bounds = [s]
-        offset = rng.choice(bounds)
-        current = insert_text(current, offset, text)
-        records[q.id] = changed(inserted=text, offset=offset, unit=unit)
-    return current, records
+        return rng.choice(bounds or [s])
+
+    return _insert_per_question(example, parsed, rng, text_for, boundary)
 
 
 def tokens_with_pos(parse: ParsedText, tags: set[str]) -> str | None:
