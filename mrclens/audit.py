@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from mrclens import __version__
+from mrclens import __version__, evaluation
 from mrclens.errors import MRCLensError
 from mrclens.io_utils import atomic_write_json, sha256_file
 from mrclens.split import split_by_title
@@ -163,21 +163,21 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
     train_all = load_dataset(train_path)
     if options.dev:
         inputs.append({"role": "dev", "file": str(options.dev), "sha256": sha256_file(options.dev)})
-        evaluation = load_dataset(options.dev)
+        eval_data = load_dataset(options.dev)
         train_data = train_all
         split_note = None
     else:
-        train_data, evaluation = split_by_title(train_all, options.dev_fraction, options.seed)
+        train_data, eval_data = split_by_title(train_all, options.dev_fraction, options.seed)
         split_note = {"dev_fraction": options.dev_fraction, "seed": options.seed,
-                      "eval_titles": [a.title for a in evaluation.articles]}
+                      "eval_titles": [a.title for a in eval_data.articles]}
         echo(f"only one file given: split by article title (seed {options.seed}) into "
-             f"{len(train_data.articles)} training and {len(evaluation.articles)} evaluation articles")
+             f"{len(train_data.articles)} training and {len(eval_data.articles)} evaluation articles")
     ablation_ids = resolve_ablations(options.ablations)
     model_path = Path(options.model) if options.model else None
     if model_path is not None and not model_path.is_dir():
         raise MRCLensError(f"--model {model_path}: not a directory with a saved reader (see `mrclens train`)")
     seconds["load"] = time.perf_counter() - t0
-    tc, ec = train_data.counts(), evaluation.counts()
+    tc, ec = train_data.counts(), eval_data.counts()
     echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
          f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
 
@@ -194,7 +194,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
         echo(f"[perturb] reused {perturbed} (finished earlier in {done['seconds']:.1f} s)")
     else:
         t0 = time.perf_counter()
-        manifest = perturb_dataset(evaluation, perturbed, ablations=ablation_ids, seed=options.seed,
+        manifest = perturb_dataset(eval_data, perturbed, ablations=ablation_ids, seed=options.seed,
                                    cache_dir=options.cache_dir, progress=options.progress)
         seconds["perturb"] = time.perf_counter() - t0
         state.finish("perturb", perturb_key, seconds["perturb"])
@@ -243,9 +243,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
 
     # 4. predict ------------------------------------------------------------------------
     predictions_dir = out / "predictions"
-    manifest = json.loads((perturbed / "manifest.json").read_text(encoding="utf-8"))
-    set_files = {name: info["file"] for name, info in manifest["sets"].items()}
-    set_files.update({aid: manifest["ablations"][aid]["file"] for aid in ablation_ids})
+    set_files = evaluation.set_files(evaluation.read_manifest(perturbed))
     reused = 0
     for name, file in set_files.items():
         key = _key("predict", model_key, sha256_file(perturbed / file))
@@ -264,13 +262,11 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
          f"{f' ({reused} reused)' if reused else ''} ({seconds['predict']:.1f} s of prediction)")
 
     # 5-6. score + report -----------------------------------------------------------------
-    from mrclens.evaluation import evaluate_predictions_dir
-
     t0 = time.perf_counter()
-    results = evaluate_predictions_dir(perturbed, predictions_dir, None, seed=options.seed,
-                                       n_resamples=options.n_resamples, progress=options.progress)
+    results = evaluation.evaluate_predictions_dir(
+        perturbed, predictions_dir, None, seed=options.seed, n_resamples=options.n_resamples,
+        progress=options.progress, model={"kind": "baseline", "name": BASELINE_NAME, "config": config_dict})
     seconds["score"] = time.perf_counter() - t0
-    results["model"] = {"kind": "baseline", "name": BASELINE_NAME, "config": config_dict}
     results["paths"] = {"perturbed_dir": "perturbed", "predictions_dir": "predictions"}
     results["inputs"] = inputs + results["inputs"]
     results["step_seconds"] = {k: round(v, 3) for k, v in seconds.items()}

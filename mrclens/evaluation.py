@@ -221,6 +221,7 @@ def evaluate_predictions_dir(
     out_dir: str | os.PathLike | None = None,
     *,
     model_name: str = DEFAULT_MODEL_NAME,
+    model: Mapping[str, Any] | None = None,
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
@@ -236,6 +237,8 @@ def evaluate_predictions_dir(
         out_dir: when given, ``results.json`` and ``results.csv`` are written there (atomically),
             and ``report.html`` when :mod:`mrclens.reports` is installed.
         model_name: recorded as ``model.name`` (``model.kind`` is ``"external"``).
+        model: the whole ``model`` record instead (``{"kind", "name", "config"}``); the audit
+            passes its baseline reader's here.
         seed, n_resamples, confidence: bootstrap settings.
         progress: show progress bars (``None``: only on a terminal).
 
@@ -264,7 +267,7 @@ def evaluate_predictions_dir(
             inputs.append({"role": f"predictions:{name}", "file": str(path), "sha256": sha256_file(path)})
     results = build_results(
         scores,
-        model={"kind": "external", "name": model_name, "config": None},
+        model=model or {"kind": "external", "name": model_name, "config": None},
         seed=seed,
         n_resamples=n_resamples,
         confidence=confidence,
