@@ -79,28 +79,51 @@ def f1_score_v2(prediction: str, ground_truth: str) -> float:
     return f1_score(prediction, ground_truth)
 
 
+def _bag_f1(pred: tuple[str, ...], gold: tuple[str, ...], pred_bag: Counter, gold_bag: Counter) -> float:
+    """``f1_score`` on already-normalised tokens and their bags (same arithmetic)."""
+    num_same = sum((pred_bag & gold_bag).values())
+    if num_same == 0:
+        return 0.0
+    precision = num_same / len(pred)
+    recall = num_same / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
 def question_scores(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, tuple[float, float]]:
     """Per-question ``(exact_match, f1)`` in 0–1, keyed by question id, in file order.
 
     The v2.0 rules apply when the dataset has ``is_impossible`` fields
     (:attr:`Dataset.is_v2`). A question missing from ``predictions`` scores ``(0, 0)``.
+    Each distinct string is normalised once per call; the scores are those of
+    :func:`exact_match_score`, :func:`f1_score` and :func:`f1_score_v2`, pair by pair.
     """
     v2 = dataset.is_v2
+    memo: dict[str, tuple[tuple[str, ...], Counter]] = {}
+
+    def norm(text: str) -> tuple[tuple[str, ...], Counter]:
+        found = memo.get(text)
+        if found is None:
+            toks = tuple(normalize_answer(text).split())
+            found = memo[text] = (toks, Counter(toks))
+        return found
+
     out: dict[str, tuple[float, float]] = {}
     for _, _, q in dataset.iter_questions():
-        golds = [a.text for a in q.answers] or [""]
-        if v2:
-            golds = [g for g in golds if normalize_answer(g)] or [""]
         if q.id not in predictions:
             out[q.id] = (0.0, 0.0)
             continue
-        pred = predictions[q.id]
+        golds = [norm(a.text) for a in q.answers] or [norm("")]
         if v2:
-            em = max(float(normalize_answer(g) == normalize_answer(pred)) for g in golds)
-            f1 = max(f1_score_v2(pred, g) for g in golds)
-        else:
-            em = max(float(exact_match_score(pred, g)) for g in golds)
-            f1 = max(f1_score(pred, g) for g in golds)
+            golds = [g for g in golds if g[0]] or [norm("")]
+        pred, pred_bag = norm(predictions[q.id])
+        em = f1 = 0.0
+        for gold, gold_bag in golds:
+            if pred == gold:  # equal normalised strings <=> equal token tuples
+                em = 1.0
+            if v2 and (not pred or not gold):
+                f1 = max(f1, float(pred == gold))
+            else:
+                f1 = max(f1, _bag_f1(pred, gold, pred_bag, gold_bag))
         out[q.id] = (em, f1)
     return out
 

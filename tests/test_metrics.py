@@ -75,3 +75,62 @@ def test_load_predictions_errors(tmp_path):
         load_predictions(bad)
     bad.write_text(json.dumps({"q1": "ok"}))
     assert load_predictions(bad) == {"q1": "ok"}
+
+
+def _pairwise_official(ds, predictions):
+    """The official scripts' loop, pair by pair, without any memoisation."""
+    from mrclens.metrics import f1_score_v2
+
+    out = {}
+    v2 = ds.is_v2
+    for _, _, q in ds.iter_questions():
+        if q.id not in predictions:
+            out[q.id] = (0.0, 0.0)
+            continue
+        golds = [a.text for a in q.answers] or [""]
+        pred = predictions[q.id]
+        if v2:
+            golds = [g for g in golds if normalize_answer(g)] or [""]
+            out[q.id] = (max(float(normalize_answer(g) == normalize_answer(pred)) for g in golds),
+                         max(f1_score_v2(pred, g) for g in golds))
+        else:
+            out[q.id] = (max(float(exact_match_score(pred, g)) for g in golds), max(f1_score(pred, g) for g in golds))
+    return out
+
+
+@pytest.mark.parametrize("v2", [False, True])
+def test_question_scores_equal_pairwise_official_rules_on_sample(v2):
+    """The memoised scorer gives, question by question, the official pairwise scores (bundled
+    real sample; predictions: gold, first words of the context, shifted spans, empty)."""
+    import random
+
+    from mrclens.metrics import question_scores
+    from mrclens.squad import load_dataset
+    from tests.conftest import SAMPLE
+
+    ds = load_dataset(SAMPLE)
+    rng = random.Random(0)
+    preds = {}
+    for _, p, q in ds.iter_questions():
+        kind = rng.randrange(5)
+        a = q.answers[0]
+        if kind == 0:
+            preds[q.id] = a.text
+        elif kind == 1:
+            preds[q.id] = p.context[: rng.randrange(1, 40)]
+        elif kind == 2:
+            s = max(0, a.answer_start + rng.randrange(-15, 15))
+            preds[q.id] = p.context[s : s + len(a.text) + rng.randrange(-5, 10)]
+        elif kind == 3:
+            preds[q.id] = ""
+        # kind 4: missing
+    if v2:  # half the questions become unanswerable
+        for i, (_, _, q) in enumerate(ds.iter_questions()):
+            q.is_impossible = i % 2 == 0
+            if q.is_impossible:
+                q.answers = []
+    assert ds.is_v2 is v2
+    got = question_scores(ds, preds)
+    want = _pairwise_official(ds, preds)
+    assert got == want
+    assert 0 < sum(f for _, f in got.values()) < len(got)  # a mix of right and wrong
