@@ -8,6 +8,8 @@ leaves the previous file intact.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import gzip
 import hashlib
 import io
@@ -15,7 +17,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from mrclens.errors import MRCLensError
 
@@ -92,3 +94,24 @@ def sha256_file(path: str | os.PathLike) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while building many objects that live on.
+
+    Building a dataset or reading ~100,000 cached parses creates millions of objects, and the
+    collector would re-scan all of them again and again (reading the SQuAD train parses:
+    1.45 s with it, 0.28 s without). On exit the objects alive are moved to the collector's
+    permanent generation (:func:`gc.freeze`), so that later collections do not scan them
+    either; they are still freed as usual when no longer referenced (nothing built here
+    forms reference cycles). The collector's previous state is restored.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()

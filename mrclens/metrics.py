@@ -26,6 +26,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import string
@@ -79,6 +80,13 @@ def f1_score_v2(prediction: str, ground_truth: str) -> float:
     return f1_score(prediction, ground_truth)
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _normalized_bag(text: str) -> tuple[tuple[str, ...], Counter]:
+    """The tokens of ``normalize_answer(text)`` and their bag (never mutate the bag)."""
+    toks = tuple(normalize_answer(text).split())
+    return toks, Counter(toks)
+
+
 def _bag_f1(pred: tuple[str, ...], gold: tuple[str, ...], pred_bag: Counter, gold_bag: Counter) -> float:
     """``f1_score`` on already-normalised tokens and their bags (same arithmetic)."""
     num_same = sum((pred_bag & gold_bag).values())
@@ -94,19 +102,12 @@ def question_scores(dataset: Dataset, predictions: Mapping[str, str]) -> dict[st
 
     The v2.0 rules apply when the dataset has ``is_impossible`` fields
     (:attr:`Dataset.is_v2`). A question missing from ``predictions`` scores ``(0, 0)``.
-    Each distinct string is normalised once per call; the scores are those of
-    :func:`exact_match_score`, :func:`f1_score` and :func:`f1_score_v2`, pair by pair.
+    Normalised strings are memoised (the same gold answers are scored against many prediction
+    sets); the scores are those of :func:`exact_match_score`, :func:`f1_score` and
+    :func:`f1_score_v2`, pair by pair.
     """
     v2 = dataset.is_v2
-    memo: dict[str, tuple[tuple[str, ...], Counter]] = {}
-
-    def norm(text: str) -> tuple[tuple[str, ...], Counter]:
-        found = memo.get(text)
-        if found is None:
-            toks = tuple(normalize_answer(text).split())
-            found = memo[text] = (toks, Counter(toks))
-        return found
-
+    norm = _normalized_bag
     out: dict[str, tuple[float, float]] = {}
     for _, _, q in dataset.iter_questions():
         if q.id not in predictions:
@@ -120,6 +121,9 @@ def question_scores(dataset: Dataset, predictions: Mapping[str, str]) -> dict[st
         for gold, gold_bag in golds:
             if pred == gold:  # equal normalised strings <=> equal token tuples
                 em = 1.0
+                if pred:  # precision = recall = 1
+                    f1 = 1.0
+                    continue
             if v2 and (not pred or not gold):
                 f1 = max(f1, float(pred == gold))
             else:

@@ -26,6 +26,7 @@ from typing import Sequence
 from tqdm import tqdm
 
 from mrclens import nlp as _nlp_module
+from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 
 _SCHEMA_VERSION = 1
@@ -224,7 +225,8 @@ def parse_texts(
             fingerprint = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
         prefix = f"{fingerprint}|{flags}|".encode("utf-8")
         keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
-        values = cache.get_many(keys) if cache else {}
+        with gc_paused():
+            values = cache.get_many(keys) if cache else {}
         todo = [i for i, k in enumerate(keys) if k not in values]
         if todo:
             nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
@@ -243,5 +245,6 @@ def parse_texts(
         if cache:
             cache.close()
 
-    by_text = {t: ParsedText(t, *values[k]) for t, k in zip(distinct, keys)}
-    return [by_text[t] for t in texts]
+    with gc_paused():
+        by_text = {t: ParsedText(t, *values[k]) for t, k in zip(distinct, keys)}
+        return [by_text[t] for t in texts]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from mrclens.errors import DataError, Msg, Problem
-from mrclens.io_utils import atomic_write_bytes, read_bytes
+from mrclens.io_utils import atomic_write_bytes, gc_paused, read_bytes
 
 
 @dataclass
@@ -305,10 +305,11 @@ def read_dataset(path: str | os.PathLike) -> tuple[Dataset, list[Problem]]:
         FileNotFoundError: the file does not exist.
     """
     file = str(path)
-    obj, problems = _read_json(file)
-    if problems:
-        return Dataset([], None, file), problems
-    return parse_squad(obj, file)
+    with gc_paused():
+        obj, problems = _read_json(file)
+        if problems:
+            return Dataset([], None, file), problems
+        return parse_squad(obj, file)
 
 
 def load_dataset(path: str | os.PathLike) -> Dataset:

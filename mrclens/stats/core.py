@@ -14,14 +14,7 @@ from mrclens.metrics import evaluate
 from mrclens.parsing import parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
-from mrclens.stats.heuristics import (
-    SlidingWindow,
-    best_span_prediction,
-    first_k_prediction,
-    normalized_tokens,
-    type_matched_prediction,
-    typed_candidates,
-)
+from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
 from mrclens.stats.similarity import most_similar_units
@@ -32,7 +25,6 @@ from mrclens.stats.text import (
     first_wh_word,
     question_type,
     whitespace_words,
-    word_token_spans,
     word_tokens,
 )
 from mrclens.units import answer_unit_indices, sentence_units
@@ -92,30 +84,18 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
         p = paragraphs[pi]
         context = p.context
         us = units[pi]
-        passage = PassageNgrams(word_tokens(context))
-        for q in p.questions:
-            out["longest"].append(longest_shared_ngram(word_tokens(q.question), passage))
-        qs = [q for q in p.questions if q.answers]
+        index = PassageIndex(context, us)
+        passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
+        q_words = [word_tokens(q.question) for q in p.questions]
+        for words in q_words:
+            out["longest"].append(longest_shared_ngram(words, passage))
+        qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
         if not qs:
             continue
-        scored.append(Paragraph(context, qs))
+        scored.append(Paragraph(context, [q for q, _ in qs]))
         unit_starts = [s for s, _ in us]
-        words, starts, _ = word_token_spans(context)
-        unit_words: list[set[str]] = [set() for _ in us]
-        for word, s in zip(words, starts):
-            i = bisect.bisect_right(unit_starts, s) - 1
-            if i >= 0 and s < us[i][1]:
-                unit_words[i].add(word)
-        candidates = [c for s, e in us for c in typed_candidates(context[s:e], s, content_chunks=True)]
-        unit_tokens: dict[int, list] = {}  # normalised whitespace tokens of the units needed
-
-        def tokens(u: int) -> list:
-            if u not in unit_tokens:
-                unit_tokens[u] = normalized_tokens(context, *us[u])
-            return unit_tokens[u]
-
-        window_choice = SlidingWindow(context, candidates).predict([q.question for q in qs])
-        for q, cand in zip(qs, window_choice):
+        window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
+        for (q, words), cand in zip(qs, window_choice):
             first = q.answers[0]
             out["a_len"].append(len(whitespace_words(first.text)))
             out["a_types"].append(coarse_answer_type(parsed_ans[k]))
@@ -127,19 +107,25 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
             best = sim_idx[k]
             out["in_sim"].append(best in gold_units if best >= 0 else None)
             out["content_share"].append(
-                content_word_share(word_tokens(q.question), unit_words[u0]) if u0 is not None else None
+                content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None
             )
             golds = [(a.answer_start, a.text) for a in q.answers]
+            upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
+
+            def upper_bound(u: int) -> str:
+                if u not in upper:
+                    upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
+                return upper[u]
+
             if us:
                 preds["a"][q.id] = first_k_prediction(context, us[0], first_k)
-                preds["ua"][q.id] = best_span_prediction(context, us[0], golds, functools.partial(tokens, 0))
-                preds["b"][q.id] = type_matched_prediction(context, us[best], q.question, first_k, candidates=candidates)
-                preds["ub"][q.id] = best_span_prediction(context, us[best], golds, functools.partial(tokens, best))
+                preds["ua"][q.id] = upper_bound(0)
+                preds["b"][q.id] = index.type_matched(best, q.question, set(words), first_k)
+                preds["ub"][q.id] = upper_bound(best)
             if cand is not None:
                 preds["c"][q.id] = context[cand.start : cand.end]
                 if us:
-                    cu = max(bisect.bisect_right(unit_starts, cand.start) - 1, 0)
-                    preds["uc"][q.id] = best_span_prediction(context, us[cu], golds, functools.partial(tokens, cu))
+                    preds["uc"][q.id] = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
             k += 1
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import islice
 import string
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
@@ -39,7 +40,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 
 from mrclens.metrics import normalize_answer
-from mrclens.stats.text import STOP_WORDS, WH_WORDS, is_content_word, whitespace_spans, word_tokens
+from mrclens.stats.text import STOP_WORDS, WH_WORDS, is_content_word, whitespace_spans, word_token_spans, word_tokens
 
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
@@ -82,6 +83,7 @@ _NAME_RE = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[a-z]{2})\.\s")  # a period after 2+ lower-case letters, then space
 _CLAUSE_RE = re.compile(r"(?i)\b(?:because(?:\s+of)?|since|due\s+to|as\s+a\s+result\s+of|in\s+order\s+to|so\s+that|by)\s+([^,;:.()]+)")
+_NONSPACE = re.compile(r"\S+")
 _LOCATIVE = {"in", "at", "from", "near", "to", "into", "across", "throughout", "outside", "inside"}
 
 _NUMBER_NEXT = {
@@ -171,6 +173,16 @@ def typed_candidates(text: str, offset: int = 0, *, content_chunks: bool = False
         ...  for s, e, t in typed_candidates(text)]
         [('Paris', 'name'), ('Paris', 'location'), ('3 May 1901', 'date'), ('40 people', 'number')]
     """
+    out = _pattern_candidates(text, offset)
+    if content_chunks:
+        words, starts, ends = word_token_spans(text)
+        out.extend(Candidate(a + offset, b + offset, "chunk") for a, b in _content_chunks(text, words, starts, ends))
+    out.sort(key=lambda c: (c.start, c.end))
+    return out
+
+
+def _pattern_candidates(text: str, offset: int) -> list[Candidate]:
+    """The date/number/name/location/clause candidates of :func:`typed_candidates`, unsorted."""
     out: list[Candidate] = []
     date_spans = []
     for m in _DATE_RE.finditer(text):
@@ -207,19 +219,28 @@ def typed_candidates(text: str, offset: int = 0, *, content_chunks: bool = False
         span = text[s:e].rstrip()
         if span:
             out.append(Candidate(s + offset, s + len(span) + offset, "clause"))
-    if content_chunks:
-        run: list[tuple[int, int]] = []
-        for m in re.finditer(r"\w+", text):
-            w = m.group().lower()
-            if is_content_word(w) and (not run or text[run[-1][1] : m.start()] in (" ", "-")):
-                run.append((m.start(), m.end()))
-                continue
-            if run:
-                out.append(Candidate(run[0][0] + offset, run[-1][1] + offset, "chunk"))
-            run = [(m.start(), m.end())] if is_content_word(w) else []
-        if run:
-            out.append(Candidate(run[0][0] + offset, run[-1][1] + offset, "chunk"))
-    out.sort(key=lambda c: (c.start, c.end))
+    return out
+
+
+def _content_chunks(text: str, words: Sequence[str], starts: Sequence[int], ends: Sequence[int]) -> list[tuple[int, int]]:
+    """Maximal runs of content words (:func:`~mrclens.stats.text.is_content_word`) joined only
+    by one space or hyphen, as ``(start, end)``; ``words``/``starts``/``ends`` are the word
+    tokens of ``text`` and their offsets in ``text`` (:func:`~mrclens.stats.text.word_token_spans`)."""
+    out: list[tuple[int, int]] = []
+    run_start = run_end = -1
+    for w, a, b in zip(words, starts, ends):
+        if is_content_word(w):
+            if run_start >= 0:
+                if text[run_end:a] in (" ", "-"):
+                    run_end = b
+                    continue
+                out.append((run_start, run_end))
+            run_start, run_end = a, b
+        elif run_start >= 0:
+            out.append((run_start, run_end))
+            run_start = -1
+    if run_start >= 0:
+        out.append((run_start, run_end))
     return out
 
 
@@ -231,8 +252,8 @@ def first_k_prediction(context: str, unit: tuple[int, int], k: int = 3) -> str:
         >>> first_k_prediction("Paris is the capital. It is big.", (0, 21), k=3)
         'Paris is the'
     """
-    toks = whitespace_spans(context[unit[0] : unit[1]], unit[0])[:k]
-    return context[toks[0][0] : toks[-1][1]] if toks else ""
+    toks = list(islice(_NONSPACE.finditer(context, unit[0], unit[1]), k))
+    return context[toks[0].start() : toks[-1].end()] if toks else ""
 
 
 def type_matched_prediction(
@@ -272,28 +293,45 @@ def type_matched_prediction(
         cands = typed_candidates(sentence, start)
     else:
         cands = [c for c in candidates if start <= c.start and c.end <= end]
-    cands = [c for c in cands if not set(word_tokens(context[c.start : c.end])) <= q_words]
-    wanted = expected_answer_type(question)
-    order = {
-        "date": (("date",), ("name",), ("number",)),
-        "number": (("number",), ("name",), ("date",)),
-        "location": (("location",), ("name",), ("date", "number")),
-        "person": (("name",), ("date", "number")),
-        "entity": (("name",), ("date", "number")),
-        "clause": (("clause",), ("name",), ("date", "number")),
-    }[wanted]
-    chosen: list[Candidate] = []
-    for types in order:
-        chosen = [c for c in cands if c.type in types]
-        if chosen:
-            break
-    if not chosen:
-        return first_k_prediction(context, unit, k)
+    cand_words = [set(word_tokens(context[c.start : c.end])) for c in cands]
     anchors = [
         (m.start() + start, m.end() + start)
         for m in re.finditer(r"\w+", sentence)
         if m.group().lower() in q_words and is_content_word(m.group().lower())
     ]
+    return _choose_typed(context, unit, question, q_words, cands, cand_words, anchors, k)
+
+
+_TYPE_ORDER = {
+    "date": (("date",), ("name",), ("number",)),
+    "number": (("number",), ("name",), ("date",)),
+    "location": (("location",), ("name",), ("date", "number")),
+    "person": (("name",), ("date", "number")),
+    "entity": (("name",), ("date", "number")),
+    "clause": (("clause",), ("name",), ("date", "number")),
+}
+
+
+def _choose_typed(
+    context: str,
+    unit: tuple[int, int],
+    question: str,
+    q_words: set[str],
+    cands: Sequence[Candidate],
+    cand_words: Sequence[set[str] | frozenset[str]],
+    anchors: Sequence[tuple[int, int]],
+    k: int,
+) -> str:
+    """The rule of :func:`type_matched_prediction` on prepared inputs: the unit's candidates and
+    their word-token sets, and the spans of the unit's question content words (``anchors``)."""
+    cands = [c for c, words in zip(cands, cand_words) if not words <= q_words]
+    chosen: list[Candidate] = []
+    for types in _TYPE_ORDER[expected_answer_type(question)]:
+        chosen = [c for c in cands if c.type in types]
+        if chosen:
+            break
+    if not chosen:
+        return first_k_prediction(context, unit, k)
     if not anchors:
         c = chosen[0]
         return context[c.start : c.end]
@@ -326,19 +364,26 @@ class SlidingWindow:
     Args:
         context: the passage text.
         candidates: ``typed_candidates(context, content_chunks=True)``, if already computed.
+        words: ``word_token_spans(context)`` (lower-cased ``\\w+`` tokens, starts, ends), if
+            already computed.
     """
 
-    def __init__(self, context: str, candidates: Sequence[Candidate] | None = None):
+    def __init__(
+        self,
+        context: str,
+        candidates: Sequence[Candidate] | None = None,
+        words: tuple[Sequence[str], Sequence[int], Sequence[int]] | None = None,
+    ):
         self.context = context
-        words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"\w+", context)]
+        tokens, starts, ends = words if words is not None else word_token_spans(context)
         vocab: dict[str, int] = {}
-        ids = [vocab.setdefault(w, len(vocab)) for w, _, _ in words]
+        ids = [vocab.setdefault(w, len(vocab)) for w in tokens]
         self.vocab = vocab
         self.ids = np.asarray(ids, dtype=np.int64)
         counts = np.bincount(self.ids, minlength=len(vocab)) if len(vocab) else np.zeros(0)
         self.ic = np.log1p(1.0 / counts[self.ids]) if len(ids) else np.zeros(0)
-        starts = np.asarray([s for _, s, _ in words], dtype=np.int64)
-        ends = np.asarray([e for _, _, e in words], dtype=np.int64)
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
         if candidates is None:
             candidates = typed_candidates(context, 0, content_chunks=True)
         unique = list({(c.start, c.end): c for c in reversed(candidates)}.values())[::-1]  # first of each span
@@ -358,12 +403,11 @@ class SlidingWindow:
         self.sizes = self.incidence.sum(axis=1)
         self.mask = self.incidence[:, self.ids] if len(ids) else np.zeros((m, 0), dtype=bool)
 
-    def scores(self, questions: Sequence[str]) -> np.ndarray:
-        """The SW score of every candidate for each question, shape ``(n_questions,
-        n_candidates)``; ``-inf`` marks candidates dropped for that question."""
-        nq, m, n = len(questions), len(self.candidates), self.ids.size
-        if m == 0 or n == 0 or nq == 0:
-            return np.full((nq, m), -np.inf)
+    def _prepare(self, questions: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per question, which passage words are question words, shape ``(nq, n_words)``; per
+        (question, candidate), whether the candidate is kept (not all question words) and the
+        window size ``min(|S|, n_words)``, both ``(nq, n_candidates)``."""
+        nq = len(questions)
         q_vec = np.zeros((nq, len(self.vocab)), dtype=bool)
         q_size = np.zeros(nq, dtype=np.int64)
         for i, question in enumerate(questions):
@@ -372,22 +416,43 @@ class SlidingWindow:
             q_vec[i, [self.vocab[w] for w in q_words if w in self.vocab]] = True
         overlap = q_vec.astype(np.int64) @ self.incidence.T.astype(np.int64)  # (nq, m)
         keep = overlap < self.sizes[None, :]
-        window = q_size[:, None] + self.sizes[None, :] - overlap  # |S|, (nq, m)
-        in_s = self.mask[None, :, :] | q_vec[:, self.ids][:, None, :]  # (nq, m, n)
-        cum = np.zeros((nq, m, n + 1))
-        np.cumsum(in_s * self.ic, axis=2, out=cum[:, :, 1:])
-        end = np.minimum(np.arange(n)[None, None, :] + window[:, :, None], n)
-        best = (np.take_along_axis(cum, end, axis=2) - cum[:, :, :n]).max(axis=2)
+        window = np.minimum(q_size[:, None] + self.sizes[None, :] - overlap, self.ids.size)  # |S|
+        return q_vec[:, self.ids], keep, window
+
+    def _exact(self, q_mask: np.ndarray, q_idx: np.ndarray, c_idx: np.ndarray, window: np.ndarray) -> np.ndarray:
+        """The SW score of the (question ``q_idx[k]``, candidate ``c_idx[k]``) pairs, shape
+        ``(n_pairs,)``; each pair's value depends only on that pair."""
+        n = self.ids.size
+        in_s = self.mask[c_idx] | q_mask[q_idx]  # (pairs, n)
+        cum = np.zeros((len(c_idx), n + 1))
+        np.cumsum(np.where(in_s, self.ic, 0.0), axis=1, out=cum[:, 1:])
+        # window sums cum[j + W] - cum[j] for j = 0 .. n - W, one slice per distinct window
+        # size W: windows cut short by the passage end never score more (cum is
+        # non-decreasing), and a window as long as the passage covers all of it
+        best = np.empty(len(c_idx))
+        for w in np.unique(window):
+            rows = np.flatnonzero(window == w)
+            sub = cum[rows]
+            best[rows] = (sub[:, w:] - sub[:, : n + 1 - w]).max(axis=1)
+        return best
+
+    def scores(self, questions: Sequence[str]) -> np.ndarray:
+        """The SW score of every candidate for each question, shape ``(n_questions,
+        n_candidates)``; ``-inf`` marks candidates dropped for that question."""
+        nq, m, n = len(questions), len(self.candidates), self.ids.size
+        if m == 0 or n == 0 or nq == 0:
+            return np.full((nq, m), -np.inf)
+        q_mask, keep, window = self._prepare(questions)
+        q_idx, c_idx = np.divmod(np.arange(nq * m), m)
+        best = self._exact(q_mask, q_idx, c_idx, window.reshape(-1)).reshape(nq, m)
         best[~keep] = -np.inf
         return best
 
     def predict(self, questions: Sequence[str]) -> list[Candidate | None]:
-        """The best-scoring candidate for each question (``None`` when none is left)."""
+        """The best-scoring candidate for each question (``None`` when none is left): the
+        argmax of :meth:`scores`, ties to the earliest candidate."""
         s = self.scores(questions)
-        out: list[Candidate | None] = []
-        for row in s:
-            out.append(self.candidates[int(np.argmax(row))] if row.size and np.isfinite(row).any() else None)
-        return out
+        return [self.candidates[int(np.argmax(row))] if row.size and np.isfinite(row).any() else None for row in s]
 
 
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
@@ -478,3 +543,79 @@ def best_span_prediction(
                     if f1 > best_f1 + 1e-12:
                         best_f1, best = f1, context[toks[i][0] : toks[j][1]]
     return best
+
+
+class PassageIndex:
+    """What the three baselines need about one context, computed once for all its questions.
+
+    The results are those of the public functions (:func:`typed_candidates` per sentence unit
+    with ``content_chunks=True``, :func:`type_matched_prediction`, :class:`SlidingWindow`,
+    :func:`normalized_tokens`); only the shared work (word tokens of the context, candidate
+    spans and their word sets, normalised tokens of a unit) is done once per context.
+
+    Args:
+        context: the paragraph text.
+        units: its sentence units, ``(start, end)`` characters (:func:`mrclens.units.sentence_units`).
+
+    Attributes:
+        words, starts, ends: the context's word tokens (:func:`~mrclens.stats.text.word_token_spans`).
+        word_ranges: per unit, the ``[lo, hi)`` indices of the word tokens inside it.
+        candidates: every unit's candidates in context order (sorted by start, then end).
+        unit_slices: per unit, the ``[lo, hi)`` indices of its candidates in :attr:`candidates`.
+    """
+
+    def __init__(self, context: str, units: Sequence[tuple[int, int]]):
+        self.context = context
+        self.units = list(units)
+        self.words, self.starts, self.ends = word_token_spans(context)
+        self.word_ranges = [
+            (bisect.bisect_left(self.starts, s), bisect.bisect_right(self.ends, e)) for s, e in self.units
+        ]
+        candidates: list[Candidate] = []
+        self.unit_slices: list[tuple[int, int]] = []
+        for (s, e), (lo, hi) in zip(self.units, self.word_ranges):
+            found = _pattern_candidates(context[s:e], s)
+            found.extend(
+                Candidate(a, b, "chunk")
+                for a, b in _content_chunks(context, self.words[lo:hi], self.starts[lo:hi], self.ends[lo:hi])
+            )
+            found.sort(key=lambda c: (c.start, c.end))
+            self.unit_slices.append((len(candidates), len(candidates) + len(found)))
+            candidates.extend(found)
+        self.candidates = candidates
+        self._cand_words: list[frozenset[str]] | None = None
+        self._unit_tokens: dict[int, list] = {}
+        self._unit_word_sets: dict[int, set[str]] = {}
+
+    def unit_word_set(self, u: int) -> set[str]:
+        """The set of word tokens of unit ``u``."""
+        if u not in self._unit_word_sets:
+            lo, hi = self.word_ranges[u]
+            self._unit_word_sets[u] = set(self.words[lo:hi])
+        return self._unit_word_sets[u]
+
+    def unit_tokens(self, u: int) -> list[tuple[int, int, list[str]]]:
+        """:func:`normalized_tokens` of unit ``u`` (computed on first use)."""
+        if u not in self._unit_tokens:
+            self._unit_tokens[u] = normalized_tokens(self.context, *self.units[u])
+        return self._unit_tokens[u]
+
+    def sliding_window(self) -> SlidingWindow:
+        """Baseline (c) over this context's candidates."""
+        return SlidingWindow(self.context, self.candidates, words=(self.words, self.starts, self.ends))
+
+    def type_matched(self, u: int, question: str, q_words: set[str], k: int = 3) -> str:
+        """:func:`type_matched_prediction` in unit ``u`` for ``question`` (``q_words``: its
+        word-token set)."""
+        if self._cand_words is None:
+            ctx = self.context
+            self._cand_words = [frozenset(word_tokens(ctx[c.start : c.end])) for c in self.candidates]
+        lo, hi = self.unit_slices[u]
+        wlo, whi = self.word_ranges[u]
+        words, starts, ends = self.words, self.starts, self.ends
+        anchors = [
+            (starts[i], ends[i]) for i in range(wlo, whi) if words[i] in q_words and is_content_word(words[i])
+        ]
+        return _choose_typed(
+            self.context, self.units[u], question, q_words, self.candidates[lo:hi], self._cand_words[lo:hi], anchors, k
+        )

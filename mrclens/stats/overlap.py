@@ -28,20 +28,33 @@ class PassageNgrams:
     def __init__(self, words: Sequence[str]):
         self.words = list(words)
         self._sets: dict[int, set] = {1: set(self.words)}
+        self._positions: dict[str, list[int]] | None = None
+
+    @property
+    def positions(self) -> dict[str, list[int]]:
+        """Each word's positions in the passage (word-token indices, ascending)."""
+        if self._positions is None:
+            found: dict[str, list[int]] = {}
+            for i, w in enumerate(self.words):
+                found.setdefault(w, []).append(i)
+            self._positions = found
+        return self._positions
 
     def has(self, n: int) -> set:
         """The set of the passage's n-grams (tuples of ``n`` words; plain words for ``n == 1``)."""
         if n not in self._sets:
             w = self.words
-            self._sets[n] = {tuple(w[i : i + n]) for i in range(len(w) - n + 1)}
+            self._sets[n] = set(zip(*(w[i:] for i in range(n))))  # every run of n consecutive words
         return self._sets[n]
 
 
 def longest_shared_ngram(question_words: Sequence[str], passage: PassageNgrams) -> int:
     """Length in word tokens of the longest n-gram shared by the question and the passage.
 
-    Every sub-sequence of a shared n-gram is shared too, so lengths are tried upwards from 1
-    and the search stops at the first length with no shared n-gram.
+    Computed as the longest common run of consecutive words: walking the question word by
+    word, the run ending at each passage position that holds the current word is one longer
+    than the run that ended just before it (dynamic programming over the positions of the
+    question's words in the passage).
 
     Args:
         question_words: the question's word tokens (lower-cased).
@@ -54,17 +67,17 @@ def longest_shared_ngram(question_words: Sequence[str], passage: PassageNgrams) 
         >>> longest_shared_ngram("when did the war end".split(), PassageNgrams("the war did end in 1945".split()))
         2
     """
-    q = list(question_words)
-    unigrams = passage.has(1)
-    if not any(w in unigrams for w in q):
-        return 0
-    best = 1
-    for n in range(2, len(q) + 1):
-        grams = passage.has(n)
-        if any(tuple(q[i : i + n]) in grams for i in range(len(q) - n + 1)):
-            best = n
-        else:
-            break
+    positions = passage.positions
+    best = 0
+    previous: dict[int, int] = {}  # passage position -> length of the shared run ending there
+    for w in question_words:
+        current: dict[int, int] = {}
+        for i in positions.get(w, ()):
+            run = previous.get(i - 1, 0) + 1
+            current[i] = run
+            if run > best:
+                best = run
+        previous = current
     return best
 
 

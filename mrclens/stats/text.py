@@ -15,11 +15,35 @@ Three tokenisations are used, each where the cited work uses it:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
 import string
 import unicodedata
+from itertools import accumulate
+from pathlib import Path
 
-from spacy.lang.en.stop_words import STOP_WORDS
+
+def _spacy_stop_words() -> frozenset[str]:
+    """spaCy's English stop-word list (``spacy.lang.en.stop_words.STOP_WORDS``).
+
+    The module is a plain word list; it is executed from spaCy's installed file directly,
+    because importing it through the ``spacy`` package first imports spaCy itself (~1.7 s,
+    which a warm ``mrclens stats`` run otherwise never needs).
+    """
+    spec = importlib.util.find_spec("spacy")
+    path = Path(spec.submodule_search_locations[0]) / "lang" / "en" / "stop_words.py" if spec else None
+    if path is not None and path.is_file():
+        namespace: dict = {}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+        if isinstance(namespace.get("STOP_WORDS"), set):
+            return frozenset(namespace["STOP_WORDS"])
+    from spacy.lang.en.stop_words import STOP_WORDS as words  # the usual import, if the file moved
+
+    return frozenset(words)
+
+
+#: spaCy's English stop words (lower-cased; contractions included).
+STOP_WORDS = _spacy_stop_words()
 
 #: The closed list of English interrogative words (the same list as ablation e4).
 WH_WORDS = ("what", "which", "who", "whom", "whose", "when", "where", "why", "how")
@@ -29,7 +53,8 @@ WH_WORDS = ("what", "which", "who", "whom", "whose", "when", "where", "why", "ho
 QUESTION_TYPES = WH_WORDS + ("in", "other")
 
 _WORD = re.compile(r"\w+")
-_NONSPACE = re.compile(r"\S+")
+_WORD_SPLIT = re.compile(r"(\w+)")
+_NONSPACE_SPLIT = re.compile(r"(\S+)")
 _EDGE_PUNCT = string.punctuation + "“”‘’«»¿¡–—…"
 
 
@@ -40,7 +65,9 @@ def whitespace_words(text: str) -> list[str]:
 
 def whitespace_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
     """``(start, end)`` character spans of the whitespace tokens of ``text``, shifted by ``offset``."""
-    return [(m.start() + offset, m.end() + offset) for m in _NONSPACE.finditer(text)]
+    parts = _NONSPACE_SPLIT.split(text)  # [space, token, space, token, ..., space]
+    ends = list(accumulate(map(len, parts), initial=offset))
+    return list(zip(ends[1:-1:2], ends[2::2]))
 
 
 def word_tokens(text: str) -> list[str]:
@@ -49,15 +76,15 @@ def word_tokens(text: str) -> list[str]:
 
 
 def word_token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
-    """Lower-cased ``\\w+`` tokens with their character starts and ends (exclusive)."""
-    words: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for m in _WORD.finditer(text):
-        words.append(m.group().lower())
-        starts.append(m.start())
-        ends.append(m.end())
-    return words, starts, ends
+    """Lower-cased ``\\w+`` tokens with their character starts and ends (exclusive).
+
+    Each token is lower-cased on its own (``str.lower`` of the token), so the offsets are
+    those of the original text even where lower-casing changes a string's length.
+    """
+    parts = _WORD_SPLIT.split(text)  # [gap, word, gap, word, ..., gap]
+    offsets = list(accumulate(map(len, parts), initial=0))
+    words = "\x00".join(parts[1::2]).lower().split("\x00") if len(parts) > 1 else []
+    return words, offsets[1:-1:2], offsets[2::2]
 
 
 def is_content_word(word: str) -> bool:

@@ -37,3 +37,29 @@ def test_exact_and_near_keys():
     assert near_key("The U.S. Army, in Zürich!") == near_key("the US army in zurich")
     assert near_key("an apple") == near_key("apple")
     assert near_key("apple pie") != near_key("apple tart")
+
+
+def test_stop_words_are_spacys_list_read_without_importing_spacy():
+    import subprocess
+    import sys
+
+    from spacy.lang.en.stop_words import STOP_WORDS as spacy_list
+
+    from mrclens.stats.text import STOP_WORDS
+
+    assert STOP_WORDS == spacy_list and "the" in STOP_WORDS and "n’t" in STOP_WORDS
+    code = "import sys, mrclens.stats.text; print('spacy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_token_spans_keep_original_offsets():
+    from mrclens.stats.text import whitespace_spans, word_token_spans
+
+    text = " İstanbul's  ΣΟΦΟΣ, x_y\t(1990s)"
+    words, starts, ends = word_token_spans(text)
+    assert words == ["i̇stanbul", "s", "σοφος", "x_y", "1990s"]  # each word lower-cased on its own
+    assert [text[a:b] for a, b in zip(starts, ends)] == ["İstanbul", "s", "ΣΟΦΟΣ", "x_y", "1990s"]
+    assert word_token_spans("") == ([], [], []) and word_token_spans(" ,;") == ([], [], [])
+    assert whitespace_spans(text, 10) == [(11, 21), (23, 29), (30, 33), (34, 41)]
+    assert whitespace_spans("   ") == [] and whitespace_spans("a") == [(0, 1)]
