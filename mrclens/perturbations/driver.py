@@ -7,8 +7,6 @@ ablations: Zhong, Wang & Xing, "MRCLens", DataPerf@ICML 2022; exact rules: MRCLe
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import os
 from pathlib import Path
@@ -18,7 +16,7 @@ from tqdm import tqdm
 
 from mrclens import __version__
 from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_bytes, atomic_write_json, sha256_file
+from mrclens.io_utils import atomic_write_bytes, atomic_write_json, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
@@ -82,23 +80,6 @@ def _n_questions(dataset: Dataset) -> int:
     return sum(len(p.questions) for _, p in dataset.iter_paragraphs())
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """Pause Python's cyclic garbage collector (restored afterwards).
-
-    The run holds ~10^6 small objects (parses, copies of the dataset); generational collection
-    passes over them cost ~1 s CPU on SQuAD dev and reclaim nothing, since no reference cycles are
-    made. Memory is still freed by reference counting.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def perturb_dataset(
     dataset: Dataset | str | os.PathLike,
     out_dir: str | os.PathLike,
@@ -145,7 +126,7 @@ def perturb_dataset(
         MRCLensError: an unknown ablation id or format; an output path is the input file.
         InvariantError: an edit broke an answer offset (a bug; never expected).
     """
-    with _gc_paused():
+    with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
                         progress=progress, n_process=n_process)
 
