@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
-import pickle
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -26,11 +24,11 @@ from typing import Sequence
 from tqdm import tqdm
 
 from mrclens import nlp as _nlp_module
+from mrclens.diskcache import DiskCache
 from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 
 _SCHEMA_VERSION = 1
-_SQL_CHUNK = 900  # below SQLite's default limit of 999 bound parameters
 
 
 @dataclass
@@ -96,15 +94,12 @@ def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
     return (starts, ends, pos_list, tags, sent_starts, ents)
 
 
-class _Cache:
-    """A SQLite key → pickled-parse store (one file, one table)."""
+class _Cache(DiskCache):
+    """The parse cache: table ``parses`` (text hash → compact parse tuple) and table
+    ``fingerprints`` (installed package versions → pipeline fingerprint)."""
 
     def __init__(self, directory: Path):
-        directory.mkdir(parents=True, exist_ok=True)
-        self.path = directory / f"parses-v{_SCHEMA_VERSION}.sqlite"
-        self.con = sqlite3.connect(self.path, timeout=60)
-        self.con.execute("PRAGMA journal_mode=WAL")
-        self.con.execute("PRAGMA synchronous=NORMAL")
+        super().__init__(directory / f"parses-v{_SCHEMA_VERSION}.sqlite", tables=())
         self.con.execute("CREATE TABLE IF NOT EXISTS parses (key BLOB PRIMARY KEY, value BLOB NOT NULL)")
         self.con.execute("CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
@@ -116,27 +111,11 @@ class _Cache:
         with self.con:
             self.con.execute("INSERT OR REPLACE INTO fingerprints (key, value) VALUES (?, ?)", (key, value))
 
-    def get_many(self, keys: list[bytes]) -> dict[bytes, tuple]:
-        found: dict[bytes, tuple] = {}
-        for i in range(0, len(keys), _SQL_CHUNK):
-            chunk = keys[i : i + _SQL_CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for key, value in self.con.execute(f"SELECT key, value FROM parses WHERE key IN ({marks})", chunk):
-                try:
-                    found[bytes(key)] = pickle.loads(value)
-                except Exception:  # a damaged entry is parsed again
-                    pass
-        return found
+    def get_many(self, keys: list[bytes]) -> dict[bytes, tuple]:  # type: ignore[override]
+        return super().get_many(keys, table="parses")
 
-    def put_many(self, items: list[tuple[bytes, tuple]]) -> None:
-        with self.con:
-            self.con.executemany(
-                "INSERT OR REPLACE INTO parses (key, value) VALUES (?, ?)",
-                [(k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items],
-            )
-
-    def close(self) -> None:
-        self.con.close()
+    def put_many(self, items: list[tuple[bytes, tuple]]) -> None:  # type: ignore[override]
+        super().put_many(items, table="parses")
 
 
 def _install_key(sentences: bool, pos: bool, entities: bool) -> str:

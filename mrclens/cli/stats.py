@@ -14,14 +14,16 @@ from mrclens.stats import compute_stats, format_stats
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev) to check for leakage from DATA.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write every figure (histograms included) to this JSON file.")
 @click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for the per-question statistics (spaCy parses in one).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
+              help="Worker processes for the per-question statistics (spaCy parses in one).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int, quiet: bool) -> None:
+def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int | None, quiet: bool) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
-    No model is trained: this takes seconds to minutes. Percentages are 0-100.
+    No model is trained: this takes seconds to minutes. Percentages are 0-100. Parses and
+    each paragraph's figures are cached, so a re-run recomputes only edited paragraphs.
     """
     dataset = load_dataset(data)
     dev_set = load_dataset(dev) if dev else None

@@ -5,15 +5,17 @@ from __future__ import annotations
 import bisect
 import functools
 import multiprocessing as mp
+import os
 import time
 from pathlib import Path
 
 from tqdm import tqdm
 
 from mrclens.metrics import evaluate
-from mrclens.parsing import parse_texts
+from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
+from mrclens.stats.cache import StatsCache, figures_key
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
@@ -34,6 +36,15 @@ _FRACTION_BINS = [i / 10 for i in range(11)]
 _PCT_BINS = [float(i) for i in range(0, 101, 10)]
 
 
+def default_jobs() -> int:
+    """Worker processes used by default: the CPUs this process may run on, at most 4."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(4, n))
+
+
 def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
     r = evaluate(dataset, predictions)
     if "HasAns_f1" in r:
@@ -48,12 +59,12 @@ _N_CHUNKS = 32
 
 def _first_answerable_index(paragraphs: list[Paragraph]) -> list[int]:
     """For each paragraph, the index (in file order over all answerable questions) of its
-    first answerable question."""
+    first answerable question; one more item at the end: the number of answerable questions."""
     out, k = [], 0
     for p in paragraphs:
         out.append(k)
         k += sum(1 for q in p.questions if q.answers)
-    return out
+    return out + [k]
 
 
 def _chunks(paragraphs: list[Paragraph], n: int) -> list[tuple[int, int]]:
@@ -71,62 +82,109 @@ def _chunks(paragraphs: list[Paragraph], n: int) -> list[tuple[int, int]]:
     return [b for b in bounds if b[1] > b[0]]
 
 
+_PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share")
+_PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
+
+
+def _paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], first_k: int) -> dict:
+    """The per-question figures and the six baseline predictions of one paragraph.
+
+    A pure function of its arguments (the paragraph's context, questions and gold answers, its
+    sentence units, the most similar unit of each answerable question, ``first_k``), so its
+    result can be cached under a hash of them (:mod:`mrclens.stats.cache`).
+
+    Returns:
+        ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
+        "content_share": [...] (answerable questions, file order), "preds": [(a, b, c, ua, ub,
+        uc), ...] (``None`` where a baseline has no prediction)}``.
+    """
+    context = p.context
+    out: dict = {key: [] for key in ("longest",) + _PARAGRAPH_KEYS}
+    out["preds"] = []
+    index = PassageIndex(context, us)
+    passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
+    q_words = [word_tokens(q.question) for q in p.questions]
+    out["longest"] = [longest_shared_ngram(words, passage) for words in q_words]
+    qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
+    if not qs:
+        return out
+    unit_starts = [s for s, _ in us]
+    window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
+    for (q, words), cand, best in zip(qs, window_choice, sims):
+        first = q.answers[0]
+        out["a_len"].append(len(whitespace_words(first.text)))
+        first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
+        u0 = min(first_units) if first_units else None
+        out["unit_index"].append(u0)
+        out["char_frac"].append(first.answer_start / len(context))
+        gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
+        out["in_sim"].append(best in gold_units if best >= 0 else None)
+        out["content_share"].append(content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None)
+        golds = [(a.answer_start, a.text) for a in q.answers]
+        upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
+
+        def upper_bound(u: int) -> str:
+            if u not in upper:
+                upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
+            return upper[u]
+
+        a = ua = b = ub = c = uc = None
+        if us:
+            a, ua = first_k_prediction(context, us[0], first_k), upper_bound(0)
+            b, ub = index.type_matched(best, q.question, set(words), first_k), upper_bound(best)
+        if cand is not None:
+            c = context[cand.start : cand.end]
+            if us:
+                uc = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
+        out["preds"].append((a, b, c, ua, ub, uc))
+    return out
+
+
 def _chunk_stats(bounds: tuple[int, int]) -> dict:
-    """Per-question figures and baseline scores for paragraphs ``[lo, hi)`` (reads ``_WORK``)."""
+    """Per-question figures and baseline scores for paragraphs ``[lo, hi)`` (reads ``_WORK``).
+
+    Paragraph figures found in the statistics cache are reused; the others are computed and
+    returned under ``"new_cache_entries"`` for the parent process to store.
+    """
     lo, hi = bounds
     w = _WORK
     paragraphs, units, sim_idx, parsed_ans, first_k = w["paragraphs"], w["units"], w["sim_idx"], w["parsed_ans"], w["first_k"]
     out: dict = {key: [] for key in _LIST_KEYS}
-    preds: dict[str, dict[str, str]] = {name: {} for name in ("a", "b", "c", "ua", "ub", "uc")}
+    preds: dict[str, dict[str, str]] = {name: {} for name in _PRED_KEYS}
     scored: list[Paragraph] = []
-    k = w["first_answerable"][lo] if lo < len(paragraphs) else 0
+    k0 = w["first_answerable"][lo] if lo < len(paragraphs) else 0
+    keys: list[bytes] = []
+    k = k0
     for pi in range(lo, hi):
+        n_answerable = w["first_answerable"][pi + 1] - w["first_answerable"][pi]
+        keys.append(figures_key(paragraphs[pi], units[pi], sim_idx[k : k + n_answerable], first_k))
+        k += n_answerable
+    cache = StatsCache(w["cache_dir"], setup=False) if w["cache_dir"] is not None else None  # set up by the parent
+    found = cache.get_many(keys) if cache else {}
+    if cache:
+        cache.close()
+    new_entries = []
+    k = k0
+    for pi, key in zip(range(lo, hi), keys):
         p = paragraphs[pi]
-        context = p.context
-        us = units[pi]
-        index = PassageIndex(context, us)
-        passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
-        q_words = [word_tokens(q.question) for q in p.questions]
-        for words in q_words:
-            out["longest"].append(longest_shared_ngram(words, passage))
-        qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
-        if not qs:
-            continue
-        scored.append(Paragraph(context, [q for q, _ in qs]))
-        unit_starts = [s for s, _ in us]
-        window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
-        for (q, words), cand in zip(qs, window_choice):
-            first = q.answers[0]
-            out["a_len"].append(len(whitespace_words(first.text)))
-            out["a_types"].append(coarse_answer_type(parsed_ans[k]))
-            first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
-            u0 = min(first_units) if first_units else None
-            out["unit_index"].append(u0)
-            out["char_frac"].append(first.answer_start / len(context))
-            gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
-            best = sim_idx[k]
-            out["in_sim"].append(best in gold_units if best >= 0 else None)
-            out["content_share"].append(
-                content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None
-            )
-            golds = [(a.answer_start, a.text) for a in q.answers]
-            upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
-
-            def upper_bound(u: int) -> str:
-                if u not in upper:
-                    upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
-                return upper[u]
-
-            if us:
-                preds["a"][q.id] = first_k_prediction(context, us[0], first_k)
-                preds["ua"][q.id] = upper_bound(0)
-                preds["b"][q.id] = index.type_matched(best, q.question, set(words), first_k)
-                preds["ub"][q.id] = upper_bound(best)
-            if cand is not None:
-                preds["c"][q.id] = context[cand.start : cand.end]
-                if us:
-                    preds["uc"][q.id] = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
-            k += 1
+        n_answerable = w["first_answerable"][pi + 1] - w["first_answerable"][pi]
+        figures = found.get(key)
+        if figures is None:
+            figures = _paragraph_figures(p, units[pi], sim_idx[k : k + n_answerable], first_k)
+            new_entries.append((key, figures))
+        out["longest"].extend(figures["longest"])
+        qs = [q for q in p.questions if q.answers]
+        if qs:
+            scored.append(Paragraph(p.context, qs))
+        for name in _PARAGRAPH_KEYS:
+            out[name].extend(figures[name])
+        for i, (q, row) in enumerate(zip(qs, figures["preds"])):
+            out["a_types"].append(coarse_answer_type(parsed_ans[k + i]))
+            for name, pred in zip(_PRED_KEYS, row):
+                if pred is not None:
+                    preds[name][q.id] = pred
+        k += n_answerable
+    out["new_cache_entries"] = new_entries
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}
     for name, (pa, pu) in {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}.items():
@@ -146,7 +204,7 @@ def compute_stats(
     progress: bool = True,
     *,
     first_k: int = 3,
-    n_process: int = 1,
+    n_process: int | None = None,
 ) -> dict:
     """Compute every model-free statistic of ``dataset`` (MRCLens issue 7).
 
@@ -181,24 +239,29 @@ def compute_stats(
     Args:
         dataset: the dataset to describe (e.g. the training file).
         dev: a second file (e.g. the dev file) to check for leakage against ``dataset``.
-        cache_dir: the parse cache directory (default: :func:`mrclens.parsing.default_cache_dir`).
+        cache_dir: the cache directory (default: :func:`mrclens.parsing.default_cache_dir`) of
+            the parse cache and the statistics cache (:mod:`mrclens.stats.cache`: each
+            paragraph's figures, so that a re-run recomputes only edited paragraphs); ``False``
+            turns both off.
         progress: show progress bars.
         first_k: the ``k`` of baseline (a), in whitespace tokens.
         n_process: worker processes (forked) for the per-question figures and baselines;
-            1 = everything in this process. spaCy always parses in this process (its own
+            1 = everything in this process; ``None`` = :func:`default_jobs`. spaCy always parses in this process (its own
             multiprocessing was slower here).
 
     Returns:
         a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
         "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
         "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
-        "timings_s"}``. Percentages are 0–100; lengths are in words; times in seconds.
+        "timings_s", "statistics_cache"}`` (``statistics_cache``: paragraphs computed and
+        paragraphs read from the statistics cache). Percentages are 0–100; lengths are in words; times in seconds.
 
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
     """
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    n_process = default_jobs() if n_process is None else n_process
     paragraphs = [p for _, p in dataset.iter_paragraphs()]
     all_questions = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions]
     answerable = [(pi, q) for pi, q in all_questions if q.answers]
@@ -242,9 +305,12 @@ def compute_stats(
     _WORK = {
         "paragraphs": paragraphs, "units": units, "sim_idx": sim_idx, "parsed_ans": parsed_ans,
         "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
+        "cache_dir": None if cache_dir is False else Path(cache_dir) if cache_dir else default_cache_dir(),
     }
     # a fixed number of chunks (not one per worker), so that the summed scores, and so every
     # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    if _WORK["cache_dir"] is not None:
+        StatsCache(_WORK["cache_dir"]).close()  # create the file and table before workers read it
     chunks = _chunks(paragraphs, _N_CHUNKS)
     bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
     parts = []
@@ -261,8 +327,17 @@ def compute_stats(
     finally:
         _WORK = {}
         bar.close()
+    new_entries = [entry for part in parts for entry in part.pop("new_cache_entries")]
+    if new_entries and cache_dir is not False:
+        cache = StatsCache(Path(cache_dir) if cache_dir else default_cache_dir())
+        try:
+            cache.put_many(new_entries)
+        finally:
+            cache.close()
     merged: dict[str, list] = {key: [v for part in parts for v in part[key]] for key in _LIST_KEYS}
     timings["per_question"] = time.perf_counter() - t
+    cache_use = {"paragraphs": len(paragraphs), "computed": len(new_entries),
+                 "from_cache": len(paragraphs) - len(new_entries)}
 
     heuristics = {}
     for name, desc in (
@@ -336,4 +411,5 @@ def compute_stats(
         "duplicates": duplicates,
         "leakage": leakage,
         "timings_s": timings,
+        "statistics_cache": cache_use,
     }

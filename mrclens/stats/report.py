@@ -71,4 +71,10 @@ def format_stats(stats: dict) -> str:
             f"({lk['pairs_near_identical']:,} same question on the same context) also in "
             f"{stats.get('source') or 'train'}"
         )
+    cache = stats.get("statistics_cache")
+    if cache and cache["from_cache"]:
+        lines.append(
+            f"(figures of {cache['from_cache']:,} of {cache['paragraphs']:,} paragraphs read from the statistics "
+            f"cache; {cache['computed']:,} computed)"
+        )
     return "\n".join(lines)

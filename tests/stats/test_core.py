@@ -139,4 +139,32 @@ def test_worker_processes_give_the_same_figures(mini_stats):
     par = compute_stats(make_dataset(MINI), cache_dir=False, progress=False, n_process=2)
     par.pop("timings_s")
     ser = {k: v for k, v in mini_stats.items() if k != "timings_s"}
+    assert par["statistics_cache"] == {"paragraphs": 2, "computed": 2, "from_cache": 0}
     assert par == ser
+
+
+def test_statistics_cache_reuses_unchanged_paragraphs_only(sample_path, tmp_path):
+    """A re-run reads every paragraph's figures from the statistics cache and gives the same
+    result; editing one question recomputes that paragraph alone, with the figures of a run
+    without any cache."""
+    ds = load_dataset(sample_path)
+    ds.articles = ds.articles[:2]
+    n_par = sum(len(a.paragraphs) for a in ds.articles)
+
+    def strip(s):
+        return {k: v for k, v in s.items() if k not in ("timings_s", "statistics_cache")}
+
+    first = compute_stats(ds, cache_dir=tmp_path, progress=False)
+    assert first["statistics_cache"] == {"paragraphs": n_par, "computed": n_par, "from_cache": 0}
+    assert (tmp_path / "stats-v1.sqlite").is_file()
+    again = compute_stats(ds, cache_dir=tmp_path, progress=False, n_process=2)
+    assert again["statistics_cache"]["from_cache"] == n_par
+    assert strip(again) == strip(first)
+
+    q = ds.articles[1].paragraphs[0].questions[0]
+    q.question = "Which " + q.question  # a different question: n-gram overlap, baselines change
+    edited = compute_stats(ds, cache_dir=tmp_path, progress=False)
+    assert edited["statistics_cache"]["computed"] == 1
+    fresh = compute_stats(ds, cache_dir=False, progress=False)
+    assert fresh["statistics_cache"]["computed"] == n_par
+    assert strip(edited) == strip(fresh) and strip(edited) != strip(first)
