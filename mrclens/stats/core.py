@@ -152,25 +152,21 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
     out: dict = {key: [] for key in _LIST_KEYS}
     preds: dict[str, dict[str, str]] = {name: {} for name in _PRED_KEYS}
     scored: list[Paragraph] = []
-    k0 = w["first_answerable"][lo] if lo < len(paragraphs) else 0
-    keys: list[bytes] = []
-    k = k0
-    for pi in range(lo, hi):
-        n_answerable = w["first_answerable"][pi + 1] - w["first_answerable"][pi]
-        keys.append(figures_key(paragraphs[pi], units[pi], sim_idx[k : k + n_answerable], first_k))
-        k += n_answerable
+    first = w["first_answerable"]  # paragraph pi's answerable questions are first[pi] .. first[pi + 1] - 1
+    keys = [
+        figures_key(paragraphs[pi], units[pi], sim_idx[first[pi] : first[pi + 1]], first_k) for pi in range(lo, hi)
+    ]
     cache = StatsCache(w["cache_dir"], setup=False) if w["cache_dir"] is not None else None  # set up by the parent
     found = cache.get_many(keys) if cache else {}
     if cache:
         cache.close()
     new_entries = []
-    k = k0
     for pi, key in zip(range(lo, hi), keys):
         p = paragraphs[pi]
-        n_answerable = w["first_answerable"][pi + 1] - w["first_answerable"][pi]
+        k = first[pi]
         figures = found.get(key)
         if figures is None:
-            figures = _paragraph_figures(p, units[pi], sim_idx[k : k + n_answerable], first_k)
+            figures = _paragraph_figures(p, units[pi], sim_idx[k : first[pi + 1]], first_k)
             new_entries.append((key, figures))
         out["longest"].extend(figures["longest"])
         qs = [q for q in p.questions if q.answers]
@@ -183,7 +179,6 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
             for name, pred in zip(_PRED_KEYS, row):
                 if pred is not None:
                     preds[name][q.id] = pred
-        k += n_answerable
     out["new_cache_entries"] = new_entries
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}

@@ -19,33 +19,22 @@ from mrclens.stats.text import is_content_word
 
 
 class PassageNgrams:
-    """The n-gram sets of one passage's word tokens, built lazily and kept for reuse.
+    """One passage's word tokens, indexed by word for n-gram matching (built once per passage,
+    reused for all its questions).
 
     Args:
         words: the passage's word tokens (lower-cased).
+
+    Attributes:
+        words: the word tokens, as a list.
+        positions: each word's positions in the passage (word-token indices, ascending).
     """
 
     def __init__(self, words: Sequence[str]):
         self.words = list(words)
-        self._sets: dict[int, set] = {1: set(self.words)}
-        self._positions: dict[str, list[int]] | None = None
-
-    @property
-    def positions(self) -> dict[str, list[int]]:
-        """Each word's positions in the passage (word-token indices, ascending)."""
-        if self._positions is None:
-            found: dict[str, list[int]] = {}
-            for i, w in enumerate(self.words):
-                found.setdefault(w, []).append(i)
-            self._positions = found
-        return self._positions
-
-    def has(self, n: int) -> set:
-        """The set of the passage's n-grams (tuples of ``n`` words; plain words for ``n == 1``)."""
-        if n not in self._sets:
-            w = self.words
-            self._sets[n] = set(zip(*(w[i:] for i in range(n))))  # every run of n consecutive words
-        return self._sets[n]
+        self.positions: dict[str, list[int]] = {}
+        for i, w in enumerate(self.words):
+            self.positions.setdefault(w, []).append(i)
 
 
 def longest_shared_ngram(question_words: Sequence[str], passage: PassageNgrams) -> int:
@@ -58,7 +47,7 @@ def longest_shared_ngram(question_words: Sequence[str], passage: PassageNgrams) 
 
     Args:
         question_words: the question's word tokens (lower-cased).
-        passage: the passage's n-gram sets.
+        passage: the passage's indexed word tokens.
 
     Returns:
         the length (0 when not even one word is shared).
