@@ -39,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import MRCLensError
+from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
 
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
@@ -52,12 +52,8 @@ METRIC_SECTIONS = (
 
 _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
 
-EXIT_PASS = 0
-EXIT_FAIL = 1
-
-
-class RulesError(MRCLensError):
-    """A rules file or an audit results file is unreadable or malformed (CLI exit code 2)."""
+EXIT_PASS = EXIT_OK
+EXIT_FAIL = EXIT_CHECK_FAILED
 
 
 @dataclass

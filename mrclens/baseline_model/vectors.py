@@ -19,13 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mrclens.errors import MRCLensError
+from mrclens.errors import VectorsError
 
 PAD, OOV = 0, 1  # reserved word and character ids
-
-
-class VectorsError(MRCLensError):
-    """The word-vector file is missing or malformed."""
 
 
 def _candidates(token: str) -> tuple[str, ...]:

@@ -1,22 +1,30 @@
 """The ``mrclens`` command line: one click group, commands registered in one place.
 
 Each command lives in its own module and is a thin wrapper: it parses options and
-calls one library function. Errors that MRCLens raises on purpose
-(:class:`~mrclens.errors.MRCLensError`) are printed as plain lines, without a
-traceback, and exit with status 2.
+calls one library function. Exit codes are those of :mod:`mrclens.errors`: errors that MRCLens
+raises on purpose about its input (:class:`~mrclens.errors.MRCLensError`) are printed as plain
+lines, without a traceback, and exit with status 2; a bug (:class:`~mrclens.errors.InternalError`
+or any unexpected exception) prints one line saying so and where the full traceback was
+written (:func:`write_crash_log`), and exits with status 3.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import importlib
+import os
 import sys
+import tempfile
+import traceback
+from pathlib import Path
 
 import click
 
 from mrclens import __version__
-from mrclens.errors import MRCLensError
+from mrclens.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, MRCLensError
 
-EXIT_BAD_INPUT = 2
+#: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
+CRASH_DIR_ENV = "MRCLENS_CRASH_DIR"
 
 
 #: The command registry, filled in one place: name -> "module:attribute". Commands are imported
@@ -55,6 +63,34 @@ class _Group(click.Group):
         except FileNotFoundError as err:
             click.echo(f"error: file not found: {err.filename}", err=True)
             sys.exit(EXIT_BAD_INPUT)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as err:  # a bug: InternalError (InvariantError …) or anything unexpected
+            path = write_crash_log(err, sys.argv)
+            where = f"the full traceback is in {path}" if path else "the traceback could not be written to a file"
+            click.echo(f"internal error (a bug in MRCLens {__version__}, not a problem with your input): "
+                       f"{type(err).__name__}: {err}; {where}. Please report it with that file.", err=True)
+            sys.exit(EXIT_INTERNAL)
+
+
+def write_crash_log(err: BaseException, argv: list[str]) -> Path | None:
+    """Write the traceback of ``err`` and the command line to a new file; return its path.
+
+    The file is ``mrclens-crash-<UTC time>-<random>.log`` in ``$MRCLENS_CRASH_DIR`` or the system
+    temporary directory. Returns ``None`` when no file can be written (never raises).
+    """
+    try:
+        folder = Path(os.environ.get(CRASH_DIR_ENV) or tempfile.gettempdir())
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        fd, name = tempfile.mkstemp(prefix=f"mrclens-crash-{stamp}-", suffix=".log", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+            fh.write(f"mrclens {__version__}, Python {sys.version.split()[0]}\n")
+            fh.write("command: " + " ".join(argv) + "\n\n")
+            fh.write("".join(traceback.format_exception(type(err), err, err.__traceback__)))
+        return Path(name)
+    except Exception:  # noqa: BLE001 - reporting the crash must not crash
+        return None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.validation import validate_file
 
 
@@ -25,4 +26,4 @@ def validate(file: str) -> None:
         click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
     else:
         click.echo(f"INVALID: {len(report.errors):,} error(s), {len(report.warnings):,} warning(s)", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_BAD_INPUT)

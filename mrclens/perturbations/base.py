@@ -18,17 +18,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from mrclens.errors import MRCLensError
+from mrclens.errors import InvariantError
 from mrclens.parsing import ParsedText
 from mrclens.squad import Answer, Paragraph, Question
 from mrclens.units import answer_unit_indices
 
 #: A change record: ``{"changed": bool, "reason": str | None, "detail": dict}``.
 Change = dict[str, Any]
-
-
-class InvariantError(MRCLensError):
-    """An edit left a gold answer that no longer matches its ``answer_start`` (a bug; never expected)."""
 
 
 @dataclass(frozen=True)
