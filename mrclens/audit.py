@@ -12,11 +12,13 @@ Toolkit", DataPerf@ICML 2022):
    on a held-out slice of the *training* articles (``heldout_fraction``, by title; never the
    evaluation data), and save it under ``OUT/model/``; or load ``--model``.
 4. **predict** — one official-format prediction file per set, ``OUT/predictions/<set>.json``.
-5. **score** — :func:`mrclens.evaluation.evaluate_predictions_dir`, the same code that scores
-   an external model's predictions (drops, paired bootstrap CIs, readings).
-6. **report** — ``OUT/results.json``, ``OUT/results.csv``, ``OUT/report.html``.
+5. **score** — :func:`mrclens.scoring.evaluate.evaluate_perturbed`, the same code that scores
+   an external model's predictions (drops, paired bootstrap CIs, readings); the audit passes
+   its inputs, step times, model record and audit record into it.
+6. **report** — :func:`mrclens.publish.write_outputs`: ``OUT/results.json``, ``OUT/results.csv``,
+   ``OUT/question-scores.json``, ``OUT/report.html`` (file names: :mod:`mrclens.artifacts.layout`).
 
-Caching and resuming: ``OUT/audit-state.json`` records, for every finished step, a key — the
+Caching and resuming: ``OUT/audit-state.json`` (:mod:`mrclens.artifacts.audit_state`) records, for every finished step, a key — the
 sha256 of everything that determines its output (input file hashes, options that matter,
 MRCLens/spaCy/pipeline versions, and the keys of the steps it depends on). A re-run reuses
 each step whose key is unchanged and whose outputs exist, so an audit killed mid-way resumes
@@ -35,19 +37,23 @@ import importlib.metadata
 import json
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from mrclens import __version__, evaluation
-from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_json, sha256_file
+from mrclens import __version__
+from mrclens.artifacts.audit_state import AuditState, read_audit_state, write_audit_state
+from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, OutputLayout
+from mrclens.artifacts.manifest import read_manifest
+from mrclens.artifacts.predictions import write_predictions
+from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
+from mrclens.errors import ArtifactMsg, MRCLensError
+from mrclens.io_utils import sha256_file
 from mrclens.split import split_by_title
-from mrclens.squad import Dataset, load_dataset
+from mrclens.squad import load_dataset
 
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
 SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"
-STATE_FILE = "audit-state.json"
 #: Training-time caps (minutes) per profile when neither the profile nor the user sets one, chosen
 #: so that a full SQuAD v1.1 audit (train 87,599 questions) stays within 60 minutes on 2 CPU cores.
 DEFAULT_MAX_MINUTES = {"paper": 40.0, "paper-em": 40.0}
@@ -108,27 +114,23 @@ def _pipeline_versions() -> dict[str, str]:
 
 
 class _State:
-    """The ``audit-state.json`` file: dataset fingerprint + one key per finished step."""
+    """The audit's ``audit-state.json`` (:mod:`mrclens.artifacts.audit_state`): dataset fingerprint + one key per finished step."""
 
     def __init__(self, out: Path, fingerprint: str, force: bool):
-        self.path = out / STATE_FILE
+        self.out = out
         self.fingerprint = fingerprint
-        data: dict[str, Any] = {}
-        if self.path.exists():
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("dataset") != fingerprint:
-                if not force:
-                    raise MRCLensError(
-                        f"{out} holds an audit of a different dataset (or different input files); "
-                        "choose another --out or pass --force to replace it")
-                data = {}
-        elif out.exists() and any(out.iterdir()):
+        saved = read_audit_state(out) if out.is_dir() else None
+        if saved is not None and saved.dataset != fingerprint:
             if not force:
-                raise MRCLensError(f"{out} exists and is not an MRCLens audit directory; choose another --out or pass --force")
-        if force and not data and out.exists():
-            for name in ("perturbed", "predictions", "model"):
+                raise MRCLensError(ArtifactMsg.AUDIT_OTHER_DATASET.format(out=out))
+            saved = None
+        elif saved is None and out.exists() and any(out.iterdir()):
+            if not force:
+                raise MRCLensError(ArtifactMsg.AUDIT_NOT_AUDIT_DIR.format(out=out))
+        if force and saved is None and out.exists():
+            for name in (PERTURBED_DIR, PREDICTIONS_DIR, MODEL_DIR):
                 shutil.rmtree(out / name, ignore_errors=True)
-        self.steps: dict[str, dict[str, Any]] = data.get("steps", {})
+        self.steps: dict[str, dict[str, Any]] = saved.steps if saved is not None else {}
         out.mkdir(parents=True, exist_ok=True)
 
     def done(self, step: str, key: str) -> dict[str, Any] | None:
@@ -137,14 +139,14 @@ class _State:
 
     def finish(self, step: str, key: str, seconds: float, **extra: Any) -> None:
         self.steps[step] = {"key": key, "seconds": round(seconds, 3), **extra}
-        atomic_write_json(self.path, {"dataset": self.fingerprint, "mrclens_version": __version__, "steps": self.steps}, indent=1)
+        write_audit_state(self.out, AuditState(self.fingerprint, __version__, self.steps))
 
 
-def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dict[str, Any]:
+def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Results:
     """Run (or resume) an audit and write its outputs under ``options.out``.
 
     Returns:
-        the ``results.json`` object (see :mod:`mrclens.results`).
+        the results written to ``results.json`` (:class:`~mrclens.artifacts.results.Results`).
 
     Raises:
         DataError: an input file is invalid (raised before any training).
@@ -154,15 +156,16 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
     from mrclens.perturbations import perturb_dataset, resolve_ablations
 
     out = Path(options.out)
+    layout = OutputLayout(out)
     train_path = Path(options.train) if options.train else SAMPLE_PATH
     seconds: dict[str, float] = {}
 
     # 1. load ---------------------------------------------------------------------------
     t0 = time.perf_counter()
-    inputs = [{"role": "train", "file": str(train_path), "sha256": sha256_file(train_path)}]
+    inputs = [InputFile("train", str(train_path), sha256_file(train_path))]
     train_all = load_dataset(train_path)
     if options.dev:
-        inputs.append({"role": "dev", "file": str(options.dev), "sha256": sha256_file(options.dev)})
+        inputs.append(InputFile("dev", str(options.dev), sha256_file(options.dev)))
         eval_data = load_dataset(options.dev)
         train_data = train_all
         split_note = None
@@ -181,15 +184,15 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
     echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
          f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
 
-    fingerprint = _key([i["sha256"] for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"})
+    fingerprint = _key([i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"})
     state = _State(out, fingerprint, options.force)
     versions = _pipeline_versions()
 
     # 2. perturb ------------------------------------------------------------------------
-    perturbed = out / "perturbed"
+    perturbed = layout.perturbed_dir
     perturb_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions)
     done = state.done("perturb", perturb_key)
-    if done and (perturbed / "manifest.json").exists():
+    if done and layout.manifest.exists():
         seconds["perturb"] = done["seconds"]
         echo(f"[perturb] reused {perturbed} (finished earlier in {done['seconds']:.1f} s)")
     else:
@@ -198,7 +201,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
                                    cache_dir=options.cache_dir, progress=options.progress)
         seconds["perturb"] = time.perf_counter() - t0
         state.finish("perturb", perturb_key, seconds["perturb"])
-        n_trunc = manifest["sets"]["original-truncated"]["n"]
+        n_trunc = manifest.sets["original-truncated"].n
         echo(f"[perturb] {len(ablation_ids)} ablations written to {perturbed}; truncated set: {n_trunc:,} questions "
              f"({seconds['perturb']:.1f} s)")
 
@@ -215,7 +218,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
     else:
         from mrclens.baseline_model import ReaderConfig
 
-        model_dir = out / "model"
+        model_dir = layout.model_dir
         config = ReaderConfig.profile(options.profile)
         max_minutes = options.max_minutes if options.max_minutes is not None else (
             config.max_minutes if config.max_minutes is not None else DEFAULT_MAX_MINUTES.get(options.profile))
@@ -242,12 +245,12 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
             echo(f"[train] done in {seconds['train'] / 60:.1f} min; saved to {model_dir}")
 
     # 4. predict ------------------------------------------------------------------------
-    predictions_dir = out / "predictions"
-    set_files = evaluation.set_files(evaluation.read_manifest(perturbed))
+    predictions_dir = layout.predictions_dir
+    set_files = read_manifest(perturbed).set_files()
     reused = 0
     for name, file in set_files.items():
         key = _key("predict", model_key, sha256_file(perturbed / file))
-        target = predictions_dir / f"{name}.json"
+        target = layout.prediction_file(name)
         if state.done(f"predict:{name}", key) and target.exists():
             reused += 1
             continue
@@ -255,45 +258,34 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> dic
             reader = _load_reader(model_dir, options.device)
         ts = time.perf_counter()
         preds = reader.predict(load_dataset(perturbed / file), progress=options.progress)
-        atomic_write_json(target, preds)
+        write_predictions(target, preds)
         state.finish(f"predict:{name}", key, time.perf_counter() - ts)
     seconds["predict"] = sum(state.steps[f"predict:{n}"]["seconds"] for n in set_files)
     echo(f"[predict] {len(set_files)} prediction files in {predictions_dir}"
          f"{f' ({reused} reused)' if reused else ''} ({seconds['predict']:.1f} s of prediction)")
 
     # 5-6. score + report -----------------------------------------------------------------
-    t0 = time.perf_counter()
-    results = evaluation.evaluate_predictions_dir(
-        perturbed, predictions_dir, None, seed=options.seed, n_resamples=options.n_resamples,
-        progress=options.progress, model={"kind": "baseline", "name": BASELINE_NAME, "config": config_dict})
-    seconds["score"] = time.perf_counter() - t0
-    results["paths"] = {"perturbed_dir": "perturbed", "predictions_dir": "predictions"}
-    results["inputs"] = inputs + results["inputs"]
-    results["step_seconds"] = {k: round(v, 3) for k, v in seconds.items()}
-    results["audit"] = {"options": {k: v for k, v in asdict(options).items() if k not in ("progress",)},
-                        "split": split_note, "model_dir": str(model_dir),
-                        "training_log": getattr(reader, "training_log", None) if reader is not None else _saved_log(model_dir)}
-    _write_outputs(results, out)
-    return results
+    from mrclens.publish import write_outputs
+    from mrclens.scoring.evaluate import evaluate_perturbed
+
+    training_log = getattr(reader, "training_log", None) if reader is not None else _saved_training_log(model_dir)
+    audit_record = AuditRecord(options={k: v for k, v in asdict(options).items() if k not in ("progress",)},
+                               split=split_note, model_dir=str(model_dir), training_log=training_log)
+    evaluation = evaluate_perturbed(
+        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
+        inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
+        progress=options.progress)
+    write_outputs(evaluation, out)
+    return evaluation.results
+
+
+def _saved_training_log(model_dir: Path) -> list[dict[str, Any]] | None:
+    from mrclens.baseline_model.reader import read_training_log
+
+    return read_training_log(model_dir)
 
 
 def _load_reader(model_dir: Path, device: str):
     from mrclens.baseline_model import Reader
 
     return Reader.load(model_dir, device=device)
-
-
-def _saved_log(model_dir: Path) -> list[dict[str, Any]] | None:
-    path = model_dir / "training_log.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def _write_outputs(results: dict[str, Any], out: Path) -> None:
-    from mrclens.results import write_results
-
-    write_results(results, out)
-    try:
-        from mrclens.reports import write_report
-    except ImportError:  # the report package is optional at this layer
-        return
-    write_report(out)

@@ -213,20 +213,14 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
 
 
 def load_audit(directory: str | Path) -> dict:
-    """Read ``DIR/results.json`` written by ``mrclens audit``.
+    """The audit's ``results.json`` (read by :func:`mrclens.artifacts.results.read_results`) as a plain object.
 
     Raises:
-        FileNotFoundError: the directory has no ``results.json``.
-        RulesError: the file is not a JSON object.
+        ArtifactError: the directory has no ``results.json``, or it is not valid results JSON.
     """
-    path = Path(directory) / "results.json"
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise RulesError(f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
-    if not isinstance(obj, dict):
-        raise RulesError(f"{path}: expected a JSON object (the audit's results), got {type(obj).__name__}")
-    return obj
+    from mrclens.artifacts.results import read_results
+
+    return read_results(directory).to_json()
 
 
 class _Missing(Exception):

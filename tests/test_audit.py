@@ -39,7 +39,7 @@ def _opts(files, out, **kw):
 
 def _run(opts):
     lines: list[str] = []
-    return run_audit(opts, echo=lines.append), lines
+    return run_audit(opts, echo=lines.append).to_json(), lines
 
 
 @pytest.fixture(scope="module")

@@ -255,3 +255,21 @@ class Reader:
         log_path = d / "training_log.json"
         log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
         return cls(config, vocab, model, device, log)
+
+
+def read_training_log(directory: str | os.PathLike) -> list[dict[str, Any]] | None:
+    """The ``training_log.json`` of a saved reader without loading its weights (``None`` when absent).
+
+    Raises:
+        CheckpointError: the file is not a JSON list.
+    """
+    path = Path(directory) / "training_log.json"
+    if not path.is_file():
+        return None
+    try:
+        log = json.loads(path.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        raise CheckpointError(f"{path}: unreadable training log: {err}") from None
+    if not isinstance(log, list):
+        raise CheckpointError(f"{path}: expected a JSON list of training records")
+    return log

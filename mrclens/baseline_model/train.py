@@ -31,7 +31,7 @@ from mrclens.baseline_model.reader import Reader, encode, make_batch, resolve_de
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
-from mrclens.metrics import evaluate
+from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.squad import Dataset
 
 POOL_BATCHES = 50
@@ -65,7 +65,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     Args:
         train_dataset: SQuAD-format training data (questions without answers are skipped).
         config: hyper-parameters; default ``ReaderConfig.profile("paper")``.
-        dev: held-out data scored (official EM/F1, :mod:`mrclens.metrics`) after each epoch and
+        dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch and
             at the ``eval_at_minutes`` marks; the weights with the best dev F1 are kept. Its
             words also select rows of the frozen word vectors. Without ``dev`` the last weights are kept.
         max_minutes: stop after this many minutes of training (evaluation not counted); default

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from mrclens.audit import AuditOptions, run_audit
@@ -41,9 +39,9 @@ def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes,
     if train is None:
         click.echo("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")
     results = run_audit(options, echo=click.echo)
-    from mrclens.results import format_table
+    from mrclens.artifacts.layout import OutputLayout
+    from mrclens.reports.table import format_table
 
     click.echo("")
     click.echo(format_table(results))
-    written = [p for p in ("results.json", "results.csv", "report.html") if (Path(out) / p).exists()]
-    click.echo(f"\nwritten to {out}/: {', '.join(written)}")
+    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")

@@ -5,20 +5,20 @@ Two forms:
 * ``mrclens evaluate DATA PREDICTIONS [--json]``: official EM/F1 of one prediction file.
 * ``mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR] [--model-name NAME]
   [--seed S] [--resamples N]``: F1 drops, paired bootstrap CIs and readings for any model's
-  predictions on the sets ``mrclens perturb`` wrote (:func:`mrclens.evaluation.evaluate_predictions_dir`).
+  predictions on the sets ``mrclens perturb`` wrote (:func:`mrclens.scoring.evaluate.evaluate_perturbed`,
+  then :func:`mrclens.publish.write_outputs`).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import click
 
-from mrclens.metrics import evaluate as evaluate_predictions
-from mrclens.metrics import load_predictions
-from mrclens.scoring import N_RESAMPLES
+from mrclens.artifacts.predictions import read_predictions
+from mrclens.scoring.bootstrap import N_RESAMPLES
+from mrclens.scoring.official import evaluate_set
 from mrclens.squad import load_dataset
 
 
@@ -57,7 +57,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     if predictions_dir is not None or out_dir is not None:
         raise click.UsageError("--predictions-dir and --out need DATA to be a perturbed directory (the output of `mrclens perturb`)")
-    result = evaluate_predictions(load_dataset(data), load_predictions(predictions))
+    result = evaluate_set(load_dataset(data), read_predictions(predictions))
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -69,21 +69,21 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
-    from mrclens.evaluation import evaluate_predictions_dir
-    from mrclens.results import format_table
+    from mrclens.publish import write_outputs
+    from mrclens.reports.table import format_table
+    from mrclens.scoring.evaluate import evaluate_perturbed
 
-    results = evaluate_predictions_dir(
-        perturbed_dir, predictions_dir, out_dir, model_name=model_name, seed=seed, n_resamples=resamples
-    )
-    for message in results["warnings"]:
+    evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
+                                    seed=seed, n_resamples=resamples)
+    written = write_outputs(evaluation, out_dir) if out_dir is not None else []
+    results = evaluation.results
+    for message in results.warnings:
         click.echo(f"warning: {message}", err=True)
     if as_json:
-        click.echo(json.dumps(results))
+        click.echo(json.dumps(results.to_json()))
         return
     click.echo(format_table(results))
-    for c in results["categories"]:
-        click.echo(f"\n{c['reading']}")
-    if out_dir is not None:
-        has_report = importlib.util.find_spec("mrclens.reports") is not None and (Path(out_dir) / "report.html").exists()
-        written = ["results.json", "results.csv"] + (["report.html"] if has_report else [])
-        click.echo(f"\nwrote {', '.join(str(Path(out_dir) / w) for w in written)}")
+    for c in results.categories:
+        click.echo(f"\n{c.reading}")
+    if written:
+        click.echo(f"\nwrote {', '.join(str(p) for p in written)}")

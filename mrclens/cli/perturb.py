@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import click
 
+from mrclens.artifacts.manifest import PerturbationManifest
 from mrclens.perturbations import ABLATIONS, perturb_dataset
 
 
-def summary_lines(manifest: dict) -> list[str]:
+def summary_lines(manifest: PerturbationManifest) -> list[str]:
     """The terminal summary of a manifest: set sizes, drop reasons and, per ablation, n / changed / unchanged by reason."""
-    sets = manifest["sets"]
+    sets = manifest.sets
     trunc = sets["original-truncated"]
-    dropped = ", ".join(f"{reason} {n:,}" for reason, n in trunc["dropped"].items()) or "none"
+    dropped = ", ".join(f"{reason} {n:,}" for reason, n in (trunc.dropped or {}).items()) or "none"
     lines = [
-        f"original: {sets['original']['n']:,} questions",
-        f"original-truncated: {trunc['n']:,} questions (one per kept paragraph; "
-        f"{trunc['paragraphs_total']:,} paragraphs, dropped: {dropped})",
+        f"original: {sets['original'].n:,} questions",
+        f"original-truncated: {trunc.n:,} questions (one per kept paragraph; "
+        f"{trunc.paragraphs_total or 0:,} paragraphs, dropped: {dropped})",
     ]
-    for aid, a in manifest["ablations"].items():
-        reasons = ", ".join(f"{r} {n:,}" for r, n in a["unchanged"].items()) or "-"
+    for aid, a in manifest.ablations.items():
+        reasons = ", ".join(f"{r} {n:,}" for r, n in a.unchanged.items()) or "-"
         lines.append(
-            f"{aid} {a['name']:<22} {a['category']:<10} on {a['eval_set']:<9} n={a['n']:>6,}  "
-            f"changed={a['changed']:>6,}  unchanged: {reasons}"
+            f"{aid} {a.name:<22} {a.category:<10} on {a.eval_set:<9} n={a.n or 0:>6,}  "
+            f"changed={a.changed or 0:>6,}  unchanged: {reasons}"
         )
     return lines
 
@@ -50,4 +51,4 @@ def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet) ->
                                formats=formats, progress=not quiet, n_process=n_process)
     for line in summary_lines(manifest):
         click.echo(line)
-    click.echo(f"wrote {len(manifest['ablations']) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")
+    click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

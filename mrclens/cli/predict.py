@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mrclens.baseline_model import Reader
-from mrclens.io_utils import atomic_write_json
+from mrclens.artifacts.predictions import write_predictions
 from mrclens.squad import load_dataset
 
 
@@ -21,5 +21,5 @@ def predict(model_dir, data, out_file, device, batch_size) -> None:
     reader = Reader.load(model_dir, device=device)
     dataset = load_dataset(data)
     preds = reader.predict(dataset, progress=True, batch_size=batch_size)
-    atomic_write_json(out_file, preds, protect=(data,))
+    write_predictions(out_file, preds, protect=(data,))
     click.echo(f"wrote {len(preds):,} predictions to {out_file}", err=True)

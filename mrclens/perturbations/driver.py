@@ -15,8 +15,10 @@ from typing import Any, Iterable, Sequence
 from tqdm import tqdm
 
 from mrclens import __version__
+from mrclens.artifacts.layout import set_file_name
+from mrclens.artifacts.manifest import AblationEntry, PerturbationManifest, SetEntry, SourceRecord, write_manifest
 from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_bytes, atomic_write_json, gc_paused, sha256_file
+from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
@@ -69,10 +71,10 @@ def to_jsonl(dataset: Dataset) -> str:
 
 
 def _write_set(dataset: Dataset, out_dir: Path, name: str, formats: Sequence[str], protect) -> str:
-    file = f"{name}.json"
+    file = set_file_name(name)
     atomic_write_bytes(out_dir / file, json.dumps(dataset.to_json(), ensure_ascii=False).encode("utf-8"), protect=protect)
     if "jsonl" in formats:
-        atomic_write_bytes(out_dir / f"{name}.jsonl", to_jsonl(dataset).encode("utf-8"), protect=protect)
+        atomic_write_bytes(out_dir / set_file_name(name, "jsonl"), to_jsonl(dataset).encode("utf-8"), protect=protect)
     return file
 
 
@@ -90,14 +92,14 @@ def perturb_dataset(
     formats: Sequence[str] = ("json",),
     progress: bool = True,
     n_process: int = 1,
-) -> dict[str, Any]:
+) -> PerturbationManifest:
     """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
 
     Files (SQuAD schema, same question ids as the input): ``original.json``,
     ``original-truncated.json`` (:mod:`mrclens.perturbations.truncation`), one ``<id>.json`` per
-    requested ablation (each on its evaluation set), and ``manifest.json`` (schema in the
-    project's issue 3 / README: per set its file and size; per ablation its metadata, counts of
-    changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
+    requested ablation (each on its evaluation set), and ``manifest.json``
+    (:mod:`mrclens.artifacts.manifest`: per set its file and size; per ablation its metadata,
+    counts of changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
     in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). Every file is
     written atomically; the same input and seed give byte-identical files.
 
@@ -118,7 +120,7 @@ def perturb_dataset(
         n_process: spaCy worker processes.
 
     Returns:
-        the manifest (the dict written to ``manifest.json``).
+        the manifest written to ``manifest.json``.
 
     Raises:
         DataError: the file breaks the SQuAD schema (from :func:`mrclens.squad.load_dataset`).
@@ -131,7 +133,7 @@ def perturb_dataset(
                         progress=progress, n_process=n_process)
 
 
-def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process) -> dict[str, Any]:
+def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process) -> PerturbationManifest:
     ids = resolve_ablations(ablations)
     formats = tuple(formats)
     bad = [f for f in formats if f not in FORMATS]
@@ -154,26 +156,26 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     truncated = truncate_dataset(dataset, ctx_parses)
     sets = {"full": dataset, "truncated": truncated.dataset}
 
-    source: dict[str, Any] = {"file": dataset.source, "sha256": None}
+    source = SourceRecord(dataset.source, None)
     if dataset.source and Path(dataset.source).is_file():
-        source["sha256"] = sha256_file(dataset.source)
+        source.sha256 = sha256_file(dataset.source)
     fingerprint = " + ".join(pipeline_fingerprint_for(**flags, cache_dir=cache_dir) for flags in ({"sentences": True}, {"pos": True}))
-    manifest: dict[str, Any] = {
-        "mrclens_version": __version__,
-        "seed": seed,
-        "source": source,
-        "pipeline": fingerprint,
-        "sets": {
-            "original": {"file": _write_set(dataset, out, "original", formats, protect), "n": _n_questions(dataset)},
-            "original-truncated": {
-                "file": _write_set(truncated.dataset, out, "original-truncated", formats, protect),
-                "n": _n_questions(truncated.dataset),
-                "paragraphs_total": truncated.paragraphs_total,
-                "dropped": truncated.dropped,
-            },
+    manifest = PerturbationManifest(
+        mrclens_version=__version__,
+        seed=seed,
+        source=source,
+        pipeline=fingerprint,
+        sets={
+            "original": SetEntry(_write_set(dataset, out, "original", formats, protect), _n_questions(dataset)),
+            "original-truncated": SetEntry(
+                _write_set(truncated.dataset, out, "original-truncated", formats, protect),
+                _n_questions(truncated.dataset),
+                paragraphs_total=truncated.paragraphs_total,
+                dropped=truncated.dropped,
+            ),
         },
-        "ablations": {},
-    }
+        ablations={},
+    )
 
     full_units = {}
     for _, p in dataset.iter_paragraphs():
@@ -212,19 +214,19 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         for rec in items.values():
             if not rec["changed"]:
                 unchanged_counts[rec["reason"]] = unchanged_counts.get(rec["reason"], 0) + 1
-        manifest["ablations"][aid] = {
-            "name": ablation.name,
-            "category": ablation.category,
-            "eval_set": ablation.eval_set,
-            "baseline_set": BASELINE_SET[ablation.eval_set],
-            "description": ablation.description,
-            "bias_signal": ablation.bias_signal,
-            "file": file,
-            "n": len(items),
-            "changed": sum(1 for r in items.values() if r["changed"]),
-            "unchanged": dict(sorted(unchanged_counts.items())),
-            "items": items,
-        }
+        manifest.ablations[aid] = AblationEntry(
+            name=ablation.name,
+            category=ablation.category,
+            eval_set=ablation.eval_set,
+            baseline_set=BASELINE_SET[ablation.eval_set],
+            description=ablation.description,
+            bias_signal=ablation.bias_signal,
+            file=file,
+            n=len(items),
+            changed=sum(1 for r in items.values() if r["changed"]),
+            unchanged=dict(sorted(unchanged_counts.items())),
+            items=items,
+        )
     bar.close()
-    atomic_write_json(out / "manifest.json", manifest, protect=protect)
+    write_manifest(out, manifest, protect=protect)
     return manifest

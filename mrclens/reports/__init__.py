@@ -1,4 +1,4 @@
-"""The self-contained HTML bias report (``DIR/report.html``) of an MRCLens audit.
+"""The self-contained HTML bias report (``DIR/report.html``) of an MRCLens audit, and the terminal table.
 
 Public API::
 
@@ -6,16 +6,17 @@ Public API::
     path = write_report("audit-out")            # writes audit-out/report.html, returns its Path
     html = render_report("audit-out")           # the same page as text
 
-The page is built from ``results.json``, ``perturbed/`` and ``predictions/`` only (nothing is
-re-run): a verdict per bias category, the ablation table and a chart of the F1 drops with
-95% CIs, an example viewer per ablation, dataset facts, any extra ``sections`` of the
-results, and provenance. See :mod:`mrclens.reports.report`.
+The page renders ``results.json`` and ``question-scores.json`` (or the objects scoring
+returned, when called from :func:`mrclens.publish.write_outputs`) and shows examples from
+``perturbed/`` and ``predictions/``; nothing is re-run or scored again: a verdict per bias
+category, the ablation table and a chart of the F1 drops with CIs, an example viewer per
+ablation, dataset facts, any extra ``sections`` of the results, and provenance. See
+:mod:`mrclens.reports.report`; the terminal table is :mod:`mrclens.reports.table`.
 """
 
 from mrclens.reports.report import (
     PCT_DECIMALS,
     build_context,
-    build_report,
     ci_summary,
     fmt_ci,
     fmt_pct,
@@ -27,7 +28,6 @@ from mrclens.reports.report import (
 __all__ = [
     "PCT_DECIMALS",
     "build_context",
-    "build_report",
     "ci_summary",
     "fmt_ci",
     "fmt_pct",

@@ -29,7 +29,7 @@ def _svg_text(fig) -> str:
 
 
 def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]] = ()) -> str:
-    """A bar chart of the F1 drop per ablation, grouped by bias category, with 95% CI whiskers.
+    """A bar chart of the F1 drop per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
 
     Bars are the drop over all items (``f1_drop``, percentage points) with whiskers from
     ``ci_low`` to ``ci_high``; a diamond marks the drop over changed items only

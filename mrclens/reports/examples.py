@@ -10,8 +10,9 @@ question id, by common prefix/suffix and, failing that, a word-level ``difflib``
 viewer does not depend on the exact form of the ``detail`` records in ``manifest.json``; those
 records are shown as they are when present (e.g. a sentence permutation).
 
-Per-question correctness uses the official SQuAD rules
-(:func:`mrclens.metrics.question_scores`, Rajpurkar et al. 2016).
+Per-question correctness is the official SQuAD EM/F1 that scoring computed
+(:func:`mrclens.scoring.official.question_scores`, Rajpurkar et al. 2016), passed in as
+``{question id: (EM, F1)}`` lookups; nothing is scored here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from mrclens.metrics import question_scores
 from mrclens.squad import Article, Dataset, Paragraph, Question
 
 #: Examples shown per ablation by default.
@@ -311,8 +311,8 @@ def subset(dataset: Dataset, ids: set[str]) -> Dataset:
     return Dataset(articles, dataset.version, dataset.source)
 
 
-def _outcome(qid: str, predictions: Mapping[str, str] | None, scores: Mapping[str, tuple[float, float]]) -> Outcome | None:
-    if predictions is None:
+def _outcome(qid: str, predictions: Mapping[str, str] | None, scores: Mapping[str, tuple[float, float]] | None) -> Outcome | None:
+    if predictions is None or scores is None:
         return None
     em, f1 = scores.get(qid, (0.0, 0.0))
     return Outcome(predictions.get(qid), em, f1)
@@ -321,7 +321,9 @@ def _outcome(qid: str, predictions: Mapping[str, str] | None, scores: Mapping[st
 def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, seed: int, k: int = DEFAULT_EXAMPLES,
                    changed_ids: set[str] | None = None, items: Mapping[str, Any] | None = None,
                    baseline_predictions: Mapping[str, str] | None = None,
-                   ablated_predictions: Mapping[str, str] | None = None) -> list[Example]:
+                   ablated_predictions: Mapping[str, str] | None = None,
+                   baseline_scores: Mapping[str, tuple[float, float]] | None = None,
+                   ablated_scores: Mapping[str, tuple[float, float]] | None = None) -> list[Example]:
     """The viewer's examples for one ablation.
 
     Args:
@@ -335,6 +337,8 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
         items: the manifest's per-item records ``{qid: {"changed", "reason", "detail"}}``, if any.
         baseline_predictions / ablated_predictions: ``{qid: answer}`` (official format), or
             ``None`` when the prediction file is absent.
+        baseline_scores / ablated_scores: ``{qid: (EM, F1)}`` (0–1) as scoring computed them,
+            or ``None`` when not available (the example then has no outcome).
 
     Returns:
         up to ``k`` :class:`Example` objects, in the ablated set's file order.
@@ -346,9 +350,6 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
         changed_ids = {qid for qid in ids if abl[qid][1].context != base[qid][1].context
                        or abl[qid][2].question != base[qid][2].question}
     chosen = choose_examples(ids, changed_ids, k, seed, ablation_id)
-    wanted = set(chosen)
-    base_scores = question_scores(subset(baseline, wanted), baseline_predictions) if baseline_predictions is not None else {}
-    abl_scores = question_scores(subset(ablated, wanted), ablated_predictions) if ablated_predictions is not None else {}
     items = items or {}
     out = []
     for qid in chosen:
@@ -385,8 +386,8 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
             question_changed=q_kind != "none",
             change_kind=kind,
             golds=golds,
-            before=_outcome(qid, baseline_predictions, base_scores),
-            after=_outcome(qid, ablated_predictions, abl_scores),
+            before=_outcome(qid, baseline_predictions, baseline_scores),
+            after=_outcome(qid, ablated_predictions, ablated_scores),
             detail=dict(detail) if isinstance(detail, Mapping) else {},
             reason=str(reason) if reason else None,
         ))
@@ -394,13 +395,14 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
 
 
 def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
-                     baseline_predictions: Mapping[str, str], ablated_predictions: Mapping[str, str]) -> dict[str, int]:
+                     baseline_predictions: Mapping[str, str], ablated_predictions: Mapping[str, str],
+                     baseline_scores: Mapping[str, tuple[float, float]],
+                     ablated_scores: Mapping[str, tuple[float, float]]) -> dict[str, int]:
     """How the model's official EM moved on the changed items.
 
-    Only items whose predicted text (or gold answer texts) differ between the two sets are scored
-    (:func:`mrclens.metrics.question_scores`): with the same prediction and the same gold texts
-    the official score is the same, so the others cannot flip. This keeps the report fast on
-    full SQuAD sets.
+    Args:
+        baseline_scores / ablated_scores: ``{qid: (EM, F1)}`` (0–1) as scoring computed them; a
+            question absent there counts as EM 0.
 
     Returns:
         ``{"changed": n, "prediction_changed": n whose predicted text differs,
@@ -409,13 +411,11 @@ def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
     base_q = baseline.questions_by_id()
     abl_q = ablated.questions_by_id()
     ids = changed_ids & set(base_q) & set(abl_q)
-    differ = {i for i in ids if baseline_predictions.get(i) != ablated_predictions.get(i)
-              or [a.text for a in base_q[i].answers] != [a.text for a in abl_q[i].answers]}
-    before = question_scores(subset(baseline, differ), baseline_predictions)
-    after = question_scores(subset(ablated, differ), ablated_predictions)
+    before = {i: baseline_scores.get(i, (0.0, 0.0))[0] for i in ids}
+    after = {i: ablated_scores.get(i, (0.0, 0.0))[0] for i in ids}
     return {
         "changed": len(ids),
         "prediction_changed": sum(1 for i in ids if baseline_predictions.get(i) != ablated_predictions.get(i)),
-        "right_to_wrong": sum(1 for i in differ if before[i][0] == 1.0 and after[i][0] == 0.0),
-        "wrong_to_right": sum(1 for i in differ if before[i][0] == 0.0 and after[i][0] == 1.0),
+        "right_to_wrong": sum(1 for i in ids if before[i] == 1.0 and after[i] == 0.0),
+        "wrong_to_right": sum(1 for i in ids if before[i] == 0.0 and after[i] == 1.0),
     }

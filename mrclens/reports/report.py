@@ -1,14 +1,17 @@
 """Build the self-contained HTML bias report from an audit directory.
 
-Inputs (the layout ``mrclens audit`` and ``mrclens evaluate … --out DIR`` write)::
+Inputs (the layout ``mrclens audit`` and ``mrclens evaluate … --out DIR`` write, :mod:`mrclens.artifacts.layout`)::
 
-    DIR/results.json            every figure (schema: mrclens.results)
+    DIR/results.json            every figure (:mod:`mrclens.artifacts.results`)
+    DIR/question-scores.json    official EM/F1 per question and set (:mod:`mrclens.artifacts.question_scores`)
     DIR/perturbed/              original.json, original-truncated.json, e1.json … + manifest.json
     DIR/predictions/<set>.json  official prediction files {"question id": "answer text"}
 
 ``results.json``'s ``paths.perturbed_dir`` / ``paths.predictions_dir`` are used when present
-(relative paths are resolved against ``DIR``). Nothing is re-run: the report reads saved
-files only, so it can be rebuilt at any time with ``mrclens report DIR``.
+(relative paths are resolved against ``DIR``). Nothing is re-run and nothing is scored again:
+the page renders the results and per-question scores that scoring computed (passed in by
+:func:`mrclens.publish.write_outputs`, or read back from the files by ``mrclens report DIR``);
+the sets and prediction files are read only to show the example texts.
 
 The page is rendered with Jinja2 with autoescaping on: dataset text (contexts, questions,
 answers, predictions) is untrusted and always shown as text. It carries a Content-Security-
@@ -28,11 +31,16 @@ import jinja2
 from markupsafe import Markup
 
 from mrclens import __version__
-from mrclens.errors import DataError, MRCLensError, PredictionsError
+from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, REPORT_HTML, RESULTS_JSON, set_file_name
+from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
+from mrclens.artifacts.predictions import read_predictions
+from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
+from mrclens.artifacts.results import Results, read_results
+from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.io_utils import atomic_write_text
-from mrclens.metrics import load_predictions
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, build_examples, prediction_flips
+from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
 from mrclens.squad import Dataset, load_dataset
 
 #: Decimals for every percentage (EM, F1, drops, CI bounds) shown in the page.
@@ -44,16 +52,10 @@ WIDE_CI = 10.0
 #: Longest text shown for one value of a generic section or a ``detail`` record (characters).
 MAX_VALUE_CHARS = 400
 
-#: Badge text for the results' ``evidence`` levels (:data:`mrclens.readings.EVIDENCE_LEVELS`).
+#: Badge text for the results' ``evidence`` levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`).
 EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias",
                  "inconclusive": "inconclusive (weak baseline)"}
 
-RESULTS_FILE = "results.json"
-REPORT_FILE = "report.html"
-
-MSG_NO_RESULTS = "{path}: not found; run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out {dir}` first"
-MSG_NOT_HTML = "{path}: the report is an HTML file; give an output name ending in .html"
-MSG_BAD_RESULTS = "{path}: not a valid results file: {why}"
 
 
 # --------------------------------------------------------------------------- formatting
@@ -101,8 +103,8 @@ def fmt_int(value: Any) -> str:
     return f"{value:,}"
 
 
-def ci_summary(low: Any, high: Any) -> dict[str, str]:
-    """What a 95% confidence interval says about the F1 drop (is it distinguishable from zero?).
+def ci_summary(low: Any, high: Any, confidence: float = CONFIDENCE) -> dict[str, str]:
+    """What a confidence interval (95% by default) says about the F1 drop (is it distinguishable from zero?).
 
     Rule: the paired-bootstrap percentile interval (Efron & Tibshirani 1993) excludes 0 →
     ``"clear"``; it includes 0 → ``"inconclusive"``; a width over :data:`WIDE_CI` points is
@@ -112,7 +114,7 @@ def ci_summary(low: Any, high: Any) -> dict[str, str]:
     Returns:
         ``{"level": "clear" | "inconclusive" | "unknown", "text": one sentence}``. The
         bias-aware evidence level (strong/moderate/weak/none) is the results' own ``evidence``
-        field (:mod:`mrclens.readings`); this summary only complements it.
+        field (:mod:`mrclens.scoring.readings`); this summary only complements it.
     """
     if fmt_ci(low, high) == "":
         return {"level": "unknown", "text": "no confidence interval was computed"}
@@ -120,8 +122,8 @@ def ci_summary(low: Any, high: Any) -> dict[str, str]:
     wide = f"; the interval is wide ({width:.{PCT_DECIMALS}f} points), so the size is imprecise" if width > WIDE_CI else ""
     if low > 0 or high < 0:
         side = "above" if low > 0 else "below"
-        return {"level": "clear", "text": f"the drop is real: its 95% CI {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
-    return {"level": "inconclusive", "text": f"the drop is not distinguishable from zero: its 95% CI {fmt_ci(low, high)} includes zero{wide}"}
+        return {"level": "clear", "text": f"the drop is real: its {confidence_label(confidence)} {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
+    return {"level": "inconclusive", "text": f"the drop is not distinguishable from zero: its {confidence_label(confidence)} {fmt_ci(low, high)} includes zero{wide}"}
 
 
 # --------------------------------------------------------------------------- generic sections
@@ -194,24 +196,6 @@ def _as_table(v: Any) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- loading
 
 
-def load_results(results_dir: str | Path) -> dict[str, Any]:
-    """Read ``DIR/results.json``.
-
-    Raises:
-        MRCLensError: the file is absent, not JSON, or has no ``ablations`` list.
-    """
-    path = Path(results_dir) / RESULTS_FILE
-    if not path.is_file():
-        raise MRCLensError(MSG_NO_RESULTS.format(path=path, dir=results_dir))
-    try:
-        results = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise MRCLensError(MSG_BAD_RESULTS.format(path=path, why=err)) from None
-    if not isinstance(results, dict) or not isinstance(results.get("ablations"), list):
-        raise MRCLensError(MSG_BAD_RESULTS.format(path=path, why="expected a JSON object with an 'ablations' list"))
-    return results
-
-
 def _resolve(results_dir: Path, results: Mapping[str, Any], key: str, default: str) -> Path:
     value = (results.get("paths") or {}).get(key)
     path = Path(value) if value else Path(default)
@@ -219,27 +203,32 @@ def _resolve(results_dir: Path, results: Mapping[str, Any], key: str, default: s
 
 
 class _Sources:
-    """Lazy, cached access to the perturbed sets and prediction files; problems become notes, not crashes."""
+    """Lazy, cached access to the perturbed sets, prediction files and per-question scores.
 
-    def __init__(self, perturbed_dir: Path, predictions_dir: Path):
+    Problems become notes on the page, not crashes.
+    """
+
+    def __init__(self, perturbed_dir: Path, predictions_dir: Path,
+                 question_scores: Mapping[str, SetQuestionScores | None] | None, scores_note: str | None):
         self.perturbed_dir = perturbed_dir
         self.predictions_dir = predictions_dir
-        self.notes: list[str] = []
+        self.notes: list[str] = [scores_note] if scores_note else []
         self._sets: dict[str, Dataset | None] = {}
         self._preds: dict[str, dict[str, str] | None] = {}
-        self.manifest: dict[str, Any] = {}
-        manifest = perturbed_dir / "manifest.json"
-        if manifest.is_file():
-            try:
-                self.manifest = json.loads(manifest.read_text(encoding="utf-8"))
-            except (json.JSONDecodeError, UnicodeDecodeError) as err:
-                self.notes.append(f"{manifest}: not readable JSON ({err}); examples are chosen from the data alone")
-        else:
-            self.notes.append(f"{manifest}: not found; changed items are found by comparing the texts")
+        self._scores = dict(question_scores or {})
+        self._lookups: dict[str, dict[str, tuple[float, float]] | None] = {}
+        self.manifest: PerturbationManifest | None = None
+        try:
+            self.manifest = read_manifest(perturbed_dir)
+        except ArtifactError as err:
+            self.notes.append(f"{err}; changed items are found by comparing the texts")
+
+    def manifest_json(self) -> dict[str, Any]:
+        return self.manifest.to_json() if self.manifest is not None else {}
 
     def set_file(self, name: str) -> Path:
-        entry = (self.manifest.get("sets") or {}).get(name) or (self.manifest.get("ablations") or {}).get(name) or {}
-        return self.perturbed_dir / (entry.get("file") or f"{name}.json")
+        files = self.manifest.set_files() if self.manifest is not None else {}
+        return self.perturbed_dir / files.get(name, set_file_name(name))
 
     def dataset(self, name: str) -> Dataset | None:
         if name not in self._sets:
@@ -258,7 +247,7 @@ class _Sources:
         if name not in self._preds:
             path = self.predictions_dir / f"{name}.json"
             try:
-                self._preds[name] = load_predictions(path)
+                self._preds[name] = read_predictions(path)
             except FileNotFoundError:
                 self._preds[name] = None
                 self.notes.append(f"{path}: not found; predictions on this set are not shown")
@@ -267,11 +256,18 @@ class _Sources:
                 self.notes.append(str(err))
         return self._preds[name]
 
+    def scores(self, name: str) -> dict[str, tuple[float, float]] | None:
+        """``{question id: (EM, F1)}`` of the set as scored (0–1), or ``None`` when not available."""
+        if name not in self._lookups:
+            entry = self._scores.get(name)
+            self._lookups[name] = entry.lookup() if entry is not None else None
+        return self._lookups[name]
+
 
 # --------------------------------------------------------------------------- the page model
 
 
-def _ablation_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[str, Any]]:
     rows = []
     for a in results.get("ablations", []):
         changed_only = a.get("changed_only") or {}
@@ -290,13 +286,13 @@ def _ablation_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
             "changed_drop_text": fmt_pct(changed_only.get("f1_drop")),
             "changed_ci_text": fmt_ci(changed_only.get("ci_low"), changed_only.get("ci_high")),
             "changed_n_text": fmt_int(changed_only.get("n")),
-            "ci_summary": ci_summary(a.get("ci_low"), a.get("ci_high")),
+            "ci_summary": ci_summary(a.get("ci_low"), a.get("ci_high"), confidence),
             "evidence_text": EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated",
         })
     return rows
 
 
-def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence: float) -> list[dict[str, Any]]:
     categories = list(results.get("categories") or [])
     known = {c.get("category") for c in categories}
     for a in rows:  # categories without an aggregate still get a verdict line
@@ -311,7 +307,7 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dic
             "members": members,
             "drop_text": fmt_pct(c.get("f1_drop")),
             "ci_text": fmt_ci(c.get("ci_low"), c.get("ci_high")),
-            "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high")),
+            "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high"), confidence),
             "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
             "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
             "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
@@ -344,7 +340,7 @@ def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
                 ("max", fmt_int(max(per_par)) if per_par else "–")],
         "truncated": None,
     }
-    trunc = (sources.manifest.get("sets") or {}).get("original-truncated")
+    trunc = (sources.manifest_json().get("sets") or {}).get("original-truncated")
     if isinstance(trunc, Mapping):
         facts["truncated"] = {
             "n": fmt_int(trunc.get("n")),
@@ -356,7 +352,7 @@ def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
 
 def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
     out = []
-    m_ablations = sources.manifest.get("ablations") or {}
+    m_ablations = sources.manifest_json().get("ablations") or {}
     for a in rows:
         aid = a.get("id")
         entry = m_ablations.get(aid) or {}
@@ -374,11 +370,14 @@ def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) 
         changed_ids = {q for q, r in items.items() if isinstance(r, Mapping) and r.get("changed")} if items is not None else None
         base_preds = sources.predictions(baseline_name)
         abl_preds = sources.predictions(aid)
+        base_scores = sources.scores(baseline_name) if base_preds is not None else None
+        abl_scores = sources.scores(aid) if abl_preds is not None else None
         block["examples"] = build_examples(baseline, ablated, ablation_id=aid, seed=seed, k=k, changed_ids=changed_ids,
-                                           items=items, baseline_predictions=base_preds, ablated_predictions=abl_preds)
-        if base_preds is not None and abl_preds is not None:
+                                           items=items, baseline_predictions=base_preds, ablated_predictions=abl_preds,
+                                           baseline_scores=base_scores, ablated_scores=abl_scores)
+        if base_preds is not None and abl_preds is not None and base_scores is not None and abl_scores is not None:
             ids = changed_ids if changed_ids is not None else {e for e in ablated.questions_by_id()}
-            block["flips"] = prediction_flips(baseline, ablated, ids, base_preds, abl_preds)
+            block["flips"] = prediction_flips(baseline, ablated, ids, base_preds, abl_preds, base_scores, abl_scores)
             if changed_ids is None:
                 block["flips"]["scope"] = "all items"
             else:
@@ -393,13 +392,13 @@ def _provenance(results: Mapping[str, Any], sources: _Sources) -> dict[str, Any]
     model = results.get("model") or {}
     steps = results.get("step_seconds") or {}
     numeric_steps = [v for v in steps.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    source = sources.manifest.get("source") or {}
+    source = sources.manifest_json().get("source") or {}
     return {
         "general": [("created (UTC)", fmt_value(results.get("created"))),
                     ("MRCLens version", fmt_value(results.get("mrclens_version"))),
                     ("seed", fmt_value(results.get("seed"))),
                     ("model", f"{model.get('name') or '–'} ({model.get('kind') or 'unknown kind'})"),
-                    ("perturbation pipeline", fmt_value(sources.manifest.get("pipeline"))),
+                    ("perturbation pipeline", fmt_value(sources.manifest_json().get("pipeline"))),
                     ("perturbed from", f"{source.get('file') or '–'} (sha256 {source.get('sha256') or '–'})")],
         "inputs": [{"role": str(i.get("role", "")), "file": str(i.get("file", "")), "sha256": str(i.get("sha256", ""))}
                    for i in results.get("inputs") or [] if isinstance(i, Mapping)],
@@ -419,28 +418,42 @@ def _data_source(results: Mapping[str, Any], sources: _Sources) -> str:
         for entry in inputs:
             if entry.get("role") == role:
                 return Path(str(entry["file"])).name
-    source = (sources.manifest.get("source") or {}).get("file")
+    source = (sources.manifest_json().get("source") or {}).get("file")
     return Path(str(source)).name if source else ""
 
 
-def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> dict[str, Any]:
+def build_context(results_dir: str | Path, *, results: Results | None = None,
+                  question_scores: Mapping[str, SetQuestionScores | None] | None = None,
+                  n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> dict[str, Any]:
     """Everything the template shows, as plain Python values (strings already formatted).
 
     Args:
         results_dir: the audit directory holding ``results.json``.
+        results: the results as scoring computed them; read from ``results_dir`` when ``None``.
+        question_scores: per-question scores as scoring computed them; read from
+            ``results_dir/question-scores.json`` when ``None`` (when that file is absent too, the
+            examples are shown without right/wrong marks and a note says why).
         n_examples: examples per ablation in the viewer.
         seed: seed of the example choice; default the audit's own ``seed``.
 
     Raises:
-        MRCLensError: ``results.json`` is absent or malformed (missing perturbed or prediction
+        ArtifactError: ``results.json`` is absent or malformed (missing perturbed or prediction
             files are not errors: the page says what is missing).
     """
     results_dir = Path(results_dir)
-    results = load_results(results_dir)
-    sources = _Sources(_resolve(results_dir, results, "perturbed_dir", "perturbed"),
-                       _resolve(results_dir, results, "predictions_dir", "predictions"))
+    typed = results if results is not None else read_results(results_dir)
+    scores_note = None
+    if question_scores is None:
+        try:
+            question_scores = read_question_scores(results_dir)
+        except ArtifactError as err:
+            scores_note = f"{err}; examples are shown without right/wrong marks"
+    confidence = typed.bootstrap.confidence
+    results = typed.to_json()
+    sources = _Sources(_resolve(results_dir, results, "perturbed_dir", PERTURBED_DIR),
+                       _resolve(results_dir, results, "predictions_dir", PREDICTIONS_DIR), question_scores, scores_note)
     seed = int(results.get("seed") or 0) if seed is None else seed
-    rows = _ablation_rows(results)
+    rows = _ablation_rows(results, confidence)
     examples = _examples(rows, sources, n_examples, seed)
     sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else _label(key)),
                  "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
@@ -451,7 +464,7 @@ def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES
         "data_source": data_source,
         "results": results,
         "model": model,
-        "verdict": _verdict(results, rows),
+        "verdict": _verdict(results, rows, confidence),
         "ablations": rows,
         "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
         "examples": examples,
@@ -463,6 +476,8 @@ def build_context(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES
         "decimals": PCT_DECIMALS,
         "n_examples": n_examples,
         "example_seed": seed,
+        "ci_label": confidence_label(confidence),
+        "ci_level": confidence_label(confidence).replace(" CI", ""),
         "generator": f"MRCLens {__version__}",
     }
 
@@ -473,36 +488,36 @@ def _environment() -> jinja2.Environment:
                               trim_blocks=True, lstrip_blocks=True)
 
 
-def render_report(results_dir: str | Path, *, n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> str:
-    """The report for ``results_dir`` as one self-contained HTML document (text).
+def render_report(results_dir: str | Path, *, results: Results | None = None,
+                  question_scores: Mapping[str, SetQuestionScores | None] | None = None,
+                  n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> str:
+    """The report for ``results_dir`` as one self-contained HTML document (text); arguments as :func:`build_context`.
 
     Raises:
-        MRCLensError: ``results.json`` is absent or malformed.
+        ArtifactError: ``results.json`` is absent or malformed.
     """
-    context = build_context(results_dir, n_examples=n_examples, seed=seed)
+    context = build_context(results_dir, results=results, question_scores=question_scores, n_examples=n_examples, seed=seed)
     return _environment().get_template("report.html").render(**context)
 
 
-def write_report(results_dir: str | Path, out_file: str | Path | None = None, *, n_examples: int = DEFAULT_EXAMPLES,
-                 seed: int | None = None) -> Path:
+def write_report(results_dir: str | Path, out_file: str | Path | None = None, *, results: Results | None = None,
+                 question_scores: Mapping[str, SetQuestionScores | None] | None = None,
+                 n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> Path:
     """Render the report and write it atomically (default ``results_dir/report.html``).
 
-    Reads ``results.json``, the perturbed sets and the saved prediction files; runs no model.
+    Renders the given (or saved) results and per-question scores; reads the perturbed sets and
+    prediction files for the example texts only; runs no model and scores nothing.
 
     Returns:
         the path written.
 
     Raises:
-        MRCLensError: ``results.json`` is absent or malformed, or ``out_file`` does not end in
-            ``.html``/``.htm`` (so no input file can be overwritten).
+        ArtifactError: ``results.json`` is absent or malformed;
+        MRCLensError: ``out_file`` does not end in ``.html``/``.htm`` (so no input file can be overwritten).
     """
     results_dir = Path(results_dir)
-    html = render_report(results_dir, n_examples=n_examples, seed=seed)
-    out = Path(out_file) if out_file is not None else results_dir / REPORT_FILE
+    out = Path(out_file) if out_file is not None else results_dir / REPORT_HTML
     if out.suffix.lower() not in (".html", ".htm"):
-        raise MRCLensError(MSG_NOT_HTML.format(path=out))
-    return atomic_write_text(out, html, protect=(results_dir / RESULTS_FILE,))
-
-
-#: Same as :func:`write_report` (the name used in the issue's plan).
-build_report = write_report
+        raise MRCLensError(ArtifactMsg.REPORT_NOT_HTML.format(path=out))
+    html = render_report(results_dir, results=results, question_scores=question_scores, n_examples=n_examples, seed=seed)
+    return atomic_write_text(out, html, protect=(results_dir / RESULTS_JSON,))

@@ -1,7 +1,7 @@
 """Three model-free heuristic baselines, and the best each could do inside its chosen sentence.
 
 Each baseline picks a sentence unit and a span in it without any training; the spans are
-scored with the official SQuAD EM/F1 (:func:`mrclens.metrics.evaluate`), so a reader sees how
+scored with the official SQuAD EM/F1 (:func:`mrclens.scoring.official.evaluate_set`), so a reader sees how
 much of the dataset can be answered without reading. For each baseline the **upper bound** is
 the official score of the best span inside the sentence unit it chose
 (:func:`best_span_prediction`): when that is low, the baseline fails at choosing the sentence;
@@ -39,7 +39,7 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from mrclens.metrics import normalize_answer
+from mrclens.scoring.official import normalize_answer
 from mrclens.stats.text import STOP_WORDS, WH_WORDS, is_content_word, whitespace_spans, word_token_spans, word_tokens
 
 _MONTH = (
@@ -461,7 +461,7 @@ _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 def normalized_tokens(context: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, list[str]]]:
     """The whitespace tokens of ``context[start:end]`` as ``(start, end, words)`` (offsets in
     ``context``), where ``words`` is the token normalised by the official rule
-    (:func:`mrclens.metrics.normalize_answer`, split): usually one word, none for punctuation
+    (:func:`mrclens.scoring.official.normalize_answer`, split): usually one word, none for punctuation
     or an article."""
     out = []
     end = len(context) if end is None else end
@@ -486,7 +486,7 @@ def best_span_prediction(
 
     Rule: when a gold answer lies wholly inside the unit it is the best span (EM and F1 100).
     Otherwise the unit's whitespace tokens are normalised as the official script normalises
-    answers (:func:`mrclens.metrics.normalize_answer`), and every span that starts and ends on
+    answers (:func:`mrclens.scoring.official.normalize_answer`), and every span that starts and ends on
     a token found in the gold answer is scored (a best span can always be trimmed to such
     ends without losing F1); the best span over all golds wins, ties to the first.
 

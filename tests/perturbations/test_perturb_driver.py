@@ -44,7 +44,7 @@ def _ids(path: Path) -> list[str]:
 
 def test_files_manifest_and_byte_identical_rerun(sample_path, tmp_path):
     src = _small(sample_path, tmp_path)
-    m1 = perturb_dataset(src, tmp_path / "a", cache_dir=tmp_path / "c1", progress=False, formats=("json", "jsonl"))
+    m1 = perturb_dataset(src, tmp_path / "a", cache_dir=tmp_path / "c1", progress=False, formats=("json", "jsonl")).to_json()
     perturb_dataset(src, tmp_path / "b", cache_dir=tmp_path / "c2", progress=False, formats=("json", "jsonl"))  # cold cache again
     perturb_dataset(src, tmp_path / "w", cache_dir=tmp_path / "c1", progress=False, formats=("json", "jsonl"))  # warm cache
     names = {p.name for p in (tmp_path / "a").iterdir()}
@@ -82,7 +82,7 @@ def test_files_manifest_and_byte_identical_rerun(sample_path, tmp_path):
 def test_seed_changes_random_ablations_only(sample_path, tmp_path):
     src = _small(sample_path, tmp_path, 1)
     perturb_dataset(src, tmp_path / "s0", ablations="e1,e3,e4", cache_dir=tmp_path / "c", progress=False)
-    m = perturb_dataset(src, tmp_path / "s1", ablations=["e4", "e3", "e1"], seed=1, cache_dir=tmp_path / "c", progress=False)
+    m = perturb_dataset(src, tmp_path / "s1", ablations=["e4", "e3", "e1"], seed=1, cache_dir=tmp_path / "c", progress=False).to_json()
     assert list(m["ablations"]) == ["e1", "e3", "e4"]
     assert not (tmp_path / "s1" / "e2.json").exists()
     for name, same in [("e1.json", False), ("e3.json", False), ("e4.json", True), ("original.json", True)]:
@@ -118,7 +118,7 @@ def _odd_dataset() -> Dataset:
 
 
 def test_odd_items_are_marked_unchanged_not_crashing(tmp_path):
-    m = perturb_dataset(_odd_dataset(), tmp_path / "o", cache_dir=tmp_path / "c", progress=False)
+    m = perturb_dataset(_odd_dataset(), tmp_path / "o", cache_dir=tmp_path / "c", progress=False).to_json()
     t = m["sets"]["original-truncated"]
     assert t["paragraphs_total"] == 3 and t["dropped"] == {"single_sentence": 1}
     assert _ids(tmp_path / "o" / "original-truncated.json") == ["punct-only", "offset0"]
@@ -155,7 +155,7 @@ def test_bad_input_and_options(tmp_path, sample_path):
 
 def test_real_dev_slice_every_offset_exact(squad_dev_path, tmp_path):
     ds = load_dataset(squad_dev_path)
-    m = perturb_dataset(Dataset(ds.articles[:3], ds.version), tmp_path / "o", cache_dir=tmp_path / "c", progress=False)
+    m = perturb_dataset(Dataset(ds.articles[:3], ds.version), tmp_path / "o", cache_dir=tmp_path / "c", progress=False).to_json()
     n_answers = 0
     for name in ["original.json", "original-truncated.json"] + [f"{a}.json" for a in ABLATIONS]:
         n_answers += _assert_offsets_exact(tmp_path / "o" / name)

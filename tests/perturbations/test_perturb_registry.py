@@ -65,6 +65,6 @@ def ninth():
 def test_a_ninth_ablation_needs_only_its_registration(ninth, tmp_path):
     assert list(ABLATIONS)[-1] == "e9" and CATEGORIES["Noise"] == ["e9"]
     ds = Dataset([Article("T", [Paragraph("abc def. Ghi.", [Question("q", "Which?", [Answer("abc", 0)])])])], "1.1")
-    m = perturb_dataset(ds, tmp_path, ablations="e9", cache_dir=tmp_path / "c", progress=False)
+    m = perturb_dataset(ds, tmp_path, ablations="e9", cache_dir=tmp_path / "c", progress=False).to_json()
     assert m["ablations"]["e9"]["changed"] == 1 and m["ablations"]["e9"]["category"] == "Noise"
     assert json.loads((tmp_path / "e9.json").read_text())["data"][0]["paragraphs"][0]["qas"][0]["question"] == "WHICH?"

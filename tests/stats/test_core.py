@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mrclens.metrics import evaluate
+from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.squad import load_dataset
 from mrclens.stats import TITLE, compute_stats, format_stats
 from mrclens.stats.heuristics import SlidingWindow

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from mrclens.metrics import f1_score
+from mrclens.scoring.official import f1_score
 from mrclens.stats.heuristics import (
     SlidingWindow,
     best_span_prediction,

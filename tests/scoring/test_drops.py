@@ -5,17 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mrclens.readings import LARGE_DROP, SMALL_DROP, ablation_evidence, add_readings
-from mrclens.scoring import (
-    AblationInfo,
-    SetScores,
-    category_drop,
-    paired_bootstrap_drop,
-    score_ablation,
-    score_all,
-    score_set,
-    stable_rng,
-)
+from dataclasses import asdict
+
+from mrclens.artifacts.results import CategoryResult
+from mrclens.scoring.bootstrap import confidence_label, paired_bootstrap_drop, stable_rng
+from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, score_ablation, score_all, score_set
+from mrclens.scoring.readings import LARGE_DROP, SMALL_DROP, ablation_evidence, read_all
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
 CONTEXT = "Paris is in France. Berlin is in Germany."
@@ -113,15 +108,16 @@ def test_score_set_counts_missing_and_unknown():
 
 def test_score_set_without_predictions_is_not_evaluated():
     s = score_set("e4", _ds(["q1"]), None, reason="no prediction file e4.json")
-    assert not s.evaluated and s.summary()["reason_not_evaluated"] == "no prediction file e4.json"
-    assert s.summary()["f1"] is None and s.summary()["n"] == 1
+    result = s.to_result("e4.json")
+    assert not s.evaluated and result.reason_not_evaluated == "no prediction file e4.json"
+    assert result.f1 is None and result.n == 1 and result.file == "e4.json"
 
 
 def test_score_ablation_pairs_by_id_and_reports_changed_only():
     base = score_set("original", _ds(["q1", "q2", "q3", "q4"]), {"q1": "France", "q2": "Germany", "q3": "Paris", "q4": "nope"})
     # the ablation set lists the questions in another order; q1 and q2 are changed
     pert = score_set("e3", _ds(["q4", "q3", "q2", "q1"]), {"q1": "Berlin", "q2": "Germany", "q3": "Paris", "q4": "nope"})
-    r = score_ablation(_info("e3", signal="small_drop", changed={"q1", "q2"}), base, pert, n_resamples=200)
+    r = asdict(score_ablation(_info("e3", signal="small_drop", changed={"q1", "q2"}), base, pert, n_resamples=200))
     assert r["evaluated"] and r["n"] == 4 and r["changed"] == 2 and r["unpaired"] == 0
     assert (r["baseline_f1"], r["f1"], r["f1_drop"]) == (75.0, 50.0, 25.0)
     assert (r["baseline_exact_match"], r["exact_match"], r["em_drop"]) == (75.0, 50.0, 25.0)
@@ -133,7 +129,7 @@ def test_score_ablation_pairs_by_id_and_reports_changed_only():
 def test_score_ablation_not_evaluated_when_a_set_has_no_predictions():
     base = score_set("original", _ds(["q1"]), None, reason="no prediction file original.json")
     pert = score_set("e4", _ds(["q1"]), {"q1": "France"})
-    r = score_ablation(_info("e4", signal="small_drop"), base, pert)
+    r = asdict(score_ablation(_info("e4", signal="small_drop"), base, pert))
     assert not r["evaluated"] and r["f1_drop"] is None and r["ci_low"] is None
     assert "original: no prediction file original.json" in r["reason_not_evaluated"]
 
@@ -165,7 +161,9 @@ def test_score_all_partial_predictions_and_categories():
     datasets = {"original": _ds(["q1", "q2", "q3", "q4"]), "e3": _ds(["q1", "q2", "q3", "q4"]), "e4": _ds(["q1", "q2", "q3", "q4"])}
     gold = {q: a for q, (a, _) in GOLD.items()}
     infos = [_info("e3", signal="small_drop", category="Similarity"), _info("e4", signal="small_drop", category="Question")]
-    out = score_all(datasets, {"original": gold, "e3": {"q1": "France"}}, infos, n_resamples=100, missing_reasons={"e4": "no file"})
+    scored = score_all(datasets, {"original": gold, "e3": {"q1": "France"}}, infos, n_resamples=100, missing_reasons={"e4": "no file"})
+    out = {"ablations": [asdict(a) for a in scored.ablations], "categories": [asdict(c) for c in scored.categories],
+           "sets": {k: asdict(v) for k, v in scored.set_results({}).items()}}
     assert [a["id"] for a in out["ablations"]] == ["e3", "e4"]
     e3, e4 = out["ablations"]
     assert e3["evaluated"] and e3["f1_drop"] == 75.0
@@ -201,23 +199,29 @@ def test_readings_name_the_direction_and_the_ci():
     base = _scores("original", [1] * 10)
     pert = _scores("e4", [1] * 9 + [0.9])
     r = score_ablation(_info("e4", signal="small_drop", category="Question"), base, pert, n_resamples=100)
-    out = {"ablations": [r], "categories": [{"category": "Question", "ablations": ["e4"], "evaluated": ["e4"], "f1_drop": 1.0, "ci_low": 0.0, "ci_high": 3.0}]}
-    add_readings(out["ablations"], out["categories"])
-    assert r["evidence"] == "strong"
-    assert "F1 falls by 1.0 points (95% CI" in r["reading"] and "does not need the information" in r["reading"]
-    assert out["categories"][0]["evidence"] == "strong"
-    assert out["categories"][0]["reading"].startswith("Question bias: strong evidence")
+    cat = CategoryResult("Question", ["e4"], ["e4"], 1.0, 0.0, 3.0)
+    (r,), (c,) = read_all([r], [cat])
+    assert r.evidence == "strong"
+    assert "F1 falls by 1.0 points (95% CI" in r.reading and "does not need the information" in r.reading
+    assert c.evidence == "strong"
+    assert c.reading.startswith("Question bias: strong evidence") and "(95% CI 0.0 to 3.0)" in c.reading
+    # the confidence level reaches every text that prints it
+    (r90,), (c90,) = read_all([r], [cat], confidence=0.9)
+    assert "(90% CI" in r90.reading and "95%" not in r90.reading and "(90% CI 0.0 to 3.0)" in c90.reading
+    assert cat.reading is None  # the inputs are not changed in place
+
+
+def test_confidence_label():
+    assert [confidence_label(c) for c in (0.95, 0.9, 0.975, 0.99)] == ["95% CI", "90% CI", "97.5% CI", "99% CI"]
 
 
 def test_reading_warns_when_the_baseline_is_weak():
     base = _scores("original", [1] * 2 + [0] * 8)  # baseline F1 20 < LOW_BASELINE_F1
     pert = _scores("e3", [1] * 2 + [0] * 8)
-    r = score_ablation(_info("e3", signal="small_drop"), base, pert, n_resamples=50)
-    add_readings([r], [])
-    assert r["evidence"] == "inconclusive"  # a small drop of a weak reader is no evidence
-    assert "Caution: the baseline F1 is only 20.0 (it keeps 100% of it)" in r["reading"]
+    (r,), _ = read_all([score_ablation(_info("e3", signal="small_drop"), base, pert, n_resamples=50)], [])
+    assert r.evidence == "inconclusive"  # a small drop of a weak reader is no evidence
+    assert "Caution: the baseline F1 is only 20.0 (it keeps 100% of it)" in r.reading
     # a significant large drop still counts even with a weak baseline
     worse = _scores("e1", [0] * 10)
-    r = score_ablation(_info("e1", signal="large_drop"), base, worse, n_resamples=50)
-    add_readings([r], [])
-    assert r["evidence"] != "inconclusive" and r["f1_drop"] == 20.0
+    (r,), _ = read_all([score_ablation(_info("e1", signal="large_drop"), base, worse, n_resamples=50)], [])
+    assert r.evidence != "inconclusive" and r.f1_drop == 20.0

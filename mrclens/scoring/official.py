@@ -27,15 +27,11 @@ Examples:
 from __future__ import annotations
 
 import functools
-import json
 import re
 import string
 from collections import Counter
-from pathlib import Path
 from typing import Mapping
 
-from mrclens.errors import PredictionsError
-from mrclens.io_utils import read_bytes
 from mrclens.squad import Dataset
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
@@ -132,7 +128,7 @@ def question_scores(dataset: Dataset, predictions: Mapping[str, str]) -> dict[st
     return out
 
 
-def evaluate(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
+def evaluate_set(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
     """Official EM/F1 of ``predictions`` (``{question id: answer text}``) on ``dataset``.
 
     Returns:
@@ -159,26 +155,3 @@ def evaluate(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, floa
                 result[f"{name}_f1"] = 100.0 * sum(scores[i][1] for i in ids) / len(ids)
                 result[f"{name}_total"] = len(ids)
     return result
-
-
-def load_predictions(path: str | Path) -> dict[str, str]:
-    """Read an official-format prediction file ``{"question id": "answer text"}``.
-
-    Raises:
-        PredictionsError: the file is not JSON, not an object, or an answer is not a string
-            (the message names the file and the question id).
-        FileNotFoundError: the file does not exist.
-    """
-    path = str(path)
-    try:
-        obj = json.loads(read_bytes(path).decode("utf-8-sig"))
-    except json.JSONDecodeError as err:
-        raise PredictionsError(f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
-    except UnicodeDecodeError as err:
-        raise PredictionsError(f"{path}: not UTF-8 text: {err}") from None
-    if not isinstance(obj, dict):
-        raise PredictionsError(f'{path}: expected a JSON object {{"question id": "answer text"}}, got {type(obj).__name__}')
-    for qid, answer in obj.items():
-        if not isinstance(answer, str):
-            raise PredictionsError(f"{path}: question {qid}: the predicted answer must be a string, got {type(answer).__name__}")
-    return obj

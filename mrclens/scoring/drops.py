@@ -1,11 +1,12 @@
 """Scoring perturbed sets: per-set EM/F1, F1 drop per ablation and per bias category, paired bootstrap CIs.
 
 This is the one implementation of the MRCLens numbers; ``mrclens audit`` (built-in baseline)
-and ``mrclens evaluate PERTURBED_DIR --predictions-dir`` (any model) both go through it.
+and ``mrclens evaluate PERTURBED_DIR --predictions-dir`` (any model) both go through it
+(:func:`mrclens.scoring.evaluate.evaluate_perturbed`).
 
 Rules:
 
-* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.metrics.question_scores`):
+* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.scoring.official.question_scores`):
   a question without a prediction scores 0 and counts; predictions for ids that are not in the
   set are ignored and counted (``unknown``).
 * The **F1 drop** of an ablation is ``F1(baseline set) - F1(ablation set)`` in percentage points,
@@ -13,14 +14,8 @@ Rules:
   the truncated original for e1, e2, e6–e8 (``baseline_set`` in the perturbation manifest).
   It is also given over the items the ablation actually changed (``changed_only``, from the
   manifest's per-item records). A positive drop means the perturbation hurt the model.
-* **Confidence intervals** are paired bootstrap percentile intervals (Efron & Tibshirani 1993,
-  ch. 13; the paired form used for NLP system comparison by Koehn 2004 and Berg-Kirkpatrick et
-  al. 2012): question ids are resampled with replacement, the same resampled ids for the
-  baseline and the ablation set, ``n_resamples`` times (default 1,000), and the interval is the
-  ``(1-confidence)/2`` and ``(1+confidence)/2`` percentiles of the resampled drops. The random
-  generator is :class:`numpy.random.Generator` (PCG64) seeded from ``(seed, crc32(key))`` where
-  the key names the ablation (and subset), so each number is reproducible on its own and does
-  not change when other ablations are added or left out.
+* **Confidence intervals** are paired bootstrap percentile intervals (:mod:`mrclens.scoring.bootstrap`);
+  the generator key is the ablation id (``"<id>:changed"`` for the changed-only subset).
 * A **bias category's** drop is the mean of its evaluated ablations' drops. Its CI resamples
   questions jointly: in each resample one multiset of question ids is drawn per baseline set and
   every ablation of the category that compares with that set uses it (weights = how often each
@@ -28,31 +23,31 @@ Rules:
   kept.
 
 Examples:
-    >>> import numpy as np
-    >>> drop, low, high = paired_bootstrap_drop(np.array([1.0, 1.0, 0.0]), np.array([0.0, 1.0, 0.0]), seed=0, key="doc")
-    >>> round(drop, 4)
-    33.3333
-    >>> low <= drop <= high
-    True
+    >>> from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
+    >>> gold = Dataset([Article("t", [Paragraph("Paris is in France.", [Question("q1", "Where is Paris?", [Answer("France", 12)])])])], "1.1")
+    >>> score_set("original", gold, {"q1": "in France"}).f1.tolist()
+    [1.0]
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from mrclens.metrics import question_scores
+from mrclens.artifacts.manifest import AblationEntry
+from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly, SetResult
+from mrclens.scoring.bootstrap import (
+    CONFIDENCE,
+    N_RESAMPLES,
+    paired_bootstrap_drop,
+    percentile_interval,
+    resample_counts,
+    stable_rng,
+)
+from mrclens.scoring.official import question_scores
 from mrclens.squad import Dataset
-
-#: Default number of bootstrap resamples (issue 5: 1,000).
-N_RESAMPLES = 1000
-#: Default confidence level of the bootstrap percentile intervals.
-CONFIDENCE = 0.95
-#: Resamples drawn at once (bounds memory to ``_CHUNK * n_items`` integers).
-_CHUNK = 100
 
 
 @dataclass
@@ -101,17 +96,11 @@ class SetScores:
         """F1 in percent (0–100) over all questions of the set, ``None`` when not evaluated."""
         return None if self.f1 is None else _pct(self.f1)
 
-    def summary(self) -> dict[str, Any]:
-        """The ``results.json`` entry of the set (``file`` is added by the caller)."""
-        return {
-            "n": self.n,
-            "exact_match": self.exact_match(),
-            "f1": self.f1_score(),
-            "missing": self.missing,
-            "unknown": self.unknown,
-            "evaluated": self.evaluated,
-            "reason_not_evaluated": self.reason,
-        }
+    def to_result(self, file: str | None) -> SetResult:
+        """The ``results.json`` entry of the set (EM/F1 in percent, rounded to 4 decimals)."""
+        return SetResult(file=file, n=self.n, exact_match=_round(self.exact_match()), f1=_round(self.f1_score()),
+                         missing=self.missing, unknown=self.unknown, evaluated=self.evaluated,
+                         reason_not_evaluated=self.reason)
 
 
 def _pct(values: np.ndarray) -> float:
@@ -148,82 +137,6 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
     )
 
 
-def stable_rng(seed: int, key: str) -> np.random.Generator:
-    """A PCG64 generator seeded from ``(seed, crc32(key))``: the same seed and key give the same stream.
-
-    ``crc32`` (not Python's ``hash``, which is salted per process) keeps the stream stable across runs.
-    """
-    return np.random.default_rng(np.random.SeedSequence([int(seed), zlib.crc32(key.encode("utf-8"))]))
-
-
-def _resample_counts(rng: np.random.Generator, n: int, n_resamples: int) -> Iterable[np.ndarray]:
-    """Yield count matrices of shape ``(chunk, n)``: how often each of ``n`` items was drawn in each resample.
-
-    Each row is one bootstrap resample (``n`` draws with replacement), so rows sum to ``n``.
-    """
-    done = 0
-    while done < n_resamples:
-        chunk = min(_CHUNK, n_resamples - done)
-        idx = rng.integers(0, n, size=(chunk, n))
-        flat = idx + (np.arange(chunk, dtype=np.int64) * n)[:, None]
-        yield np.bincount(flat.ravel(), minlength=chunk * n).reshape(chunk, n).astype(np.float64)
-        done += chunk
-
-
-def _interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
-    samples = samples[~np.isnan(samples)]
-    if samples.size == 0:
-        return (float("nan"), float("nan"))
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.percentile(samples, [100.0 * alpha, 100.0 * (1.0 - alpha)])
-    return float(low), float(high)
-
-
-def paired_bootstrap_drop(
-    baseline: np.ndarray,
-    perturbed: np.ndarray,
-    *,
-    seed: int = 0,
-    key: str = "",
-    n_resamples: int = N_RESAMPLES,
-    confidence: float = CONFIDENCE,
-) -> tuple[float, float, float]:
-    """Mean drop ``baseline - perturbed`` in percentage points, with a paired bootstrap percentile CI.
-
-    Args:
-        baseline: per-question scores in [0, 1] on the unperturbed set, shape ``(n,)``.
-        perturbed: per-question scores in [0, 1] on the perturbed set for the same questions in
-            the same order, shape ``(n,)``.
-        seed, key: seed the generator (:func:`stable_rng`).
-        n_resamples: bootstrap resamples (questions drawn with replacement, the same draw for
-            both arrays).
-        confidence: the interval's coverage, e.g. 0.95.
-
-    Returns:
-        ``(drop, ci_low, ci_high)`` in percentage points (0–100 scale). With no items, all three
-        are ``nan``.
-
-    Raises:
-        ValueError: the arrays differ in shape, or ``n_resamples`` < 1.
-    """
-    baseline = np.asarray(baseline, dtype=np.float64)
-    perturbed = np.asarray(perturbed, dtype=np.float64)
-    if baseline.shape != perturbed.shape or baseline.ndim != 1:
-        raise ValueError(f"paired scores must be 1-d arrays of one shape, got {baseline.shape} and {perturbed.shape}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
-    n = baseline.size
-    if n == 0:
-        nan = float("nan")
-        return nan, nan, nan
-    diff = 100.0 * (baseline - perturbed)
-    drop = float(diff.mean())
-    rng = stable_rng(seed, key)
-    boot = np.concatenate([counts @ diff / n for counts in _resample_counts(rng, n, n_resamples)])
-    low, high = _interval(boot, confidence)
-    return drop, low, high
-
-
 @dataclass
 class AblationInfo:
     """What scoring needs to know about one ablation (from the perturbation manifest).
@@ -252,26 +165,20 @@ class AblationInfo:
     unchanged_by_reason: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def from_manifest(cls, ablation_id: str, entry: Mapping[str, Any]) -> "AblationInfo":
-        """Build from one ``manifest["ablations"][id]`` entry (see :mod:`mrclens.evaluation`).
-
-        Raises:
-            KeyError: a required field (name, category, eval_set, baseline_set, bias_signal) is missing.
-        """
-        items = entry.get("items")
-        changed = None if items is None else {qid for qid, rec in items.items() if rec.get("changed")}
+    def from_manifest(cls, ablation_id: str, entry: AblationEntry) -> "AblationInfo":
+        """Build from one manifest entry (:class:`mrclens.artifacts.manifest.AblationEntry`)."""
         return cls(
             id=ablation_id,
-            name=entry["name"],
-            category=entry["category"],
-            eval_set=entry["eval_set"],
-            baseline_set=entry["baseline_set"],
-            bias_signal=entry["bias_signal"],
-            description=entry.get("description", ""),
-            file=entry.get("file"),
-            changed_ids=changed,
-            changed_count=entry.get("changed"),
-            unchanged_by_reason=dict(entry.get("unchanged") or {}),
+            name=entry.name,
+            category=entry.category,
+            eval_set=entry.eval_set,
+            baseline_set=entry.baseline_set,
+            bias_signal=entry.bias_signal,
+            description=entry.description,
+            file=entry.file,
+            changed_ids=entry.changed_ids(),
+            changed_count=entry.changed,
+            unchanged_by_reason=dict(entry.unchanged),
         )
 
 
@@ -295,7 +202,7 @@ def score_ablation(
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
-) -> dict[str, Any]:
+) -> AblationResult:
     """The ``results.json`` entry of one ablation (without ``reading``).
 
     Args:
@@ -305,72 +212,52 @@ def score_ablation(
             changed-only subset).
 
     Returns:
-        a dict with the keys of the ``ablations`` items of ``results.json``: EM/F1 in percent,
-        drops and CI bounds in percentage points (rounded to 4 decimals), ``n`` = paired items.
-        When either set was not evaluated, ``evaluated`` is False, ``reason_not_evaluated`` says
-        why and the numbers are ``None``.
+        an :class:`~mrclens.artifacts.results.AblationResult`: EM/F1 in percent, drops and CI
+        bounds in percentage points (rounded to 4 decimals), ``n`` = paired items. When either
+        set was not evaluated, ``evaluated`` is False, ``reason_not_evaluated`` says why and the
+        numbers are ``None``.
     """
-    out: dict[str, Any] = {
-        "id": info.id,
-        "name": info.name,
-        "category": info.category,
-        "eval_set": info.eval_set,
-        "baseline_set": info.baseline_set,
-        "bias_signal": info.bias_signal,
-        "description": info.description,
-        "evaluated": False,
-        "reason_not_evaluated": None,
-        "n": pert.n,
-        "changed": info.changed_count if info.changed_ids is None else len(info.changed_ids & set(pert.ids)),
-        "unchanged_by_reason": dict(info.unchanged_by_reason),
-        "unpaired": None,
-        "exact_match": None,
-        "f1": None,
-        "baseline_exact_match": None,
-        "baseline_f1": None,
-        "em_drop": None,
-        "f1_drop": None,
-        "ci_low": None,
-        "ci_high": None,
-        "changed_only": None,
-    }
+    out = AblationResult(
+        id=info.id, name=info.name, category=info.category, eval_set=info.eval_set, baseline_set=info.baseline_set,
+        bias_signal=info.bias_signal, description=info.description, evaluated=False, n=pert.n,
+        changed=info.changed_count if info.changed_ids is None else len(info.changed_ids & set(pert.ids)),
+        unchanged_by_reason=dict(info.unchanged_by_reason),
+    )
     missing = [s for s in (base, pert) if not s.evaluated]
     if missing:
-        out["reason_not_evaluated"] = "; ".join(f"{s.name}: {s.reason}" for s in missing)
+        out.reason_not_evaluated = "; ".join(f"{s.name}: {s.reason}" for s in missing)
         return out
     ids, bpos, ppos = _paired(info, base, pert)
-    out["n"] = len(ids)
-    out["unpaired"] = pert.n - len(ids)
+    out.n = len(ids)
+    out.unpaired = pert.n - len(ids)
     if not ids:
-        out["reason_not_evaluated"] = f"{pert.name} shares no question id with {base.name}"
+        out.reason_not_evaluated = f"{pert.name} shares no question id with {base.name}"
         return out
     b_f1, p_f1 = base.f1[bpos], pert.f1[ppos]
     b_em, p_em = base.em[bpos], pert.em[ppos]
     drop, low, high = paired_bootstrap_drop(b_f1, p_f1, seed=seed, key=info.id, n_resamples=n_resamples, confidence=confidence)
-    out.update(
-        evaluated=True,
-        exact_match=_round(_pct(p_em)),
-        f1=_round(_pct(p_f1)),
-        baseline_exact_match=_round(_pct(b_em)),
-        baseline_f1=_round(_pct(b_f1)),
-        em_drop=_round(_pct(b_em) - _pct(p_em)),
-        f1_drop=_round(drop),
-        ci_low=_round(low),
-        ci_high=_round(high),
-    )
+    out.evaluated = True
+    out.exact_match = _round(_pct(p_em))
+    out.f1 = _round(_pct(p_f1))
+    out.baseline_exact_match = _round(_pct(b_em))
+    out.baseline_f1 = _round(_pct(b_f1))
+    out.em_drop = _round(_pct(b_em) - _pct(p_em))
+    out.f1_drop = _round(drop)
+    out.ci_low = _round(low)
+    out.ci_high = _round(high)
     if info.changed_ids is not None:
         mask = np.fromiter((q in info.changed_ids for q in ids), dtype=bool, count=len(ids))
         c_drop, c_low, c_high = paired_bootstrap_drop(
             b_f1[mask], p_f1[mask], seed=seed, key=f"{info.id}:changed", n_resamples=n_resamples, confidence=confidence
         )
-        out["changed_only"] = {
-            "n": int(mask.sum()),
-            "f1": _round(_pct(p_f1[mask])) if mask.any() else None,
-            "baseline_f1": _round(_pct(b_f1[mask])) if mask.any() else None,
-            "f1_drop": _round(c_drop),
-            "ci_low": _round(c_low),
-            "ci_high": _round(c_high),
-        }
+        out.changed_only = ChangedOnly(
+            n=int(mask.sum()),
+            f1=_round(_pct(p_f1[mask])) if mask.any() else None,
+            baseline_f1=_round(_pct(b_f1[mask])) if mask.any() else None,
+            f1_drop=_round(c_drop),
+            ci_low=_round(c_low),
+            ci_high=_round(c_high),
+        )
     return out
 
 
@@ -408,7 +295,7 @@ def category_drop(
         point.append(float(diff.mean()))
         by_base.setdefault(base.name, (base.n, []))[1].append((bpos, diff))
     rng = stable_rng(seed, key)
-    generators = {name: _resample_counts(rng, n, n_resamples) for name, (n, _) in sorted(by_base.items())}
+    generators = {name: resample_counts(rng, n, n_resamples) for name, (n, _) in sorted(by_base.items())}
     chunks = []
     done = 0
     while done < n_resamples:
@@ -423,19 +310,19 @@ def category_drop(
                 sums = d if sums is None else sums + d
         chunks.append(sums / len(members))
         done += chunks[-1].shape[0]
-    low, high = _interval(np.concatenate(chunks), confidence)
+    low, high = percentile_interval(np.concatenate(chunks), confidence)
     return float(np.mean(point)), low, high
 
 
 def score_categories(
-    ablation_results: Sequence[Mapping[str, Any]],
+    ablation_results: Sequence[AblationResult],
     members: Mapping[str, tuple[AblationInfo, SetScores, SetScores]],
     category_order: Sequence[str] | None = None,
     *,
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
-) -> list[dict[str, Any]]:
+) -> list[CategoryResult]:
     """The ``categories`` entries of ``results.json`` (without ``reading``).
 
     Args:
@@ -444,34 +331,45 @@ def score_categories(
         category_order: category names in report order (others follow in first-seen order).
 
     Returns:
-        one dict per category: ``category``, ``ablations`` (all its ids), ``evaluated`` (the ids
-        that were evaluated), ``f1_drop``, ``ci_low``, ``ci_high`` (percentage points; ``None``
-        when none of its ablations was evaluated).
+        one :class:`~mrclens.artifacts.results.CategoryResult` per category: ``ablations`` (all its
+        ids), ``evaluated`` (the ids that were evaluated), ``f1_drop``, ``ci_low``, ``ci_high``
+        (percentage points; ``None`` when none of its ablations was evaluated).
     """
     names: list[str] = list(category_order or [])
     for r in ablation_results:
-        if r["category"] not in names:
-            names.append(r["category"])
+        if r.category not in names:
+            names.append(r.category)
     out = []
     for name in names:
-        ids = [r["id"] for r in ablation_results if r["category"] == name]
+        ids = [r.id for r in ablation_results if r.category == name]
         if not ids:
             continue
-        done = [r["id"] for r in ablation_results if r["category"] == name and r["evaluated"]]
+        done = [r.id for r in ablation_results if r.category == name and r.evaluated]
         drop, low, high = category_drop(
             [members[i] for i in done], seed=seed, key=f"category:{name}", n_resamples=n_resamples, confidence=confidence
         )
-        out.append(
-            {
-                "category": name,
-                "ablations": ids,
-                "evaluated": done,
-                "f1_drop": _round(drop),
-                "ci_low": _round(low),
-                "ci_high": _round(high),
-            }
-        )
+        out.append(CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
+                                  ci_low=_round(low), ci_high=_round(high)))
     return out
+
+
+@dataclass
+class Scored:
+    """Everything :func:`score_all` computes: per-question scores and the typed results entries.
+
+    Attributes:
+        set_scores: ``{set name: SetScores}`` (per-question EM/F1, arrays of shape ``(n_questions,)``).
+        ablations: one entry per ablation, in report order (no readings yet).
+        categories: one entry per bias category (no readings yet).
+    """
+
+    set_scores: dict[str, SetScores]
+    ablations: list[AblationResult]
+    categories: list[CategoryResult]
+
+    def set_results(self, files: Mapping[str, str]) -> dict[str, SetResult]:
+        """``{set name: SetResult}`` with each set's file name from ``files`` (``None`` if absent)."""
+        return {name: s.to_result(files.get(name)) for name, s in self.set_scores.items()}
 
 
 def score_all(
@@ -484,7 +382,7 @@ def score_all(
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
     missing_reasons: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> Scored:
     """Score every set, ablation and category (the numbers of ``results.json``, without readings).
 
     Args:
@@ -494,9 +392,6 @@ def score_all(
         ablations: the ablations to score, in report order.
         category_order: bias categories in report order.
         missing_reasons: ``{set name: why there are no predictions}`` for the ``reason`` texts.
-
-    Returns:
-        ``{"sets": {name: summary}, "ablations": [entry], "categories": [entry]}``.
 
     Raises:
         KeyError: an ablation or its baseline set has no dataset.
@@ -516,13 +411,7 @@ def score_all(
     for info in ablations:
         entry = score_ablation(info, scores[info.baseline_set], scores[info.id], seed=seed, n_resamples=n_resamples, confidence=confidence)
         results.append(entry)
-        if entry["evaluated"]:
+        if entry.evaluated:
             members[info.id] = (info, scores[info.baseline_set], scores[info.id])
-    sets = {}
-    for name, s in scores.items():
-        summary = s.summary()
-        for k in ("exact_match", "f1"):
-            summary[k] = _round(summary[k])
-        sets[name] = summary
     categories = score_categories(results, members, category_order, seed=seed, n_resamples=n_resamples, confidence=confidence)
-    return {"sets": sets, "ablations": results, "categories": categories}
+    return Scored(scores, results, categories)

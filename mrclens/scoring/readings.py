@@ -11,8 +11,8 @@ The direction that signals a bias depends on the ablation (MRCLens paper, Zhong,
   distractor is steered by lexical overlap with the question: a **large drop is evidence of the
   bias**.
 
-How strong the evidence is comes from the paired bootstrap 95% CI of the drop
-(:mod:`mrclens.scoring`), compared with the thresholds below:
+How strong the evidence is comes from the paired bootstrap CI of the drop (95% by default;
+:mod:`mrclens.scoring.bootstrap`), compared with the thresholds below:
 
 * :data:`SMALL_DROP` = 5 F1 points. A drop below it is *small*. Rationale: retraining a SQuAD
   v1.1 reader with another seed typically moves its F1 by about one point, and the bootstrap CI
@@ -51,7 +51,11 @@ Evidence levels (the ``evidence`` field of each result):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from dataclasses import replace
+from typing import Sequence
+
+from mrclens.artifacts.results import AblationResult, CategoryResult
+from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
 
 #: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
 SMALL_DROP = 5.0
@@ -69,8 +73,8 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}"
 
 
-def _ci(r: Mapping[str, Any]) -> str:
-    return f"95% CI {_fmt(r['ci_low'])} to {_fmt(r['ci_high'])}"
+def _ci(low: float, high: float, confidence: float) -> str:
+    return f"{confidence_label(confidence)} {_fmt(low)} to {_fmt(high)}"
 
 
 def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) -> str:
@@ -100,32 +104,34 @@ def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) ->
     raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
 
 
-def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
+def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tuple[str, str | None]:
     """A one-paragraph reading of one ablation's result and its evidence level.
 
     Args:
-        result: an ``ablations`` entry of ``results.json`` (:func:`mrclens.scoring.score_ablation`).
+        result: an ablation entry (:func:`mrclens.scoring.drops.score_ablation`).
+        confidence: the confidence level of its CI (named in the text).
 
     Returns:
         ``(reading, evidence)``; evidence is ``None`` when the ablation was not evaluated.
     """
-    aid, name = result["id"], result["name"]
-    head = f"{aid} ({name}, {result['category']} bias)"
-    if not result.get("evaluated"):
-        return f"{head}: not evaluated ({result.get('reason_not_evaluated') or 'no predictions'}).", None
-    drop, low, high = result["f1_drop"], result["ci_low"], result["ci_high"]
-    signal = result["bias_signal"]
+    aid, name = result.id, result.name
+    head = f"{aid} ({name}, {result.category} bias)"
+    if not result.evaluated:
+        return f"{head}: not evaluated ({result.reason_not_evaluated or 'no predictions'}).", None
+    drop, low, high = result.f1_drop, result.ci_low, result.ci_high
+    signal = result.bias_signal
     level = ablation_evidence(signal, drop, low, high)
-    base = result["baseline_f1"]
+    base = result.baseline_f1
     weak_baseline = base is not None and base < LOW_BASELINE_F1
     if weak_baseline and (signal == "small_drop" or level == "none"):
         level = "inconclusive"
     kept = (
-        f" and keeps {100.0 * result['f1'] / base:.0f}% of its baseline F1"
+        f" and keeps {100.0 * result.f1 / base:.0f}% of its baseline F1"
         if base and signal == "small_drop" and base >= LOW_BASELINE_F1
         else ""
     )
-    moves = f"F1 falls by {_fmt(drop)} points ({_ci(result)}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({_ci(result)})"
+    ci = _ci(low, high, confidence)
+    moves = f"F1 falls by {_fmt(drop)} points ({ci}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({ci})"
     if signal == "small_drop":
         text = {
             "inconclusive": f"{moves}; inconclusive.",
@@ -146,7 +152,7 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
             "none": f"{moves}: the interval includes 0 or lies below it, so the inserted text does not measurably mislead the model; no sign that it is steered by lexical overlap with the question.",
         }[level]
     if weak_baseline:
-        share = f" (it keeps {100.0 * result['f1'] / base:.0f}% of it)" if base else ""
+        share = f" (it keeps {100.0 * result.f1 / base:.0f}% of it)" if base else ""
         text += (
             f" Caution: the baseline F1 is only {_fmt(base)}{share}, below {_fmt(LOW_BASELINE_F1)}; drops are bounded"
             " by it, so a small drop says little here."
@@ -154,32 +160,34 @@ def read_ablation(result: Mapping[str, Any]) -> tuple[str, str | None]:
     return f"{head}: {text}", level
 
 
-def read_category(category: Mapping[str, Any], ablations: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
+def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
+                  confidence: float = CONFIDENCE) -> tuple[str, str | None]:
     """A reading of one bias category and its evidence level (the strongest among its ablations).
 
     Args:
-        category: a ``categories`` entry of ``results.json`` (:func:`mrclens.scoring.score_categories`).
-        ablations: the ``ablations`` entries, with ``evidence`` already set by :func:`add_readings`.
+        category: a category entry (:func:`mrclens.scoring.drops.score_categories`).
+        ablations: the ablation entries, with ``evidence`` already set (:func:`read_all`).
+        confidence: the confidence level of the CIs (named in the text).
 
     Returns:
         ``(reading, evidence)``; evidence is ``None`` when no ablation of the category was evaluated.
     """
-    name = category["category"]
-    members = [a for a in ablations if a["id"] in category["ablations"]]
-    done = [a for a in members if a.get("evaluated")]
+    name = category.category
+    members = [a for a in ablations if a.id in category.ablations]
+    done = [a for a in members if a.evaluated]
     if not done:
-        return f"{name} bias: not evaluated (none of {', '.join(category['ablations'])} could be scored).", None
-    level = max((a["evidence"] for a in done), key=EVIDENCE_LEVELS.index)
-    by_level = {lv: [a["id"] for a in done if a["evidence"] == lv] for lv in reversed(EVIDENCE_LEVELS)}
+        return f"{name} bias: not evaluated (none of {', '.join(category.ablations)} could be scored).", None
+    level = max((a.evidence for a in done), key=EVIDENCE_LEVELS.index)
+    by_level = {lv: [a.id for a in done if a.evidence == lv] for lv in reversed(EVIDENCE_LEVELS)}
     parts = "; ".join(f"{lv}: {', '.join(ids)}" for lv, ids in by_level.items() if ids)
     mean = (
-        f"Mean F1 drop over {len(done)} ablation(s): {_fmt(category['f1_drop'])} points "
-        f"(95% CI {_fmt(category['ci_low'])} to {_fmt(category['ci_high'])})."
+        f"Mean F1 drop over {len(done)} ablation(s): {_fmt(category.f1_drop)} points "
+        f"({_ci(category.ci_low, category.ci_high, confidence)})."
     )
-    signals = {a["bias_signal"] for a in done}
+    signals = {a.bias_signal for a in done}
     if len(signals) > 1:
         mean += " Its ablations signal the bias in opposite directions (small vs large drop), so read the ablations, not the mean."
-    skipped = [a["id"] for a in members if not a.get("evaluated")]
+    skipped = [a.id for a in members if not a.evaluated]
     note = f" Not evaluated: {', '.join(skipped)}." if skipped else ""
     verdict = {
         "strong": "strong evidence that the model exploits this bias",
@@ -191,9 +199,9 @@ def read_category(category: Mapping[str, Any], ablations: Sequence[Mapping[str, 
     return f"{name} bias: {verdict} (evidence per ablation, {parts}). {mean}{note}", level
 
 
-def add_readings(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]]) -> None:
-    """Set ``reading`` and ``evidence`` on every ablation and category entry, in place."""
-    for a in ablations:
-        a["reading"], a["evidence"] = read_ablation(a)
-    for c in categories:
-        c["reading"], c["evidence"] = read_category(c, ablations)
+def read_all(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
+             confidence: float = CONFIDENCE) -> tuple[list[AblationResult], list[CategoryResult]]:
+    """Copies of the ablation and category entries with ``reading`` and ``evidence`` set (inputs unchanged)."""
+    read = [replace(a, reading=r, evidence=e) for a in ablations for r, e in [read_ablation(a, confidence)]]
+    cats = [replace(c, reading=r, evidence=e) for c in categories for r, e in [read_category(c, read, confidence)]]
+    return read, cats

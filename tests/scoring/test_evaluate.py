@@ -8,71 +8,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from dataclasses import asdict
+
+from mrclens.artifacts.predictions import read_predictions
 from mrclens.cli import main
 from mrclens.errors import MRCLensError, PredictionsError
-from mrclens.evaluation import evaluate_predictions_dir, load_perturbed_dir, score_predictions
-from mrclens.metrics import load_predictions
-from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
-
-CONTEXT = "Paris is in France. Berlin is in Germany."
-GOLD = {"q1": ("France", 12), "q2": ("Germany", 33), "q3": ("Paris", 0), "q4": ("Berlin", 20)}
-ALL = ["q1", "q2", "q3", "q4"]
-TRUNC = ["q1", "q3"]
+from mrclens.perturbations import perturb_dataset
+from mrclens.publish import write_outputs
+from mrclens.scoring.evaluate import evaluate_perturbed, load_perturbed_dir, score_predictions
+from mrclens.squad import Dataset, write_dataset
+from perturbed_fixture import PREDICTIONS, make_perturbed_dir, write_predictions  # tests/ is on sys.path under pytest
 
 
-def _ds(ids):
-    return Dataset([Article("T", [Paragraph(CONTEXT, [Question(i, f"question {i}?", [Answer(*GOLD[i])]) for i in ids])])], "1.1")
-
-
-def _entry(name, category, eval_set, signal, ids, changed):
-    base = "original" if eval_set == "full" else "original-truncated"
-    return {
-        "name": name, "category": category, "eval_set": eval_set, "baseline_set": base, "description": f"{name}.",
-        "bias_signal": signal, "n": len(ids), "changed": len(changed), "unchanged": {"no room": len(ids) - len(changed)} if len(ids) > len(changed) else {},
-        "items": {q: {"changed": q in changed, "reason": None if q in changed else "no room", "detail": {}} for q in ids},
-    }
-
-
-def make_perturbed_dir(root: Path) -> Path:
-    """A miniature `mrclens perturb` output: full set of 4 questions, truncated set of 2, e1 (truncated), e3, e4 (full)."""
-    d = root / "perturbed"
-    d.mkdir(parents=True)
-    write_dataset(_ds(ALL), d / "original.json")
-    write_dataset(_ds(TRUNC), d / "original-truncated.json")
-    ablations = {
-        "e1": _entry("insert question", "Similarity", "truncated", "large_drop", TRUNC, {"q1", "q3"}),
-        "e3": _entry("shuffle sentences", "Similarity", "full", "small_drop", ALL, {"q1", "q2", "q3"}),
-        "e4": _entry("interrogative words only", "Question", "full", "small_drop", ALL, set(ALL)),
-    }
-    for aid, entry in ablations.items():
-        entry["file"] = f"{aid}.json"
-        write_dataset(_ds(TRUNC if entry["eval_set"] == "truncated" else list(reversed(ALL))), d / f"{aid}.json")
-    manifest = {
-        "mrclens_version": "0.1.0", "seed": 0, "source": {"file": "hand-made", "sha256": "0" * 64}, "pipeline": "none",
-        "sets": {"original": {"file": "original.json", "n": 4}, "original-truncated": {"file": "original-truncated.json", "n": 2}},
-        "ablations": ablations,
-    }
-    (d / "manifest.json").write_text(json.dumps(manifest))
-    return d
-
-
-GOLD_ANSWERS = {q: a for q, (a, _) in GOLD.items()}
-PREDICTIONS = {
-    "original": dict(GOLD_ANSWERS),                               # F1 100
-    "original-truncated": {"q1": "France", "q3": "Paris"},        # F1 100
-    "e1": {"q1": "Germany", "q3": "Paris"},                       # F1 50 -> drop 50
-    "e3": {"q1": "France", "q2": "Germany", "q3": "Paris", "q4": "Berlin"},  # drop 0
-    "e4": {"q1": "in France", "q2": "Berlin", "q3": "Paris", "q4": "Berlin"},  # q1 F1 2/3, q2 0 -> F1 (2/3+0+1+1)/4
-}
-
-
-def write_predictions(root: Path, preds=PREDICTIONS) -> Path:
-    p = root / "predictions"
-    p.mkdir(parents=True, exist_ok=True)
-    for name, obj in preds.items():
-        (p / f"{name}.json").write_text(json.dumps(obj))
-    return p
-
+def evaluate_predictions_dir(perturbed_dir, predictions_dir, out_dir=None, **kwargs) -> dict:
+    """Score and (with ``out_dir``) write the outputs, as `mrclens evaluate --out` does; the results as JSON."""
+    evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, **kwargs)
+    if out_dir is not None:
+        write_outputs(evaluation, out_dir)
+    return evaluation.results.to_json()
 
 @pytest.fixture()
 def dirs(tmp_path):
@@ -108,9 +61,9 @@ def test_same_numbers_as_in_memory_scoring_path(dirs):
     from_files = evaluate_predictions_dir(pert, preds, seed=4, n_resamples=300, progress=False)
     manifest, datasets = load_perturbed_dir(pert, progress=False)
     in_memory = score_predictions(manifest, datasets, PREDICTIONS, seed=4, n_resamples=300)
-    assert from_files["ablations"] == in_memory["ablations"]
-    assert from_files["categories"] == in_memory["categories"]
-    assert from_files["sets"] == in_memory["sets"]
+    assert from_files["ablations"] == [asdict(a) for a in in_memory.ablations]
+    assert from_files["categories"] == [asdict(c) for c in in_memory.categories]
+    assert from_files["sets"] == {k: asdict(v) for k, v in in_memory.set_results(manifest.set_files()).items()}
 
 
 def test_missing_prediction_file_marks_only_its_ablations(dirs):
@@ -205,23 +158,20 @@ def test_cli_usage_errors_and_first_form_still_works(dirs):
 
 def test_real_perturbations_end_to_end(sample_path, tmp_path):
     """Real ablations on two real articles; the gold answers as predictions score 100 on every set."""
-    perturbations = pytest.importorskip("mrclens.perturbations", reason="the perturbations package is not installed yet")
-    if not hasattr(perturbations, "perturb_dataset"):
-        pytest.skip("mrclens.perturbations.perturb_dataset is not there yet")
     from mrclens.squad import load_dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:2], ds.version)
     src = write_dataset(small, tmp_path / "small.json")
     out = tmp_path / "perturbed"
-    perturbations.perturb_dataset(src, out, seed=0, cache_dir=tmp_path / "cache", progress=False)
+    perturb_dataset(src, out, seed=0, cache_dir=tmp_path / "cache", progress=False)
     manifest, datasets = load_perturbed_dir(out, progress=False)
     preds = {}
     for name, d in datasets.items():
         preds[name] = {q.id: q.answers[0].text for _, _, q in d.iter_questions()}
     pdir = write_predictions(tmp_path, preds)
     r = evaluate_predictions_dir(out, pdir, n_resamples=100, progress=False)
-    assert len(r["ablations"]) == len(manifest["ablations"]) >= 8
+    assert len(r["ablations"]) == len(manifest.ablations) >= 8
     for a in r["ablations"]:
         assert a["evaluated"] and a["f1"] == 100.0 and a["f1_drop"] == 0.0 and (a["ci_low"], a["ci_high"]) == (0.0, 0.0)
-    assert load_predictions(pdir / "e1.json")
+    assert read_predictions(pdir / "e1.json")

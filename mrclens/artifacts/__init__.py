@@ -1,0 +1,20 @@
+"""Every file MRCLens writes and reads back, with one owner module each (typed, versioned).
+
+=====================================  ==========================================  ==================================
+file                                   owner module                                written by
+=====================================  ==========================================  ==================================
+names of all files and folders         :mod:`mrclens.artifacts.layout`             —
+``perturbed/manifest.json``            :mod:`mrclens.artifacts.manifest`           ``mrclens perturb``, the audit
+``results.json``, ``results.csv``      :mod:`mrclens.artifacts.results`            ``mrclens evaluate --out``, the audit
+``question-scores.json``               :mod:`mrclens.artifacts.question_scores`    ``mrclens evaluate --out``, the audit
+``audit-state.json``                   :mod:`mrclens.artifacts.audit_state`        the audit
+``predictions/<set>.json``             :mod:`mrclens.artifacts.predictions`        ``mrclens predict``, the audit
+=====================================  ==========================================  ==================================
+
+The perturbed sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is
+owned by :mod:`mrclens.baseline_model.reader`, the report by :mod:`mrclens.reports`, and the
+caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else calls
+``json.load``/``json.dump`` on the files above. Every reader raises
+:class:`~mrclens.errors.ArtifactError` (exit code 2) naming the file and field when a file is
+missing or malformed, and reads files without a ``format_version`` as version 1.
+"""

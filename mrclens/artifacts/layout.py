@@ -1,0 +1,108 @@
+"""The names of every file and folder MRCLens writes, defined once.
+
+An audit directory (``mrclens audit --out DIR``) and an evaluation directory
+(``mrclens evaluate PERTURBED_DIR --predictions-dir P --out DIR``) share one layout::
+
+    DIR/results.json           every figure (:mod:`mrclens.artifacts.results`)
+    DIR/results.csv            one row per ablation (:mod:`mrclens.artifacts.results`)
+    DIR/question-scores.json   official EM/F1 per question and set (:mod:`mrclens.artifacts.question_scores`)
+    DIR/report.html            the HTML report (:mod:`mrclens.reports`)
+    DIR/audit-state.json       the audit's finished steps (:mod:`mrclens.artifacts.audit_state`; audits only)
+    DIR/perturbed/             the output of ``mrclens perturb``: manifest.json + one SQuAD file per set
+    DIR/predictions/           one official prediction file per set: <set name>.json
+    DIR/model/                 the trained baseline reader (audits only; :mod:`mrclens.baseline_model`)
+
+Examples:
+    >>> layout = OutputLayout("audit-out")
+    >>> layout.results_json.as_posix(), layout.prediction_file("e1").as_posix()
+    ('audit-out/results.json', 'audit-out/predictions/e1.json')
+    >>> set_file_name("original-truncated")
+    'original-truncated.json'
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+RESULTS_JSON = "results.json"
+RESULTS_CSV = "results.csv"
+QUESTION_SCORES = "question-scores.json"
+REPORT_HTML = "report.html"
+AUDIT_STATE = "audit-state.json"
+MANIFEST = "manifest.json"
+PERTURBED_DIR = "perturbed"
+PREDICTIONS_DIR = "predictions"
+MODEL_DIR = "model"
+
+#: The files an audit or evaluation directory holds at its top level, in the order they are listed.
+OUTPUT_FILES = (RESULTS_JSON, RESULTS_CSV, QUESTION_SCORES, REPORT_HTML)
+
+
+def set_file_name(set_name: str, fmt: str = "json") -> str:
+    """The file name of a perturbed set (``"e1"`` → ``"e1.json"``; ``fmt="jsonl"`` → ``"e1.jsonl"``)."""
+    return f"{set_name}.{fmt}"
+
+
+def prediction_file_name(set_name: str) -> str:
+    """The file name of a set's official prediction file (``"e1"`` → ``"e1.json"``)."""
+    return f"{set_name}.json"
+
+
+@dataclass(frozen=True)
+class OutputLayout:
+    """The paths inside one audit or evaluation output directory.
+
+    Attributes:
+        root: the directory (``--out``).
+    """
+
+    root: Path
+
+    def __init__(self, root: str | os.PathLike):
+        object.__setattr__(self, "root", Path(root))
+
+    @property
+    def results_json(self) -> Path:
+        return self.root / RESULTS_JSON
+
+    @property
+    def results_csv(self) -> Path:
+        return self.root / RESULTS_CSV
+
+    @property
+    def question_scores(self) -> Path:
+        return self.root / QUESTION_SCORES
+
+    @property
+    def report_html(self) -> Path:
+        return self.root / REPORT_HTML
+
+    @property
+    def audit_state(self) -> Path:
+        return self.root / AUDIT_STATE
+
+    @property
+    def perturbed_dir(self) -> Path:
+        return self.root / PERTURBED_DIR
+
+    @property
+    def predictions_dir(self) -> Path:
+        return self.root / PREDICTIONS_DIR
+
+    @property
+    def model_dir(self) -> Path:
+        return self.root / MODEL_DIR
+
+    @property
+    def manifest(self) -> Path:
+        return self.perturbed_dir / MANIFEST
+
+    def prediction_file(self, set_name: str) -> Path:
+        """``root/predictions/<set_name>.json``."""
+        return self.predictions_dir / prediction_file_name(set_name)
+
+    def written(self) -> list[str]:
+        """The names of :data:`OUTPUT_FILES` that exist under :attr:`root`, in listing order."""
+        return [name for name in OUTPUT_FILES if (self.root / name).exists()]

@@ -1,0 +1,413 @@
+"""``results.json`` and ``results.csv``: the typed results of an audit or evaluation, one writer, one reader.
+
+``results.json`` holds every number of an audit or of ``mrclens evaluate --predictions-dir``
+(format version :data:`FORMAT_VERSION`; a file without ``format_version`` is read as version 1)::
+
+    {"format_version": 1, "mrclens_version", "created" (ISO 8601 UTC), "seed",
+     "model": {"kind": "baseline" | "external", "name", "config" | null},
+     "inputs": [{"role", "file", "sha256"}], "versions": {package: version},
+     "step_seconds": {step: seconds}, "bootstrap": {"n_resamples", "confidence", "seed"},
+     "sets": {set name: {"file", "n", "exact_match", "f1", "missing", "unknown", "evaluated",
+                         "reason_not_evaluated"}},
+     "ablations": [{"id", "name", "category", "eval_set", "baseline_set", "bias_signal", "description",
+                    "evaluated", "reason_not_evaluated", "n", "changed", "unchanged_by_reason", "unpaired",
+                    "exact_match", "f1", "baseline_exact_match", "baseline_f1", "em_drop", "f1_drop",
+                    "ci_low", "ci_high", "changed_only": {"n", "f1", "baseline_f1", "f1_drop", "ci_low",
+                    "ci_high"} | null, "reading", "evidence"}],
+     "categories": [{"category", "ablations", "evaluated", "f1_drop", "ci_low", "ci_high", "reading", "evidence"}],
+     "paths": {"perturbed_dir", "predictions_dir"}, "warnings": [str], "sections": {},
+     "audit": {"options", "split", "model_dir", "training_log"}   (audits only)}
+
+EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
+number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
+counts the questions it shares with its baseline set (the paired items the drop is computed on);
+``unpaired`` counts ablation-set questions that are not in the baseline set (normally 0).
+``evidence`` is the reading's evidence level (:mod:`mrclens.scoring.readings`). Relative
+``paths`` are relative to the directory that holds ``results.json``. Step times are seconds.
+
+``results.csv`` has one row per ablation (:data:`CSV_COLUMNS`).
+
+Examples:
+    >>> r = Results(mrclens_version="0.1.0", created="2026-01-01T00:00:00Z", seed=0,
+    ...             model=ModelRecord("external", "m"), bootstrap=BootstrapSettings(1000, 0.95, 0))
+    >>> Results.from_json(r.to_json(), "results.json") == r
+    True
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.metadata
+import io
+import os
+import platform
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from mrclens import __version__
+from mrclens.artifacts import _files
+from mrclens.artifacts.layout import RESULTS_CSV, RESULTS_JSON
+from mrclens.errors import ArtifactError, ArtifactMsg
+from mrclens.io_utils import atomic_write_json, atomic_write_text
+
+#: The results format this MRCLens writes and the newest it reads.
+FORMAT_VERSION = 1
+
+#: Columns of ``results.csv``: (column, attribute of :class:`AblationResult`, or a dotted path into it).
+CSV_COLUMNS = (
+    ("id", "id"),
+    ("name", "name"),
+    ("category", "category"),
+    ("set", "eval_set"),
+    ("baseline_set", "baseline_set"),
+    ("n", "n"),
+    ("changed", "changed"),
+    ("exact_match", "exact_match"),
+    ("f1", "f1"),
+    ("baseline_f1", "baseline_f1"),
+    ("f1_drop", "f1_drop"),
+    ("ci_low", "ci_low"),
+    ("ci_high", "ci_high"),
+    ("changed_f1_drop", "changed_only.f1_drop"),
+    ("changed_ci_low", "changed_only.ci_low"),
+    ("changed_ci_high", "changed_only.ci_high"),
+    ("evaluated", "evaluated"),
+    ("evidence", "evidence"),
+)
+
+_INT_COLUMNS = ("n", "changed")
+_PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
+_NUM = (float, type(None))
+_INT = (int, type(None))
+_STR = (str, type(None))
+_HINT = "run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out DIR` first"
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python, MRCLens and the packages that shape the numbers (installed ones only).
+
+    Read from package metadata (:mod:`importlib.metadata`), so nothing heavy is imported.
+    """
+    out = {"python": platform.python_version(), "mrclens": __version__}
+    for name in _PACKAGES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC, to the second (``2026-01-31T12:00:00Z``)."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class SetResult:
+    """Official EM/F1 (percent) of one set; ``None`` numbers when it was not evaluated."""
+
+    file: str | None
+    n: int
+    exact_match: float | None = None
+    f1: float | None = None
+    missing: int | None = None
+    unknown: int | None = None
+    evaluated: bool = True
+    reason_not_evaluated: str | None = None
+
+
+@dataclass
+class ChangedOnly:
+    """An ablation's figures over the questions it changed only (percent / percentage points)."""
+
+    n: int
+    f1: float | None
+    baseline_f1: float | None
+    f1_drop: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+
+@dataclass
+class AblationResult:
+    """One ablation's scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
+
+    id: str
+    name: str
+    category: str
+    eval_set: str
+    baseline_set: str
+    bias_signal: str
+    description: str = ""
+    evaluated: bool = False
+    reason_not_evaluated: str | None = None
+    n: int | None = None
+    changed: int | None = None
+    unchanged_by_reason: dict[str, int] = field(default_factory=dict)
+    unpaired: int | None = None
+    exact_match: float | None = None
+    f1: float | None = None
+    baseline_exact_match: float | None = None
+    baseline_f1: float | None = None
+    em_drop: float | None = None
+    f1_drop: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    changed_only: ChangedOnly | None = None
+    reading: str | None = None
+    evidence: str | None = None
+
+
+@dataclass
+class CategoryResult:
+    """A bias category: the mean F1 drop of its evaluated ablations with a joint CI, and its reading."""
+
+    category: str
+    ablations: list[str]
+    evaluated: list[str]
+    f1_drop: float | None
+    ci_low: float | None
+    ci_high: float | None
+    reading: str | None = None
+    evidence: str | None = None
+
+
+@dataclass
+class ModelRecord:
+    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``."""
+
+    kind: str
+    name: str | None
+    config: dict[str, Any] | None = None
+
+
+@dataclass
+class InputFile:
+    """An input file and its sha256 (``role`` e.g. ``"train"``, ``"set:e1"``, ``"predictions:e1"``)."""
+
+    role: str
+    file: str
+    sha256: str | None
+
+
+@dataclass
+class BootstrapSettings:
+    """The paired bootstrap's settings: resamples, confidence level (e.g. 0.95) and seed."""
+
+    n_resamples: int
+    confidence: float
+    seed: int
+
+
+@dataclass
+class AuditRecord:
+    """What an audit adds: its options, the title split (single-file audits), the model directory and training log."""
+
+    options: dict[str, Any]
+    split: dict[str, Any] | None
+    model_dir: str
+    training_log: list[dict[str, Any]] | None
+
+
+@dataclass
+class Results:
+    """The typed ``results.json`` (schema in the module docstring)."""
+
+    mrclens_version: str
+    created: str
+    seed: int
+    model: ModelRecord
+    bootstrap: BootstrapSettings
+    inputs: list[InputFile] = field(default_factory=list)
+    versions: dict[str, str] = field(default_factory=dict)
+    step_seconds: dict[str, float] = field(default_factory=dict)
+    sets: dict[str, SetResult] = field(default_factory=dict)
+    ablations: list[AblationResult] = field(default_factory=list)
+    categories: list[CategoryResult] = field(default_factory=list)
+    paths: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    sections: dict[str, Any] = field(default_factory=dict)
+    audit: AuditRecord | None = None
+    format_version: int = FORMAT_VERSION
+
+    def ablation(self, ablation_id: str) -> AblationResult | None:
+        """The ablation with this id, or ``None``."""
+        return next((a for a in self.ablations if a.id == ablation_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written to ``results.json`` (keys in schema order)."""
+        out: dict[str, Any] = {
+            "format_version": self.format_version,
+            "mrclens_version": self.mrclens_version,
+            "created": self.created,
+            "seed": self.seed,
+            "model": asdict(self.model),
+            "inputs": [asdict(i) for i in self.inputs],
+            "versions": dict(self.versions),
+            "step_seconds": dict(self.step_seconds),
+            "bootstrap": asdict(self.bootstrap),
+            "sets": {name: asdict(s) for name, s in self.sets.items()},
+            "ablations": [asdict(a) for a in self.ablations],
+            "categories": [asdict(c) for c in self.categories],
+            "paths": dict(self.paths),
+            "warnings": list(self.warnings),
+            "sections": dict(self.sections),
+        }
+        if self.audit is not None:
+            out["audit"] = asdict(self.audit)
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any], path: str | os.PathLike) -> "Results":
+        """Parse and check a results object read from ``path`` (named in every error).
+
+        Raises:
+            ArtifactError: a field is missing or has the wrong type, or the format is newer than
+                this MRCLens reads.
+        """
+        version = _files.check_version(obj, path, FORMAT_VERSION)
+        f = _files.field
+        model = f(obj, "model", dict, path)
+        boot = f(obj, "bootstrap", dict, path)
+        sets = {name: _set(s, path, f"set {name}: ") for name, s in f(obj, "sets", dict, path).items()}
+        ablations = [_ablation(a, path, i) for i, a in enumerate(f(obj, "ablations", list, path))]
+        categories = [_category(c, path, i) for i, c in enumerate(f(obj, "categories", list, path))]
+        audit = f(obj, "audit", (dict, type(None)), path, "", None)
+        return cls(
+            mrclens_version=f(obj, "mrclens_version", str, path, "", ""),
+            created=f(obj, "created", str, path, "", ""),
+            seed=f(obj, "seed", int, path, "", 0),
+            model=ModelRecord(f(model, "kind", str, path, "model: "), f(model, "name", _STR, path, "model: ", None),
+                              f(model, "config", (dict, type(None)), path, "model: ", None)),
+            bootstrap=BootstrapSettings(f(boot, "n_resamples", int, path, "bootstrap: "),
+                                        f(boot, "confidence", float, path, "bootstrap: "),
+                                        f(boot, "seed", int, path, "bootstrap: ", 0)),
+            inputs=[InputFile(f(i, "role", str, path, "inputs: "), f(i, "file", str, path, "inputs: "),
+                              f(i, "sha256", _STR, path, "inputs: ", None))
+                    for i in f(obj, "inputs", list, path, "", [])],
+            versions=dict(f(obj, "versions", dict, path, "", {})),
+            step_seconds=dict(f(obj, "step_seconds", dict, path, "", {})),
+            sets=sets, ablations=ablations, categories=categories,
+            paths=dict(f(obj, "paths", dict, path, "", {})),
+            warnings=[str(w) for w in f(obj, "warnings", list, path, "", [])],
+            sections=dict(f(obj, "sections", dict, path, "", {})),
+            audit=None if audit is None else AuditRecord(
+                options=dict(f(audit, "options", dict, path, "audit: ", {})),
+                split=f(audit, "split", (dict, type(None)), path, "audit: ", None),
+                model_dir=f(audit, "model_dir", str, path, "audit: ", ""),
+                training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None)),
+            format_version=version,
+        )
+
+
+def _set(s: Any, path: Any, where: str) -> SetResult:
+    f = _files.field
+    return SetResult(file=f(s, "file", _STR, path, where, None), n=f(s, "n", int, path, where),
+                     exact_match=f(s, "exact_match", _NUM, path, where, None), f1=f(s, "f1", _NUM, path, where, None),
+                     missing=f(s, "missing", _INT, path, where, None), unknown=f(s, "unknown", _INT, path, where, None),
+                     evaluated=f(s, "evaluated", bool, path, where, True),
+                     reason_not_evaluated=f(s, "reason_not_evaluated", _STR, path, where, None))
+
+
+_ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
+                   "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
+                   "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR}
+_ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
+
+
+def _ablation(a: Any, path: Any, index: int) -> AblationResult:
+    f = _files.field
+    where = f"ablation #{index + 1}: "
+    aid = f(a, "id", str, path, where)
+    where = f"ablation {aid}: "
+    values: dict[str, Any] = {"id": aid}
+    for fl in fields(AblationResult):
+        if fl.name in ("id", "changed_only"):
+            continue
+        kind = _ABLATION_TYPES.get(fl.name, _NUM)
+        if fl.name in _ABLATION_REQUIRED:
+            default: Any = ...
+        elif fl.name == "unchanged_by_reason":
+            default = {}
+        else:
+            default = fl.default
+        values[fl.name] = f(a, fl.name, kind, path, where, default)
+    co = f(a, "changed_only", (dict, type(None)), path, where, None)
+    if co is not None:
+        w = where + "changed_only: "
+        co = ChangedOnly(n=f(co, "n", int, path, w), f1=f(co, "f1", _NUM, path, w, None),
+                         baseline_f1=f(co, "baseline_f1", _NUM, path, w, None), f1_drop=f(co, "f1_drop", _NUM, path, w, None),
+                         ci_low=f(co, "ci_low", _NUM, path, w, None), ci_high=f(co, "ci_high", _NUM, path, w, None))
+    return AblationResult(**values, changed_only=co)
+
+
+def _category(c: Any, path: Any, index: int) -> CategoryResult:
+    f = _files.field
+    where = f"category #{index + 1}: "
+    return CategoryResult(category=f(c, "category", str, path, where), ablations=list(f(c, "ablations", list, path, where)),
+                          evaluated=list(f(c, "evaluated", list, path, where, [])), f1_drop=f(c, "f1_drop", _NUM, path, where, None),
+                          ci_low=f(c, "ci_low", _NUM, path, where, None), ci_high=f(c, "ci_high", _NUM, path, where, None),
+                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None))
+
+
+def _get(entry: Any, dotted: str) -> Any:
+    value: Any = entry
+    for part in dotted.split("."):
+        if value is None:
+            return None
+        value = getattr(value, part, None)
+    return value
+
+
+def results_frame(results: Results):
+    """One row per ablation with the :data:`CSV_COLUMNS` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
+    import pandas as pd
+
+    rows = [{col: _get(a, key) for col, key in CSV_COLUMNS} for a in results.ablations]
+    frame = pd.DataFrame(rows, columns=[c for c, _ in CSV_COLUMNS])
+    return frame.astype({c: "Int64" for c in _INT_COLUMNS})
+
+
+def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:
+    """Write ``out_dir/results.json`` (indented) and ``out_dir/results.csv``, each atomically.
+
+    Returns:
+        the two paths. The directory is created if missing.
+    """
+    out_dir = Path(out_dir)
+    json_path = atomic_write_json(out_dir / RESULTS_JSON, results.to_json(), indent=2)
+    buf = io.StringIO()
+    results_frame(results).to_csv(buf, index=False, lineterminator="\n")
+    csv_path = atomic_write_text(out_dir / RESULTS_CSV, buf.getvalue())
+    return json_path, csv_path
+
+
+def read_results(results_dir: str | os.PathLike) -> Results:
+    """Read and check ``results_dir/results.json``.
+
+    Raises:
+        ArtifactError: the file is absent, not JSON, or malformed (the message names the file and field).
+    """
+    path = Path(results_dir) / RESULTS_JSON
+    if Path(results_dir).exists() and not Path(results_dir).is_dir():
+        raise ArtifactError(ArtifactMsg.NOT_A_DIR.format(path=results_dir, command="audit` or `mrclens evaluate"))
+    return Results.from_json(_files.read_json_object(path, _HINT), path)
+
+
+def read_results_csv(results_dir: str | os.PathLike):
+    """Read ``results_dir/results.csv`` as a :class:`pandas.DataFrame` with :data:`CSV_COLUMNS`.
+
+    Raises:
+        ArtifactError: the file is absent or lacks a column.
+    """
+    import pandas as pd
+
+    path = Path(results_dir) / RESULTS_CSV
+    if not path.is_file():
+        raise ArtifactError(ArtifactMsg.MISSING.format(path=path, hint=_HINT))
+    frame = pd.read_csv(path).astype({c: "Int64" for c in _INT_COLUMNS})
+    missing = [c for c, _ in CSV_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(path=path, expected=f"the columns {', '.join(missing)}"))
+    return frame

@@ -1,0 +1,13 @@
+"""Scoring: predictions on the perturbed sets → EM/F1, F1 drops with CIs, readings.
+
+One module per step, in the order the data flows:
+
+* :mod:`mrclens.scoring.official` — the official SQuAD v1.1/v2.0 EM and F1, per question and per set;
+* :mod:`mrclens.scoring.bootstrap` — paired bootstrap percentile intervals;
+* :mod:`mrclens.scoring.drops` — F1 drop per ablation and per bias category;
+* :mod:`mrclens.scoring.readings` — plain-language readings and evidence levels;
+* :mod:`mrclens.scoring.evaluate` — the entry point, :func:`~mrclens.scoring.evaluate.evaluate_perturbed`:
+  a perturbed directory plus one prediction file per set → results and per-question scores.
+
+This package writes no file: :func:`mrclens.publish.write_outputs` writes what it computed.
+"""

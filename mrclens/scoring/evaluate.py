@@ -1,0 +1,241 @@
+"""The scoring entry point: a perturbed directory plus one prediction file per set → :class:`Evaluation`.
+
+CheckList-style separation (Ribeiro et al. 2020): ``mrclens perturb`` writes the sets, any
+model writes one official-format prediction file per set, and :func:`evaluate_perturbed` scores
+them. The built-in audit (``mrclens audit``) scores its baseline's predictions through the same
+function, passing what it knows (its inputs, step times, model record and audit record) so that
+nothing patches the results afterwards.
+
+Layout of the inputs (:mod:`mrclens.artifacts`): a perturbed directory holds the manifest and
+one SQuAD file per set (``original.json``, ``original-truncated.json``, ``e1.json`` …); a
+predictions directory holds ``<set name>.json`` = ``{"question id": "answer text"}``.
+
+The steps, each in its own module: official per-question scores
+(:mod:`mrclens.scoring.official`), paired bootstrap (:mod:`mrclens.scoring.bootstrap`), drops per
+ablation and per category (:mod:`mrclens.scoring.drops`), readings
+(:mod:`mrclens.scoring.readings`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from tqdm import tqdm
+
+from mrclens import __version__
+from mrclens.artifacts.manifest import PerturbationManifest, manifest_path, read_manifest
+from mrclens.artifacts.predictions import read_predictions_dir
+from mrclens.artifacts.question_scores import SetQuestionScores
+from mrclens.artifacts.results import (
+    AuditRecord,
+    BootstrapSettings,
+    InputFile,
+    ModelRecord,
+    Results,
+    package_versions,
+    utc_now,
+)
+from mrclens.io_utils import sha256_file
+from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
+from mrclens.scoring.drops import AblationInfo, Scored, score_all
+from mrclens.scoring.readings import read_all
+from mrclens.squad import Dataset, load_dataset
+
+#: The model name used when the user gives none.
+DEFAULT_MODEL_NAME = "external model"
+
+
+@dataclass
+class Evaluation:
+    """What scoring computed: the results and the per-question scores they come from.
+
+    Attributes:
+        results: the typed ``results.json`` (:class:`~mrclens.artifacts.results.Results`).
+        question_scores: ``{set name: per-question official EM/F1 (0–1)}``, ``None`` for a set
+            that was not evaluated (written as ``question-scores.json``).
+    """
+
+    results: Results
+    question_scores: dict[str, SetQuestionScores | None]
+
+
+def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = None) -> list[AblationInfo]:
+    """The manifest's ablations as :class:`~mrclens.scoring.drops.AblationInfo`, ordered e1, e2, …
+
+    Args:
+        only: keep only these ablation ids (default: all in the manifest).
+    """
+    ids = manifest.ablation_ids()
+    if only is not None:
+        ids = [a for a in ids if a in set(only)]
+    return [AblationInfo.from_manifest(a, manifest.ablations[a]) for a in ids]
+
+
+def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | None = None
+                       ) -> tuple[PerturbationManifest, dict[str, Dataset]]:
+    """Read the manifest and every set of a perturbed directory.
+
+    Returns:
+        ``(manifest, {set name: Dataset})``.
+
+    Raises:
+        ArtifactError: bad manifest; :class:`~mrclens.errors.DataError` for a bad set file;
+        FileNotFoundError: a set file listed in the manifest is missing.
+    """
+    manifest = read_manifest(perturbed_dir)
+    datasets = {}
+    for name, file in tqdm(manifest.set_files().items(), desc="loading sets", unit="set", disable=_disable(progress)):
+        datasets[name] = load_dataset(Path(perturbed_dir) / file)
+    return manifest, datasets
+
+
+def _disable(progress: bool | None) -> bool | None:
+    return None if progress is None else not progress
+
+
+def score_predictions(
+    manifest: PerturbationManifest,
+    datasets: Mapping[str, Dataset],
+    predictions: Mapping[str, Mapping[str, str] | None],
+    *,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    missing_reasons: Mapping[str, str] | None = None,
+    ablations: Sequence[str] | None = None,
+) -> Scored:
+    """Every number and reading for one model's predictions on loaded sets (no file I/O).
+
+    Args:
+        manifest: the perturbation manifest (:func:`mrclens.artifacts.manifest.read_manifest`).
+        datasets: ``{set name: Dataset}`` (:func:`load_perturbed_dir`).
+        predictions: ``{set name: {question id: answer text}}``; a set absent or ``None`` is not
+            evaluated, nor are the ablations that need it.
+        seed, n_resamples, confidence: bootstrap settings (:mod:`mrclens.scoring.bootstrap`).
+        missing_reasons: ``{set name: why there are no predictions}``.
+        ablations: score only these ablation ids (default: all in the manifest).
+
+    Returns:
+        a :class:`~mrclens.scoring.drops.Scored` whose ablation and category entries carry
+        ``reading`` and ``evidence``.
+    """
+    scored = score_all(datasets, predictions, ablation_infos(manifest, ablations), seed=seed, n_resamples=n_resamples,
+                       confidence=confidence, missing_reasons=missing_reasons)
+    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence)
+    return scored
+
+
+def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str) -> list[str]:
+    out = []
+    for name, s in scored.set_scores.items():
+        if not s.evaluated:
+            out.append(f"{name}: not evaluated ({s.reason})")
+            continue
+        if s.missing:
+            out.append(f"{name}: {s.missing:,} of {s.n:,} question(s) have no prediction and score 0")
+        if s.unknown:
+            out.append(f"{name}: {s.unknown:,} prediction(s) are for question ids not in the set (ignored)")
+    if extra:
+        out.append(f"{predictions_dir}: ignored file(s) that match no set: {', '.join(extra)}")
+    return out
+
+
+def _rel(path: str | os.PathLike, start: str | os.PathLike | None) -> str:
+    if start is None:
+        return str(Path(path).resolve())
+    try:
+        return os.path.relpath(Path(path).resolve(), Path(start).resolve())
+    except ValueError:  # another drive on Windows
+        return str(Path(path).resolve())
+
+
+def evaluate_perturbed(
+    perturbed_dir: str | os.PathLike,
+    predictions_dir: str | os.PathLike,
+    *,
+    results_dir: str | os.PathLike | None = None,
+    model: ModelRecord | None = None,
+    model_name: str = DEFAULT_MODEL_NAME,
+    inputs: Sequence[InputFile] = (),
+    step_seconds: Mapping[str, float] | None = None,
+    audit: AuditRecord | None = None,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    progress: bool | None = None,
+) -> Evaluation:
+    """Score one prediction file per set against a perturbed directory (the one scoring path).
+
+    Args:
+        perturbed_dir: the output of ``mrclens perturb`` (manifest + one SQuAD file per set).
+        predictions_dir: one official-format file per set, named like the set files
+            (``original.json``, ``original-truncated.json``, ``e1.json`` …). Missing files make
+            the ablations that need them "not evaluated"; the rest are still computed.
+        results_dir: where ``results.json`` will be written; ``paths`` are recorded relative to
+            it (absolute when ``None``). Nothing is written here (see :func:`mrclens.publish.write_outputs`).
+        model: the ``model`` record; default ``{"kind": "external", "name": model_name}``.
+        inputs: input files the caller used before scoring (listed first in ``inputs``).
+        step_seconds: the caller's step times in seconds; the time spent here is added as
+            ``score``. When ``None``, ``load`` (reading the sets) and ``score`` are recorded.
+        audit: the audit's record (audits only).
+        seed, n_resamples, confidence: bootstrap settings.
+        progress: show progress bars (``None``: only on a terminal).
+
+    Returns:
+        an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction
+        counts per set.
+
+    Raises:
+        ArtifactError: bad perturbed or predictions directory (exit 2 in the CLI);
+        PredictionsError: a malformed prediction file (names the file);
+        DataError: a malformed set file.
+    """
+    t0 = time.perf_counter()
+    manifest, datasets = load_perturbed_dir(perturbed_dir, progress=progress)
+    files = manifest.set_files()
+    found = read_predictions_dir(predictions_dir, list(files))
+    t1 = time.perf_counter()
+    scored = score_predictions(manifest, datasets, found.predictions, seed=seed, n_resamples=n_resamples,
+                               confidence=confidence, missing_reasons=found.missing_reasons)
+    t2 = time.perf_counter()
+    all_inputs = list(inputs)
+    mpath = manifest_path(perturbed_dir)
+    all_inputs.append(InputFile("manifest", str(mpath), sha256_file(mpath)))
+    for name, file in files.items():
+        path = Path(perturbed_dir) / file
+        all_inputs.append(InputFile(f"set:{name}", str(path), sha256_file(path)))
+    for name in files:
+        if found.predictions[name] is not None:
+            path = found.file(name)
+            all_inputs.append(InputFile(f"predictions:{name}", str(path), sha256_file(path)))
+    if step_seconds is None:
+        seconds = {"load": t1 - t0, "score": t2 - t1}
+    else:
+        seconds = {**step_seconds, "score": time.perf_counter() - t0}
+    results = Results(
+        mrclens_version=__version__,
+        created=utc_now(),
+        seed=seed,
+        model=model or ModelRecord("external", model_name, None),
+        bootstrap=BootstrapSettings(n_resamples, confidence, seed),
+        inputs=all_inputs,
+        versions=package_versions(),
+        step_seconds={k: round(float(v), 3) for k, v in seconds.items()},
+        sets=scored.set_results(files),
+        ablations=scored.ablations,
+        categories=scored.categories,
+        paths={"perturbed_dir": _rel(perturbed_dir, results_dir), "predictions_dir": _rel(predictions_dir, results_dir)},
+        warnings=_warnings(scored, found.extra_files, str(predictions_dir)),
+        audit=audit,
+    )
+    if results.model.kind not in ("baseline", "external"):
+        raise ValueError(f"model kind must be 'baseline' or 'external', got {results.model.kind!r}")
+    question_scores = {
+        name: None if s.em is None else SetQuestionScores(list(s.ids), s.em.tolist(), s.f1.tolist())
+        for name, s in scored.set_scores.items()
+    }
+    return Evaluation(results, question_scores)
