@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from mrclens import __version__, evaluation
-from mrclens.defaults import default_profile
+from mrclens.defaults import DEFAULT_SEED, default_profile
 from mrclens.errors import MRCLensError
 from mrclens.io_utils import atomic_write_json, sha256_file
 from mrclens.split import split_by_title
@@ -62,7 +62,8 @@ class AuditOptions:
         out: output directory.
         model: directory of a saved reader to use instead of training one.
         ablations: ablation ids (``None``: all registered).
-        seed: one seed for the split, the perturbations, training and the bootstrap.
+        seed: one seed for the split, the perturbations, training and the bootstrap
+            (default :data:`mrclens.defaults.DEFAULT_SEED`).
         profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``); ``None`` picks one
             with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper
             otherwise) when the options are created.
@@ -80,7 +81,7 @@ class AuditOptions:
     out: str = "mrclens-audit"
     model: str | None = None
     ablations: Sequence[str] | None = None
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     profile: str | None = None
     device: str = "auto"
     max_minutes: float | None = None

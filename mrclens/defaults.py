@@ -1,5 +1,6 @@
-"""Defaults shared by every command and by the Python API: the reader profiles.
+"""Defaults shared by every command and by the Python API: the seed and the reader profiles.
 
+* :data:`DEFAULT_SEED` — the one default seed (title split, perturbations, training, bootstrap).
 * The reader profiles and the rule that picks one when none is given are read from the package
   file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
   the CLI can list the profile names cheaply. The values become a
@@ -23,6 +24,10 @@ from importlib import resources
 from typing import Any
 
 from mrclens.errors import InternalError, MRCLensError
+
+#: The default seed of every seeded step, everywhere (CLI ``--seed`` options, ``split_by_title``,
+#: ``AuditOptions.seed``).
+DEFAULT_SEED = 0
 
 #: The reader-profile file, relative to the ``mrclens`` package.
 PROFILES_RESOURCE = "data/reader_profiles.toml"

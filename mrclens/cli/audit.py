@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from mrclens.audit import AuditOptions, run_audit
-from mrclens.defaults import default_profile, describe_time_caps, reader_profile_names
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
 
 
 @click.command()
@@ -19,7 +19,7 @@ from mrclens.defaults import default_profile, describe_time_caps, reader_profile
 @click.option("--model", type=click.Path(exists=True, file_okay=False),
               help="Use this saved reader (from `mrclens train`) instead of training one.")
 @click.option("--ablations", default=None, help="Comma-separated ablation ids, e.g. e1,e3 (default: all).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed for split, perturbations, training and bootstrap.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed for split, perturbations, training and bootstrap.")
 @click.option("--profile", type=click.Choice(list(reader_profile_names())), default=None,
               help=f"Reader profile [default: {default_profile(None)} for the bundled sample, "
                    f"{default_profile('TRAIN')} otherwise].")

@@ -8,7 +8,7 @@ import os
 import click
 
 from mrclens.baseline_model import ReaderConfig, train as train_reader
-from mrclens.defaults import default_profile, describe_time_caps
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps
 from mrclens.squad import load_dataset
 
 
@@ -22,7 +22,7 @@ from mrclens.squad import load_dataset
 @click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Stop after this many minutes of training (evaluation not counted) "
                    f"[default: the profile's cap: {describe_time_caps()}].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--profile", type=click.Choice(list(ReaderConfig.PROFILES)), default=None,
               help="paper: the paper's model; paper-em: plus exact-match features; quick: smaller and faster "

@@ -14,7 +14,9 @@ import mrclens.cli.audit as audit_cli
 import mrclens.cli.train as train_cli
 from mrclens.audit import AuditOptions
 from mrclens.cli import main
+from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
+from mrclens.split import split_by_title
 from mrclens.squad import Dataset, load_dataset, write_dataset
 
 
@@ -56,7 +58,7 @@ def test_train_uses_the_profiles_cap_unless_overridden(recorded, train_file, tmp
     _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "quick", "--seed", "7"])
     default, em, quick = recorded
     assert default["config"].profile_name == "paper" and default["config"].max_minutes == 40.0
-    assert default["seed"] == 0
+    assert default["seed"] == DEFAULT_SEED
     # the override is recorded in the config that is saved with the weights, as in the audit
     assert em["config"].profile_name == "paper-em" and em["config"].max_minutes == 2.5
     assert em["config"].exact_match_features is True
@@ -69,8 +71,8 @@ def test_audit_cli_default_profile_and_seed(recorded, train_file, tmp_path):
     _invoke(["audit", train_file, "--out", str(tmp_path / "b")])
     _invoke(["audit", train_file, "--out", str(tmp_path / "c"), "--profile", "quick", "--max-minutes", "1"])
     sample, given, chosen = (c["options"] for c in recorded)
-    assert (sample.train, sample.profile, sample.seed, sample.max_minutes) == (None, "quick", 0, None)
-    assert (given.profile, given.seed) == ("paper", 0)
+    assert (sample.train, sample.profile, sample.seed, sample.max_minutes) == (None, "quick", DEFAULT_SEED, None)
+    assert (given.profile, given.seed) == ("paper", DEFAULT_SEED)
     assert (chosen.profile, chosen.max_minutes) == ("quick", 1.0)
 
 
@@ -78,4 +80,11 @@ def test_audit_options_follow_the_same_rule_as_the_cli():
     assert AuditOptions().profile == "quick"  # no train file: the bundled sample
     assert AuditOptions(train="train.json").profile == "paper"
     assert AuditOptions(train="train.json", profile="paper-em").profile == "paper-em"
-    assert AuditOptions().seed == 0
+    assert AuditOptions().seed == DEFAULT_SEED
+
+
+def test_one_default_seed_everywhere():
+    assert inspect.signature(split_by_title).parameters["seed"].default == DEFAULT_SEED
+    for command in (train_cli.train, audit_cli.audit):
+        seed = next(p for p in command.params if p.name == "seed")
+        assert seed.default == DEFAULT_SEED, command.name
