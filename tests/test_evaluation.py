@@ -12,6 +12,7 @@ from mrclens.cli import main
 from mrclens.errors import MRCLensError, PredictionsError
 from mrclens.evaluation import evaluate_predictions_dir, load_perturbed_dir, score_predictions
 from mrclens.metrics import load_predictions
+from mrclens.perturbations import perturb_dataset
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 
 CONTEXT = "Paris is in France. Berlin is in Germany."
@@ -205,16 +206,13 @@ def test_cli_usage_errors_and_first_form_still_works(dirs):
 
 def test_real_perturbations_end_to_end(sample_path, tmp_path):
     """Real ablations on two real articles; the gold answers as predictions score 100 on every set."""
-    perturbations = pytest.importorskip("mrclens.perturbations", reason="the perturbations package is not installed yet")
-    if not hasattr(perturbations, "perturb_dataset"):
-        pytest.skip("mrclens.perturbations.perturb_dataset is not there yet")
     from mrclens.squad import load_dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:2], ds.version)
     src = write_dataset(small, tmp_path / "small.json")
     out = tmp_path / "perturbed"
-    perturbations.perturb_dataset(src, out, seed=0, cache_dir=tmp_path / "cache", progress=False)
+    perturb_dataset(src, out, seed=0, cache_dir=tmp_path / "cache", progress=False)
     manifest, datasets = load_perturbed_dir(out, progress=False)
     preds = {}
     for name, d in datasets.items():

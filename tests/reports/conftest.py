@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from mrclens import evaluation
 from report_fixtures import write_audit_dir
 
 
 def _scored(root: Path, payload: bool) -> Path:
-    evaluation = pytest.importorskip("mrclens.evaluation", reason="mrclens.evaluation (the scoring path) is not available")
     write_audit_dir(root, payload=payload)
     evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, model_name="made-up model",
                                         seed=0, n_resamples=200, progress=False)

@@ -9,6 +9,7 @@ import re
 import pytest
 from markupsafe import escape
 
+from mrclens import evaluation, perturbations
 from mrclens.io_utils import atomic_write_json
 from mrclens.reports import PCT_DECIMALS, render_report
 from mrclens.squad import Dataset, load_dataset
@@ -36,8 +37,6 @@ def overlap_model(squad: dict) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def real_audit(tmp_path_factory, sample_path):
-    perturbations = pytest.importorskip("mrclens.perturbations", reason="mrclens.perturbations is not available")
-    evaluation = pytest.importorskip("mrclens.evaluation", reason="mrclens.evaluation is not available")
     root = tmp_path_factory.mktemp("real") / "audit"
     full = load_dataset(sample_path)
     small = Dataset(full.articles[:1], full.version, str(sample_path))  # 291 questions

@@ -11,6 +11,7 @@ import pytest
 from markupsafe import escape
 from click.testing import CliRunner
 
+from mrclens import evaluation
 from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
@@ -193,7 +194,6 @@ def test_formatting_helpers():
 
 
 def test_missing_predictions_and_perturbed_files_are_reported_not_fatal(tmp_path):
-    evaluation = pytest.importorskip("mrclens.evaluation")
     root = write_audit_dir(tmp_path / "a", drop_predictions=("e7",))
     evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, n_resamples=50, progress=False)
     (root / "perturbed" / "e8.json").unlink()
