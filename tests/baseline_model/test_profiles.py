@@ -3,6 +3,8 @@ the file existed, and the same for ``train`` and ``audit``; ``ReaderConfig.from_
 
 from __future__ import annotations
 
+import configparser
+import fnmatch
 import json
 from pathlib import Path
 
@@ -10,7 +12,8 @@ import pytest
 
 from mrclens.baseline_model import ReaderConfig
 from mrclens.baseline_model import config as config_module
-from mrclens.defaults import default_profile, parse_profiles, reader_profile_names, reader_profile_values
+from mrclens.defaults import (PROFILES_RESOURCE, default_profile, parse_profiles, reader_profile_names,
+                              reader_profile_values)
 from mrclens.errors import InternalError, MRCLensError
 
 _COMMON = ('"batch_size": 32, "char_dim": 20, "char_filters": {filters}, "char_width": 5, "dropout": 0.2, '
@@ -103,3 +106,11 @@ def test_from_dict_round_trip_and_bad_fields():
         ReaderConfig.from_dict(partial)
     with pytest.raises(MRCLensError, match=r"unknown field\(s\): hiden$"):
         ReaderConfig.from_dict({**paper.to_dict(), "hiden": 3})
+
+
+def test_profile_file_is_package_data():
+    """An installed (non-editable) package must ship the file: setup.cfg's package_data covers it."""
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    globs = [g.strip() for g in cfg["options.package_data"]["mrclens"].split(",")]
+    assert any(fnmatch.fnmatch(PROFILES_RESOURCE, g) for g in globs), globs
