@@ -1,6 +1,6 @@
 """Defaults shared by every command and by the Python API: the seed and the reader profiles.
 
-* :data:`DEFAULT_SEED` — the one default seed (title split, perturbations, training, bootstrap).
+* :data:`DEFAULT_SEED` — the one default seed (title split, perturbations, training, bootstrap of the audit).
 * The reader profiles and the rule that picks one when none is given are read from the package
   file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
   the CLI can list the profile names cheaply. The values become a
@@ -25,8 +25,9 @@ from typing import Any
 
 from mrclens.errors import InternalError, MRCLensError
 
-#: The default seed of every seeded step, everywhere (CLI ``--seed`` options, ``split_by_title``,
-#: ``AuditOptions.seed``).
+#: The one default seed: the default of ``--seed`` of ``mrclens train`` and ``mrclens audit``, of
+#: ``split_by_title`` and of ``AuditOptions.seed``. (The other seeded commands and functions,
+#: e.g. ``mrclens perturb``/``evaluate`` and ``baseline_model.train``, still write the same value, 0.)
 DEFAULT_SEED = 0
 
 #: The reader-profile file, relative to the ``mrclens`` package.
