@@ -22,7 +22,8 @@ install: $(STAMP)
 demo: install
 	$(VENV)/bin/mrclens audit --out audit-sample
 
-## The test suite (installs Chromium for the browser test when it can).
+## The test suite, with the docstring examples of every mrclens module (tests/test_docstring_examples.py)
+## (installs Chromium for the browser test when it can).
 test: install browser-deps
 	$(PY) -m pytest -q -p no:cacheprovider
 

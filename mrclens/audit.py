@@ -47,6 +47,7 @@ from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, 
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
+from mrclens.defaults import DEFAULT_SEED, default_profile
 from mrclens.errors import ArtifactMsg, MRCLensError
 from mrclens.io_utils import sha256_file
 from mrclens.split import split_by_title
@@ -54,9 +55,6 @@ from mrclens.squad import load_dataset
 
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
 SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"
-#: Training-time caps (minutes) per profile when neither the profile nor the user sets one, chosen
-#: so that a full SQuAD v1.1 audit (train 87,599 questions) stays within 60 minutes on 2 CPU cores.
-DEFAULT_MAX_MINUTES = {"paper": 40.0, "paper-em": 40.0}
 BASELINE_NAME = "MRCLens baseline: co-attention BiLSTM reader"
 
 
@@ -70,11 +68,13 @@ class AuditOptions:
         out: output directory.
         model: directory of a saved reader to use instead of training one.
         ablations: ablation ids (``None``: all registered).
-        seed: one seed for the split, the perturbations, training and the bootstrap.
-        profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``).
+        seed: one seed for the split, the perturbations, training and the bootstrap
+            (default :data:`mrclens.defaults.DEFAULT_SEED`).
+        profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``); ``None`` picks one
+            with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper
+            otherwise) when the options are created.
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
-        max_minutes: training-time cap in minutes (``None``: the profile's, else
-            :data:`DEFAULT_MAX_MINUTES`).
+        max_minutes: training-time cap in minutes (``None``: the profile's).
         dev_fraction: share of articles used for evaluation when only one file is given.
         heldout_fraction: share of training articles held out for choosing the best epoch.
         n_resamples: bootstrap resamples for the confidence intervals.
@@ -87,8 +87,8 @@ class AuditOptions:
     out: str = "mrclens-audit"
     model: str | None = None
     ablations: Sequence[str] | None = None
-    seed: int = 0
-    profile: str = "paper"
+    seed: int = DEFAULT_SEED
+    profile: str | None = None
     device: str = "auto"
     max_minutes: float | None = None
     dev_fraction: float = 0.2
@@ -97,6 +97,10 @@ class AuditOptions:
     force: bool = False
     cache_dir: str | None = None
     progress: bool = True
+
+    def __post_init__(self) -> None:
+        if self.profile is None:
+            self.profile = default_profile(self.train)
 
 
 def _key(*parts: Any) -> str:
@@ -219,10 +223,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
         from mrclens.baseline_model import ReaderConfig
 
         model_dir = layout.model_dir
-        config = ReaderConfig.profile(options.profile)
-        max_minutes = options.max_minutes if options.max_minutes is not None else (
-            config.max_minutes if config.max_minutes is not None else DEFAULT_MAX_MINUTES.get(options.profile))
-        config.max_minutes = max_minutes
+        config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes)
+        max_minutes = config.max_minutes
         config_dict = config.to_dict()
         model_key = _key("train", fingerprint, options.seed, options.heldout_fraction, config_dict, versions)
         done = state.done("train", model_key)

@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import random
 
+from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
 from mrclens.squad import Dataset
 
 
-def split_by_title(dataset: Dataset, dev_fraction: float = 0.2, seed: int = 13) -> tuple[Dataset, Dataset]:
+def split_by_title(dataset: Dataset, dev_fraction: float = 0.2, seed: int = DEFAULT_SEED) -> tuple[Dataset, Dataset]:
     """Split ``dataset`` into ``(train, dev)`` by article.
 
     Articles are shuffled with ``random.Random(seed)``; dev receives the first
-    ``round(dev_fraction * n_articles)`` of them (at least one), train the rest. Both
-    parts keep the original file order of their articles. Same seed, same split.
+    ``round(dev_fraction * n_articles)`` of them (at least one, at most all but one), train
+    the rest. Both parts keep the original file order of their articles. Same seed, same split.
+
+    Args:
+        dataset: the data to split.
+        dev_fraction: share of the articles (not questions) that go to dev, in (0, 1).
+        seed: seed of the shuffle (default :data:`mrclens.defaults.DEFAULT_SEED`).
+
+    Returns:
+        ``(train, dev)``, two :class:`~mrclens.squad.Dataset` with ``dataset``'s version and source.
 
     Raises:
         MRCLensError: fewer than two articles, or ``dev_fraction`` not in (0, 1).

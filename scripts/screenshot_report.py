@@ -8,13 +8,19 @@ Usage::
 
 Needs the Debian packages ``chromium`` and ``chromium-driver`` and the ``selenium`` package
 (``pip install -e '.[test]'``). The default viewport is a laptop screen (1366 x 860 CSS pixels).
+The browser code is the test helper ``tests/reports/browser_helpers.py`` (not part of the package).
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
 
-from mrclens.reports.browser import LAPTOP, screenshot_report
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "reports"))
+
+from browser_helpers import LAPTOP, screenshot_report  # noqa: E402
 
 
 @click.command()

@@ -65,3 +65,13 @@ def write_predictions(root: Path, preds=PREDICTIONS) -> Path:
     for name, obj in preds.items():
         (p / f"{name}.json").write_text(json.dumps(obj))
     return p
+
+
+def score_and_publish(perturbed_dir, predictions_dir, out_dir, **kwargs):
+    """Score with the one scoring path and write every output into ``out_dir``, as `mrclens evaluate --out` does."""
+    from mrclens.publish import write_outputs
+    from mrclens.scoring.evaluate import evaluate_perturbed
+
+    evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, **kwargs)
+    write_outputs(evaluation, out_dir)
+    return evaluation

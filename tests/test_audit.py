@@ -7,12 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-pytest.importorskip("torch")
-
-from mrclens.audit import AuditOptions, run_audit  # noqa: E402
-from mrclens.cli import main  # noqa: E402
-from mrclens.errors import DataError, MRCLensError  # noqa: E402
-from mrclens.squad import Dataset, load_dataset, write_dataset  # noqa: E402
+from mrclens.audit import AuditOptions, run_audit
+from mrclens.cli import main
+from mrclens.errors import DataError, MRCLensError
+from mrclens.squad import Dataset, load_dataset, write_dataset
 
 pytestmark = pytest.mark.slow
 
@@ -57,6 +55,7 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
+    assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
     assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}

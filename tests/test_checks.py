@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from mrclens.artifacts.results import AblationResult, BootstrapSettings, CategoryResult, ModelRecord, Results
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "stats"))
@@ -31,13 +33,16 @@ STATS = {
     "leakage": None,
     "question_types": {"largest_pct": None},
 }
-AUDIT = {
-    "ablations": [
-        {"id": "e4", "evaluated": True, "f1_drop": 42.1, "ci_low": 40.0, "ci_high": 44.0},
-        {"id": "e5", "evaluated": False, "f1_drop": None},
+AUDIT = Results(
+    mrclens_version="0.1.0", created="2026-01-01T00:00:00Z", seed=0, model=ModelRecord("baseline", "reader"),
+    bootstrap=BootstrapSettings(1000, 0.95, 0),
+    ablations=[
+        AblationResult("e4", "interrogatives only", "Question", "full", "original", "small_drop", evaluated=True,
+                       f1_drop=42.1, ci_low=40.0, ci_high=44.0),
+        AblationResult("e5", "shuffle question", "Question", "full", "original", "small_drop", evaluated=False),
     ],
-    "categories": [{"category": "Question", "f1_drop": 30.0}],
-}
+    categories=[CategoryResult("Question", ["e4", "e5"], ["e4"], 30.0, None, None)],
+).to_json()
 
 
 def rule(metric, op, threshold, rid="r"):

@@ -40,10 +40,6 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     """perturb -> rule-based model on each file -> evaluate, by running examples/audit_external_model.sh on a real article."""
     if shutil.which("bash") is None:
         pytest.skip("bash is not available")
-    try:
-        from mrclens.cli.perturb import perturb  # noqa: F401
-    except ImportError as err:
-        pytest.skip(f"`mrclens perturb` is not available yet ({err})")
     ds = load_dataset(sample_path)
     data = write_dataset(Dataset(ds.articles[:1], ds.version), tmp_path / "one-article.json")
     out = tmp_path / "audit"

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
 from mrclens.split import split_by_title
 from mrclens.squad import load_dataset
@@ -17,6 +18,13 @@ def test_split_by_title_is_seeded_and_disjoint(sample_path):
     other = split_by_title(ds, 0.2, seed=4)[1]
     assert [a.title for a in other.articles] != [a.title for a in dev.articles]
     assert train.counts()["questions"] + dev.counts()["questions"] == ds.counts()["questions"]
+
+
+def test_split_default_seed_is_the_one_default_seed(sample_path):
+    ds = load_dataset(sample_path)
+    titles = [a.title for a in split_by_title(ds)[1].articles]
+    assert titles == [a.title for a in split_by_title(ds, seed=DEFAULT_SEED)[1].articles]
+    assert titles != [a.title for a in split_by_title(ds, seed=13)[1].articles]  # 13 was the old default
 
 
 def test_split_needs_two_articles(sample_path):

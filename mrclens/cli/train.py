@@ -8,6 +8,7 @@ import os
 import click
 
 from mrclens.baseline_model import ReaderConfig, train as train_reader
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps
 from mrclens.squad import load_dataset
 
 
@@ -19,11 +20,13 @@ from mrclens.squad import load_dataset
               help="Held-out SQuAD file scored after each epoch; the epoch with the best dev F1 is kept.")
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Passes over TRAIN (default: the profile's).")
 @click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop after this many minutes of training (evaluation not counted).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+              help="Stop after this many minutes of training (evaluation not counted) "
+                   f"[default: the profile's cap: {describe_time_caps()}].")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
-@click.option("--profile", type=click.Choice(list(ReaderConfig.PROFILES)), default="paper", show_default=True,
-              help="paper: the paper's model; paper-em: plus exact-match features; quick: smaller and faster.")
+@click.option("--profile", type=click.Choice(list(ReaderConfig.PROFILES)), default=None,
+              help="paper: the paper's model; paper-em: plus exact-match features; quick: smaller and faster "
+                   f"[default: {default_profile('TRAIN')}].")
 @click.option("--vectors", type=click.Path(exists=True, dir_okay=False), default=None,
               help="GloVe/word2vec text file to use instead of GloVe 6B 50-d.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -36,14 +39,15 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
     import torch
 
     torch.set_num_threads(threads or len(os.sched_getaffinity(0)))
-    config = ReaderConfig.profile(profile)
+    profile = profile or default_profile(train_file)
+    config = ReaderConfig.profile(profile, max_minutes=max_minutes)
     if vectors:
         config.vectors = os.path.abspath(vectors)
     train_ds = load_dataset(train_file)
     dev_ds = load_dataset(dev_file) if dev_file else None
     click.echo(f"training profile {profile!r} (exact-match features {'on' if config.exact_match_features else 'off'})",
                err=True)
-    reader = train_reader(train_ds, config, dev=dev_ds, max_minutes=max_minutes, epochs=epochs, seed=seed,
+    reader = train_reader(train_ds, config, dev=dev_ds, epochs=epochs, seed=seed,
                           device=device, progress=True, log=lambda line: click.echo(line, err=True))
     reader.save(out_dir)
     click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:]}))

@@ -25,8 +25,10 @@ Rules:
 Examples:
     >>> from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
     >>> gold = Dataset([Article("t", [Paragraph("Paris is in France.", [Question("q1", "Where is Paris?", [Answer("France", 12)])])])], "1.1")
-    >>> score_set("original", gold, {"q1": "in France"}).f1.tolist()
+    >>> score_set("original", gold, {"q1": "France"}).f1.tolist()
     [1.0]
+    >>> [round(float(x), 4) for x in score_set("original", gold, {"q1": "in France"}).f1]
+    [0.6667]
 """
 
 from __future__ import annotations

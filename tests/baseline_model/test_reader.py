@@ -69,6 +69,10 @@ def test_mismatched_config_is_refused(overfit, tmp_path):
     (d / "config.json").write_text(json.dumps(cfg))
     with pytest.raises(CheckpointError, match="does not match the weights' architecture"):
         Reader.load(d, device="cpu")
+    del cfg["hidden"]  # a config without an architecture field is refused, not filled with a default
+    (d / "config.json").write_text(json.dumps(cfg))
+    with pytest.raises(CheckpointError, match=r"lacks field\(s\): hidden"):
+        Reader.load(d, device="cpu")
     (d / "weights.pt").unlink()
     with pytest.raises(CheckpointError, match="weights.pt is missing"):
         Reader.load(d, device="cpu")

@@ -1,5 +1,5 @@
 """Fixtures for the report tests: the hand-made audit directory of :mod:`report_fixtures`, scored by
-the project's one scoring path (``mrclens.evaluation``) into a real ``results.json``."""
+the project's one scoring path (:func:`mrclens.scoring.evaluate.evaluate_perturbed`) into a real ``results.json``."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from perturbed_fixture import score_and_publish
 from report_fixtures import write_audit_dir
 
 
 def _scored(root: Path, payload: bool) -> Path:
-    evaluation = pytest.importorskip("mrclens.evaluation", reason="mrclens.evaluation (the scoring path) is not available")
     write_audit_dir(root, payload=payload)
-    evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, model_name="made-up model",
-                                        seed=0, n_resamples=200, progress=False)
+    score_and_publish(root / "perturbed", root / "predictions", root, model_name="made-up model",
+                      seed=0, n_resamples=200, progress=False)
     return root
 
 

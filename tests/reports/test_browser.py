@@ -7,10 +7,12 @@ import base64
 import json
 
 import pytest
+from PIL import Image
+from selenium.webdriver.common.by import By  # selenium: the test extra (pip install -e '.[test]')
 
 from mrclens.reports import write_report
-from mrclens.reports.browser import CHROMIUM_FLAGS, capture_png, find_chromium, headless_chromium
 
+from browser_helpers import CHROMIUM_FLAGS, capture_png, find_chromium, headless_chromium
 from report_fixtures import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA
 
 pytestmark = pytest.mark.browser
@@ -18,7 +20,6 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def chromium():
-    pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
     if find_chromium() is None:
         pytest.skip("headless Chromium is not installed: `apt-get install -y chromium chromium-driver` "
                     "(`make test` does this); the browser test cannot run without it")
@@ -35,8 +36,6 @@ def _network_requests(driver) -> list[str]:
 
 
 def test_report_in_headless_chromium(chromium, payload_audit, tmp_path):
-    from PIL import Image
-    from selenium.webdriver.common.by import By
 
     report = write_report(payload_audit)
     url = report.resolve().as_uri()

@@ -1,5 +1,5 @@
 """A report from a real small audit: the first SQuAD v1.1 article of the bundled sample, perturbed by
-``mrclens.perturbations``, answered by a lexical-overlap model, scored by ``mrclens.evaluation``."""
+``mrclens.perturbations``, answered by a lexical-overlap model, scored by ``mrclens.scoring``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import re
 import pytest
 from markupsafe import escape
 
+from mrclens import perturbations
+from perturbed_fixture import score_and_publish
 from mrclens.io_utils import atomic_write_json
 from mrclens.reports import PCT_DECIMALS, render_report
 from mrclens.squad import Dataset, load_dataset
@@ -36,18 +38,15 @@ def overlap_model(squad: dict) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def real_audit(tmp_path_factory, sample_path):
-    perturbations = pytest.importorskip("mrclens.perturbations", reason="mrclens.perturbations is not available")
-    evaluation = pytest.importorskip("mrclens.evaluation", reason="mrclens.evaluation is not available")
     root = tmp_path_factory.mktemp("real") / "audit"
     full = load_dataset(sample_path)
     small = Dataset(full.articles[:1], full.version, str(sample_path))  # 291 questions
     manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=root / "cache", progress=False)
-    for name in ["original", "original-truncated", *manifest["ablations"]]:
-        file = manifest["sets"][name]["file"] if name in manifest["sets"] else manifest["ablations"][name]["file"]
+    for name, file in manifest.set_files().items():
         squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
         atomic_write_json(root / "predictions" / f"{name}.json", overlap_model(squad))
-    evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, model_name="lexical overlap",
-                                        seed=0, n_resamples=200, progress=False)
+    score_and_publish(root / "perturbed", root / "predictions", root, model_name="lexical overlap",
+                      seed=0, n_resamples=200, progress=False)
     return root
 
 

@@ -11,6 +11,7 @@ import pytest
 from markupsafe import escape
 from click.testing import CliRunner
 
+from perturbed_fixture import score_and_publish
 from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
@@ -193,9 +194,8 @@ def test_formatting_helpers():
 
 
 def test_missing_predictions_and_perturbed_files_are_reported_not_fatal(tmp_path):
-    evaluation = pytest.importorskip("mrclens.evaluation")
     root = write_audit_dir(tmp_path / "a", drop_predictions=("e7",))
-    evaluation.evaluate_predictions_dir(root / "perturbed", root / "predictions", root, n_resamples=50, progress=False)
+    score_and_publish(root / "perturbed", root / "predictions", root, n_resamples=50, progress=False)
     (root / "perturbed" / "e8.json").unlink()
     page = render_report(root)
     row = _row(page, "row-e7")
@@ -232,8 +232,20 @@ def test_write_report_default_path_and_refusals(scored_audit, tmp_path):
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "results.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(MRCLensError, match="not a valid results file"):
+    with pytest.raises(MRCLensError, match="results.json: not valid JSON"):
         write_report(bad)
+    (bad / "results.json").write_text('{"sets": {}, "categories": []}', encoding="utf-8")
+    with pytest.raises(MRCLensError, match="field 'model' is missing"):
+        write_report(bad)
+
+
+def test_report_without_question_scores_shows_no_marks_and_says_why(scored_audit):
+    """An older audit directory without question-scores.json still renders; the page says why there are no marks."""
+    before = render_report(scored_audit)
+    assert "question-scores.json" not in before and ("verdict-right" in before or "right" in before)
+    (scored_audit / "question-scores.json").unlink()
+    page = render_report(scored_audit)
+    assert "question-scores.json: not found" in page and "without right/wrong marks" in page
 
 
 def test_cli_report(scored_audit, tmp_path):

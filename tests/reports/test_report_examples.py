@@ -105,22 +105,30 @@ def _ds(context, qas):
     return ds
 
 
-def test_build_examples_scores_both_versions_with_official_rules():
+def test_build_examples_shows_the_scores_that_scoring_computed():
     ctx = "Jupiter is large. It has 95 moons."
     new = "Jupiter is large. How many moons does Jupiter have? It has 95 moons."
     q = {"id": "a", "question": "How many moons does Jupiter have?", "answers": [{"text": "95", "answer_start": ctx.index("95")}]}
     q2 = dict(q, answers=[{"text": "95", "answer_start": new.index("95")}])
     base, abl = _ds(ctx, [q]), _ds(new, [q2])
+    from mrclens.scoring.official import question_scores
+
+    before = question_scores(base, {"a": "95"})
+    after = question_scores(abl, {"a": "Jupiter"})
     [ex] = build_examples(base, abl, ablation_id="e1", seed=0, k=3, baseline_predictions={"a": "95"},
-                          ablated_predictions={"a": "Jupiter"})
+                          ablated_predictions={"a": "Jupiter"}, baseline_scores=before, ablated_scores=after)
     assert ex.changed and ex.change_kind == "insertion" and ex.context_changed and not ex.question_changed
     assert [s.text for s in ex.context_after if s.inserted] == ["How many moons does Jupiter have? "]
     assert [s.text for s in ex.context_after if s.answer] == ["95"]
     assert [s.text for s in ex.context_before if s.answer] == ["95"]
     assert ex.golds == ["95"]
     assert (ex.before.verdict, ex.after.verdict) == ("right", "wrong")
-    flips = prediction_flips(base, abl, {"a"}, {"a": "95"}, {"a": "Jupiter"})
+    flips = prediction_flips(base, abl, {"a"}, {"a": "95"}, {"a": "Jupiter"}, before, after)
     assert flips == {"changed": 1, "prediction_changed": 1, "right_to_wrong": 1, "wrong_to_right": 0}
+    # without the per-question scores the example has no outcome (the report does not score again)
+    [bare] = build_examples(base, abl, ablation_id="e1", seed=0, k=3, baseline_predictions={"a": "95"},
+                            ablated_predictions={"a": "Jupiter"})
+    assert bare.before is None and bare.after is None
 
 
 def test_build_examples_without_manifest_or_predictions():

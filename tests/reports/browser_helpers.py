@@ -1,6 +1,8 @@
 """Open a report in headless Chromium (via Selenium) and take PNG screenshots of it.
 
-Used by the browser test and by ``scripts/screenshot_report.py`` (the README's screenshot).
+A test helper, not part of the ``mrclens`` package: used by ``tests/reports/test_browser.py`` and
+by ``scripts/screenshot_report.py`` (the README's screenshot), which puts this directory on
+``sys.path``. Importing it needs neither Selenium nor Chromium; starting a browser needs both.
 Needs the Debian packages ``chromium`` and ``chromium-driver`` (``/usr/bin/chromium``,
 ``/usr/bin/chromedriver``) and the ``selenium`` package (the ``test`` extra); Selenium's own
 driver download ("selenium-manager") is never used: the driver path is always given.

@@ -1,0 +1,112 @@
+"""Defaults shared by every command and by the Python API: the seed and the reader profiles.
+
+* :data:`DEFAULT_SEED` — the one default seed (title split, perturbations, training, bootstrap of the audit).
+* The reader profiles and the rule that picks one when none is given are read from the package
+  file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
+  the CLI can list the profile names cheaply. The values become a
+  :class:`~mrclens.baseline_model.config.ReaderConfig` through
+  :meth:`ReaderConfig.profile <mrclens.baseline_model.config.ReaderConfig.profile>`.
+
+>>> reader_profile_names()
+('paper', 'paper-em', 'quick')
+>>> default_profile(None), default_profile("train.json")
+('quick', 'paper')
+>>> reader_profile_values("quick")
+{'hidden': 64, 'char_filters': 50, 'epochs': 10, 'max_minutes': 6.0}
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from importlib import resources
+from typing import Any
+
+from mrclens.errors import InternalError, MRCLensError
+
+#: The one default seed: the default of ``--seed`` of ``mrclens train`` and ``mrclens audit``, of
+#: ``split_by_title`` and of ``AuditOptions.seed``. (The other seeded commands and functions,
+#: e.g. ``mrclens perturb``/``evaluate`` and ``baseline_model.train``, still write the same value, 0.)
+DEFAULT_SEED = 0
+
+#: The reader-profile file, relative to the ``mrclens`` package.
+PROFILES_RESOURCE = "data/reader_profiles.toml"
+
+
+@functools.cache
+def _profiles_file() -> dict[str, Any]:
+    """The shipped profile file, parsed once (:func:`parse_profiles`)."""
+    text = resources.files("mrclens").joinpath(PROFILES_RESOURCE).read_text(encoding="utf-8")
+    return parse_profiles(text)
+
+
+def parse_profiles(text: str) -> dict[str, Any]:
+    """Parse the text of a reader-profile file and check its shape.
+
+    Returns:
+        ``{"default_profile": {"bundled_sample": NAME, "otherwise": NAME}, "profiles": {NAME: {FIELD: VALUE}}}``.
+
+    Raises:
+        InternalError: the text is not valid TOML or not shaped like ``reader_profiles.toml``
+            (for the shipped file, a bug in the package, not a user error).
+    """
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InternalError(f"{PROFILES_RESOURCE}: not valid TOML: {err}") from None
+    profiles, rule = doc.get("profiles"), doc.get("default_profile")
+    if set(doc) != {"profiles", "default_profile"} or not isinstance(profiles, dict) or not profiles:
+        raise InternalError(f"{PROFILES_RESOURCE}: expected exactly a [default_profile] table and [profiles.NAME] tables")
+    if not all(isinstance(v, dict) for v in profiles.values()):
+        raise InternalError(f"{PROFILES_RESOURCE}: every profile must be a table")
+    if (not isinstance(rule, dict) or set(rule) != {"bundled_sample", "otherwise"}
+            or not all(isinstance(v, str) and v in profiles for v in rule.values())):
+        raise InternalError(f"{PROFILES_RESOURCE}: [default_profile] needs bundled_sample and otherwise, "
+                            f"each naming one of the profiles {', '.join(profiles)}")
+    return doc
+
+
+def reader_profile_names() -> tuple[str, ...]:
+    """The reader profile names, in the file's order (the order the CLI lists them)."""
+    return tuple(_profiles_file()["profiles"])
+
+
+def reader_profile_values(name: str) -> dict[str, Any]:
+    """The fields that profile ``name`` sets (a fresh dict; keys are ``ReaderConfig`` fields).
+
+    Fields not listed keep the ``ReaderConfig`` defaults (the paper's values). ``max_minutes``
+    is the training-time cap in minutes.
+
+    Raises:
+        MRCLensError: unknown profile name.
+    """
+    profiles = _profiles_file()["profiles"]
+    if name not in profiles:
+        raise MRCLensError(f"unknown reader profile {name!r}; choose one of {', '.join(profiles)}")
+    return dict(profiles[name])
+
+
+def default_profile(train: str | os.PathLike | None) -> str:
+    """The reader profile to use when none is given: the one rule for the CLI and the Python API.
+
+    Args:
+        train: the training file the user gave, or ``None`` when the bundled sample is used
+            (``mrclens audit`` without a dataset, ``AuditOptions(train=None)``).
+
+    Returns:
+        ``"quick"`` for the bundled sample, ``"paper"`` otherwise (the ``[default_profile]``
+        table of ``mrclens/data/reader_profiles.toml``).
+    """
+    rule = _profiles_file()["default_profile"]
+    return rule["bundled_sample"] if train is None else rule["otherwise"]
+
+
+def describe_time_caps() -> str:
+    """Each profile's training-time cap, for help texts.
+
+    >>> describe_time_caps()
+    'paper 40, paper-em 40, quick 6'
+    """
+    caps = {name: values.get("max_minutes") for name, values in _profiles_file()["profiles"].items()}
+    return ", ".join(f"{name} {'none' if cap is None else format(cap, 'g')}" for name, cap in caps.items())

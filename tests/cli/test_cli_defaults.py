@@ -1,0 +1,90 @@
+"""`mrclens train` and `mrclens audit` pick the same profile, time cap and seed by the same rules
+(:mod:`mrclens.defaults`) as the Python API. Training and the audit itself are replaced by stand-ins
+that record what they were given, so these tests run in a second."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import torch
+from click.testing import CliRunner
+
+import mrclens.cli.audit as audit_cli
+import mrclens.cli.train as train_cli
+from mrclens.audit import AuditOptions
+from mrclens.cli import main
+from mrclens.defaults import DEFAULT_SEED
+from mrclens.errors import MRCLensError
+from mrclens.split import split_by_title
+from mrclens.squad import Dataset, load_dataset, write_dataset
+
+
+@pytest.fixture
+def train_file(sample_path, tmp_path):
+    ds = load_dataset(sample_path)
+    return str(write_dataset(Dataset(ds.articles[:2], ds.version), tmp_path / "train.json"))
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """Replace training and the audit by stand-ins that record their arguments and stop the command."""
+    calls: list[dict] = []
+
+    def fake_train(dataset, config, **kw):
+        calls.append({"config": config, **kw})
+        raise MRCLensError("stand-in: no training in this test")
+
+    def fake_audit(options, echo=print):
+        calls.append({"options": options})
+        raise MRCLensError("stand-in: no audit in this test")
+
+    monkeypatch.setattr(train_cli, "train_reader", fake_train)
+    monkeypatch.setattr(audit_cli, "run_audit", fake_audit)
+    threads = torch.get_num_threads()  # `mrclens train` sets torch's thread count
+    yield calls
+    torch.set_num_threads(threads)
+
+
+def _invoke(args):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2 and "stand-in" in res.output, res.output
+    return res
+
+
+def test_train_uses_the_profiles_cap_unless_overridden(recorded, train_file, tmp_path):
+    _invoke(["train", train_file, "--out", str(tmp_path / "m")])
+    _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "paper-em", "--max-minutes", "2.5"])
+    _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "quick", "--seed", "7"])
+    default, em, quick = recorded
+    assert default["config"].profile_name == "paper" and default["config"].max_minutes == 40.0
+    assert default["seed"] == DEFAULT_SEED
+    # the override is recorded in the config that is saved with the weights, as in the audit
+    assert em["config"].profile_name == "paper-em" and em["config"].max_minutes == 2.5
+    assert em["config"].exact_match_features is True
+    assert (quick["config"].hidden, quick["config"].max_minutes, quick["seed"]) == (64, 6.0, 7)
+    assert all("max_minutes" not in call for call in recorded)  # the cap travels in the config only
+
+
+def test_audit_cli_default_profile_and_seed(recorded, train_file, tmp_path):
+    _invoke(["audit", "--out", str(tmp_path / "a")])
+    _invoke(["audit", train_file, "--out", str(tmp_path / "b")])
+    _invoke(["audit", train_file, "--out", str(tmp_path / "c"), "--profile", "quick", "--max-minutes", "1"])
+    sample, given, chosen = (c["options"] for c in recorded)
+    assert (sample.train, sample.profile, sample.seed, sample.max_minutes) == (None, "quick", DEFAULT_SEED, None)
+    assert (given.profile, given.seed) == ("paper", DEFAULT_SEED)
+    assert (chosen.profile, chosen.max_minutes) == ("quick", 1.0)
+
+
+def test_audit_options_follow_the_same_rule_as_the_cli():
+    assert AuditOptions().profile == "quick"  # no train file: the bundled sample
+    assert AuditOptions(train="train.json").profile == "paper"
+    assert AuditOptions(train="train.json", profile="paper-em").profile == "paper-em"
+    assert AuditOptions().seed == DEFAULT_SEED
+
+
+def test_one_default_seed_everywhere():
+    assert inspect.signature(split_by_title).parameters["seed"].default == DEFAULT_SEED
+    for command in (train_cli.train, audit_cli.audit):
+        seed = next(p for p in command.params if p.name == "seed")
+        assert seed.default == DEFAULT_SEED, command.name
