@@ -51,7 +51,7 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     out, results, lines = first_audit
     for name in ("results.json", "results.csv", "audit-state.json", "perturbed/manifest.json", "model/weights.pt"):
         assert (out / name).exists(), name
-    sets = ["original", "original-truncated"] + [f"e{i}" for i in range(1, 9)]
+    sets = ["original", "original-truncated"] + ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
@@ -60,14 +60,14 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
     assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}
     by_id = {a["id"]: a for a in on_disk["ablations"]}
-    assert list(by_id) == [f"e{i}" for i in range(1, 9)]
+    assert list(by_id) == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     for a in by_id.values():
         base = on_disk["sets"][a["baseline_set"]]["f1"]
         assert a["f1_drop"] == pytest.approx(base - a["f1"], abs=1e-3)
         assert a["ci_low"] <= a["f1_drop"] <= a["ci_high"]
     assert by_id["e1"]["baseline_set"] == "original-truncated" and by_id["e4"]["baseline_set"] == "original"
     csv_lines = (out / "results.csv").read_text().splitlines()
-    assert len(csv_lines) == 1 + 8
+    assert len(csv_lines) == 1 + 13  # e1–e8 and the controls c1, c2, c6–c8
     assert any(line.startswith("[perturb]") for line in lines) and any(line.startswith("[train]") for line in lines)
 
 
@@ -77,7 +77,7 @@ def test_rerun_reuses_every_step(first_audit, files):
     preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
-    assert "[perturb] reused" in text and "[train] reused" in text and "(10 reused)" in text
+    assert "[perturb] reused" in text and "[train] reused" in text and "(15 reused)" in text
     assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
     assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]

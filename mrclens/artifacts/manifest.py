@@ -9,6 +9,7 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
               "original-truncated": {"file", "n", "paragraphs_total", "dropped": {reason: count}}},
      "ablations": {"e1": {"name", "category", "eval_set", "baseline_set", "description",
                           "bias_signal", "file", "n", "changed", "unchanged": {reason: count},
+                          ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
                           "items": {question id: {"changed", "reason", "detail"}}}, ...}}
 
 ``n`` counts questions; ``items`` records, per question id, whether the ablation changed it,
@@ -41,14 +42,17 @@ FORMAT_VERSION = 1
 _HINT = "the directory does not look like the output of `mrclens perturb`"
 
 
-def ablation_order(ablation_id: str) -> tuple[int, str]:
-    """Sort key of ablation ids: ``e2`` before ``e10``; ids without a number last.
+def ablation_order(ablation_id: str) -> tuple[int, int, str]:
+    """Sort key of ablation ids: by number, each control (``c1``) right after its ablation (``e1``);
+    ``e2`` before ``e10``; ids without a number last.
 
-    >>> sorted(["e10", "e2", "x"], key=ablation_order)
-    ['e2', 'e10', 'x']
+    >>> sorted(["e10", "c1", "e2", "x", "e1"], key=ablation_order)
+    ['e1', 'c1', 'e2', 'e10', 'x']
     """
-    digits = ablation_id.lstrip("e")
-    return (int(digits), ablation_id) if digits.isdigit() else (10**9, ablation_id)
+    digits = ablation_id[1:]
+    if ablation_id[:1] in ("e", "c") and digits.isdigit():
+        return (int(digits), 0 if ablation_id[0] == "e" else 1, ablation_id)
+    return (10**9, 0, ablation_id)
 
 
 @dataclass
@@ -97,6 +101,7 @@ class AblationEntry:
         changed: questions the ablation changed (``None`` when not recorded).
         unchanged: ``{reason: count}`` of questions left as they were.
         items: ``{question id: {"changed", "reason", "detail"}}`` (``None`` when not recorded).
+        control_of: for a matched control, the id of the ablation it controls (written only then).
     """
 
     name: str
@@ -110,6 +115,7 @@ class AblationEntry:
     changed: int | None = None
     unchanged: dict[str, int] = field(default_factory=dict)
     items: dict[str, dict[str, Any]] | None = None
+    control_of: str | None = None
 
     def changed_ids(self) -> set[str] | None:
         """Ids of the questions the ablation changed (``None`` when the manifest has no per-item records)."""
@@ -123,6 +129,8 @@ class AblationEntry:
             "baseline_set": self.baseline_set, "description": self.description, "bias_signal": self.bias_signal,
             "file": self.file, "n": self.n, "changed": self.changed, "unchanged": dict(self.unchanged),
         }
+        if self.control_of is not None:
+            out["control_of"] = self.control_of
         if self.items is not None:
             out["items"] = self.items
         return out
@@ -192,6 +200,7 @@ class PerturbationManifest:
                 changed=f(e, "changed", (int, type(None)), path, where, None),
                 unchanged=dict(f(e, "unchanged", (dict, type(None)), path, where, None) or {}),
                 items=f(e, "items", (dict, type(None)), path, where, None),
+                control_of=f(e, "control_of", (str, type(None)), path, where, None),
             )
             if entry.baseline_set not in sets:
                 raise ArtifactError(ArtifactMsg.UNKNOWN_BASELINE_SET.format(path=path, aid=aid, set=entry.baseline_set))

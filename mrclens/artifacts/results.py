@@ -13,7 +13,10 @@
                     "evaluated", "reason_not_evaluated", "n", "changed", "unchanged_by_reason", "unpaired",
                     "exact_match", "f1", "baseline_exact_match", "baseline_f1", "em_drop", "f1_drop",
                     "ci_low", "ci_high", "changed_only": {"n", "f1", "baseline_f1", "f1_drop", "ci_low",
-                    "ci_high"} | null, "reading", "evidence"}],
+                    "ci_high"} | null, "reading", "evidence",
+                    "relative_drop", "relative_ci_low", "relative_ci_high",
+                    "control_of", "control", "control_f1_drop", "excess_drop", "excess_ci_low", "excess_ci_high",
+                    "excess_n"}],
      "categories": [{"category", "ablations", "evaluated", "f1_drop", "ci_low", "ci_high", "reading", "evidence"}],
      "paths": {"perturbed_dir", "predictions_dir"}, "warnings": [str], "sections": {},
      "audit": {"options", "split", "model_dir", "training_log"}   (audits only)}
@@ -22,7 +25,11 @@ EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``n
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
 counts the questions it shares with its baseline set (the paired items the drop is computed on);
 ``unpaired`` counts ablation-set questions that are not in the baseline set (normally 0).
-``evidence`` is the reading's evidence level (:mod:`mrclens.scoring.readings`). Relative
+``evidence`` is the reading's evidence level (:mod:`mrclens.scoring.readings`).
+``relative_drop`` is the F1 drop as a percentage of the baseline F1 (with its CI). A matched
+control (``c1``, ``c2``, ``c6``–``c8``) has ``control_of`` = the ablation it controls; that
+ablation has ``control`` = the control's id, ``control_f1_drop`` and the **excess drop** (its
+drop minus the control's, paired by question: ``excess_n`` questions) with its CI. Relative
 ``paths`` are relative to the directory that holds ``results.json``. Step times are seconds.
 
 ``results.csv`` has one row per ablation (:data:`CSV_COLUMNS`).
@@ -74,6 +81,15 @@ CSV_COLUMNS = (
     ("changed_ci_high", "changed_only.ci_high"),
     ("evaluated", "evaluated"),
     ("evidence", "evidence"),
+    ("relative_drop", "relative_drop"),
+    ("relative_ci_low", "relative_ci_low"),
+    ("relative_ci_high", "relative_ci_high"),
+    ("control_of", "control_of"),
+    ("control", "control"),
+    ("control_f1_drop", "control_f1_drop"),
+    ("excess_drop", "excess_drop"),
+    ("excess_ci_low", "excess_ci_low"),
+    ("excess_ci_high", "excess_ci_high"),
 )
 
 _INT_COLUMNS = ("n", "changed")
@@ -157,6 +173,16 @@ class AblationResult:
     changed_only: ChangedOnly | None = None
     reading: str | None = None
     evidence: str | None = None
+    relative_drop: float | None = None
+    relative_ci_low: float | None = None
+    relative_ci_high: float | None = None
+    control_of: str | None = None
+    control: str | None = None
+    control_f1_drop: float | None = None
+    excess_drop: float | None = None
+    excess_ci_low: float | None = None
+    excess_ci_high: float | None = None
+    excess_n: int | None = None
 
 
 @dataclass
@@ -312,7 +338,8 @@ def _set(s: Any, path: Any, where: str) -> SetResult:
 
 _ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
                    "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
-                   "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR}
+                   "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR,
+                   "control_of": _STR, "control": _STR, "excess_n": _INT}
 _ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
 
 

@@ -36,11 +36,14 @@ class ExampleParse:
         questions: question id → the question's parse with tokens and coarse POS tags.
         units: the paragraph's sentence units (:func:`mrclens.units.sentence_units`, merged over
             every gold answer of the paragraph), as ``(start, end)`` character spans.
+        pool: unrelated text from the whole set, for the controls
+            (:class:`mrclens.perturbations.controls.InsertionPool`); ``None`` for the ablations.
     """
 
     context: ParsedText
     questions: dict[str, ParsedText]
     units: list[tuple[int, int]]
+    pool: Any = None
 
 
 def changed(**detail: Any) -> Change:

@@ -21,6 +21,7 @@ from mrclens.errors import MRCLensError
 from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
+from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
 from mrclens.squad import Article, Dataset, load_dataset
@@ -30,7 +31,10 @@ FORMATS = ("json", "jsonl")
 
 
 def resolve_ablations(ablations: Iterable[str] | str | None) -> list[str]:
-    """Registered ablation ids to run, in registry order (``None`` → all).
+    """Registered ablation ids to run, in registry order (``None`` → all), each ablation's matched control included.
+
+    An insertion ablation always brings its control (``e1`` → ``e1, c1``), since its drop is read
+    against the control's (:mod:`mrclens.perturbations.controls`).
 
     Args:
         ablations: ids like ``["e1", "e3"]`` or a comma-separated string ``"e1,e3"``.
@@ -48,6 +52,7 @@ def resolve_ablations(ablations: Iterable[str] | str | None) -> list[str]:
         raise MRCLensError(f"unknown ablation(s) {', '.join(unknown)}; known: {', '.join(ABLATIONS)}")
     if not wanted:
         raise MRCLensError(f"no ablation given; known: {', '.join(ABLATIONS)}")
+    wanted += [c.id for c in ABLATIONS.values() if c.control_of in wanted]
     return [a for a in ABLATIONS if a in wanted]
 
 
@@ -183,6 +188,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
             spans = [s for q in p.questions for s in answer_spans(q)]
             full_units[id(p)] = sentence_units(p.context, ctx_parses[p.context], spans)
 
+    pool = InsertionPool.build(dataset, ctx_parses, q_parses, seed) if any(ABLATIONS[a].control_of for a in ids) else None
     total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
     bar = tqdm(total=total, desc="perturbing", unit="paragraph", disable=not progress, leave=False)
     for aid in ids:
@@ -201,8 +207,10 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
                     units = truncated.units[p.questions[0].id]
                 else:
                     units = full_units[id(p)]
-                parsed = ExampleParse(ctx_parses[p.context], {q.id: q_parses[q.id] for q in p.questions}, units)
-                new_p, records = ablation.apply(p, parsed, make_rng(seed, aid, p.questions[0].id))
+                parsed = ExampleParse(ctx_parses[p.context], {q.id: q_parses[q.id] for q in p.questions}, units,
+                                      pool if ablation.control_of else None)
+                # a control draws its positions with its ablation's generator (same unit, same offset)
+                new_p, records = ablation.apply(p, parsed, make_rng(seed, ablation.control_of or aid, p.questions[0].id))
                 check_answers(new_p, aid)
                 for q in p.questions:
                     items[q.id] = records[q.id]
@@ -226,6 +234,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
             changed=sum(1 for r in items.values() if r["changed"]),
             unchanged=dict(sorted(unchanged_counts.items())),
             items=items,
+            control_of=ablation.control_of,
         )
     bar.close()
     write_manifest(out, manifest, protect=protect)

@@ -28,8 +28,8 @@ from typing import Callable
 CATEGORY_NAMES = ("Similarity", "Question", "Keyword")
 #: The evaluation sets an ablation may use.
 EVAL_SETS = ("full", "truncated")
-#: Directions of F1 drop that signal a bias.
-BIAS_SIGNALS = ("small_drop", "large_drop")
+#: Directions of F1 drop that signal a bias (``"control"``: a matched control, which signals nothing itself).
+BIAS_SIGNALS = ("small_drop", "large_drop", "control")
 
 #: The unperturbed set each ablation's F1 is compared with, by evaluation set
 #: (the file names written by :func:`mrclens.perturbations.perturb_dataset`, without ``.json``).
@@ -52,6 +52,8 @@ class Ablation:
             for ablations that add distracting text (e1, e2, e6–e8: a large drop means the model
             is steered by lexical overlap).
         apply: the pure function (signature in the module docstring).
+        control_of: for a matched control (:mod:`mrclens.perturbations.controls`), the id of the
+            ablation it controls (``"c1"`` controls ``"e1"``); ``None`` for an ablation.
     """
 
     id: str
@@ -61,6 +63,7 @@ class Ablation:
     description: str
     bias_signal: str
     apply: Callable
+    control_of: str | None = None
 
 
 #: Every registered ablation, ordered by number (e1, e2, …, e8).
@@ -69,16 +72,17 @@ ABLATIONS: dict[str, Ablation] = {}
 CATEGORIES: dict[str, list[str]] = {}
 
 
-def _order(ablation_id: str) -> tuple[int, str]:
-    digits = ablation_id.lstrip("e")
-    return (int(digits), ablation_id) if digits.isdigit() else (10**9, ablation_id)
+def _order(ablation_id: str) -> tuple[int, int, str]:
+    from mrclens.artifacts.manifest import ablation_order
+
+    return ablation_order(ablation_id)
 
 
 def _rebuild_categories() -> None:
     CATEGORIES.clear()
     names = list(CATEGORY_NAMES) + sorted({a.category for a in ABLATIONS.values()} - set(CATEGORY_NAMES))
     for name in names:
-        ids = [a.id for a in ABLATIONS.values() if a.category == name]
+        ids = [a.id for a in ABLATIONS.values() if a.category == name and a.control_of is None]
         if ids:
             CATEGORIES[name] = ids
 
@@ -97,6 +101,8 @@ def register(ablation: Ablation) -> Ablation:
         raise ValueError(f"ablation {ablation.id}: eval_set must be one of {EVAL_SETS}, got {ablation.eval_set!r}")
     if ablation.bias_signal not in BIAS_SIGNALS:
         raise ValueError(f"ablation {ablation.id}: bias_signal must be one of {BIAS_SIGNALS}, got {ablation.bias_signal!r}")
+    if (ablation.bias_signal == "control") != (ablation.control_of is not None):
+        raise ValueError(f"ablation {ablation.id}: a control has bias_signal 'control' and names the ablation it controls")
     old = ABLATIONS.get(ablation.id)
     if old is not None and old != ablation:
         raise ValueError(f"ablation id {ablation.id!r} is already registered ({old.name!r})")

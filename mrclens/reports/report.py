@@ -274,7 +274,8 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
         rows.append({
             **a,
             "evaluated": a.get("evaluated", True),
-            "signal_text": {"large_drop": "large drop", "small_drop": "small drop"}.get(a.get("bias_signal"), a.get("bias_signal") or ""),
+            "signal_text": {"large_drop": "large drop", "small_drop": "small drop", "control": "matched control"}.get(
+                a.get("bias_signal"), a.get("bias_signal") or ""),
             "n_text": fmt_int(a.get("n")),
             "changed_text": fmt_int(a.get("changed")),
             "em_text": fmt_pct(a.get("exact_match")),
@@ -287,7 +288,13 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
             "changed_ci_text": fmt_ci(changed_only.get("ci_low"), changed_only.get("ci_high")),
             "changed_n_text": fmt_int(changed_only.get("n")),
             "ci_summary": ci_summary(a.get("ci_low"), a.get("ci_high"), confidence),
-            "evidence_text": EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated",
+            "relative_text": fmt_pct(a.get("relative_drop")),
+            "relative_ci_text": fmt_ci(a.get("relative_ci_low"), a.get("relative_ci_high")),
+            "excess_text": (f"{fmt_pct(a.get('excess_drop'))} {fmt_ci(a.get('excess_ci_low'), a.get('excess_ci_high'))} (vs {a.get('control')})"
+                            if a.get("excess_drop") is not None else
+                            (f"control for {a.get('control_of')}" if a.get("control_of") else "–")),
+            "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
+                             if not a.get("control_of") else "control (no verdict)",
         })
     return rows
 

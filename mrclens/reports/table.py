@@ -1,7 +1,9 @@
 """The drop table for the terminal (``mrclens audit`` / ``mrclens evaluate`` print it).
 
 Drops are in F1 points; ``[low, high]`` is the paired bootstrap CI at the results' confidence
-level; ``-`` marks what was not evaluated.
+level; ``rel. %`` is the drop as a percentage of the baseline F1; ``excess`` is an insertion
+ablation's drop minus its matched control's (``control`` marks the control rows); ``-`` marks
+what was not evaluated.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ def format_table(results: Results) -> str:
                 "F1": _num(a.f1),
                 "F1 drop": _num(a.f1_drop, "{:+.1f}") if a.evaluated else "not evaluated",
                 ci: f"[{_num(a.ci_low)}, {_num(a.ci_high)}]" if a.evaluated else "",
+                "rel. %": _num(a.relative_drop, "{:+.0f}"),
                 "drop (changed)": _num(co.f1_drop if co else None, "{:+.1f}"),
+                "excess": (f"{_num(a.excess_drop, '{:+.1f}')} [{_num(a.excess_ci_low)}, {_num(a.excess_ci_high)}]"
+                           if a.excess_drop is not None else ("control" if a.control_of else "-")),
                 "evidence": a.evidence or "-",
             }
         )

@@ -44,6 +44,7 @@ from mrclens.scoring.bootstrap import (
     CONFIDENCE,
     N_RESAMPLES,
     paired_bootstrap_drop,
+    paired_bootstrap_relative_drop,
     percentile_interval,
     resample_counts,
     stable_rng,
@@ -152,6 +153,7 @@ class AblationInfo:
             no per-item records).
         changed_count: the manifest's count of changed questions (used when ``changed_ids`` is ``None``).
         unchanged_by_reason: ``{reason: count}`` of questions left unchanged.
+        control_of: for a matched control, the ablation it controls.
     """
 
     id: str
@@ -165,6 +167,7 @@ class AblationInfo:
     changed_ids: set[str] | None = None
     changed_count: int | None = None
     unchanged_by_reason: dict[str, int] = field(default_factory=dict)
+    control_of: str | None = None
 
     @classmethod
     def from_manifest(cls, ablation_id: str, entry: AblationEntry) -> "AblationInfo":
@@ -181,6 +184,7 @@ class AblationInfo:
             changed_ids=entry.changed_ids(),
             changed_count=entry.changed,
             unchanged_by_reason=dict(entry.unchanged),
+            control_of=entry.control_of,
         )
 
 
@@ -223,7 +227,7 @@ def score_ablation(
         id=info.id, name=info.name, category=info.category, eval_set=info.eval_set, baseline_set=info.baseline_set,
         bias_signal=info.bias_signal, description=info.description, evaluated=False, n=pert.n,
         changed=info.changed_count if info.changed_ids is None else len(info.changed_ids & set(pert.ids)),
-        unchanged_by_reason=dict(info.unchanged_by_reason),
+        unchanged_by_reason=dict(info.unchanged_by_reason), control_of=info.control_of,
     )
     missing = [s for s in (base, pert) if not s.evaluated]
     if missing:
@@ -247,6 +251,9 @@ def score_ablation(
     out.f1_drop = _round(drop)
     out.ci_low = _round(low)
     out.ci_high = _round(high)
+    rel, rel_low, rel_high = paired_bootstrap_relative_drop(b_f1, p_f1, seed=seed, key=f"{info.id}:relative",
+                                                            n_resamples=n_resamples, confidence=confidence)
+    out.relative_drop, out.relative_ci_low, out.relative_ci_high = _round(rel), _round(rel_low), _round(rel_high)
     if info.changed_ids is not None:
         mask = np.fromiter((q in info.changed_ids for q in ids), dtype=bool, count=len(ids))
         c_drop, c_low, c_high = paired_bootstrap_drop(
@@ -261,6 +268,39 @@ def score_ablation(
             ci_high=_round(c_high),
         )
     return out
+
+
+def excess_drop(
+    ablation: AblationInfo,
+    base: SetScores,
+    pert: SetScores,
+    control: SetScores,
+    *,
+    control_info: AblationInfo | None = None,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float, float, int]:
+    """The ablation's drop minus its control's, paired by question, with a paired bootstrap CI.
+
+    Over the questions in the baseline, ablation and control sets alike, the per-question excess
+    is ``(b - a) - (b - c) = c - a`` (F1 on the control minus F1 on the ablation, in points);
+    the generator key is ``"<ablation id>:excess"``. A question the ablation changed but its
+    control could not (no unrelated text found) is left out, since there the pair would differ in
+    more than what is inserted (needs the manifest's per-item records of both).
+
+    Returns:
+        ``(excess drop, ci_low, ci_high, n paired questions)`` in percentage points; ``nan``
+        numbers when no question is shared.
+    """
+    ids = [q for q in pert.ids if q in base._index and q in control._index]
+    if ablation.changed_ids is not None and control_info is not None and control_info.changed_ids is not None:
+        ids = [q for q in ids if q in control_info.changed_ids or q not in ablation.changed_ids]
+    a = pert.f1[pert.positions(ids)]
+    c = control.f1[control.positions(ids)]
+    drop, low, high = paired_bootstrap_drop(c, a, seed=seed, key=f"{ablation.id}:excess", n_resamples=n_resamples,
+                                            confidence=confidence)
+    return drop, low, high, len(ids)
 
 
 def category_drop(
@@ -332,12 +372,15 @@ def score_categories(
         members: ``{ablation id: (info, baseline scores, ablation scores)}``.
         category_order: category names in report order (others follow in first-seen order).
 
+    Matched controls (``control_of`` set) belong to no category aggregate.
+
     Returns:
         one :class:`~mrclens.artifacts.results.CategoryResult` per category: ``ablations`` (all its
         ids), ``evaluated`` (the ids that were evaluated), ``f1_drop``, ``ci_low``, ``ci_high``
         (percentage points; ``None`` when none of its ablations was evaluated).
     """
     names: list[str] = list(category_order or [])
+    ablation_results = [r for r in ablation_results if r.control_of is None]  # controls are read with their ablation
     for r in ablation_results:
         if r.category not in names:
             names.append(r.category)
@@ -415,5 +458,19 @@ def score_all(
         results.append(entry)
         if entry.evaluated:
             members[info.id] = (info, scores[info.baseline_set], scores[info.id])
+    by_id = {r.id: r for r in results}
+    for info in ablations:
+        if info.control_of is None or info.control_of not in by_id:
+            continue
+        target = by_id[info.control_of]
+        target.control = info.id
+        control = by_id[info.id]
+        if target.evaluated and control.evaluated and control.changed != 0:
+            target.control_f1_drop = control.f1_drop
+            drop, low, high, n = excess_drop(members[target.id][0], scores[target.baseline_set], scores[target.id],
+                                             scores[info.id], control_info=info, seed=seed, n_resamples=n_resamples,
+                                             confidence=confidence)
+            target.excess_drop, target.excess_ci_low, target.excess_ci_high = _round(drop), _round(low), _round(high)
+            target.excess_n = n
     categories = score_categories(results, members, category_order, seed=seed, n_resamples=n_resamples, confidence=confidence)
     return Scored(scores, results, categories)

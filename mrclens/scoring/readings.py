@@ -9,7 +9,11 @@ The direction that signals a bias depends on the ablation (MRCLens paper, Zhong,
 * ``large_drop`` ablations *add distracting text* that repeats words of the question next to a
   sentence that does not hold the answer (e1, e2, e6–e8). A model that is pulled to the
   distractor is steered by lexical overlap with the question: a **large drop is evidence of the
-  bias**.
+  bias**. Each has a matched control (c1, c2, c6–c8: as many unrelated words at the same
+  places, :mod:`mrclens.perturbations.controls`); when the control was scored, the evidence is
+  read from the **excess drop** (the ablation's drop minus the control's, paired by question)
+  and its CI, so that the cost of inserting any text is not taken for lexical overlap.
+  Controls themselves get a reading but no evidence level.
 
 How strong the evidence is comes from the paired bootstrap CI of the drop (95% by default;
 :mod:`mrclens.scoring.bootstrap`), compared with the thresholds below:
@@ -120,6 +124,18 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
         return f"{head}: not evaluated ({result.reason_not_evaluated or 'no predictions'}).", None
     drop, low, high = result.f1_drop, result.ci_low, result.ci_high
     signal = result.bias_signal
+    if result.control_of is not None:
+        return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when as many unrelated words " \
+               f"are inserted where {result.control_of} inserts the question's words. This is what any insertion " \
+               f"there costs; {result.control_of}'s excess drop over it is what the overlap with the question costs.", None
+    ci = _ci(low, high, confidence)
+    rel = f", {_fmt(result.relative_drop)}% of the baseline F1" if result.relative_drop is not None and drop >= 0 else ""
+    excess = None
+    if signal == "large_drop" and result.excess_drop is not None:
+        excess = (f"F1 falls by {_fmt(drop)} points ({ci}{rel}); its control {result.control} (as many unrelated words "
+                  f"at the same places) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
+                  f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
+        drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
     base = result.baseline_f1
     weak_baseline = base is not None and base < LOW_BASELINE_F1
@@ -130,8 +146,9 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
         if base and signal == "small_drop" and base >= LOW_BASELINE_F1
         else ""
     )
-    ci = _ci(low, high, confidence)
-    moves = f"F1 falls by {_fmt(drop)} points ({ci}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({ci})"
+    moves = f"F1 falls by {_fmt(drop)} points ({ci}{rel}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({ci})"
+    if excess is not None:
+        moves = excess
     if signal == "small_drop":
         text = {
             "inconclusive": f"{moves}; inconclusive.",

@@ -68,7 +68,7 @@ def test_units_never_split_an_answer(p):
 
 
 @SETTINGS
-@given(paragraphs(), st.sampled_from(list(ABLATIONS)), st.integers(0, 3))
+@given(paragraphs(), st.sampled_from([a for a in ABLATIONS if not ABLATIONS[a].control_of]), st.integers(0, 3))  # controls: below, on real data
 def test_every_ablation_keeps_offsets_exact(p, aid, seed):
     from mrclens.perturbations.base import ExampleParse
 
@@ -86,3 +86,45 @@ def test_every_ablation_keeps_offsets_exact(p, aid, seed):
         assert d["unit"] not in answer_unit_indices(units, [(a.answer_start, a.answer_end) for a in q.answers])
     if not rec["q"]["changed"]:
         assert new.context == context and new.questions[0].question == q.question
+
+
+def test_each_control_inserts_at_its_ablations_position_on_the_real_sample(sample_path, tmp_path):
+    """Over real articles: every control changes exactly the questions its ablation changes, at the same
+    character offset, with the same number of words, none of them a content word of the question."""
+    import json
+    import re
+
+    from mrclens.perturbations import perturb_dataset
+    from mrclens.perturbations.controls import _stop_words, content_words
+    from mrclens.squad import Dataset, load_dataset
+
+    ds = load_dataset(sample_path)
+    small = Dataset(ds.articles[:6], ds.version)
+    manifest = perturb_dataset(small, tmp_path / "p", cache_dir=tmp_path / "c", progress=False, seed=5)
+    questions = {q.id: q.question for _, _, q in small.iter_questions()}
+    stop = _stop_words()
+    for aid, cid in (("e1", "c1"), ("e2", "c2"), ("e6", "c6"), ("e7", "c7"), ("e8", "c8")):
+        a, c = manifest.ablations[aid].items, manifest.ablations[cid].items
+        assert manifest.ablations[cid].control_of == aid
+        changed = [q for q, r in a.items() if r["changed"]]
+        assert changed and [q for q, r in c.items() if r["changed"]] == changed, cid
+        for q in changed:
+            da, dc = a[q]["detail"], c[q]["detail"]
+            assert (dc["offset"], dc["unit"]) == (da["offset"], da["unit"])
+            assert dc["replaces"] == da["inserted"] and dc["inserted"] != da["inserted"]
+            if aid in ("e1", "e2"):
+                assert len(re.findall(r"\w+", dc["inserted"])) == len(re.findall(r"\w+", da["inserted"]))
+                assert not content_words(dc["inserted"], stop) & content_words(questions[q], stop)
+            else:
+                assert len(dc["inserted"].split()) == len(da["inserted"].split())
+                assert not {w.lower() for w in dc["inserted"].split()} & {w.lower() for w in re.findall(r"\w+", questions[q])}
+    # the control set differs from its ablation's set only in the inserted text
+    e1 = json.loads((tmp_path / "p" / "e1.json").read_text())
+    c1 = json.loads((tmp_path / "p" / "c1.json").read_text())
+    for pa, pc in zip([p for a in e1["data"] for p in a["paragraphs"]], [p for a in c1["data"] for p in a["paragraphs"]]):
+        qa, qc = pa["qas"][0], pc["qas"][0]
+        rec = manifest.ablations["c1"].items[qa["id"]]
+        if rec["changed"]:
+            d = rec["detail"]
+            assert pa["context"].replace(d["replaces"], d["inserted"], 1) == pc["context"]
+            assert [x["text"] for x in qa["answers"]] == [x["text"] for x in qc["answers"]]

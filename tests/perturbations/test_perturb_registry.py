@@ -20,7 +20,8 @@ _MODULES = {"e1": "e1_insert_question", "e2": "e2_insert_half_question", "e3": "
 
 def test_the_eight_ablations_as_specified():
     # (id, category, evaluation set, bias signal) from the MRCLens paper / issue 3
-    assert [(a.id, a.category, a.eval_set, a.bias_signal) for a in ABLATIONS.values()] == [
+    CONTROLS = {k: a for k, a in ABLATIONS.items() if a.control_of}
+    assert [(a.id, a.category, a.eval_set, a.bias_signal) for a in ABLATIONS.values() if not a.control_of] == [
         ("e1", "Similarity", "truncated", "large_drop"),
         ("e2", "Similarity", "truncated", "large_drop"),
         ("e3", "Similarity", "full", "small_drop"),
@@ -30,12 +31,21 @@ def test_the_eight_ablations_as_specified():
         ("e7", "Keyword", "truncated", "large_drop"),
         ("e8", "Keyword", "truncated", "large_drop"),
     ]
+    # issue 16: each insertion ablation has a matched control, listed right after it, in no category
+    assert [(c.id, c.control_of, c.category, c.eval_set, c.bias_signal) for c in CONTROLS.values()] == [
+        ("c1", "e1", "Similarity", "truncated", "control"),
+        ("c2", "e2", "Similarity", "truncated", "control"),
+        ("c6", "e6", "Keyword", "truncated", "control"),
+        ("c7", "e7", "Keyword", "truncated", "control"),
+        ("c8", "e8", "Keyword", "truncated", "control"),
+    ]
     assert CATEGORIES == {"Similarity": ["e1", "e2", "e3"], "Question": ["e4", "e5"], "Keyword": ["e6", "e7", "e8"]}
     assert BASELINE_SET == {"full": "original", "truncated": "original-truncated"}
     for a in ABLATIONS.values():
         assert a.name and a.description and "\n" not in a.description and callable(a.apply)
         assert a.apply.__doc__
-        assert "Rule" in importlib.import_module(f"mrclens.perturbations.ablations.{_MODULES[a.id]}").__doc__
+        module = _MODULES.get(a.id, "controls")  # the five controls live in one module
+        assert "Rule" in importlib.import_module(f"mrclens.perturbations.ablations.{module}").__doc__
 
 
 def test_register_validates():

@@ -55,7 +55,7 @@ def test_report_of_a_real_small_audit(real_audit):
     manifest = json.loads((real_audit / "perturbed" / "manifest.json").read_text(encoding="utf-8"))
     page = (real_audit / "report.html").read_text(encoding="utf-8")  # written by the evaluation step itself
     assert page == render_report(real_audit)  # and rebuilt identically from the saved files
-    assert [a["id"] for a in results["ablations"]] == [f"e{i}" for i in range(1, 9)]
+    assert [a["id"] for a in results["ablations"]] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     for a in results["ablations"]:
         assert a["evaluated"], a
         row = page[page.index(f'<tr id="row-{a["id"]}"'):]
@@ -64,9 +64,16 @@ def test_report_of_a_real_small_audit(real_audit):
             assert f">{a[key]:.{PCT_DECIMALS}f}<" in row or f">{a[key]:.{PCT_DECIMALS}f}</strong>" in row, (a["id"], key)
         assert f"[{a['ci_low']:.{PCT_DECIMALS}f}, {a['ci_high']:.{PCT_DECIMALS}f}]" in row
         assert f">{a['n']:,}<" in row and f">{a['changed']:,}<" in row
-        # three examples, all changed items (every ablation changes far more than three here)
         block = page[page.index(f'id="examples-{a["id"]}"'):]
         block = block[: block.index("</section>")]
+        if a["control_of"]:
+            # one article only: a control takes its words from *other* articles, so it finds none and
+            # changes nothing (said per item), and its ablation has no excess drop
+            target = next(x for x in results["ablations"] if x["id"] == a["control_of"])
+            assert a["changed"] == 0 and a["unchanged_by_reason"].get("no_control_text") == target["changed"]
+            assert next(x for x in results["ablations"] if x["id"] == a["control_of"])["excess_drop"] is None
+            continue
+        # three examples, all changed items (every ablation changes far more than three here)
         assert a["changed"] >= 3
         assert block.count('<article class="example"') == 3
         assert block.count("changed · ") == 3

@@ -36,7 +36,7 @@ def _results(root: Path) -> dict:
 def test_every_ablation_row_shows_the_numbers_of_results_json(scored_audit):
     results = _results(scored_audit)
     page = render_report(scored_audit)
-    assert [a["id"] for a in results["ablations"]] == [f"e{i}" for i in range(1, 9)]
+    assert [a["id"] for a in results["ablations"]] == [f"e{i}" for i in range(1, 9)]  # the hand-made audit has no controls
     for a in results["ablations"]:
         row = _row(page, f"row-{a['id']}")
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)
@@ -48,8 +48,10 @@ def test_every_ablation_row_shows_the_numbers_of_results_json(scored_audit):
         assert text[8] == _pct(a["baseline_f1"])
         assert text[9] == _pct(a["f1_drop"])
         assert text[10] == f"[{_pct(a['ci_low'])}, {_pct(a['ci_high'])}]"
+        assert text[11] == f"{_pct(a['relative_drop'])} [{_pct(a['relative_ci_low'])}, {_pct(a['relative_ci_high'])}]"
+        assert text[12] == "–"  # no control in the hand-made audit
         co = a["changed_only"]
-        assert text[11] == f"{_pct(co['f1_drop'])} [{_pct(co['ci_low'])}, {_pct(co['ci_high'])}]"
+        assert text[13] == f"{_pct(co['f1_drop'])} [{_pct(co['ci_low'])}, {_pct(co['ci_high'])}]"
         assert str(escape(a["reading"])) in page
     # the hand-made model is misled by insertion e1 on 4 of 8 items: the page is not just echoing zeros
     e1 = next(a for a in results["ablations"] if a["id"] == "e1")

@@ -225,3 +225,54 @@ def test_reading_warns_when_the_baseline_is_weak():
     worse = _scores("e1", [0] * 10)
     (r,), _ = read_all([score_ablation(_info("e1", signal="large_drop"), base, worse, n_resamples=50)], [])
     assert r.evidence != "inconclusive" and r.f1_drop == 20.0
+
+
+# --- relative and excess drops (issue 16) ------------------------------------------------------
+
+
+def test_relative_drop_hand_computed():
+    from mrclens.scoring.bootstrap import paired_bootstrap_relative_drop
+
+    # baseline mean 0.8, perturbed mean 0.6 -> 25 % of the baseline is lost
+    b = np.array([1.0, 1.0, 1.0, 1.0, 0.0])
+    p = np.array([1.0, 1.0, 1.0, 0.0, 0.0])
+    rel, low, high = paired_bootstrap_relative_drop(b, p, key="x", n_resamples=500)
+    assert rel == pytest.approx(25.0)
+    assert 0.0 <= low <= rel <= high <= 100.0
+    # a constant ratio gives a zero-width interval: every resample loses exactly half
+    rel, low, high = paired_bootstrap_relative_drop(np.ones(6), np.full(6, 0.5), key="x")
+    assert (rel, low, high) == (50.0, 50.0, 50.0)
+    assert all(np.isnan(v) for v in paired_bootstrap_relative_drop(np.zeros(3), np.zeros(3)))
+
+
+def test_excess_drop_pairs_ablation_and_control_by_question():
+    from mrclens.scoring.drops import excess_drop
+
+    base = _scores("original", [1, 1, 1, 1])
+    abl = _scores("e1", [0, 0, 1, 1])      # drop 50
+    ctl = _scores("c1", [1, 0, 1, 1])      # drop 25
+    drop, low, high, n = excess_drop(_info("e1"), base, abl, ctl, n_resamples=300)
+    assert (drop, n) == (25.0, 4)           # per question c - a = [1, 0, 0, 0] -> 25 points
+    assert 0.0 <= low <= 25.0 <= high <= 100.0
+    # identical ablation and control: zero excess with a zero-width interval
+    assert excess_drop(_info("e1"), base, abl, _scores("c1", [0, 0, 1, 1]), n_resamples=50)[:3] == (0.0, 0.0, 0.0)
+
+
+def test_score_all_links_controls_and_keeps_them_out_of_categories():
+    ids = ["q1", "q2", "q3", "q4"]
+    datasets = {"original": _ds(ids), "e1": _ds(ids), "c1": _ds(ids)}
+    gold = {q: a for q, (a, _) in GOLD.items()}
+    infos = [_info("e1"), AblationInfo("c1", "control for e1", "Similarity", "full", "original", "control", control_of="e1")]
+    preds = {"original": gold, "e1": {"q3": "Paris", "q4": "Berlin"}, "c1": {"q2": "Germany", "q3": "Paris", "q4": "Berlin"}}
+    scored = score_all(datasets, preds, infos, n_resamples=100)
+    e1, c1 = scored.ablations
+    assert (e1.f1_drop, c1.f1_drop) == (50.0, 25.0)
+    assert (e1.control, e1.control_f1_drop, e1.excess_drop, e1.excess_n) == ("c1", 25.0, 25.0, 4)
+    assert e1.relative_drop == 50.0 and c1.control_of == "e1"
+    [cat] = scored.categories
+    assert cat.ablations == ["e1"] and cat.f1_drop == 50.0
+    (r_e1, r_c1), _ = read_all(scored.ablations, scored.categories)
+    assert r_c1.evidence is None and "what any insertion there costs" in r_c1.reading
+    assert "excess drop is 25.0 points" in r_e1.reading
+    # the evidence comes from the excess drop (25, CI above 0 but crossing 10 -> moderate or strong), not the raw drop
+    assert r_e1.evidence == ablation_evidence("large_drop", e1.excess_drop, e1.excess_ci_low, e1.excess_ci_high)
