@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
-import functools
 import multiprocessing as mp
 import os
 import time
@@ -16,9 +14,8 @@ from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
 from mrclens.stats.cache import StatsCache, figures_key
-from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.leakage import find_duplicates, find_leakage
-from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
+from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
@@ -27,9 +24,8 @@ from mrclens.stats.text import (
     first_wh_word,
     question_type,
     whitespace_words,
-    word_tokens,
 )
-from mrclens.units import answer_unit_indices, sentence_units
+from mrclens.units import sentence_units
 
 TITLE = "Model-free statistics"
 _FRACTION_BINS = [i / 10 for i in range(11)]
@@ -82,64 +78,6 @@ def _chunks(paragraphs: list[Paragraph], n: int) -> list[tuple[int, int]]:
     return [b for b in bounds if b[1] > b[0]]
 
 
-_PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share")
-_PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
-
-
-def _paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], first_k: int) -> dict:
-    """The per-question figures and the six baseline predictions of one paragraph.
-
-    A pure function of its arguments (the paragraph's context, questions and gold answers, its
-    sentence units, the most similar unit of each answerable question, ``first_k``), so its
-    result can be cached under a hash of them (:mod:`mrclens.stats.cache`).
-
-    Returns:
-        ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
-        "content_share": [...] (answerable questions, file order), "preds": [(a, b, c, ua, ub,
-        uc), ...] (``None`` where a baseline has no prediction)}``.
-    """
-    context = p.context
-    out: dict = {key: [] for key in ("longest",) + _PARAGRAPH_KEYS}
-    out["preds"] = []
-    index = PassageIndex(context, us)
-    passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
-    q_words = [word_tokens(q.question) for q in p.questions]
-    out["longest"] = [longest_shared_ngram(words, passage) for words in q_words]
-    qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
-    if not qs:
-        return out
-    unit_starts = [s for s, _ in us]
-    window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
-    for (q, words), cand, best in zip(qs, window_choice, sims):
-        first = q.answers[0]
-        out["a_len"].append(len(whitespace_words(first.text)))
-        first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
-        u0 = min(first_units) if first_units else None
-        out["unit_index"].append(u0)
-        out["char_frac"].append(first.answer_start / len(context))
-        gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
-        out["in_sim"].append(best in gold_units if best >= 0 else None)
-        out["content_share"].append(content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None)
-        golds = [(a.answer_start, a.text) for a in q.answers]
-        upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
-
-        def upper_bound(u: int) -> str:
-            if u not in upper:
-                upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
-            return upper[u]
-
-        a = ua = b = ub = c = uc = None
-        if us:
-            a, ua = first_k_prediction(context, us[0], first_k), upper_bound(0)
-            b, ub = index.type_matched(best, q.question, set(words), first_k), upper_bound(best)
-        if cand is not None:
-            c = context[cand.start : cand.end]
-            if us:
-                uc = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
-        out["preds"].append((a, b, c, ua, ub, uc))
-    return out
-
-
 def _chunk_stats(bounds: tuple[int, int]) -> dict:
     """Per-question figures and baseline scores for paragraphs ``[lo, hi)`` (reads ``_WORK``).
 
@@ -150,7 +88,7 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
     w = _WORK
     paragraphs, units, sim_idx, parsed_ans, first_k = w["paragraphs"], w["units"], w["sim_idx"], w["parsed_ans"], w["first_k"]
     out: dict = {key: [] for key in _LIST_KEYS}
-    preds: dict[str, dict[str, str]] = {name: {} for name in _PRED_KEYS}
+    preds: dict[str, dict[str, str]] = {name: {} for name in PRED_KEYS}
     scored: list[Paragraph] = []
     first = w["first_answerable"]  # paragraph pi's answerable questions are first[pi] .. first[pi + 1] - 1
     keys = [
@@ -166,17 +104,17 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
         k = first[pi]
         figures = found.get(key)
         if figures is None:
-            figures = _paragraph_figures(p, units[pi], sim_idx[k : first[pi + 1]], first_k)
+            figures = paragraph_figures(p, units[pi], sim_idx[k : first[pi + 1]], first_k)
             new_entries.append((key, figures))
         out["longest"].extend(figures["longest"])
         qs = [q for q in p.questions if q.answers]
         if qs:
             scored.append(Paragraph(p.context, qs))
-        for name in _PARAGRAPH_KEYS:
+        for name in PARAGRAPH_KEYS:
             out[name].extend(figures[name])
         for i, (q, row) in enumerate(zip(qs, figures["preds"])):
             out["a_types"].append(coarse_answer_type(parsed_ans[k + i]))
-            for name, pred in zip(_PRED_KEYS, row):
+            for name, pred in zip(PRED_KEYS, row):
                 if pred is not None:
                     preds[name][q.id] = pred
     out["new_cache_entries"] = new_entries
