@@ -16,11 +16,11 @@ from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
 from mrclens.stats.cache import StatsCache, figures_key
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
+from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
     QUESTION_TYPES,
-    WH_WORDS,
     first_wh_word,
     question_type,
     whitespace_words,
@@ -48,6 +48,8 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
     return {"exact_match": r["exact_match"], "f1": r["f1"], "n": r["total"]}
 
 
+#: Each baseline's predictions in a ``preds`` row of :func:`paragraph_figures`: its own, and its upper bound.
+_BASELINE_PREDS = {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}
 _LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share")
 _WORK: dict = {}
 _N_CHUNKS = 32
@@ -120,7 +122,8 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
     out["new_cache_entries"] = new_entries
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}
-    for name, (pa, pu) in {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}.items():
+    for name in BASELINES:
+        pa, pu = _BASELINE_PREDS[name]
         s, u = _score(chunk, preds[pa]), _score(chunk, preds[pu])
         n = s["n"]  # sums, so that chunks combine into exact means
         out["scores"][name] = {
@@ -183,14 +186,17 @@ def compute_stats(
             multiprocessing was slower here).
 
     Returns:
-        a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
+        a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "dev_source", "counts",
         "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
         "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
         "timings_s", "statistics_cache"}`` (``statistics_cache``: paragraphs computed and
         paragraphs read from the statistics cache). Percentages are 0–100; lengths are in words; times in seconds.
+        Its sections and the dotted path of every figure are declared in
+        :mod:`mrclens.stats.schema` (:data:`~mrclens.stats.schema.METRIC_PATHS`).
 
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
+        InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
     """
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -272,20 +278,21 @@ def compute_stats(
     cache_use = {"paragraphs": len(paragraphs), "computed": len(new_entries),
                  "from_cache": len(paragraphs) - len(new_entries)}
 
+    descriptions = {
+        "first_k": f"first {first_k} whitespace tokens of the first sentence unit",
+        "type_matched_sentence":
+            "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)",
+        "sliding_window": "sliding-window candidate span (Richardson et al. 2013, MCTest SW)",
+    }
     heuristics = {}
-    for name, desc in (
-        ("first_k", f"first {first_k} whitespace tokens of the first sentence unit"),
-        ("type_matched_sentence",
-         "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)"),
-        ("sliding_window", "sliding-window candidate span (Richardson et al. 2013, MCTest SW)"),
-    ):
+    for name in BASELINES:
         n = sum(part["scores"][name]["n"] for part in parts)
 
         def mean(key: str) -> float:
             return sum(part["scores"][name][key] for part in parts) / n if n else 0.0
 
         heuristics[name] = {
-            "description": desc,
+            "description": descriptions[name],
             "exact_match": mean("exact_match"),
             "f1": mean("f1"),
             "upper_bound_exact_match": mean("upper_bound_exact_match"),
@@ -311,7 +318,7 @@ def compute_stats(
     largest = max(type_shares["counts"], key=type_shares["counts"].get) if type_shares["n"] else None
     type_shares["largest"] = largest
     type_shares["largest_pct"] = type_shares["shares_pct"][largest] if largest else None
-    return {
+    result = {
         "title": TITLE,
         "source": dataset.source,
         "dev_source": dev.source if dev is not None else None,
@@ -323,7 +330,7 @@ def compute_stats(
         },
         "question_types": type_shares,
         "wh_words_anywhere": shares(
-            (first_wh_word(q.question) or "none" for _, q in all_questions), WH_WORDS + ("none",)
+            (first_wh_word(q.question) or "none" for _, q in all_questions), WH_ANYWHERE_LABELS
         ),
         "answer_position": {
             "sentence_index": summarize(unit_index, bins=integer_bins(15), unit="sentence units (0 = first)"),
@@ -346,3 +353,5 @@ def compute_stats(
         "timings_s": timings,
         "statistics_cache": cache_use,
     }
+    check_layout(result)
+    return result
