@@ -13,7 +13,7 @@ from mrclens.metrics import evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
-from mrclens.stats.cache import StatsCache, figures_key
+from mrclens.stats.cache import StatsCache, code_fingerprint, figures_key
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
@@ -246,10 +246,11 @@ def compute_stats(
         "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
         "cache_dir": None if cache_dir is False else Path(cache_dir) if cache_dir else default_cache_dir(),
     }
-    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
-    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    code_fingerprint()  # of the cache keys: computed once here, inherited by the forked workers
     if _WORK["cache_dir"] is not None:
         StatsCache(_WORK["cache_dir"]).close()  # create the file and table before workers read it
+    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
+    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
     chunks = _chunks(paragraphs, _N_CHUNKS)
     bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
     parts = []
