@@ -12,6 +12,7 @@ from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k
 from mrclens.stats.heuristics.answer_type import expected_answer_type
 from mrclens.stats.heuristics.candidates import pattern_candidates
 from mrclens.stats.heuristics.upper_bound import normalized_tokens
+from mrclens.stats.text import word_tokens
 
 
 def whole(text):
@@ -88,8 +89,7 @@ def test_first_k_prediction():
 
 
 def type_matched(ctx, unit_index, units, question, k=3):
-    words = set(question.lower().replace("?", "").split())
-    return PassageIndex(ctx, units).type_matched(unit_index, question, words, k)
+    return PassageIndex(ctx, units).type_matched(unit_index, question, set(word_tokens(question)), k)
 
 
 def test_type_matched():
