@@ -1,8 +1,10 @@
 """The pre-training sanity check (``mrclens check``): rules over the model-free statistics.
 
 A rule compares one figure with a threshold (``value op threshold``) and says what a failure
-means. Figures come from :func:`mrclens.stats.compute_stats` and, when an audit directory is
-given, from its ``results.json`` (paths starting with ``audit.``). Defaults ship in
+means. Figures come from :func:`mrclens.stats.compute_stats` (a rule's metric must be one of
+the figures it produces, :data:`mrclens.stats.schema.METRIC_PATHS`, checked when the rules are
+loaded) and, when an audit directory is given, from its ``results.json`` (paths starting with
+``audit.``, checked when the rules are evaluated). Defaults ship in
 ``mrclens/data/default_rules.toml``; a user TOML file (read with :mod:`tomllib`) overrides them::
 
     replace_defaults = false     # true: use only the rules of this file
@@ -30,7 +32,7 @@ directory; without them they are *skipped* (reported, never counted as failures)
 
 from __future__ import annotations
 
-import json
+import difflib
 import math
 import operator
 import tomllib
@@ -39,16 +41,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
+from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, RulesError
+from mrclens.squad import load_dataset
+from mrclens.stats import compute_stats
+from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS
 
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
 
-#: First components a metric path may start with (the sections of the stats dict, and "audit").
-METRIC_SECTIONS = (
-    "counts", "lengths", "question_types", "answer_position", "similarity", "overlap",
-    "answer_types", "heuristics", "duplicates", "leakage", "audit",
-)
+#: The first component of a metric path into an audit's ``results.json``.
+AUDIT_SECTION = "audit"
 
 _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
 
@@ -138,11 +140,7 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
         if key not in values:
             raise RulesError(f"{where}: rule {rid!r} has no {key!r} (a new rule needs metric, op and threshold)")
     metric, op, threshold = values["metric"], values["op"], values["threshold"]
-    if not isinstance(metric, str) or metric.split(".")[0] not in METRIC_SECTIONS or ".." in metric:
-        raise RulesError(
-            f"{where}: rule {rid!r}: metric {metric!r} must be a dotted path starting with one of "
-            f"{', '.join(METRIC_SECTIONS)}"
-        )
+    _check_metric(metric, f"{where}: rule {rid!r}")
     if op not in OPERATORS:
         raise RulesError(f"{where}: rule {rid!r}: op {op!r} is not one of {' '.join(OPERATORS)}")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
@@ -156,6 +154,27 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
         id=rid, metric=metric, op=op, threshold=float(threshold), label=values.get("label", ""),
         meaning=values.get("meaning", ""), enabled=values.get("enabled", True),
     )
+
+
+def _check_metric(metric: Any, where: str) -> None:
+    """Raise :class:`RulesError` (prefixed ``where``) unless ``metric`` is a figure of
+    ``mrclens stats`` (:data:`~mrclens.stats.schema.METRIC_PATHS`) or a dotted path under ``audit.``."""
+    if not isinstance(metric, str):
+        raise RulesError(f"{where}: metric must be a string, got {metric!r}")
+    section, _, rest = metric.partition(".")
+    if section == AUDIT_SECTION:
+        if not rest or "" in rest.split("."):
+            raise RulesError(f"{where}: metric {metric!r} must be a dotted path into the audit's results, e.g. audit.ablations.e4.f1_drop")
+        return
+    if metric not in METRIC_PATHS:
+        close = difflib.get_close_matches(metric, METRIC_PATHS, n=3)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        sections = ", ".join(dict.fromkeys(p.split(".")[0] for p in METRIC_PATHS))
+        raise RulesError(
+            f"{where}: metric {metric!r} is not a figure of `mrclens stats`{hint}; a metric is the dotted "
+            f"path of a number in the `mrclens stats --json` output (sections: {sections}) or, for an "
+            f"audit's results, starts with {AUDIT_SECTION}."
+        )
 
 
 def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None) -> tuple[dict[str, Rule], bool]:
@@ -201,8 +220,8 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
 
     Raises:
         RulesError: the file is not valid TOML, has unknown keys, or a rule is incomplete or
-            malformed (bad operator, non-numeric threshold, unknown metric section); the message
-            names the file and the rule.
+            malformed (bad operator, non-numeric threshold, a metric that is not a figure of
+            ``mrclens stats`` nor a path under ``audit.``); the message names the file and the rule.
         FileNotFoundError: ``path`` does not exist.
     """
     rules, _ = _parse_rules_toml(default_rules_text(), "default_rules.toml")
@@ -221,10 +240,6 @@ def load_audit(directory: str | Path) -> dict:
     from mrclens.artifacts.results import read_results
 
     return read_results(directory).to_json()
-
-
-class _Missing(Exception):
-    pass
 
 
 def resolve_metric(path: str, data: dict) -> Any:
@@ -270,13 +285,13 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None) ->
     results = []
     for rule in rules:
         section, _, rest = rule.metric.partition(".")
-        if section == "audit":
+        if section == AUDIT_SECTION:
             if audit is None:
                 results.append(RuleResult(rule, "skip", reason="needs an audit: run with --with-audit DIR"))
                 continue
             source, path, where = audit, rest, "the audit's results.json"
         else:
-            if section == "leakage" and stats.get("leakage") is None:
+            if section == DEV_SECTION and stats.get(DEV_SECTION) is None:
                 results.append(RuleResult(rule, "skip", reason="needs a second file: run with --dev DEV"))
                 continue
             source, path, where = stats, rule.metric, "the statistics"
@@ -284,7 +299,7 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None) ->
             value = resolve_metric(path, source)
         except KeyError as err:
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} not found in {where}: {err.args[0]}") from None
-        if section == "audit" and path.startswith("ablations."):
+        if section == AUDIT_SECTION and path.startswith("ablations."):
             item = resolve_metric(".".join(path.split(".")[:2]), source)
             if isinstance(item, dict) and item.get("evaluated") is False:
                 results.append(RuleResult(rule, "skip", reason=f"ablation {path.split('.')[1]} was not evaluated in the audit"))
@@ -330,9 +345,6 @@ def run_check(
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
     """
-    from mrclens.squad import load_dataset
-    from mrclens.stats import compute_stats
-
     rule_list = load_rules(rules)
     audit = load_audit(audit_dir) if audit_dir is not None else None
     dataset = load_dataset(data)

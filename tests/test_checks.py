@@ -12,7 +12,7 @@ from mrclens.artifacts.results import AblationResult, BootstrapSettings, Categor
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "stats"))
-from stats_helpers import C1, C2, MINI, make_dataset  # noqa: E402
+from stats_helpers import C2, MINI, make_dataset  # noqa: E402
 
 from mrclens.checks import (  # noqa: E402
     Rule,
@@ -25,7 +25,7 @@ from mrclens.checks import (  # noqa: E402
     run_check,
 )
 from mrclens.cli import main  # noqa: E402
-from mrclens.squad import write_dataset  # noqa: E402
+from mrclens.squad import load_dataset, write_dataset  # noqa: E402
 
 STATS = {
     "similarity": {"answer_in_most_similar_sentence_pct": 77.0},
@@ -125,13 +125,19 @@ def test_replace_defaults(tmp_path):
     "text, message",
     [
         ("[[rule]\nid=", "not valid TOML"),
-        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\n', "has no 'op'"),
-        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\nop = "=<"\nthreshold = 1\n', "op '=<'"),
-        ('[[rule]]\nid = "new"\nmetric = "similarity.x"\nop = "<"\nthreshold = "high"\n', "finite number"),
-        ('[[rule]]\nid = "new"\nmetric = "nosuch.x"\nop = "<"\nthreshold = 1\n', "dotted path"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.n"\n', "has no 'op'"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.n"\nop = "=<"\nthreshold = 1\n', "op '=<'"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.n"\nop = "<"\nthreshold = "high"\n', "finite number"),
+        ('[[rule]]\nid = "new"\nmetric = "nosuch.x"\nop = "<"\nthreshold = 1\n', "rule 'new': metric 'nosuch.x' is not a figure"),
+        ('[[rule]]\nid = "new"\nmetric = "similarity.nope"\nop = "<"\nthreshold = 1\n', "'similarity.nope' is not a figure"),
+        ('[[rule]]\nid = "new"\nmetric = "question_types.largest"\nop = "<"\nthreshold = 1\n', "not a figure"),
+        ('[[rule]]\nid = "new"\nmetric = "audit."\nop = "<"\nthreshold = 1\n', "dotted path into the audit"),
+        ('[[rule]]\nid = "new"\nmetric = 3\nop = "<"\nthreshold = 1\n', "must be a string"),
+        ('[[rule]]\nid = "similarity-shortcut"\nmetric = "similarity.answer_in_most_similar_sentence"\n',
+         "did you mean 'similarity.answer_in_most_similar_sentence_pct'"),
         ('[[rule]]\nid = "new"\nmetrc = "similarity.x"\n', "unknown key"),
         ('rules = 1\n', "unknown top-level"),
-        ('[[rule]]\nid = "a"\nmetric = "counts.x"\nop = "<"\nthreshold = 1\n[[rule]]\nid = "a"\n', "duplicate id"),
+        ('[[rule]]\nid = "a"\nmetric = "counts.questions"\nop = "<"\nthreshold = 1\n[[rule]]\nid = "a"\n', "duplicate id"),
     ],
 )
 def test_bad_rules_files(tmp_path, text, message):
@@ -140,6 +146,65 @@ def test_bad_rules_files(tmp_path, text, message):
     with pytest.raises(RulesError, match=message) as err:
         load_rules(f)
     assert str(f) in str(err.value)
+
+
+def _numbers(node, prefix=""):
+    """Dotted paths of every number (or null) in a JSON-like dict; lists and strings skipped."""
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _numbers(value, path + ".")
+        elif value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+            yield path
+
+
+@pytest.fixture(scope="module")
+def real_stats(sample_path):
+    """compute_stats of two articles of the bundled sample, with a third one as the dev file."""
+    from mrclens.stats import compute_stats
+
+    train, dev = load_dataset(sample_path), load_dataset(sample_path)
+    train.articles, dev.articles = train.articles[:2], dev.articles[2:3]
+    return compute_stats(train, dev, cache_dir=False, progress=False)
+
+
+def test_every_figure_of_stats_is_a_rule_metric(real_stats, tmp_path):
+    """A rule on each number that `mrclens stats` writes (found in a real result, the run's
+    settings, times and cache counts aside) loads and evaluates to that number."""
+    from mrclens.stats.schema import METRIC_PATHS
+
+    paths = [p for p in _numbers(real_stats) if p.split(".")[0] not in ("config", "timings_s", "statistics_cache")]
+    assert len(paths) == len(set(paths)) > 100
+    assert "wh_words_anywhere.shares_pct.none" in paths and "leakage.pairs_near_identical" in paths
+    assert paths == list(METRIC_PATHS)  # the one list checks validates against, in output order
+    f = tmp_path / "every.toml"
+    f.write_text("replace_defaults = true\n" + "".join(
+        f'[[rule]]\nid = "r{i}"\nmetric = "{p}"\nop = ">="\nthreshold = 0\n' for i, p in enumerate(paths)))
+    rules = load_rules(f)
+    assert [r.metric for r in rules] == paths
+    results = evaluate_rules(rules, real_stats)
+    for r in results:
+        assert r.status in ("pass", "fail"), (r.rule.metric, r.reason)
+        assert r.value == resolve_metric(r.rule.metric, real_stats) and isinstance(r.value, float)
+    # all figures of a real dataset are counts, shares, means, scores: none is negative
+    assert all(r.status == "pass" for r in results)
+
+
+def test_a_bad_metric_fails_before_any_data_is_read(tmp_path, monkeypatch):
+    """run_check loads the rules first: a rule on a figure that stats does not produce stops it
+    before the data file is even opened, and no statistics are computed."""
+    import mrclens.checks as checks
+
+    def no_stats(*args, **kwargs):
+        raise AssertionError("statistics computed although the rules file is bad")
+
+    monkeypatch.setattr(checks, "compute_stats", no_stats)
+    f = tmp_path / "rules.toml"
+    f.write_text('[[rule]]\nid = "typo"\nmetric = "heuristics.sliding_window.f2"\nop = "<="\nthreshold = 40\n')
+    with pytest.raises(RulesError) as err:
+        run_check(tmp_path / "no-such-data.json", rules=f, progress=False)
+    assert str(err.value).startswith(f"{f}: rule #1: rule 'typo': metric 'heuristics.sliding_window.f2' is not a figure")
+    assert "did you mean 'heuristics.sliding_window.f1'" in str(err.value)
 
 
 def test_format_report_lines():

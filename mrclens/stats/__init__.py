@@ -11,6 +11,11 @@ way the paper it comes from defines it:
 * :mod:`mrclens.stats.answer_types` – coarse answer types (after Rajpurkar et al. 2016)
 * :mod:`mrclens.stats.heuristics` – heuristic baselines (Weissenborn et al. 2017; Richardson et al. 2013)
 * :mod:`mrclens.stats.leakage` – duplicates and train/dev leakage
+
+:mod:`mrclens.stats.paragraph` computes one paragraph's per-question figures and baseline
+predictions, which :mod:`mrclens.stats.cache` stores (keyed by a fingerprint of the code,
+:mod:`mrclens.stats.fingerprint`); :mod:`mrclens.stats.schema` declares the result's sections
+and the dotted path of every figure (the metrics ``mrclens check`` accepts).
 """
 
 from mrclens.stats.core import TITLE, compute_stats

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
-import functools
 import multiprocessing as mp
 import os
 import time
@@ -15,21 +13,19 @@ from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
-from mrclens.stats.cache import StatsCache, figures_key
-from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
+from mrclens.stats.cache import StatsCache, code_fingerprint, figures_key
 from mrclens.stats.leakage import find_duplicates, find_leakage
-from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
+from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
+from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
     QUESTION_TYPES,
-    WH_WORDS,
     first_wh_word,
     question_type,
     whitespace_words,
-    word_tokens,
 )
-from mrclens.units import answer_unit_indices, sentence_units
+from mrclens.units import sentence_units
 
 TITLE = "Model-free statistics"
 _FRACTION_BINS = [i / 10 for i in range(11)]
@@ -52,6 +48,8 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
     return {"exact_match": r["exact_match"], "f1": r["f1"], "n": r["total"]}
 
 
+#: Each baseline's predictions in a ``preds`` row of :func:`paragraph_figures`: its own, and its upper bound.
+_BASELINE_PREDS = {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}
 _LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share")
 _WORK: dict = {}
 _N_CHUNKS = 32
@@ -82,64 +80,6 @@ def _chunks(paragraphs: list[Paragraph], n: int) -> list[tuple[int, int]]:
     return [b for b in bounds if b[1] > b[0]]
 
 
-_PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share")
-_PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
-
-
-def _paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], first_k: int) -> dict:
-    """The per-question figures and the six baseline predictions of one paragraph.
-
-    A pure function of its arguments (the paragraph's context, questions and gold answers, its
-    sentence units, the most similar unit of each answerable question, ``first_k``), so its
-    result can be cached under a hash of them (:mod:`mrclens.stats.cache`).
-
-    Returns:
-        ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
-        "content_share": [...] (answerable questions, file order), "preds": [(a, b, c, ua, ub,
-        uc), ...] (``None`` where a baseline has no prediction)}``.
-    """
-    context = p.context
-    out: dict = {key: [] for key in ("longest",) + _PARAGRAPH_KEYS}
-    out["preds"] = []
-    index = PassageIndex(context, us)
-    passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
-    q_words = [word_tokens(q.question) for q in p.questions]
-    out["longest"] = [longest_shared_ngram(words, passage) for words in q_words]
-    qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
-    if not qs:
-        return out
-    unit_starts = [s for s, _ in us]
-    window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
-    for (q, words), cand, best in zip(qs, window_choice, sims):
-        first = q.answers[0]
-        out["a_len"].append(len(whitespace_words(first.text)))
-        first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
-        u0 = min(first_units) if first_units else None
-        out["unit_index"].append(u0)
-        out["char_frac"].append(first.answer_start / len(context))
-        gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
-        out["in_sim"].append(best in gold_units if best >= 0 else None)
-        out["content_share"].append(content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None)
-        golds = [(a.answer_start, a.text) for a in q.answers]
-        upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
-
-        def upper_bound(u: int) -> str:
-            if u not in upper:
-                upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
-            return upper[u]
-
-        a = ua = b = ub = c = uc = None
-        if us:
-            a, ua = first_k_prediction(context, us[0], first_k), upper_bound(0)
-            b, ub = index.type_matched(best, q.question, set(words), first_k), upper_bound(best)
-        if cand is not None:
-            c = context[cand.start : cand.end]
-            if us:
-                uc = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
-        out["preds"].append((a, b, c, ua, ub, uc))
-    return out
-
-
 def _chunk_stats(bounds: tuple[int, int]) -> dict:
     """Per-question figures and baseline scores for paragraphs ``[lo, hi)`` (reads ``_WORK``).
 
@@ -150,7 +90,7 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
     w = _WORK
     paragraphs, units, sim_idx, parsed_ans, first_k = w["paragraphs"], w["units"], w["sim_idx"], w["parsed_ans"], w["first_k"]
     out: dict = {key: [] for key in _LIST_KEYS}
-    preds: dict[str, dict[str, str]] = {name: {} for name in _PRED_KEYS}
+    preds: dict[str, dict[str, str]] = {name: {} for name in PRED_KEYS}
     scored: list[Paragraph] = []
     first = w["first_answerable"]  # paragraph pi's answerable questions are first[pi] .. first[pi + 1] - 1
     keys = [
@@ -166,23 +106,24 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
         k = first[pi]
         figures = found.get(key)
         if figures is None:
-            figures = _paragraph_figures(p, units[pi], sim_idx[k : first[pi + 1]], first_k)
+            figures = paragraph_figures(p, units[pi], sim_idx[k : first[pi + 1]], first_k)
             new_entries.append((key, figures))
         out["longest"].extend(figures["longest"])
         qs = [q for q in p.questions if q.answers]
         if qs:
             scored.append(Paragraph(p.context, qs))
-        for name in _PARAGRAPH_KEYS:
+        for name in PARAGRAPH_KEYS:
             out[name].extend(figures[name])
         for i, (q, row) in enumerate(zip(qs, figures["preds"])):
             out["a_types"].append(coarse_answer_type(parsed_ans[k + i]))
-            for name, pred in zip(_PRED_KEYS, row):
+            for name, pred in zip(PRED_KEYS, row):
                 if pred is not None:
                     preds[name][q.id] = pred
     out["new_cache_entries"] = new_entries
     chunk = Dataset([Article("", scored)])
     out["scores"] = {}
-    for name, (pa, pu) in {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}.items():
+    for name in BASELINES:
+        pa, pu = _BASELINE_PREDS[name]
         s, u = _score(chunk, preds[pa]), _score(chunk, preds[pu])
         n = s["n"]  # sums, so that chunks combine into exact means
         out["scores"][name] = {
@@ -245,14 +186,17 @@ def compute_stats(
             multiprocessing was slower here).
 
     Returns:
-        a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "counts",
+        a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "dev_source", "counts",
         "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
         "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
         "timings_s", "statistics_cache"}`` (``statistics_cache``: paragraphs computed and
         paragraphs read from the statistics cache). Percentages are 0–100; lengths are in words; times in seconds.
+        Its sections and the dotted path of every figure are declared in
+        :mod:`mrclens.stats.schema` (:data:`~mrclens.stats.schema.METRIC_PATHS`).
 
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
+        InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
     """
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -302,10 +246,11 @@ def compute_stats(
         "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
         "cache_dir": None if cache_dir is False else Path(cache_dir) if cache_dir else default_cache_dir(),
     }
-    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
-    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    code_fingerprint()  # of the cache keys: computed once here, inherited by the forked workers
     if _WORK["cache_dir"] is not None:
         StatsCache(_WORK["cache_dir"]).close()  # create the file and table before workers read it
+    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
+    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
     chunks = _chunks(paragraphs, _N_CHUNKS)
     bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
     parts = []
@@ -334,20 +279,21 @@ def compute_stats(
     cache_use = {"paragraphs": len(paragraphs), "computed": len(new_entries),
                  "from_cache": len(paragraphs) - len(new_entries)}
 
+    descriptions = {
+        "first_k": f"first {first_k} whitespace tokens of the first sentence unit",
+        "type_matched_sentence":
+            "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)",
+        "sliding_window": "sliding-window candidate span (Richardson et al. 2013, MCTest SW)",
+    }
     heuristics = {}
-    for name, desc in (
-        ("first_k", f"first {first_k} whitespace tokens of the first sentence unit"),
-        ("type_matched_sentence",
-         "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)"),
-        ("sliding_window", "sliding-window candidate span (Richardson et al. 2013, MCTest SW)"),
-    ):
+    for name in BASELINES:
         n = sum(part["scores"][name]["n"] for part in parts)
 
         def mean(key: str) -> float:
             return sum(part["scores"][name][key] for part in parts) / n if n else 0.0
 
         heuristics[name] = {
-            "description": desc,
+            "description": descriptions[name],
             "exact_match": mean("exact_match"),
             "f1": mean("f1"),
             "upper_bound_exact_match": mean("upper_bound_exact_match"),
@@ -373,7 +319,7 @@ def compute_stats(
     largest = max(type_shares["counts"], key=type_shares["counts"].get) if type_shares["n"] else None
     type_shares["largest"] = largest
     type_shares["largest_pct"] = type_shares["shares_pct"][largest] if largest else None
-    return {
+    result = {
         "title": TITLE,
         "source": dataset.source,
         "dev_source": dev.source if dev is not None else None,
@@ -385,7 +331,7 @@ def compute_stats(
         },
         "question_types": type_shares,
         "wh_words_anywhere": shares(
-            (first_wh_word(q.question) or "none" for _, q in all_questions), WH_WORDS + ("none",)
+            (first_wh_word(q.question) or "none" for _, q in all_questions), WH_ANYWHERE_LABELS
         ),
         "answer_position": {
             "sentence_index": summarize(unit_index, bins=integer_bins(15), unit="sentence units (0 = first)"),
@@ -408,3 +354,5 @@ def compute_stats(
         "timings_s": timings,
         "statistics_cache": cache_use,
     }
+    check_layout(result)
+    return result

@@ -1,0 +1,84 @@
+"""One paragraph's per-question figures and baseline predictions: the unit of the statistics cache.
+
+:func:`paragraph_figures` is a pure function of its arguments, so :mod:`mrclens.stats.core`
+caches its result per paragraph (:mod:`mrclens.stats.cache`, whose key fingerprints this
+module's code and every MRCLens module it imports).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+
+from mrclens.squad import Paragraph
+from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
+from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
+from mrclens.stats.text import whitespace_words, word_tokens
+from mrclens.units import answer_unit_indices
+
+#: The per-answerable-question lists of :func:`paragraph_figures` (besides ``longest`` and ``preds``).
+PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share")
+#: The six predictions of each answerable question, in the order of a ``preds`` row: baselines
+#: (a), (b), (c), then the upper bound in the unit each of them chose.
+PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
+
+
+def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], first_k: int) -> dict:
+    """The per-question figures and the six baseline predictions of one paragraph.
+
+    A pure function of its arguments (the paragraph's context, questions and gold answers, its
+    sentence units, the most similar unit of each answerable question, ``first_k``), so its
+    result can be cached under a hash of them (:mod:`mrclens.stats.cache`).
+
+    Args:
+        p: the paragraph.
+        us: its sentence units, ``(start, end)`` characters (:func:`mrclens.units.sentence_units`).
+        sims: the TF-IDF-most-similar unit of each answerable question, in file order (``-1``
+            when the paragraph has no unit).
+        first_k: the ``k`` of baseline (a), in whitespace tokens.
+
+    Returns:
+        ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
+        "content_share": [...] (answerable questions, file order), "preds": [(a, b, c, ua, ub,
+        uc), ...] (:data:`PRED_KEYS`; ``None`` where a baseline has no prediction)}``.
+    """
+    context = p.context
+    out: dict = {key: [] for key in ("longest",) + PARAGRAPH_KEYS}
+    out["preds"] = []
+    index = PassageIndex(context, us)
+    passage = PassageNgrams(word_tokens(context))  # tokenised as the questions are
+    q_words = [word_tokens(q.question) for q in p.questions]
+    out["longest"] = [longest_shared_ngram(words, passage) for words in q_words]
+    qs = [(q, words) for q, words in zip(p.questions, q_words) if q.answers]
+    if not qs:
+        return out
+    unit_starts = [s for s, _ in us]
+    window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
+    for (q, words), cand, best in zip(qs, window_choice, sims):
+        first = q.answers[0]
+        out["a_len"].append(len(whitespace_words(first.text)))
+        first_units = answer_unit_indices(us, [(first.answer_start, first.answer_end)])
+        u0 = min(first_units) if first_units else None
+        out["unit_index"].append(u0)
+        out["char_frac"].append(first.answer_start / len(context))
+        gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
+        out["in_sim"].append(best in gold_units if best >= 0 else None)
+        out["content_share"].append(content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None)
+        golds = [(a.answer_start, a.text) for a in q.answers]
+        upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
+
+        def upper_bound(u: int) -> str:
+            if u not in upper:
+                upper[u] = best_span_prediction(context, us[u], golds, functools.partial(index.unit_tokens, u))
+            return upper[u]
+
+        a = ua = b = ub = c = uc = None
+        if us:
+            a, ua = first_k_prediction(context, us[0], first_k), upper_bound(0)
+            b, ub = index.type_matched(best, q.question, set(words), first_k), upper_bound(best)
+        if cand is not None:
+            c = context[cand.start : cand.end]
+            if us:
+                uc = upper_bound(max(bisect.bisect_right(unit_starts, cand.start) - 1, 0))
+        out["preds"].append((a, b, c, ua, ub, uc))
+    return out
