@@ -45,6 +45,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: CPUs available)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default="auto")
+    ap.add_argument("--amp", default=None, choices=["auto", "off", "bf16", "fp16"], help="override config.amp")
+    ap.add_argument("--lstm", default=None, choices=["auto", "padded", "packed"], help="override config.lstm_impl")
+    ap.add_argument("--bucket-width", type=int, default=None, help="override config.bucket_width")
     ap.add_argument("--out", default=None, help="also write rows as JSON lines here")
     ap.add_argument("--save", default=None, help="save the final reader into this directory")
     args = ap.parse_args()
@@ -54,6 +57,12 @@ def main() -> None:
     cfg = ReaderConfig.profile(args.profile)
     if args.exact_match_features is not None:
         cfg.exact_match_features = args.exact_match_features == "on"
+    if args.amp is not None:
+        cfg.amp = args.amp
+    if args.lstm is not None:
+        cfg.lstm_impl = args.lstm
+    if args.bucket_width is not None:
+        cfg.bucket_width = args.bucket_width
     print(f"# machine: {platform.node()} {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, torch {torch.__version__} with {threads} threads, "
           f"cuda={torch.cuda.is_available()}; python {sys.version.split()[0]}")

@@ -20,7 +20,7 @@ from package_modules import PACKAGE_DIR, package_modules
 
 _SCRIPT = r"""
 import importlib, json, logging, os, random, sys, warnings
-import click, jinja2, matplotlib, numpy, pandas, pyarrow, sklearn, spacy, torch, tqdm
+import click, jinja2, matplotlib, numpy, pandas, pyarrow, sklearn, spacy, torch, torch.distributed, tqdm
 
 def listing(path):
     return sorted(str(p.relative_to(path)) for p in __import__("pathlib").Path(path).rglob("*"))

@@ -81,6 +81,20 @@ class ReaderConfig:
         max_minutes: default training-time limit in minutes, ``None`` for none (evaluation time
             is not counted).
         profile_name: the profile these values came from (informational).
+        amp: mixed precision for training and prediction on a CUDA device: ``"off"``
+            (float32), ``"bf16"`` or ``"fp16"`` (autocast; fp16 with a gradient scaler);
+            ``"auto"`` = ``"off"``, because on an H100 bf16 autocast was slower for this small,
+            latency-bound model (BENCHMARKS.md, "Training at scale"). The CPU always runs float32.
+            Execution only: weights stay float32 and the checkpoint format is the same.
+        lstm_impl: how the BiLSTMs run: ``"padded"`` (two unidirectional LSTMs on right-padded
+            batches; cuDNN on a GPU, oneDNN on the CPU), ``"packed"`` (one bidirectional call on
+            packed sequences; context and question share one encoder call) or ``"auto"`` =
+            ``"padded"`` (the faster of the two on the CPU and on an H100, as measured). Same
+            weights and the same outputs up to float rounding.
+        bucket_width: training-batch grouping (tokens): 0 or ``None`` = pools of 50 batches
+            sorted by length (the default); ``w > 0`` = buckets of contexts with the same
+            ``ceil(length / w)``, batched within a bucket, padded lengths rounded up to a
+            multiple of ``w``.
     """
 
     vectors: str = DEFAULT_VECTORS
@@ -103,6 +117,9 @@ class ReaderConfig:
     epochs: int = 10
     max_minutes: float | None = None
     profile_name: str = "paper"
+    amp: str = "auto"
+    lstm_impl: str = "auto"
+    bucket_width: int | None = None
 
     #: The profile names, from ``mrclens/data/reader_profiles.toml``.
     PROFILES = reader_profile_names()

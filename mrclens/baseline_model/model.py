@@ -15,21 +15,57 @@ Seo et al. 2017):
    ``[projection; m1]`` (the start representation) gives the end logits (Clark et al.'s
    "ChainBiMapper").
 
-Bidirectional LSTMs run as two fused unidirectional ``nn.LSTM`` on *padded* batches (faster on
-CPU than packed sequences). Padding sits after each sequence, so the forward direction is exact;
-the backward direction runs on each sequence reversed within its own length
-(:func:`reverse_index`), so padding never enters the real positions' states either.
+Bidirectional LSTMs keep two unidirectional ``nn.LSTM`` (``fw``, ``bw``) and run in one of two
+ways (``ReaderConfig.lstm_impl``, :func:`uses_packed_lstm`), with the same weights and the same
+outputs at real positions up to float rounding:
+
+* ``"padded"`` (the default): the two LSTMs on *padded* batches (faster than packed sequences on
+  the CPU and, measured, on an H100 with cuDNN). Padding sits after each sequence, so the forward direction is exact; the backward
+  direction runs on each sequence reversed within its own length (:func:`reverse_index`), so
+  padding never enters the real positions' states either.
+* ``"packed"``: one bidirectional LSTM call on packed sequences
+  (``torch.nn.utils.rnn.pack_padded_sequence``), which cuDNN runs as one call for both
+  directions; context and question go through the shared encoder in one call. Fewer launches,
+  yet 2.4× slower per training step than ``"padded"`` on an H100 (BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch import nn
 import torch.nn.functional as F
+from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
 from mrclens.baseline_model.config import ReaderConfig
 
 NEG_INF = -1e30
+LSTM_IMPLS = ("auto", "padded", "packed")
+
+# The packed path hands cuDNN the fw/bw weights as separate tensors; cuDNN then copies them into
+# one buffer per call (4·hidden·(in + hidden + 2) floats per direction: about 0.5 MB here) and warns.
+_NOT_CONTIGUOUS = "RNN module weights are not part of single contiguous chunk"
+
+
+def uses_packed_lstm(config: ReaderConfig, device: torch.device) -> bool:
+    """Whether the BiLSTMs run packed: ``config.lstm_impl == "packed"`` (``"auto"`` means padded on
+    every device: the packed call was measured slower on an H100, see BENCHMARKS.md). ``device`` is
+    where the batch lies (kept so that ``"auto"`` can depend on it).
+
+    Raises:
+        ValueError: an unknown ``lstm_impl``.
+    """
+    impl = config.lstm_impl
+    if impl not in LSTM_IMPLS:
+        raise ValueError(f"lstm_impl must be one of {', '.join(LSTM_IMPLS)}, got {impl!r}")
+    return impl == "packed"
+
+
+def neg_fill(t: torch.Tensor) -> float:
+    """The "minus infinity" written at masked positions: ``-1e30``, or the dtype's lowest finite
+    value where ``-1e30`` does not fit (float16 under autocast)."""
+    return NEG_INF if t.dtype != torch.float16 else float(torch.finfo(t.dtype).min)
 
 
 def reverse_index(lengths: torch.Tensor, max_len: int) -> torch.Tensor:
@@ -69,6 +105,29 @@ class BiLSTM(nn.Module):
         out_f, _ = self.fw(x)
         out_b, _ = self.bw(_gather_time(x, rev))
         return torch.cat([out_f, _gather_time(out_b, rev)], dim=-1)
+
+    def forward_packed(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """The same function as :meth:`forward`, as one bidirectional call on packed sequences.
+
+        Args:
+            x: ``(batch, L, in_dim)`` right-padded inputs.
+            lengths: ``(batch,)`` int64 lengths (tokens, each ``>= 1``) **on the CPU** (packing
+                reads them on the host; a CPU tensor avoids a device synchronisation).
+
+        Returns:
+            ``(batch, L, 2·hidden)``: forward then backward states; zeros at padded positions.
+        """
+        packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        h0 = x.new_zeros(2, x.size(0), self.fw.hidden_size)
+        weights = [self.fw.weight_ih_l0, self.fw.weight_hh_l0, self.fw.bias_ih_l0, self.fw.bias_hh_l0,
+                   self.bw.weight_ih_l0, self.bw.weight_hh_l0, self.bw.bias_ih_l0, self.bw.bias_hh_l0]
+        # what nn.LSTM(bidirectional=True) runs, with fw/bw as the two directions' weights
+        with warnings.catch_warnings():  # silenced here only: importing the module changes no global state
+            warnings.filterwarnings("ignore", message=_NOT_CONTIGUOUS)
+            data, _, _ = torch._VF.lstm(packed.data, packed.batch_sizes, (h0, h0), weights, True, 1, 0.0,
+                                        self.training, True)
+        out = PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
+        return pad_packed_sequence(out, batch_first=True, total_length=x.size(1))[0]
 
 
 class CoAttentionReader(nn.Module):
@@ -121,33 +180,58 @@ class CoAttentionReader(nn.Module):
         ``type_chars``; ``q_words``/``q_types`` ``(B, Lq)``; ``c_len``/``q_len`` ``(B,)``;
         ``type_chars`` ``(U, max_word_chars)`` char ids of the batch's distinct tokens; and,
         with exact-match features, ``c_feats`` ``(B, Lc, 2)`` / ``q_feats`` ``(B, Lq, 2)``.
+        Optional ``c_len_host``/``q_len_host``: CPU copies of the lengths for the packed LSTMs
+        (:func:`uses_packed_lstm`); without them the lengths are copied to the host.
 
         Returns:
-            ``(start_logits, end_logits)``, each ``(B, Lc)``, with ``-1e30`` at padded positions.
+            ``(start_logits, end_logits)``, each ``(B, Lc)``, with ``-1e30`` at padded positions
+            (the dtype's lowest value under float16 autocast, :func:`neg_fill`).
         """
         c_len, q_len = batch["c_len"], batch["q_len"]
         Lc, Lq = batch["c_words"].size(1), batch["q_words"].size(1)
         c_mask = torch.arange(Lc, device=c_len.device).unsqueeze(0) < c_len.unsqueeze(1)
         q_mask = torch.arange(Lq, device=q_len.device).unsqueeze(0) < q_len.unsqueeze(1)
-        c_rev, q_rev = reverse_index(c_len, Lc), reverse_index(q_len, Lq)
         char_vecs = self.embed_types(batch["type_chars"])
-        c = self.encoder(self._embed(batch["c_words"], batch["c_types"], char_vecs, batch.get("c_feats")), c_rev)
-        q = self.encoder(self._embed(batch["q_words"], batch["q_types"], char_vecs, batch.get("q_feats")), q_rev)
+        c_in = self._embed(batch["c_words"], batch["c_types"], char_vecs, batch.get("c_feats"))
+        q_in = self._embed(batch["q_words"], batch["q_types"], char_vecs, batch.get("q_feats"))
+        if uses_packed_lstm(self.config, c_len.device):
+            c_host = batch.get("c_len_host", c_len).cpu()
+            q_host = batch.get("q_len_host", q_len).cpu()
+            B, L = c_in.size(0), max(Lc, Lq)
+            both = torch.cat([F.pad(c_in, (0, 0, 0, L - Lc)), F.pad(q_in, (0, 0, 0, L - Lq))])
+            enc = self.encoder.forward_packed(both, torch.cat([c_host, q_host]))
+            c, q = enc[:B, :Lc], enc[B:, :Lq]
+
+            def start_lstm(x):
+                return self.start_lstm.forward_packed(x, c_host)
+
+            def end_lstm(x):
+                return self.end_lstm.forward_packed(x, c_host)
+        else:
+            c_rev, q_rev = reverse_index(c_len, Lc), reverse_index(q_len, Lq)
+            c, q = self.encoder(c_in, c_rev), self.encoder(q_in, q_rev)
+
+            def start_lstm(x):
+                return self.start_lstm(x, c_rev)
+
+            def end_lstm(x):
+                return self.end_lstm(x, c_rev)
         # trilinear similarity S (B, Lc, Lq)
         d = c.size(-1)
         w_c, w_q, w_cq = self.att_w.weight[0, :d], self.att_w.weight[0, d:2 * d], self.att_w.weight[0, 2 * d:]
         s = torch.bmm(c * w_cq, q.transpose(1, 2)) + (c @ w_c).unsqueeze(2) + (q @ w_q).unsqueeze(1) + self.att_w.bias
-        s = s.masked_fill(~q_mask.unsqueeze(1), NEG_INF)
+        s = s.masked_fill(~q_mask.unsqueeze(1), neg_fill(s))
         a = torch.bmm(torch.softmax(s, dim=2), q)  # context-to-question (B, Lc, d)
-        s_max = s.max(dim=2).values.masked_fill(~c_mask, NEG_INF)
+        s_max = s.max(dim=2).values
+        s_max = s_max.masked_fill(~c_mask, neg_fill(s_max))
         b = torch.bmm(torch.softmax(s_max, dim=1).unsqueeze(1), c)  # question-to-context (B, 1, d)
         g = torch.cat([c, a, c * a, c * b.expand_as(c)], dim=-1)
         g = F.relu(self.project(self.drop(g)))
-        m1 = self.start_lstm(self.drop(g), c_rev)
-        m2 = self.end_lstm(self.drop(torch.cat([g, m1], dim=-1)), c_rev)
-        start = self.start_out(torch.cat([g, m1], dim=-1)).squeeze(-1).masked_fill(~c_mask, NEG_INF)
-        end = self.end_out(torch.cat([g, m2], dim=-1)).squeeze(-1).masked_fill(~c_mask, NEG_INF)
-        return start, end
+        m1 = start_lstm(self.drop(g))
+        m2 = end_lstm(self.drop(torch.cat([g, m1], dim=-1)))
+        start = self.start_out(torch.cat([g, m1], dim=-1)).squeeze(-1)
+        end = self.end_out(torch.cat([g, m2], dim=-1)).squeeze(-1)
+        return start.masked_fill(~c_mask, neg_fill(start)), end.masked_fill(~c_mask, neg_fill(end))
 
 
 def decode_spans(start_logits: torch.Tensor, end_logits: torch.Tensor, max_answer_tokens: int) -> torch.Tensor:

@@ -17,6 +17,7 @@ Checkpoint directory layout (:meth:`Reader.save`)::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
@@ -55,6 +56,36 @@ def resolve_device(device: str) -> torch.device:
     raise MRCLensError(f"unknown device {device!r}; use auto, cpu or cuda")
 
 
+AMP_MODES = ("auto", "off", "bf16", "fp16")
+
+
+def amp_dtype(config: ReaderConfig, device: torch.device) -> torch.dtype | None:
+    """The autocast dtype of ``config.amp`` on ``device``: ``None`` (float32), bfloat16 or float16.
+
+    Mixed precision is a GPU feature: ``"bf16"`` is bfloat16 and ``"fp16"`` float16 on a CUDA
+    device; ``"off"`` and ``"auto"`` are float32 there (bf16 was measured slower for this model
+    on an H100). On the CPU every mode runs float32 (``None``): oneDNN's LSTM has no
+    reduced-precision kernel on the CPUs tried (torch 2.13: "could not create a primitive
+    descriptor for the LSTM forward propagation primitive" under CPU autocast), so a reader
+    trained with ``amp="bf16"`` on a GPU predicts in float32 on the CPU.
+
+    Raises:
+        MRCLensError: an unknown ``amp`` value.
+    """
+    mode = config.amp
+    if mode not in AMP_MODES:
+        raise MRCLensError(f"amp must be one of {', '.join(AMP_MODES)}, got {mode!r}")
+    if device.type != "cuda" or mode in ("off", "auto"):
+        return None
+    return torch.float16 if mode == "fp16" else torch.bfloat16
+
+
+def autocast(config: ReaderConfig, device: torch.device):
+    """``torch.autocast`` for :func:`amp_dtype`, or a no-op context when it is ``None``."""
+    dtype = amp_dtype(config, device)
+    return torch.autocast(device.type, dtype=dtype) if dtype is not None else contextlib.nullcontext()
+
+
 @dataclass
 class EncodedData:
     """Tokenised data plus per-token-type lookup tables for one reader's vocabulary.
@@ -86,12 +117,14 @@ def encode(td: TokenizedData, vocab: Vocab, config: ReaderConfig) -> EncodedData
 
 
 def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device: torch.device,
-               max_ctx: int | None = None) -> dict[str, torch.Tensor]:
+               max_ctx: int | None = None, pad_multiple: int | None = None) -> dict[str, torch.Tensor]:
     """Pad the questions ``idx`` into one batch for :meth:`CoAttentionReader.forward`.
 
     Contexts are cut to ``max_ctx`` tokens when given. Padded lengths are rounded up to a multiple
-    of ``config.pad_multiple`` (exact: padding never reaches real positions). Adds ``spans`` ``(B, 2)`` (gold token span,
-    ``-1`` if none) for training.
+    of ``pad_multiple`` (default ``config.pad_multiple``; exact: padding never reaches real positions). Adds ``spans`` ``(B, 2)`` (gold token span,
+    ``-1`` if none) for training, and ``c_len_host``/``q_len_host``: the lengths as CPU tensors
+    (for the packed LSTMs, which read lengths on the host). On a CUDA device the copies are
+    asynchronous (``non_blocking``).
     """
     td = data.td
     ctxs = [td.ctx_types[p][:max_ctx] for p in td.q_para[idx]]
@@ -99,7 +132,7 @@ def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device:
     B = len(idx)
     c_len = np.array([len(c) for c in ctxs], dtype=np.int64)
     q_len = np.array([max(len(q), 1) for q in qs], dtype=np.int64)
-    m = max(config.pad_multiple, 1)  # few distinct shapes: oneDNN caches one LSTM primitive per shape
+    m = max(pad_multiple or config.pad_multiple, 1)  # few distinct shapes: oneDNN caches one LSTM primitive per shape
     c_t = np.zeros((B, -(-int(c_len.max()) // m) * m), dtype=np.int64)
     q_t = np.zeros((B, -(-int(q_len.max()) // m) * m), dtype=np.int64)
     for b in range(B):
@@ -123,7 +156,9 @@ def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device:
             q_f[b, : len(q), 0] = np.isin(q, c)
             q_f[b, : len(q), 1] = np.isin(data.type_lower[q], data.type_lower[c])
         batch["c_feats"], batch["q_feats"] = c_f, q_f
-    return {k: torch.from_numpy(v).to(device) for k, v in batch.items()}
+    out = {k: torch.from_numpy(v).to(device, non_blocking=True) for k, v in batch.items()}
+    out["c_len_host"], out["q_len_host"] = torch.from_numpy(c_len), torch.from_numpy(q_len)
+    return out
 
 
 def length_batches(lengths: np.ndarray, batch_size: int) -> Iterator[np.ndarray]:
@@ -158,7 +193,9 @@ class Reader:
         """Answer every question of ``dataset``.
 
         Whole contexts are read (no truncation); the span is chosen by
-        :func:`~mrclens.baseline_model.model.decode_spans`.
+        :func:`~mrclens.baseline_model.model.decode_spans`. The network runs with the config's
+        mixed precision and LSTM implementation on this reader's device (:func:`amp_dtype`; on
+        the CPU by default float32 and padded LSTMs).
 
         Returns:
             ``{question id: answer text}`` (official SQuAD prediction format); every answer is an
@@ -179,7 +216,8 @@ class Reader:
             bar = tqdm(total=len(td), desc="predicting", unit="q", disable=not progress, leave=False)
             for sub in length_batches(data.ctx_len[has_ctx], batch_size):
                 idx = has_ctx[sub]
-                start, end = self.model(make_batch(data, idx, self.config, self.device))
+                with autocast(self.config, self.device):
+                    start, end = self.model(make_batch(data, idx, self.config, self.device))
                 spans = decode_spans(start, end, self.config.max_answer_tokens).cpu().numpy()
                 for q, (i, j) in zip(idx, spans):
                     p = td.q_para[q]

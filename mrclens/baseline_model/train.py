@@ -8,8 +8,23 @@ questions of similar context length (pools of 50 batches sorted by length, then 
 padding. Training contexts are cut to ``max_train_context_tokens``; questions whose answer lies
 beyond are skipped.
 
+GPU path (``device="cuda"``, or ``"auto"`` with a GPU): the same network on cuDNN LSTMs, batches
+built on the host and copied once per step, Adam's fused CUDA kernel, and no host
+synchronisation per step (losses stay on the device and are read back every 10 steps). Optional,
+off by default because they were measured slower on an H100 for this model (BENCHMARKS.md):
+bf16/fp16 autocast (``config.amp``), one packed bidirectional cuDNN call per BiLSTM
+(``config.lstm_impl``), length buckets (``config.bucket_width``, :func:`training_batches`).
+With the defaults, the CPU path is exactly what it was before these options existed.
+
+Multi-process training: when a ``torch.distributed`` process group is initialised (``torchrun``;
+see :mod:`mrclens.baseline_model.distributed`), the model is wrapped in
+``DistributedDataParallel`` and each global batch is split across the processes.
+
 Reproducibility: the same seed, data, config and device (CPU) give the same weights and
-predictions (``torch.manual_seed`` + a NumPy generator for the batch order).
+predictions (``torch.manual_seed`` + a NumPy generator for the batch order); the same holds for
+multi-process CPU training with a given number of processes. On CUDA, some kernels (index
+accumulation in the embedding backward, cuDNN) are not bitwise deterministic, so runs agree only
+up to float rounding, which grows over training.
 """
 
 from __future__ import annotations
@@ -18,6 +33,7 @@ import copy
 import math
 import resource
 import time
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -25,9 +41,10 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from mrclens.baseline_model import distributed as ddp
 from mrclens.baseline_model.config import ReaderConfig
-from mrclens.baseline_model.model import CoAttentionReader
-from mrclens.baseline_model.reader import Reader, encode, make_batch, resolve_device
+from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
+from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
@@ -42,11 +59,51 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def resolve_bucket_width(config: ReaderConfig, device: torch.device) -> int:
+    """``config.bucket_width`` as an int: ``None`` ("auto") is 0 (sorted pools) on every device.
+
+    ``device`` is where training runs (kept so that "auto" can depend on it).
+
+    Raises:
+        MRCLensError: a negative width.
+    """
+    w = config.bucket_width
+    if w is None:
+        return 0
+    if w < 0:
+        raise MRCLensError(f"bucket_width must be >= 0 (0 = sorted pools), got {w}")
+    return int(w)
+
+
 def training_batches(ctx_len: np.ndarray, usable: np.ndarray, batch_size: int,
-                     rng: np.random.Generator) -> list[np.ndarray]:
-    """One epoch's batches: shuffle ``usable`` indices, sort pools of 50 batches by context length, shuffle batches."""
+                     rng: np.random.Generator, bucket_width: int = 0) -> list[np.ndarray]:
+    """One epoch's batches of question indices.
+
+    Args:
+        ctx_len: ``(n_questions,)`` context length (tokens) of every question.
+        usable: indices of the questions to train on.
+        batch_size: questions per batch (the last batch of a pool or bucket may be smaller).
+        rng: the NumPy generator of the run (the only source of randomness here).
+        bucket_width: 0: shuffle ``usable``, sort pools of 50 batches by context length, cut them
+            into batches, shuffle the batches (the CPU default). ``w > 0``: shuffle ``usable``,
+            group the questions by ``ceil(ctx_len / w)`` (random order kept inside a bucket), cut
+            each bucket into batches, shuffle the batches; every batch then pads to the same
+            ``w``-multiple, so an epoch has at most ``max_len / w`` context shapes.
+
+    Returns:
+        the batches, each an ``int64`` array of indices into ``ctx_len``.
+    """
     order = rng.permutation(usable)
     batches: list[np.ndarray] = []
+    if bucket_width > 0:
+        keys = -(-ctx_len[order] // bucket_width)
+        perm = np.argsort(keys, kind="stable")
+        order, keys = order[perm], keys[perm]
+        bounds = np.flatnonzero(np.diff(keys)) + 1
+        for bucket in np.split(order, bounds):
+            batches.extend(bucket[k: k + batch_size] for k in range(0, len(bucket), batch_size))
+        rng.shuffle(batches)
+        return batches
     pool = POOL_BATCHES * batch_size
     for s in range(0, len(order), pool):
         chunk = order[s: s + pool]
@@ -59,12 +116,14 @@ def training_batches(ctx_len: np.ndarray, usable: np.ndarray, batch_size: int,
 def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Dataset | None = None,
           max_minutes: float | None = None, epochs: int | None = None, seed: int = 0, device: str = "auto",
           progress: bool = True, log: Callable[[str], None] | None = None,
-          eval_at_minutes: list[float] | None = None, on_eval: Callable[[dict[str, Any]], None] | None = None) -> Reader:
+          eval_at_minutes: list[float] | None = None, on_eval: Callable[[dict[str, Any]], None] | None = None,
+          on_step: Callable[[int, float], None] | None = None) -> Reader:
     """Train a reader on ``train_dataset``.
 
     Args:
         train_dataset: SQuAD-format training data (questions without answers are skipped).
-        config: hyper-parameters; default ``ReaderConfig.profile("paper")``.
+        config: hyper-parameters; default ``ReaderConfig.profile("paper")``. Its ``amp``,
+            ``lstm_impl`` and ``bucket_width`` choose the execution path (see the module docstring).
         dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch and
             at the ``eval_at_minutes`` marks; the weights with the best dev F1 are kept. Its
             words also select rows of the frozen word vectors. Without ``dev`` the last weights are kept.
@@ -72,37 +131,59 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
             ``config.max_minutes``.
         epochs: number of passes over the data; default ``config.epochs``.
         seed: random seed (initialisation, dropout, batch order).
-        device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
+        device: ``"auto"`` (CUDA when available), ``"cpu"`` or ``"cuda"``; under a process group
+            on CUDA each process uses ``cuda:LOCAL_RANK``.
         progress: show tqdm progress bars (loss, examples/s).
         log: called with one line of text per evaluation (e.g. ``click.echo``).
         eval_at_minutes: extra dev evaluations at these training-time marks (minutes).
         on_eval: called with each evaluation record as it is made (e.g. to print a benchmark table).
+        on_step: called after every optimizer step with ``(step, loss)``: the step number from 1
+            and the mean loss over the (global) batch. Reading the loss synchronises a CUDA
+            device every step, so leave it ``None`` when timing.
+
+    Under an initialised ``torch.distributed`` process group (:mod:`~mrclens.baseline_model.distributed`)
+    every process must call this with the same arguments; ``config.batch_size`` is the global
+    batch; only rank 0 evaluates on ``dev``, logs, calls ``on_eval`` and keeps the best weights.
 
     Returns:
         the trained :class:`Reader`; ``reader.training_log`` lists a record per evaluation with
         ``event`` (``"epoch"``, ``"time_mark"`` or ``"time_limit"``), ``epoch`` (fractional when
         mid-epoch), ``minutes`` and ``seconds`` (training time so far), ``examples_per_s``,
         ``loss`` (mean over the steps since the previous record), ``dev_em``/``dev_f1`` (percent,
-        ``None`` without dev), ``peak_rss_mb`` and ``best`` (whether these weights were kept).
+        ``None`` without dev), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
+        these weights were kept). On ranks other than 0 the log has no dev scores.
 
     Raises:
-        MRCLensError: no trainable question (none has an answer span), or a bad device name.
+        MRCLensError: no trainable question (none has an answer span), a bad device name, an
+            unknown ``amp``/``bucket_width`` value, or a global batch smaller than the number of processes.
+        ValueError: an unknown ``lstm_impl``.
     """
     config = copy.deepcopy(config) if config is not None else ReaderConfig.profile("paper")
     epochs = config.epochs if epochs is None else epochs
     max_minutes = config.max_minutes if max_minutes is None else max_minutes
+    info = ddp.current()
     dev_device = resolve_device(device)
-    say = log or (lambda s: None)
+    if info.world_size > 1 and dev_device.type == "cuda":
+        dev_device = torch.device("cuda", info.local_rank)
+    if info.world_size > config.batch_size:
+        raise MRCLensError(f"{info.world_size} processes need a batch of at least as many questions "
+                           f"(batch_size {config.batch_size})")
+    dtype = amp_dtype(config, dev_device)
+    uses_packed_lstm(config, dev_device)  # validates lstm_impl early
+    bucket_width = resolve_bucket_width(config, dev_device)
+    main = info.is_main
+    say = (log or (lambda s: None)) if main else (lambda s: None)
+    show = progress and main
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
 
-    td = tokenize_dataset(train_dataset, progress=progress)
-    dev_td = tokenize_dataset(dev, progress=progress) if dev is not None else None
+    td = tokenize_dataset(train_dataset, progress=show)
+    dev_td = tokenize_dataset(dev, progress=show) if dev is not None else None
     types = td.types + (dev_td.types if dev_td is not None else [])
     vocab, matrix = build_vocab(types, config.vectors)
     config.word_dim = int(matrix.shape[1])
     data = encode(td, vocab, config)
-    dev_data = encode(dev_td, vocab, config) if dev_td is not None else None
+    dev_data = encode(dev_td, vocab, config) if dev_td is not None and main else None
     max_ctx = config.max_train_context_tokens
     usable = np.flatnonzero((td.spans[:, 0] >= 0) & (td.spans[:, 1] < max_ctx))
     if len(usable) == 0:
@@ -113,9 +194,23 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     model = CoAttentionReader(config, torch.from_numpy(matrix), len(vocab.chars) + 2).to(dev_device)
     reader = Reader(config, vocab, model, dev_device)
     params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.Adam(params, lr=config.lr)
+    cuda = dev_device.type == "cuda"
+    opt = torch.optim.Adam(params, lr=config.lr, fused=True) if cuda else torch.optim.Adam(params, lr=config.lr)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda step: config.lr_decay ** (step // config.lr_decay_steps))
+    scaler = torch.amp.GradScaler(dev_device.type) if dtype == torch.float16 else None
+    net: torch.nn.Module = model
+    comm_device = torch.device("cpu")
+    if info.world_size > 1:
+        from torch.nn.parallel import DistributedDataParallel
+
+        # buffers (the frozen word vectors) are identical on every process: no broadcast per step
+        # (torch 2.13 calls broadcast_buffers deprecated but says to keep it for exactly this case)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*broadcast_buffers.*", category=FutureWarning)
+            net = DistributedDataParallel(model, device_ids=None, broadcast_buffers=False)
+        comm_device = dev_device if torch.distributed.get_backend() == "nccl" else torch.device("cpu")
+        torch.manual_seed(seed * 7919 + info.rank + 1)  # each process draws its own dropout masks
 
     marks = sorted(m for m in (eval_at_minutes or []) if max_minutes is None or m < max_minutes)
     best_f1 = -math.inf
@@ -124,9 +219,21 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     seen_total = 0
     loss_sum, loss_steps, seen_since = 0.0, 0, 0
     time_since = 0.0
+    pending: list[torch.Tensor] = []  # losses not yet read back from the device
+
+    def flush() -> float | None:
+        nonlocal loss_sum, loss_steps
+        last = None
+        for t in pending:
+            last = float(t)
+            loss_sum += last
+            loss_steps += 1
+        pending.clear()
+        return last
 
     def evaluate_now(event: str, epoch_pos: float) -> None:
         nonlocal best_f1, best_state, loss_sum, loss_steps, seen_since, time_since
+        flush()
         record: dict[str, Any] = {
             "event": event, "epoch": round(epoch_pos, 4), "minutes": round(train_seconds / 60, 3),
             "seconds": round(train_seconds, 1),
@@ -137,7 +244,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         loss_sum, loss_steps, seen_since, time_since = 0.0, 0, 0, 0.0
         if dev_data is not None:
             t0 = time.perf_counter()
-            preds = reader.predict_encoded(dev_data, progress=progress)
+            preds = reader.predict_encoded(dev_data, progress=show)
             scores = evaluate(dev, preds)
             record["dev_em"], record["dev_f1"] = round(scores["exact_match"], 2), round(scores["f1"], 2)
             record["eval_seconds"] = round(time.perf_counter() - t0, 1)
@@ -146,50 +253,82 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
                 best_state = {k: v.detach().clone() for k, v in model.state_dict().items() if k != "word_vectors"}
                 record["best"] = True
         record["peak_rss_mb"] = round(peak_rss_mb(), 1)
+        if cuda:
+            record["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated(dev_device) / 2**20, 1)
         reader.training_log.append(record)
         dev_txt = (f"dev EM {record['dev_em']:.2f} F1 {record['dev_f1']:.2f}" if record["dev_f1"] is not None
                    else "no dev set")
         say(f"[{event}] epoch {record['epoch']:.2f}, {record['minutes']:.1f} min of training, "
             f"{record['examples_per_s'] or 0:.1f} examples/s, loss {record['loss'] or 0:.3f}, {dev_txt}")
-        if on_eval is not None:
+        if on_eval is not None and main:
             on_eval(record)
+        if info.world_size > 1:
+            torch.distributed.barrier()
 
     model.train()
     step = 0
     stopped = False
     for epoch in range(epochs):
-        batches = training_batches(ctx_len, usable, config.batch_size, rng)
-        bar = tqdm(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", disable=not progress)
+        batches = training_batches(ctx_len, usable, config.batch_size, rng, bucket_width)
+        bar = tqdm(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", disable=not show)
         done = 0
         for bi, idx in enumerate(batches):
             t0 = time.perf_counter()
-            batch = make_batch(data, idx, config, dev_device, max_ctx=max_ctx)
-            start, end = model(batch)
-            spans = batch["spans"]
-            loss = F.cross_entropy(start, spans[:, 0]) + F.cross_entropy(end, spans[:, 1])
+            if len(idx) < info.world_size:  # too small to give every process a question: skipped by all
+                done += len(idx)
+                bar.update(len(idx))
+                continue
+            local = ddp.shard(idx, info)
+            batch = make_batch(data, local, config, dev_device, max_ctx=max_ctx, pad_multiple=bucket_width or None)
+            with autocast(config, dev_device):
+                start, end = net(batch)
+                spans = batch["spans"]
+                loss = F.cross_entropy(start, spans[:, 0]) + F.cross_entropy(end, spans[:, 1])
+            scaled = loss if info.world_size == 1 else loss * ddp.loss_weight(len(local), len(idx), info)
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            if scaler is not None:
+                scaler.scale(scaled).backward()
+                scaler.unscale_(opt)
+            else:
+                scaled.backward()
             torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
-            opt.step()
+            if scaler is not None:
+                scaler.step(opt)
+                scaler.update()
+            else:
+                opt.step()
             sched.step()
             step += 1
-            lv = float(loss.detach())
-            del batch, start, end, loss
+            elapsed = train_seconds + (time.perf_counter() - t0)  # training time including this step
+            mark_due = bool(marks) and elapsed >= marks[0] * 60
+            stop_due = max_minutes is not None and elapsed >= max_minutes * 60
+            if info.world_size > 1:
+                # one all-reduce: the global batch's loss, and rank 0's decisions for every process
+                ctl = torch.tensor([float(loss.detach()) * len(local), float(mark_due and main),
+                                    float(stop_due and main)], dtype=torch.float64, device=comm_device)
+                torch.distributed.all_reduce(ctl)
+                loss_sum_global, mark_flag, stop_flag = ctl.tolist()
+                pending.append(torch.tensor(loss_sum_global / len(idx)))
+                mark_due, stop_due = mark_flag > 0, stop_flag > 0
+            else:
+                pending.append(loss.detach())
+            del batch, start, end, loss, scaled
+            lv = flush() if (bi % 10 == 0 or on_step is not None) else None
+            if on_step is not None:
+                on_step(step, lv)
             dt = time.perf_counter() - t0
             train_seconds += dt
             time_since += dt
-            loss_sum += lv
-            loss_steps += 1
             seen_since += len(idx)
             seen_total += len(idx)
             done += len(idx)
             bar.update(len(idx))
-            if bi % 10 == 0:
+            if lv is not None and bi % 10 == 0:
                 bar.set_postfix(loss=f"{lv:.3f}", ex_s=f"{seen_total / train_seconds:.1f}")
-            if marks and train_seconds >= marks[0] * 60:
+            if mark_due:
                 marks.pop(0)
                 evaluate_now("time_mark", epoch + done / len(usable))
-            if max_minutes is not None and train_seconds >= max_minutes * 60:
+            if stop_due:
                 stopped = True
                 break
         bar.close()
