@@ -18,7 +18,8 @@ flattening exactly. A record without a title (``None`` or no such column) starts
 own paragraph, titled ``"untitled <n>"``. The flat schema has no ``is_impossible``: when any record
 has an empty answer list the set is read as SQuAD v2.0 (version ``"v2.0"``, ``is_impossible`` true
 exactly for the questions without answers), otherwise as v1.1 (version ``"1.1"``). An
-``is_impossible`` column, when present, is used as given.
+``is_impossible`` column, when present, is used as given. Any other column is kept in the question's
+``extra`` (null values are skipped).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
                        problems: list[Problem] | None = None) -> tuple[Dataset, list[Problem]]:
     """Build and validate a dataset from ``(where, record)`` pairs (``where`` names the record in
     messages, e.g. ``"line 12"`` or ``"row 11"``)."""
-    problems = list(problems or [])
+    problems = problems if problems is not None else []
     articles: list[dict[str, Any]] = []
     last_title: object = object()
     last_context: object = object()
@@ -80,7 +81,7 @@ def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
         if rec.get("is_impossible") is not None:
             item["is_impossible"] = rec["is_impossible"]
             any_flag = True
-        item.update({k: v for k, v in rec.items() if k not in _KNOWN})
+        item.update({k: v for k, v in rec.items() if k not in _KNOWN and v is not None})
         paragraphs[-1]["qas"].append(item)
     v2 = any_empty or any_flag
     if v2:
@@ -162,7 +163,8 @@ def _plain(value: Any) -> Any:
 
 def to_records(dataset: Dataset) -> list[dict[str, Any]]:
     """The dataset as flat records (the inverse of :func:`records_to_dataset`); ``is_impossible``
-    is kept as a column when the dataset has it, so that a v2.0 set reads back the same."""
+    is kept as a column when the dataset has it, and every other field of a question (``extra``, e.g.
+    ``plausible_answers``) as a column of its own, so that the set reads back the same."""
     records = []
     for article, paragraph, q in dataset.iter_questions():
         rec: dict[str, Any] = {
@@ -174,13 +176,15 @@ def to_records(dataset: Dataset) -> list[dict[str, Any]]:
         }
         if q.is_impossible is not None:
             rec["is_impossible"] = q.is_impossible
+        rec.update(q.extra)
         records.append(rec)
     return records
 
 
 def write_parquet(dataset: Dataset, path: str | os.PathLike) -> None:
-    """Write the flat records as parquet (pyarrow; ``answers`` a struct of two lists, as in the
-    Hugging Face ``squad`` features). Written to a temporary name and moved into place."""
+    """Write the flat records (:func:`to_records`) as parquet with pyarrow (``answers`` a struct of
+    two lists, as in the Hugging Face ``squad`` features; a question without some extra field gets a
+    null there, which reads back as absent). Written to a temporary name and moved into place."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     from pathlib import Path
@@ -191,12 +195,9 @@ def write_parquet(dataset: Dataset, path: str | os.PathLike) -> None:
         from mrclens.errors import MRCLensError
         raise MRCLensError(f"refusing to overwrite the input file {dataset.source}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fields = [("id", pa.string()), ("title", pa.string()), ("context", pa.string()), ("question", pa.string()),
-              ("answers", pa.struct([("text", pa.list_(pa.string())), ("answer_start", pa.list_(pa.int32()))]))]
     records = to_records(dataset)
-    if any("is_impossible" in r for r in records):
-        fields.append(("is_impossible", pa.bool_()))
-    table = pa.Table.from_pylist(records, schema=pa.schema(fields))
+    columns = list(dict.fromkeys(k for r in records for k in r))  # from_pylist takes the keys of row 0 only
+    table = pa.Table.from_pylist([{k: r.get(k) for k in columns} for r in records])  # types inferred
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
