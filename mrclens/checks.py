@@ -330,7 +330,7 @@ def run_check(
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
     """
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
     from mrclens.stats import compute_stats
 
     rule_list = load_rules(rules)

@@ -23,7 +23,8 @@ from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 from mrclens.units import sentence_units
 
 FORMATS = ("json", "jsonl")
