@@ -51,7 +51,7 @@ from mrclens.defaults import DEFAULT_SEED, default_profile
 from mrclens.errors import ArtifactMsg, MRCLensError
 from mrclens.io_utils import sha256_file
 from mrclens.split import split_by_title
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
 SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"

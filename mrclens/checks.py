@@ -345,6 +345,8 @@ def run_check(
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
     """
+    from mrclens.formats import load_dataset
+
     rule_list = load_rules(rules)
     audit = load_audit(audit_dir) if audit_dir is not None else None
     dataset = load_dataset(data)

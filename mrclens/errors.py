@@ -179,3 +179,43 @@ class ArtifactMsg:
     AUDIT_NOT_AUDIT_DIR = "{out} exists and is not an MRCLens audit directory; choose another --out or pass --force"
     PREDICTIONS_NOT_DIR = "{path}: not a directory (expected one prediction file per set)"
     PREDICTIONS_NONE = "{path}: none of the expected prediction files is there ({expected})"
+
+
+class FormatMsg:
+    """Message templates of the format readers (:mod:`mrclens.formats`) and prediction formats.
+
+    ``{line}`` is a 1-based line number in a JSON Lines file, ``{row}`` a 0-based record index.
+    """
+
+    UNKNOWN_FORMAT = "cannot tell the format of this file ({why}); MRCLens reads: {known}"
+    UNKNOWN_FORMAT_NAME = "unknown format {name!r}; MRCLens reads: {known}"
+    UNKNOWN_OBJECT = "cannot read a Python {kind} as a dataset; MRCLens reads: {known}"
+    WRONG_FORMAT = "format {name!r} was asked for, but {why}"
+    JSONL_BAD_LINE = "line {line}: not valid JSON: {err} (column {col})"
+    JSONL_NOT_OBJECT = "line {line}: expected a JSON object, got {kind}"
+    RECORD_MISSING = "{where}: field {field!r} is missing or not {expected}"
+    FLAT_ANSWERS = ("{where}: 'answers' must be {{\"text\": [str, ...], \"answer_start\": [int, ...]}} "
+                    "with lists of equal length, got {value!r}")
+    FLAT_CONTEXT_CHANGED = "{where}: question repeats an earlier question id of the same paragraph"
+    PARQUET_UNREADABLE = "not a readable parquet file: {err}"
+    DATASETS_SPLITS = ("a DatasetDict holds several splits ({splits}); pass one of them, "
+                       "e.g. load_dataset(ds[{first!r}])")
+    MRQA_HEADER_ONLY = "line {line}: a second MRQA header line"
+    MRQA_BAD_SPAN = ("line {line}: question {qid}: detected answer #{a_index}: char span {span!r} "
+                     "is not a pair of integers inside the context (length {ctx_len})")
+    MRQA_BAD_DETECTED = "line {line}: question {qid}: 'detected_answers' is missing or not a list of objects"
+    MRQA_NO_SPAN = ("line {line}: question {qid}: no detected answer with a usable span "
+                    "(every span was out of range or empty)")
+    NQ_BAD_SPAN = ("line {line}: example {qid}: {what} token span [{start}, {end}) is outside the "
+                   "document ({n_tokens} tokens)")
+    NQ_OPTION = "option {name}={value!r} is not one of {allowed}"
+    PRED_NOT_JSON = "{path}: not valid JSON: {err} (line {line}, column {col})"
+    PRED_NOT_UTF8 = "{path}: not UTF-8 text: {err}"
+    PRED_SHAPE = ("{path}: not a prediction file MRCLens reads ({why}); expected one of: "
+                  "{{\"question id\": \"answer text\"}} (official SQuAD), {{\"question id\": [n-best answers]}}, "
+                  "a JSON list or JSON Lines of {{\"id\", \"prediction_text\"[, \"no_answer_probability\"]}} "
+                  "(Hugging Face)")
+    PRED_BAD_ITEM = "{path}: {where}: {what}"
+    PRED_DUPLICATE = "{path}: {where}: question {qid} has a second prediction"
+    NA_THRESHOLD = "--na-threshold {value!r}: give a number between 0 and 1, or 'best'"
+    NA_NO_PROBS = "{path}: --na-threshold needs no-answer probabilities, and this file has none"

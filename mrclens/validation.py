@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mrclens.errors import Problem
-from mrclens.squad import read_dataset
+from mrclens.formats import read_dataset
 
 
 @dataclass

@@ -41,3 +41,39 @@ def nq_v2_path() -> Path:
 def sample_path() -> Path:
     """The bundled real sample (40 SQuAD v1.1 train articles); always present."""
     return SAMPLE
+
+
+@pytest.fixture(scope="session")
+def squad_v2_half_path() -> Path:
+    """Half of the SQuAD v2.0 dev set (CS224N 2019 split): 6,078 questions, 3,168 unanswerable."""
+    return _real("squad-v2-half/dev-v2.0-cs224n-half.json.gz")
+
+
+@pytest.fixture(scope="session")
+def mrqa_squad_path() -> Path:
+    """MRQA 2019 in-domain dev shard of SQuAD (2,067 contexts, 10,507 questions; SOURCES.md §5)."""
+    return _real("mrqa/dev/SQuAD.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def mrqa_drop_path() -> Path:
+    """MRQA 2019 DROP dev shard, release of 2019-05-29 (281 contexts, 1,503 questions)."""
+    return _real("mrqa/dev-v2-20190529/DROP.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def mrqa_duorc_path() -> Path:
+    """MRQA 2019 DuoRC.ParaphraseRC dev shard, release of 2019-05-29 (202 contexts, 1,501 questions)."""
+    return _real("mrqa/dev-v2-20190529/DuoRC.ParaphraseRC.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def nq_simplified_dev_path() -> Path:
+    """One simplified-NQ line with a long and a short answer (example 5328212470870865242; SOURCES.md §6)."""
+    return _real("natural-questions-simplified/dev_sample.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def nq_simplified_train_path() -> Path:
+    """One simplified-NQ line without a long or short answer (example -8062182676792486818)."""
+    return _real("natural-questions-simplified/train_sample.jsonl.gz")

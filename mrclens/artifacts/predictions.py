@@ -1,8 +1,9 @@
-"""Official-format prediction files ``{"question id": "answer text"}``: reading, writing, and a directory of them.
+"""Prediction files: reading every common format, writing the official one, and a directory of them.
 
 The format is that of the official SQuAD evaluation script (Rajpurkar et al. 2016). MRCLens
-writes one file per perturbed set (``mrclens predict``, the audit's ``predictions/<set>.json``)
-and reads any model's files of the same form (``mrclens evaluate``).
+writes one official-format file ``{"question id": "answer text"}`` per perturbed set (``mrclens predict``,
+the audit's ``predictions/<set>.json``) and reads any model's files in the official form or the
+Hugging Face forms (:data:`PREDICTION_FORMATS`; ``mrclens evaluate``).
 
 Examples:
     >>> import tempfile, pathlib
@@ -21,31 +22,143 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from mrclens.artifacts.layout import prediction_file_name
-from mrclens.errors import ArtifactError, ArtifactMsg, PredictionsError
+from mrclens.errors import ArtifactError, ArtifactMsg, FormatMsg, PredictionsError
 from mrclens.io_utils import atomic_write_json, read_bytes
 
 
-def read_predictions(path: str | os.PathLike) -> dict[str, str]:
-    """Read an official-format prediction file ``{"question id": "answer text"}`` (UTF-8, a BOM allowed).
+#: The prediction file formats :func:`read_prediction_file` reads.
+PREDICTION_FORMATS = {
+    "official": '{"question id": "answer text"} (the official SQuAD scripts)',
+    "n-best": '{"question id": [n-best answers, best first]} (strings, or objects with "text"; the first is used)',
+    "hf-list": 'a JSON list of {"id", "prediction_text"[, "no_answer_probability"]} (Hugging Face squad/squad_v2 metric)',
+    "hf-jsonl": "JSON Lines of the same objects, one per line",
+}
+
+
+@dataclass
+class PredictionFile:
+    """A prediction file as read, in any of :data:`PREDICTION_FORMATS`.
+
+    Attributes:
+        path: the file read.
+        format: which of :data:`PREDICTION_FORMATS` it is.
+        texts: ``{question id: answer text}`` (``""`` = no answer), as the file gives them.
+        na_probs: ``{question id: no-answer probability (0-1)}`` when the file has them (Hugging Face
+            ``no_answer_probability``), else ``None``.
+    """
+
+    path: str
+    format: str
+    texts: dict[str, str]
+    na_probs: dict[str, float] | None = None
+
+    def with_threshold(self, threshold: float) -> dict[str, str]:
+        """The answers with the official SQuAD v2.0 rule applied: ``""`` where ``na_prob > threshold``.
+
+        Raises:
+            PredictionsError: the file has no no-answer probabilities.
+        """
+        if self.na_probs is None:
+            raise PredictionsError(FormatMsg.NA_NO_PROBS.format(path=self.path))
+        return {qid: "" if self.na_probs.get(qid, 0.0) > threshold else text for qid, text in self.texts.items()}
+
+
+def read_prediction_file(path: str | os.PathLike) -> PredictionFile:
+    """Read a prediction file in any of :data:`PREDICTION_FORMATS` (UTF-8, a BOM allowed; ``.gz`` names gunzipped).
 
     Raises:
-        PredictionsError: the file is not JSON, not an object, or an answer is not a string
-            (the message names the file and the question id).
+        PredictionsError: unreadable, of no known shape, a non-string answer, an empty n-best list, a
+            duplicate id, a no-answer probability that is not a number in [0, 1] or that only some items
+            have (the message names the file, the item and what is wrong).
         FileNotFoundError: the file does not exist.
     """
     path = str(path)
     try:
-        obj = json.loads(read_bytes(path).decode("utf-8-sig"))
-    except json.JSONDecodeError as err:
-        raise PredictionsError(f"{path}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
+        text = read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise PredictionsError(f"{path}: not UTF-8 text: {err}") from None
-    if not isinstance(obj, dict):
-        raise PredictionsError(f'{path}: expected a JSON object {{"question id": "answer text"}}, got {type(obj).__name__}')
+        raise PredictionsError(FormatMsg.PRED_NOT_UTF8.format(path=path, err=err)) from None
+    try:
+        obj = json.loads(text)
+        fmt = "hf-list" if isinstance(obj, list) else None
+    except json.JSONDecodeError as err:
+        if err.msg != "Extra data":
+            raise PredictionsError(FormatMsg.PRED_NOT_JSON.format(path=path, err=err.msg, line=err.lineno, col=err.colno)) from None
+        obj, fmt = [], "hf-jsonl"
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    obj.append((f"line {number}", json.loads(line)))
+                except json.JSONDecodeError as line_err:
+                    raise PredictionsError(FormatMsg.PRED_NOT_JSON.format(path=path, err=line_err.msg, line=number,
+                                                                          col=line_err.colno)) from None
+    if isinstance(obj, dict):
+        return _read_mapping(path, obj)
+    if fmt == "hf-list":
+        obj = [(f"item {i}", item) for i, item in enumerate(obj)]
+    if fmt is None:
+        raise PredictionsError(FormatMsg.PRED_SHAPE.format(path=path, why=f"the JSON value is a {type(obj).__name__}"))
+    return _read_items(path, fmt, obj)
+
+
+def _read_mapping(path: str, obj: dict) -> PredictionFile:
+    texts: dict[str, str] = {}
+    n_best = False
     for qid, answer in obj.items():
+        if isinstance(answer, list):
+            n_best = True
+            if not answer:
+                raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(path=path, where=f"question {qid}", what="the n-best list is empty"))
+            answer = answer[0]
+            if isinstance(answer, dict):
+                answer = answer.get("text")
         if not isinstance(answer, str):
             raise PredictionsError(f"{path}: question {qid}: the predicted answer must be a string, got {type(answer).__name__}")
-    return obj
+        texts[qid] = answer
+    return PredictionFile(path, "n-best" if n_best else "official", texts)
+
+
+def _read_items(path: str, fmt: str, items: list) -> PredictionFile:
+    texts: dict[str, str] = {}
+    probs: dict[str, float] = {}
+    for where, item in items:
+        if not isinstance(item, dict) or "prediction_text" not in item or "id" not in item:
+            raise PredictionsError(FormatMsg.PRED_SHAPE.format(
+                path=path, why=f"{where} is not an object with 'id' and 'prediction_text'"))
+        qid, answer = item["id"], item["prediction_text"]
+        if isinstance(qid, bool) or not isinstance(qid, (str, int)):
+            raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(path=path, where=where, what=f"'id' must be a string, got {qid!r}"))
+        qid = str(qid)
+        if not isinstance(answer, str):
+            raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(path=path, where=f"{where} (question {qid})",
+                                                                  what="'prediction_text' must be a string"))
+        if qid in texts:
+            raise PredictionsError(FormatMsg.PRED_DUPLICATE.format(path=path, where=where, qid=qid))
+        texts[qid] = answer
+        if "no_answer_probability" in item:
+            p = item["no_answer_probability"]
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+                raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(
+                    path=path, where=f"{where} (question {qid})", what=f"'no_answer_probability' must be a number in [0, 1], got {p!r}"))
+            probs[qid] = float(p)
+    if probs and len(probs) != len(texts):
+        first = next(q for q in texts if q not in probs)
+        raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(
+            path=path, where=f"question {first}", what="no 'no_answer_probability', which other items have"))
+    return PredictionFile(path, fmt, texts, probs or None)
+
+
+def read_predictions(path: str | os.PathLike) -> dict[str, str]:
+    """``{question id: answer text}`` from a prediction file in any of :data:`PREDICTION_FORMATS`.
+
+    Answers are used as the file gives them (a Hugging Face ``prediction_text`` already holds
+    the model's no-answer decision); to apply a no-answer threshold, use
+    :func:`read_prediction_file` and :meth:`PredictionFile.with_threshold`.
+
+    Raises:
+        PredictionsError: see :func:`read_prediction_file`.
+        FileNotFoundError: the file does not exist.
+    """
+    return read_prediction_file(path).texts
 
 
 def write_predictions(path: str | os.PathLike, predictions: Mapping[str, str], *,

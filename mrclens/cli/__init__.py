@@ -39,6 +39,7 @@ COMMANDS = {
     "report": "mrclens.cli.report:report",
     "stats": "mrclens.cli.stats:stats",
     "check": "mrclens.cli.check:check",
+    "convert": "mrclens.cli.convert:convert",
     "validate": "mrclens.cli.validate:validate",
 }
 

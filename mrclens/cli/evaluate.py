@@ -16,10 +16,10 @@ from pathlib import Path
 
 import click
 
-from mrclens.artifacts.predictions import read_predictions
+from mrclens.artifacts.predictions import read_prediction_file
 from mrclens.scoring.bootstrap import N_RESAMPLES
-from mrclens.scoring.official import evaluate_set
-from mrclens.squad import load_dataset
+from mrclens.scoring.no_answer import evaluate_prediction_file, parse_threshold
+from mrclens.formats import load_dataset
 
 
 @click.command()
@@ -35,8 +35,16 @@ from mrclens.squad import load_dataset
 @click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the bootstrap resampling.")
 @click.option("--resamples", default=N_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples per CI.")
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples) -> None:
-    """Score predictions ({"question id": "answer text"}) with the official SQuAD EM/F1.
+@click.option("--na-threshold", default=None, metavar="T|best",
+              help="SQuAD v2.0 predictions with no_answer_probability: answer '' where it is above T (0-1), "
+                   "or 'best': the threshold with the best F1 on DATA (an optimistic oracle, as in the official "
+                   "v2.0 script). Default: the prediction_text as given.")
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold) -> None:
+    """Score predictions with the official SQuAD EM/F1.
+
+    Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
+    or a JSON list / JSON Lines of {"id", "prediction_text"[, "no_answer_probability"]} (Hugging Face).
+    DATA is any format MRCLens reads (SQuAD JSON, flat JSON Lines/parquet, MRQA, simplified NQ).
 
     \b
     mrclens evaluate DATA PREDICTIONS
@@ -57,11 +65,17 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     if predictions_dir is not None or out_dir is not None:
         raise click.UsageError("--predictions-dir and --out need DATA to be a perturbed directory (the output of `mrclens perturb`)")
-    result = evaluate_set(load_dataset(data), read_predictions(predictions))
+    threshold = parse_threshold(na_threshold)
+    result = evaluate_prediction_file(load_dataset(data), read_prediction_file(predictions), threshold)
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]}))
+    if "best_f1" in result:
+        used = ("none: prediction_text as given" if result["na_threshold"] is None
+                else f"{result['na_threshold']:g} ({result['na_threshold_source']})")
+        click.echo(f"no-answer threshold used: {used}; best on this data: F1 {result['best_f1']:.2f} at "
+                   f"{result['best_f1_thresh']:g}, EM {result['best_exact']:.2f} at {result['best_exact_thresh']:g}")
     if result["missing"]:
         click.echo(f"warning: {result['missing']:,} question(s) have no prediction and score 0", err=True)
     if result["unknown"]:

@@ -6,7 +6,7 @@ import click
 
 from mrclens.baseline_model import Reader
 from mrclens.artifacts.predictions import write_predictions
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 
 @click.command()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mrclens.io_utils import atomic_write_json
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 from mrclens.stats import compute_stats, format_stats
 
 

@@ -17,7 +17,7 @@ import click
 
 from mrclens.baseline_model import ReaderConfig, train as train_reader
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 
 @click.command()

@@ -24,7 +24,8 @@ from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 from mrclens.units import sentence_units
 
 FORMATS = ("json", "jsonl")

@@ -43,7 +43,8 @@ from mrclens.io_utils import sha256_file
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import AblationInfo, Scored, score_all
 from mrclens.scoring.readings import read_all
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 
 #: The model name used when the user gives none.
 DEFAULT_MODEL_NAME = "external model"

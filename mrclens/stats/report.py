@@ -22,7 +22,8 @@ def format_stats(stats: dict) -> str:
     lines = [
         f"{stats['title']}: {stats.get('source') or '<memory>'}",
         f"{c['articles']:,} articles, {c['paragraphs']:,} paragraphs, {c['questions']:,} questions "
-        f"({c['answerable']:,} answerable)",
+        f"({c['answerable']:,} answerable, {c['unanswerable']:,} unanswerable = "
+        f"{100.0 * c['unanswerable'] / c['questions'] if c['questions'] else 0.0:.1f}%)",
         "",
     ]
     L = stats["lengths"]

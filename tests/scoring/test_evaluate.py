@@ -106,8 +106,10 @@ def test_no_prediction_files_at_all_is_an_error(dirs, tmp_path):
     "content, message",
     [
         ('{"q1": "France",', "not valid JSON"),
-        ('{"q1": ["France"]}', "question q1: the predicted answer must be a string, got list"),
-        ('["France"]', "expected a JSON object"),
+        ('{"q1": [3]}', "question q1: the predicted answer must be a string, got int"),
+        ('{"q1": []}', "question q1: the n-best list is empty"),
+        ('["France"]', "not a prediction file MRCLens reads"),
+        ('[{"id": "q1", "prediction_text": "France", "no_answer_probability": 2}]', "must be a number in"),
     ],
 )
 def test_malformed_prediction_file_names_the_file(dirs, content, message):

@@ -1,0 +1,212 @@
+"""Read every format extractive-QA data comes in, as one validated :class:`~mrclens.squad.Dataset`.
+
+One entry point, :func:`load_dataset` (raises on invalid data), with :func:`read` (also says how the
+data was read: format, conversion counts and notes, every problem) and :func:`read_dataset` (never
+raises on bad data; for ``mrclens validate``). Formats (``format=``; ``"auto"`` detects it from the
+content, :mod:`mrclens.formats.detect`):
+
+* ``squad``: SQuAD v1.1 / v2.0 JSON (:mod:`~mrclens.formats.squad_json`);
+* ``hf-flat``: the flat Hugging Face ``squad`` / ``squad_v2`` schema as JSON Lines, JSON or
+  parquet, or a ``datasets.Dataset`` / pyarrow ``Table`` / pandas ``DataFrame`` / list of dicts
+  in Python (:mod:`~mrclens.formats.hf_flat`);
+* ``mrqa``: MRQA 2019 JSON Lines (:mod:`~mrclens.formats.mrqa`);
+* ``nq-simplified``: Natural Questions simplified JSON Lines (:mod:`~mrclens.formats.nq_simplified`).
+
+Every reader builds the SQuAD JSON object and validates it with :func:`mrclens.squad.parse_squad`, so
+errors read the same in every format: file, article title, question id, what is wrong.
+:func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet (``mrclens convert``).
+
+Examples:
+    >>> ds = load_dataset([{"id": "q1", "title": "T", "context": "Paris is in France.",
+    ...                     "question": "Where is Paris?",
+    ...                     "answers": {"text": ["France"], "answer_start": [12]}}])
+    >>> ds.counts()["questions"], ds.articles[0].paragraphs[0].questions[0].answers[0].answer_start
+    (1, 12)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mrclens.errors import DataError, FormatMsg, MRCLensError, Msg, Problem
+from mrclens.formats import hf_flat, mrqa, nq_simplified, squad_json
+from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
+from mrclens.formats.detect import sniff
+from mrclens.io_utils import atomic_write_bytes
+from mrclens.squad import Dataset, write_dataset
+
+__all__ = ["FORMATS", "OUTPUT_FORMATS", "Loaded", "load_dataset", "read", "read_dataset", "write", "convert",
+           "known_formats"]
+
+log = logging.getLogger(__name__)
+
+#: Format names accepted by ``format=`` (besides ``"auto"``).
+FORMATS = tuple(FORMAT_DESCRIPTIONS)
+#: What :func:`write` writes: SQuAD JSON, flat JSON Lines, flat parquet.
+OUTPUT_FORMATS = ("squad", "jsonl", "parquet")
+_OPTIONS = {"mrqa": {"id_field", "merge_duplicates", "on_no_span"}, "nq-simplified": set(nq_simplified.OPTIONS)}
+
+
+def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
+    """Read ``source`` (a path, or a Python object) in ``format`` (``"auto"``: detected).
+
+    Args:
+        source: a file path; or a :class:`~mrclens.squad.Dataset`, a decoded SQuAD JSON object, a
+            ``datasets.Dataset`` (or a ``DatasetDict`` with one split), a pyarrow ``Table``, a pandas
+            ``DataFrame`` or a list of flat records.
+        format: ``"auto"`` or one of :data:`FORMATS`.
+        options: format options: MRQA ``id_field``, ``merge_duplicates``, ``on_no_span``
+            (:func:`mrclens.formats.mrqa.read_text`); NQ ``yes_no``, ``multi_span``,
+            ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
+
+    Returns:
+        a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data).
+
+    Raises:
+        MRCLensError: an unknown format name or option, or a Python object of no known kind.
+        FileNotFoundError: the file does not exist.
+    """
+    if format != "auto" and format not in FORMATS:
+        raise MRCLensError(FormatMsg.UNKNOWN_FORMAT_NAME.format(name=format, known=known_formats()))
+    if not isinstance(source, (str, os.PathLike)):
+        return _read_object(source, format)
+    file = str(source)
+    detected = format == "auto"
+    if detected:
+        fmt, container = sniff(source)
+        if fmt is None:
+            return Loaded(Dataset([], None, file), "unknown", "json", problems=[
+                Problem(file, FormatMsg.UNKNOWN_FORMAT.format(why=container, known=known_formats()))])
+    else:
+        fmt, container = format, None
+    allowed = _OPTIONS.get(fmt if fmt != "json-document" else "", set())
+    unknown = set(options) - allowed
+    if unknown:
+        raise MRCLensError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt!r}"
+                           + (f" (it takes {', '.join(sorted(allowed))})" if allowed else ""))
+    loaded = _read_path(source, file, fmt, container, options)
+    loaded.detected = detected
+    log.info("%s: read as %s", file, loaded.describe())
+    return loaded
+
+
+def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loaded:
+    if fmt == "squad":
+        return squad_json.read_path(path)
+    if fmt == "hf-flat" and (container == "parquet" or (container is None and _is_parquet(path))):
+        return hf_flat.read_parquet(path)
+    text, problems = read_text(path)
+    if text is None:
+        return Loaded(Dataset([], None, file), fmt if fmt != "json-document" else "unknown", container or "json",
+                      problems=problems)
+    if fmt == "mrqa":
+        return mrqa.read_text(text, file, **options)
+    if fmt == "nq-simplified":
+        return nq_simplified.read_text(text, file, **options)
+    if fmt == "hf-flat" and container == "jsonl":
+        return hf_flat.read_jsonl_text(text, file)
+    # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        if fmt == "hf-flat":
+            return hf_flat.read_jsonl_text(text, file)
+        return Loaded(Dataset([], None, file), "unknown", "json", problems=[
+            Problem(file, Msg.NOT_JSON.format(err=err.msg, line=err.lineno, col=err.colno))])
+    if squad_json.is_squad_object(obj):
+        if fmt == "hf-flat":
+            return Loaded(Dataset([], None, file), fmt, "json", problems=[
+                Problem(file, FormatMsg.WRONG_FORMAT.format(name=fmt, why="the file is SQuAD JSON (articles with paragraphs)"))])
+        return squad_json.read_path(path)
+    if isinstance(obj, list) or (isinstance(obj, dict) and isinstance(obj.get("data"), list)):
+        return hf_flat.read_json_object(obj, file)
+    if isinstance(obj, dict) and fmt == "hf-flat":  # a one-line JSON Lines file
+        return hf_flat.read_jsonl_text(text, file)
+    return Loaded(Dataset([], None, file), "unknown", "json", problems=[Problem(file, FormatMsg.UNKNOWN_FORMAT.format(
+        why=f"a JSON {type(obj).__name__} without a 'data' list of articles or records", known=known_formats()))])
+
+
+def _is_parquet(path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PAR1"
+
+
+def _read_object(obj: Any, format: str) -> Loaded:
+    if isinstance(obj, Dataset):
+        return Loaded(obj, "squad", "object", detected=format == "auto")
+    if squad_json.is_squad_object(obj) and format in ("auto", "squad"):
+        return squad_json.read_object(obj)
+    if isinstance(obj, Mapping) and obj and all(hasattr(v, "column_names") for v in obj.values()):  # DatasetDict
+        if len(obj) != 1:
+            raise MRCLensError(FormatMsg.DATASETS_SPLITS.format(splits=", ".join(obj), first=next(iter(obj))))
+        obj = next(iter(obj.values()))
+    if isinstance(obj, Mapping) and isinstance(obj.get("data"), list):
+        obj = obj["data"]
+    if format in ("auto", "hf-flat"):
+        loaded = hf_flat.read_object(obj)
+        if loaded is not None:
+            loaded.detected = format == "auto"
+            return loaded
+    raise MRCLensError(FormatMsg.UNKNOWN_OBJECT.format(kind=type(obj).__name__, known=known_formats()))
+
+
+def read_dataset(path: str | os.PathLike, format: str = "auto", **options: Any) -> tuple[Dataset, list[Problem]]:
+    """``(dataset, problems)`` of any format, never raising on bad data (like
+    :func:`mrclens.squad.read_dataset`, which it replaces for every format)."""
+    loaded = read(path, format, **options)
+    return loaded.dataset, loaded.problems
+
+
+def load_dataset(source: Any, format: str = "auto", **options: Any) -> Dataset:
+    """Load and validate a dataset in any format MRCLens reads (see :func:`read`).
+
+    Warnings are not raised; the detected format is logged at INFO level.
+
+    Raises:
+        DataError: the data is unreadable, of no known format (the message lists the formats MRCLens
+            reads) or breaks the schema; each problem names the file, article title and question id.
+        MRCLensError: an unknown format name or option.
+        FileNotFoundError: the file does not exist.
+    """
+    loaded = read(source, format, **options)
+    if loaded.errors:
+        raise DataError(loaded.errors)
+    return loaded.dataset
+
+
+def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad") -> Path:
+    """Write ``dataset`` as ``"squad"`` JSON, flat ``"jsonl"`` (one record per question, the Hugging
+    Face ``squad`` schema plus ``is_impossible`` when the dataset has it) or flat ``"parquet"``.
+    Atomic; names ending in ``.gz`` are gzip-compressed (not for parquet).
+
+    Raises:
+        MRCLensError: an unknown output format, or ``path`` is the input file.
+    """
+    if to == "squad":
+        return write_dataset(dataset, path)
+    if to == "jsonl":
+        lines = [json.dumps(r, ensure_ascii=False) for r in hf_flat.to_records(dataset)]
+        text = "\n".join(lines) + ("\n" if lines else "")
+        return atomic_write_bytes(path, text.encode("utf-8"), protect=(dataset.source,) if dataset.source else ())
+    if to == "parquet":
+        hf_flat.write_parquet(dataset, path)
+        return Path(path)
+    raise MRCLensError(f"cannot write format {to!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+
+
+def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str = "auto", **options: Any) -> Loaded:
+    """Read ``source`` in any format and write it as ``to`` (see :func:`write`); returns how it was read.
+
+    Raises:
+        DataError: the input has errors (nothing is written).
+    """
+    loaded = read(source, format, **options)
+    if loaded.errors:
+        raise DataError(loaded.errors)
+    write(loaded.dataset, out, to)
+    return loaded

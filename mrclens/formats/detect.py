@@ -1,0 +1,78 @@
+"""Tell a file's format from its content (not its name): the first bytes and the first line.
+
+* ``PAR1`` magic bytes: parquet (flat Hugging Face records).
+* A first line that is a whole JSON object, classified by its keys: ``header`` or
+  ``context`` + ``qas`` → MRQA; ``document_text`` → simplified Natural Questions; ``context`` +
+  ``question`` → flat Hugging Face JSON Lines; ``data`` → one JSON document (SQuAD, or flat records
+  under ``data``).
+* Otherwise one JSON document: ``"paragraphs"`` in its first MiB → SQuAD; a JSON list → flat records.
+
+Gzip is recognised by the ``.gz`` name or the magic bytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+from mrclens.formats.base import open_text
+
+#: What :func:`sniff` returns: (format, container), or (None, reason) when nothing fits.
+HEAD_LIMIT = 1 << 20
+
+
+def classify_record(obj: dict) -> tuple[str | None, str]:
+    """The JSON Lines format of one line's object, or ``(None, why)``."""
+    keys = set(obj)
+    if "header" in keys or {"context", "qas"} <= keys:
+        return "mrqa", "jsonl"
+    if "document_text" in keys:
+        return "nq-simplified", "jsonl"
+    if "document_tokens" in keys or "document_html" in keys:
+        return None, ("this is the original (not simplified) Natural Questions format; convert it with "
+                      "Google's simplify_nq_data.py first")
+    if {"context", "question"} <= keys:
+        return "hf-flat", "jsonl"
+    if "data" in keys:
+        return "json-document", "json"
+    return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
+
+
+def sniff(path: str | os.PathLike) -> tuple[str | None, str]:
+    """``(format, container)`` of the file at ``path``; ``(None, why)`` when nothing fits.
+
+    ``format`` is ``"squad"``, ``"hf-flat"``, ``"mrqa"``, ``"nq-simplified"`` or
+    ``"json-document"`` (one JSON document to be parsed before it can be told apart: a SQuAD
+    object or flat records). Reads at most the first MiB of (decompressed) text.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+    """
+    path = Path(path)
+    with open(path, "rb") as fh:
+        magic = fh.read(4)
+    if magic == b"PAR1":
+        return "hf-flat", "parquet"
+    try:
+        with open_text(path) as fh:
+            head = fh.readline(HEAD_LIMIT)
+    except (gzip.BadGzipFile, EOFError, OSError, UnicodeDecodeError):
+        return "json-document", "json"  # let the reader report the exact problem
+    stripped = head.strip()
+    if not stripped:
+        return None, "the file is empty or starts with a blank line"
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict):
+            return classify_record(obj)
+        if '"paragraphs"' in head:
+            return "squad", "json"
+        return "json-document", "json"
+    if stripped.startswith("["):
+        return "json-document", "json"
+    return None, f"it starts with {stripped[:30]!r}, not JSON, JSON Lines or parquet"

@@ -1,0 +1,209 @@
+"""The flat Hugging Face ``squad`` / ``squad_v2`` schema: one record per question.
+
+Each record is ``{"id": str, "title": str, "context": str, "question": str,
+"answers": {"text": [str, ...], "answer_start": [int, ...]}}`` with ``answer_start`` in characters
+(Python ``str`` indices) into ``context``: the schema of the Hugging Face ``squad`` and ``squad_v2``
+dataset scripts (https://huggingface.co/datasets/rajpurkar/squad_v2) and of the ``.jsonl`` files that
+``mrclens perturb --format jsonl`` writes (:func:`mrclens.perturbations.driver.to_jsonl`).
+
+Read from JSON Lines, a JSON list of records (or ``{"data": [records]}``, the form
+``datasets.load_dataset("json", field="data")`` reads), parquet (``datasets.Dataset.to_parquet``;
+read with pyarrow), or in Python from a ``datasets.Dataset``, a pyarrow ``Table``, a pandas
+``DataFrame`` or a list of dicts. ``datasets`` itself is never imported: MRCLens does not need it
+(``pip install mrclens[hf]`` installs it for users who want it).
+
+Rebuilding the SQuAD nesting: consecutive records with the same title form one article, and
+consecutive records of an article with the same context one paragraph, which inverts the
+flattening exactly. A record without a title (``None`` or no such column) starts an article of its
+own paragraph, titled ``"untitled <n>"``. The flat schema has no ``is_impossible``: when any record
+has an empty answer list the set is read as SQuAD v2.0 (version ``"v2.0"``, ``is_impossible`` true
+exactly for the questions without answers), otherwise as v1.1 (version ``"1.1"``). An
+``is_impossible`` column, when present, is used as given. Any other column is kept in the question's
+``extra`` (null values are skipped).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+from mrclens.errors import FormatMsg, Problem
+from mrclens.formats.base import Loaded, iter_jsonl, validated
+from mrclens.squad import Dataset
+
+_KNOWN = {"id", "title", "context", "question", "answers", "is_impossible"}
+
+
+def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
+                       problems: list[Problem] | None = None) -> tuple[Dataset, list[Problem]]:
+    """Build and validate a dataset from ``(where, record)`` pairs (``where`` names the record in
+    messages, e.g. ``"line 12"`` or ``"row 11"``)."""
+    problems = problems if problems is not None else []
+    articles: list[dict[str, Any]] = []
+    last_title: object = object()
+    last_context: object = object()
+    any_empty = False
+    any_flag = False
+    untitled = 0
+    for where, rec in records:
+        qid = rec.get("id")
+        qname = str(qid) if isinstance(qid, (str, int)) and not isinstance(qid, bool) else None
+        context = rec.get("context")
+        if not isinstance(context, str):
+            problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=where, field="context", expected="a string"),
+                                    qid=qname))
+            continue
+        answers = rec.get("answers")
+        texts = starts = None
+        if isinstance(answers, dict):
+            texts, starts = answers.get("text"), answers.get("answer_start")
+        if not (isinstance(texts, list) and isinstance(starts, list) and len(texts) == len(starts)):
+            problems.append(Problem(file, FormatMsg.FLAT_ANSWERS.format(where=where, value=answers), qid=qname))
+            continue
+        title = rec.get("title")
+        if title is None:
+            untitled += 1
+            title = f"untitled {untitled}"
+            last_title = object()
+        if title != last_title:
+            articles.append({"title": title, "paragraphs": []})
+            last_title, last_context = title, object()
+        paragraphs = articles[-1]["paragraphs"]
+        if context != last_context:
+            paragraphs.append({"context": context, "qas": []})
+            last_context = context
+        item: dict[str, Any] = {
+            "id": qid,
+            "question": rec.get("question"),
+            "answers": [{"text": t, "answer_start": s} for t, s in zip(texts, starts)],
+        }
+        any_empty |= not texts
+        if rec.get("is_impossible") is not None:
+            item["is_impossible"] = rec["is_impossible"]
+            any_flag = True
+        item.update({k: v for k, v in rec.items() if k not in _KNOWN and v is not None})
+        paragraphs[-1]["qas"].append(item)
+    v2 = any_empty or any_flag
+    if v2:
+        for article in articles:
+            for paragraph in article["paragraphs"]:
+                for item in paragraph["qas"]:
+                    item.setdefault("is_impossible", not item["answers"])
+    return validated({"version": "v2.0" if v2 else "1.1", "data": articles}, file, problems)
+
+
+def read_jsonl_text(text: str, file: str) -> Loaded:
+    """Read flat records from JSON Lines text (one record per line)."""
+    problems: list[Problem] = []
+    records = ((f"line {n}", obj) for n, obj in iter_jsonl(text, file, problems))
+    dataset, problems = records_to_dataset(records, file, problems)
+    return Loaded(dataset, "hf-flat", "jsonl", problems=problems)
+
+
+def read_json_object(obj: Any, file: str) -> Loaded:
+    """Read flat records from a decoded JSON list, or ``{"data": [records]}``."""
+    records = obj.get("data") if isinstance(obj, dict) else obj
+    problems: list[Problem] = []
+    pairs = []
+    for i, rec in enumerate(records):
+        if isinstance(rec, dict):
+            pairs.append((f"record {i}", rec))
+        else:
+            problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"record {i}", field="(record)",
+                                                                          expected="a JSON object")))
+    dataset, problems = records_to_dataset(pairs, file, problems)
+    return Loaded(dataset, "hf-flat", "json", problems=problems)
+
+
+def read_parquet(path: str | os.PathLike) -> Loaded:
+    """Read flat records from a parquet file (pyarrow; the ``answers`` struct column as written by
+    ``datasets.Dataset.to_parquet`` or :func:`write_parquet`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    file = str(path)
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as err:
+        if isinstance(err, FileNotFoundError):
+            raise
+        return Loaded(Dataset([], None, file), "hf-flat", "parquet",
+                      problems=[Problem(file, FormatMsg.PARQUET_UNREADABLE.format(err=err))])
+    rows = ((f"row {i}", rec) for i, rec in enumerate(table.to_pylist()))
+    dataset, problems = records_to_dataset(rows, file)
+    return Loaded(dataset, "hf-flat", "parquet", problems=problems)
+
+
+def read_object(obj: Any, name: str = "<memory>") -> Loaded | None:
+    """Read flat records from a Python object, or return ``None`` when it is not one of:
+    a ``datasets.Dataset`` (anything with ``to_list()`` and ``column_names``), a pyarrow ``Table``
+    (``to_pylist()``), a pandas ``DataFrame`` (``to_dict("records")``), or a list of dicts."""
+    if hasattr(obj, "column_names") and hasattr(obj, "to_list"):  # datasets.Dataset (duck-typed)
+        records = obj.to_list()
+    elif hasattr(obj, "to_pylist") and hasattr(obj, "schema"):  # pyarrow.Table
+        records = obj.to_pylist()
+    elif hasattr(obj, "to_dict") and hasattr(obj, "columns"):  # pandas.DataFrame
+        records = [{k: _plain(v) for k, v in r.items()} for r in obj.to_dict("records")]
+    elif isinstance(obj, list) and all(isinstance(r, dict) for r in obj):
+        records = obj
+    else:
+        return None
+    dataset, problems = records_to_dataset(((f"row {i}", r) for i, r in enumerate(records)), name)
+    return Loaded(dataset, "hf-flat", "object", problems=problems)
+
+
+def _plain(value: Any) -> Any:
+    """numpy arrays/scalars (pandas cells of an ``answers`` struct) as Python lists/numbers."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def to_records(dataset: Dataset) -> list[dict[str, Any]]:
+    """The dataset as flat records (the inverse of :func:`records_to_dataset`); ``is_impossible``
+    is kept as a column when the dataset has it, and every other field of a question (``extra``, e.g.
+    ``plausible_answers``) as a column of its own, so that the set reads back the same."""
+    records = []
+    for article, paragraph, q in dataset.iter_questions():
+        rec: dict[str, Any] = {
+            "id": q.id,
+            "title": article.title,
+            "context": paragraph.context,
+            "question": q.question,
+            "answers": {"text": [a.text for a in q.answers], "answer_start": [a.answer_start for a in q.answers]},
+        }
+        if q.is_impossible is not None:
+            rec["is_impossible"] = q.is_impossible
+        rec.update(q.extra)
+        records.append(rec)
+    return records
+
+
+def write_parquet(dataset: Dataset, path: str | os.PathLike) -> None:
+    """Write the flat records (:func:`to_records`) as parquet with pyarrow (``answers`` a struct of
+    two lists, as in the Hugging Face ``squad`` features; a question without some extra field gets a
+    null there, which reads back as absent). Written to a temporary name and moved into place."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pathlib import Path
+    import tempfile
+
+    path = Path(path)
+    if dataset.source and path.exists() and path.resolve() == Path(dataset.source).resolve():
+        from mrclens.errors import MRCLensError
+        raise MRCLensError(f"refusing to overwrite the input file {dataset.source}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = to_records(dataset)
+    columns = list(dict.fromkeys(k for r in records for k in r))  # from_pylist takes the keys of row 0 only
+    table = pa.Table.from_pylist([{k: r.get(k) for k in columns} for r in records])  # types inferred
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
