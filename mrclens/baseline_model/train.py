@@ -15,6 +15,7 @@ predictions (``torch.manual_seed`` + a NumPy generator for the batch order).
 from __future__ import annotations
 
 import copy
+import logging
 import math
 import resource
 import time
@@ -23,7 +24,6 @@ from typing import Any, Callable
 import numpy as np
 import torch
 import torch.nn.functional as F
-from tqdm import tqdm
 
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader
@@ -31,8 +31,11 @@ from mrclens.baseline_model.reader import Reader, encode, make_batch, resolve_de
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
+from mrclens.progress import progress as progress_bar
 from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.squad import Dataset
+
+_logger = logging.getLogger(__name__)
 
 POOL_BATCHES = 50
 
@@ -73,8 +76,9 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         epochs: number of passes over the data; default ``config.epochs``.
         seed: random seed (initialisation, dropout, batch order).
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
-        progress: show tqdm progress bars (loss, examples/s).
-        log: called with one line of text per evaluation (e.g. ``click.echo``).
+        progress: show progress (loss, examples/s; :mod:`mrclens.progress`).
+        log: called with one line of text per evaluation (default: an INFO record on the
+            ``mrclens.baseline_model.train`` logger, :mod:`mrclens.logs`).
         eval_at_minutes: extra dev evaluations at these training-time marks (minutes).
         on_eval: called with each evaluation record as it is made (e.g. to print a benchmark table).
 
@@ -92,7 +96,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     epochs = config.epochs if epochs is None else epochs
     max_minutes = config.max_minutes if max_minutes is None else max_minutes
     dev_device = resolve_device(device)
-    say = log or (lambda s: None)
+    say = log or _logger.info
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
 
@@ -159,7 +163,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     stopped = False
     for epoch in range(epochs):
         batches = training_batches(ctx_len, usable, config.batch_size, rng)
-        bar = tqdm(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", disable=not progress)
+        bar = progress_bar(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", enabled=progress, leave=True)
         done = 0
         for bi, idx in enumerate(batches):
             t0 = time.perf_counter()

@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from tqdm import tqdm
 
 from mrclens import __version__
 from mrclens.artifacts.layout import set_file_name
@@ -23,6 +22,7 @@ from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
+from mrclens.progress import progress as progress_bar
 from mrclens.squad import Article, Dataset, load_dataset
 from mrclens.units import sentence_units
 
@@ -116,7 +116,7 @@ def perturb_dataset(
         cache_dir: parse cache directory (default :func:`mrclens.parsing.default_cache_dir`;
             ``False`` for none).
         formats: ``("json",)`` or ``("json", "jsonl")``.
-        progress: show tqdm bars for parsing and perturbing.
+        progress: show progress (:mod:`mrclens.progress`) for parsing and perturbing.
         n_process: spaCy worker processes.
 
     Returns:
@@ -184,7 +184,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
             full_units[id(p)] = sentence_units(p.context, ctx_parses[p.context], spans)
 
     total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
-    bar = tqdm(total=total, desc="perturbing", unit="paragraph", disable=not progress, leave=False)
+    bar = progress_bar(total=total, desc="perturbing", unit="paragraph", enabled=progress)
     for aid in ids:
         ablation = ABLATIONS[aid]
         source_set = sets[ablation.eval_set]
