@@ -12,20 +12,25 @@ Two forms:
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import click
 
 from mrclens.artifacts.predictions import read_predictions
-from mrclens.scoring.bootstrap import N_RESAMPLES
+from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.defaults import N_RESAMPLES
 from mrclens.scoring.official import evaluate_set
 from mrclens.squad import load_dataset
 
+log = logging.getLogger(__name__)
 
-@click.command()
+
+@click.command(epilog=example("mrclens evaluate dev-v1.1.json.gz predictions.json",
+                              "mrclens evaluate perturbed/ --predictions-dir my-model-predictions/ --out my-model-audit"))
 @click.argument("data", type=click.Path(exists=True))
 @click.argument("predictions", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option(
     "--predictions-dir",
     type=click.Path(exists=True, file_okay=False),
@@ -35,6 +40,7 @@ from mrclens.squad import load_dataset
 @click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the bootstrap resampling.")
 @click.option("--resamples", default=N_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples per CI.")
+@verbosity_options
 def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples) -> None:
     """Score predictions ({"question id": "answer text"}) with the official SQuAD EM/F1.
 
@@ -53,19 +59,23 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
         _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json)
         return
+    if predictions_dir is not None or out_dir is not None:
+        given = "--predictions-dir" if predictions_dir is not None else "--out"
+        raise click.UsageError(
+            f"{given} needs DATA to be a perturbed directory (the output of `mrclens perturb`), and {data} is a file. "
+            f"To score one prediction file against {data}: mrclens evaluate {data} PREDICTIONS; "
+            f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
-    if predictions_dir is not None or out_dir is not None:
-        raise click.UsageError("--predictions-dir and --out need DATA to be a perturbed directory (the output of `mrclens perturb`)")
     result = evaluate_set(load_dataset(data), read_predictions(predictions))
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]}))
     if result["missing"]:
-        click.echo(f"warning: {result['missing']:,} question(s) have no prediction and score 0", err=True)
+        log.warning(f"{result['missing']:,} question(s) have no prediction and score 0")
     if result["unknown"]:
-        click.echo(f"warning: {result['unknown']:,} prediction(s) are for question ids not in {data}", err=True)
+        log.warning(f"{result['unknown']:,} prediction(s) are for question ids not in {data}")
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
@@ -74,11 +84,11 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
-                                    seed=seed, n_resamples=resamples)
+                                    seed=seed, n_resamples=resamples, progress=show_progress())
     written = write_outputs(evaluation, out_dir) if out_dir is not None else []
     results = evaluation.results
     for message in results.warnings:
-        click.echo(f"warning: {message}", err=True)
+        log.warning(message)
     if as_json:
         click.echo(json.dumps(results.to_json()))
         return
