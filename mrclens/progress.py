@@ -11,7 +11,9 @@ standard error goes:
       perturbing: 1,204/4,317 paragraph (28%), 30 s
       perturbing: done, 4,317 paragraph in 101.2 s
 
-  so a redirected log holds readable lines, never bar redraws;
+  so a redirected log holds readable lines, never bar redraws. A loop that ends within the
+  interval logs its one ``done`` line at DEBUG (shown with ``-v``), so that many short loops do
+  not fill the log;
 * nothing at all when ``enabled`` is false, or when the ``mrclens`` (or ``mrclens.progress``)
   logger has been set above INFO (``-q`` on the command line, or
   ``logging.getLogger("mrclens").setLevel(logging.WARNING)`` in a program).
@@ -145,10 +147,11 @@ class _Lines(_Silent):
         self.closed = True
         extra = f", {self.postfix}" if self.postfix else ""
         seconds = time.monotonic() - self.start
+        level = logging.INFO if seconds >= self.interval else logging.DEBUG
         if self.total and self.n < self.total:  # left early (an error, or a loop that stopped on purpose)
-            log.info(f"{self.desc}: stopped at {self.n:,}/{self.total:,} {self.unit} after {seconds:.1f} s{extra}")
+            log.log(level, f"{self.desc}: stopped at {self.n:,}/{self.total:,} {self.unit} after {seconds:.1f} s{extra}")
         else:
-            log.info(f"{self.desc}: done, {self.n:,} {self.unit} in {seconds:.1f} s{extra}")
+            log.log(level, f"{self.desc}: done, {self.n:,} {self.unit} in {seconds:.1f} s{extra}")
 
     def _line(self, now: float) -> str:
         done = f"{self.n:,}/{self.total:,} {self.unit} ({100 * self.n / self.total:.0f}%)" if self.total else f"{self.n:,} {self.unit}"

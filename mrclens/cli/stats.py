@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 
 
 class _StatsCommand(click.Command):
-    """Adds a hint to usage errors when ``--json`` is followed by a file name, as before 0.2
+    """Adds a hint to usage errors when ``--json`` is followed by a file name, the old spelling
     (``--json OUT`` wrote a file; ``--json`` now prints to standard output and ``--out`` writes a file)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

@@ -64,6 +64,20 @@ def test_listing_uses_the_registry_summaries():
     assert "_MRCLENS_COMPLETE=bash_source mrclens" in out
 
 
+@pytest.mark.parametrize("words, cword, expected", [
+    ("mrclens au", 1, ["plain,audit"]),
+    ("mrclens audit --profile ", 3, ["plain,paper", "plain,paper-em", "plain,quick"]),
+])
+def test_shell_completion_as_the_readme_says(words, cword, expected):
+    env = _env(COMP_WORDS=words, COMP_CWORD=str(cword), _MRCLENS_COMPLETE="bash_complete")
+    res = subprocess.run([sys.executable, "-c", "from mrclens.cli import main; main(prog_name='mrclens')"],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.split() == expected, res
+    script = subprocess.run([sys.executable, "-c", "from mrclens.cli import main; main(prog_name='mrclens')"],
+                            env=_env(_MRCLENS_COMPLETE="bash_source"), capture_output=True, text=True, timeout=120)
+    assert "complete -o nosort -F _mrclens_completion mrclens" in script.stdout
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_help_has_an_example_and_verbosity_options(name):
     res = CliRunner().invoke(main, [name, "--help"])
@@ -142,7 +156,8 @@ def test_quiet_prints_no_progress(scored, terminal):
         assert b"loading sets" not in err and b"\r" not in err, err
 
 
-def test_quiet_on_the_command_too(scored):
+def test_quiet_on_the_command_too(scored, monkeypatch):
+    monkeypatch.setenv("MRCLENS_PROGRESS_INTERVAL", "0")  # every progress line at INFO
     pert, preds = scored
     res = CliRunner().invoke(main, ["evaluate", str(pert), "--predictions-dir", str(preds), "-q"])
     assert res.exit_code == 0 and "loading sets" not in res.output
@@ -159,10 +174,12 @@ def test_library_progress_and_messages_are_log_records(scored, caplog, tmp_path,
     from mrclens.audit import AuditOptions, run_audit
     from mrclens.scoring.evaluate import evaluate_perturbed
 
-    with caplog.at_level(logging.INFO, logger="mrclens"):
+    with caplog.at_level(logging.DEBUG, logger="mrclens"):
         evaluate_perturbed(*scored, progress=True)
-    progress_lines = [r.getMessage() for r in caplog.records if r.name == "mrclens.progress"]
-    assert any(m.startswith("loading sets: done, 5 set in ") for m in progress_lines), progress_lines
+    progress_lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "mrclens.progress"]
+    # a loop shorter than the 30 s between progress lines: only its "done" line, at DEBUG
+    assert [level for level, _ in progress_lines] == ["DEBUG"], progress_lines
+    assert progress_lines[0][1].startswith("loading sets: done, 5 set in "), progress_lines
 
     caplog.clear()
     (tmp_path / "busy").mkdir()
