@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import logging
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -47,7 +48,7 @@ from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, 
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
-from mrclens.defaults import DEFAULT_SEED, default_profile
+from mrclens.defaults import DEFAULT_SEED, N_RESAMPLES, default_profile
 from mrclens.errors import ArtifactMsg, MRCLensError
 from mrclens.io_utils import sha256_file
 from mrclens.split import split_by_title
@@ -56,6 +57,8 @@ from mrclens.formats import load_dataset
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
 SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"
 BASELINE_NAME = "MRCLens baseline: co-attention BiLSTM reader"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -80,6 +83,9 @@ class AuditOptions:
         n_resamples: bootstrap resamples for the confidence intervals.
         force: overwrite an ``out`` directory that holds something else.
         cache_dir: spaCy parse cache (``None``: :func:`mrclens.parsing.default_cache_dir`).
+        progress: show progress (:mod:`mrclens.progress`).
+        option_sources: where each option's value came from (``{"seed": "command line", …}``,
+            filled by ``mrclens audit``); recorded in ``results.json``, changes nothing else.
     """
 
     train: str | None = None
@@ -93,10 +99,11 @@ class AuditOptions:
     max_minutes: float | None = None
     dev_fraction: float = 0.2
     heldout_fraction: float = 0.05
-    n_resamples: int = 1000
+    n_resamples: int = N_RESAMPLES
     force: bool = False
     cache_dir: str | None = None
     progress: bool = True
+    option_sources: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.profile is None:
@@ -146,8 +153,11 @@ class _State:
         write_audit_state(self.out, AuditState(self.fingerprint, __version__, self.steps))
 
 
-def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Results:
+def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) -> Results:
     """Run (or resume) an audit and write its outputs under ``options.out``.
+
+    Each step reports one line to ``echo`` (default: an INFO record on the ``mrclens.audit``
+    logger, :mod:`mrclens.logs`).
 
     Returns:
         the results written to ``results.json`` (:class:`~mrclens.artifacts.results.Results`).
@@ -159,6 +169,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
     """
     from mrclens.perturbations import perturb_dataset, resolve_ablations
 
+    echo = echo or log.info
     out = Path(options.out)
     layout = OutputLayout(out)
     train_path = Path(options.train) if options.train else SAMPLE_PATH
@@ -271,14 +282,25 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     training_log = getattr(reader, "training_log", None) if reader is not None else _saved_training_log(model_dir)
-    audit_record = AuditRecord(options={k: v for k, v in asdict(options).items() if k not in ("progress",)},
-                               split=split_note, model_dir=str(model_dir), training_log=training_log)
+    audit_record = AuditRecord(options=_effective_options(options, ablation_ids, config_dict, model_path),
+                               split=split_note, model_dir=str(model_dir), training_log=training_log,
+                               option_sources=dict(options.option_sources or {}))
     evaluation = evaluate_perturbed(
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
         progress=options.progress)
     write_outputs(evaluation, out)
     return evaluation.results
+
+
+def _effective_options(options: AuditOptions, ablation_ids: Sequence[str], config: dict[str, Any],
+                       model_path: Path | None) -> dict[str, Any]:
+    """The options as the audit ran: defaults resolved (ablation ids, the profile's time cap)."""
+    recorded = {k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")}
+    recorded["ablations"] = list(ablation_ids)
+    if model_path is None:  # a trained reader: the cap it trained under (the profile's unless given)
+        recorded["max_minutes"] = config.get("max_minutes", options.max_minutes)
+    return recorded
 
 
 def _saved_training_log(model_dir: Path) -> list[dict[str, Any]] | None:

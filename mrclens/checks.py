@@ -42,8 +42,6 @@ from pathlib import Path
 from typing import Any
 
 from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, RulesError
-from mrclens.squad import load_dataset
-from mrclens.stats import compute_stats
 from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS
 
 #: Comparison operators a rule may use.
@@ -346,6 +344,7 @@ def run_check(
         FileNotFoundError: an input file does not exist (exit 2).
     """
     from mrclens.formats import load_dataset
+    from mrclens.stats import compute_stats
 
     rule_list = load_rules(rules)
     audit = load_audit(audit_dir) if audit_dir is not None else None

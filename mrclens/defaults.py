@@ -1,6 +1,9 @@
 """Defaults shared by every command and by the Python API: the seed and the reader profiles.
 
 * :data:`DEFAULT_SEED` — the one default seed (title split, perturbations, training, bootstrap of the audit).
+* :data:`N_RESAMPLES` and :data:`DEFAULT_EXAMPLES` — bootstrap resamples per interval and report
+  examples per ablation (here, not in the scoring and report modules, so that the command line
+  can show them in ``--help`` without importing NumPy or jinja2).
 * The reader profiles and the rule that picks one when none is given are read from the package
   file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
   the CLI can list the profile names cheaply. The values become a
@@ -29,6 +32,12 @@ from mrclens.errors import InternalError, MRCLensError
 #: ``split_by_title`` and of ``AuditOptions.seed``. (The other seeded commands and functions,
 #: e.g. ``mrclens perturb``/``evaluate`` and ``baseline_model.train``, still write the same value, 0.)
 DEFAULT_SEED = 0
+
+#: Default number of bootstrap resamples per confidence interval (issue 5: 1,000).
+N_RESAMPLES = 1000
+
+#: Example items shown per ablation in the HTML report by default.
+DEFAULT_EXAMPLES = 3
 
 #: The reader-profile file, relative to the ``mrclens`` package.
 PROFILES_RESOURCE = "data/reader_profiles.toml"

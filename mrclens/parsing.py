@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from tqdm import tqdm
 
 from mrclens import nlp as _nlp_module
 from mrclens.diskcache import DiskCache
 from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
+from mrclens.progress import progress as progress_bar
 
 _SCHEMA_VERSION = 1
 
@@ -180,7 +180,7 @@ def parse_texts(
         entities: fill :attr:`ParsedText.ents`.
         cache_dir: the cache directory (default :func:`default_cache_dir`); ``False`` turns the
             disk cache off.
-        progress: show a tqdm bar while parsing; a string is used as the bar's label.
+        progress: show progress (:mod:`mrclens.progress`) while parsing; a string is used as the bar's label.
         n_process: spaCy worker processes (``nlp.pipe(n_process=...)``).
         batch_size: texts per ``nlp.pipe`` batch.
 
@@ -211,7 +211,7 @@ def parse_texts(
             nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
             label = progress if isinstance(progress, str) else "parsing"
             docs = nlp.pipe((distinct[i] for i in todo), batch_size=batch_size, n_process=n_process)
-            bar = tqdm(docs, total=len(todo), desc=label, unit="text", disable=not progress, leave=False)
+            bar = progress_bar(docs, total=len(todo), desc=label, unit="text", enabled=bool(progress))
             new: list[tuple[bytes, tuple]] = []
             for i, doc in zip(todo, bar):
                 value = _from_doc(doc, sentences=sentences, pos=pos, entities=entities)

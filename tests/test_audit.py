@@ -56,6 +56,10 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
     assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
+    # the effective options: defaults resolved (all ablations, the cap trained under)
+    assert on_disk["audit"]["options"]["ablations"] == [f"e{i}" for i in range(1, 9)]
+    assert on_disk["audit"]["options"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["n_resamples"] == 200
+    assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
     assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}

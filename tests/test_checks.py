@@ -282,11 +282,14 @@ def test_run_check_library_api(files):
 def test_cli_stats_writes_json_atomically(files):
     tmp, train, dev, _ = files
     out = tmp / "out" / "stats.json"
-    r = _run(["stats", str(train), "--dev", str(dev), "--json", str(out), "--quiet"])
+    r = _run(["stats", str(train), "--dev", str(dev), "--out", str(out), "--quiet"])
     assert r.exit_code == 0, r.output
     assert "answers in the TF-IDF-most-similar sentence: 80.0 %" in r.output
     data = json.loads(out.read_text())
     assert data["title"] == "Model-free statistics" and data["leakage"]["contexts_identical"] == 1
     assert not [p for p in out.parent.iterdir() if p.name.endswith(".tmp")]
-    r = _run(["stats", str(train), "--json", str(train), "--quiet"])  # never overwrite the input
+    r = _run(["stats", str(train), "--out", str(train), "--quiet"])  # never overwrite the input
     assert r.exit_code == 2 and "refusing to overwrite" in r.output
+    r = _run(["stats", str(train), "--dev", str(dev), "--json"])  # --json: the same figures on standard output
+    printed = json.loads(r.stdout)
+    assert r.exit_code == 0 and printed["leakage"] == data["leakage"] and printed.keys() == data.keys()

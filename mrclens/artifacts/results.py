@@ -19,7 +19,7 @@
                     "excess_n"}],
      "categories": [{"category", "ablations", "evaluated", "f1_drop", "ci_low", "ci_high", "reading", "evidence"}],
      "paths": {"perturbed_dir", "predictions_dir"}, "warnings": [str], "sections": {},
-     "audit": {"options", "split", "model_dir", "training_log"}   (audits only)}
+     "audit": {"options", "split", "model_dir", "training_log", "option_sources"}   (audits only)}
 
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
@@ -228,12 +228,18 @@ class BootstrapSettings:
 
 @dataclass
 class AuditRecord:
-    """What an audit adds: its options, the title split (single-file audits), the model directory and training log."""
+    """What an audit adds: its options, the title split (single-file audits), the model directory and training log.
+
+    ``options`` are the effective options (defaults resolved); ``option_sources`` says where each
+    came from (``"command line"``, ``"config file PATH"``, ``"default"``; empty when the audit was
+    run from Python without saying).
+    """
 
     options: dict[str, Any]
     split: dict[str, Any] | None
     model_dir: str
     training_log: list[dict[str, Any]] | None
+    option_sources: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -322,7 +328,8 @@ class Results:
                 options=dict(f(audit, "options", dict, path, "audit: ", {})),
                 split=f(audit, "split", (dict, type(None)), path, "audit: ", None),
                 model_dir=f(audit, "model_dir", str, path, "audit: ", ""),
-                training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None)),
+                training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None),
+                option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {}))),
             format_version=version,
         )
 

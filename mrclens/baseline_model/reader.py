@@ -26,7 +26,6 @@ from typing import Any, Iterator
 
 import numpy as np
 import torch
-from tqdm import tqdm
 
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, decode_spans
@@ -34,6 +33,7 @@ from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab
 from mrclens.errors import MRCLensError, CheckpointError
 from mrclens.io_utils import atomic_write_bytes, atomic_write_json, atomic_write_text
+from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
 CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
@@ -213,7 +213,7 @@ class Reader:
         answers: dict[str, str] = {}
         has_ctx = np.flatnonzero(data.ctx_len > 0)
         try:
-            bar = tqdm(total=len(td), desc="predicting", unit="q", disable=not progress, leave=False)
+            bar = progress_bar(total=len(td), desc="predicting", unit="q", enabled=progress)
             for sub in length_batches(data.ctx_len[has_ctx], batch_size):
                 idx = has_ctx[sub]
                 with autocast(self.config, self.device):

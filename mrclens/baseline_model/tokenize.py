@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
 from mrclens.nlp import load_pipeline
+from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
 
@@ -33,7 +33,7 @@ def tokenize_texts(texts: list[str], *, batch_size: int = 1000, progress: bool =
     nlp = load_pipeline()
     out: list[tuple[list[str], np.ndarray]] = []
     docs = nlp.tokenizer.pipe(texts, batch_size=batch_size)
-    for doc in tqdm(docs, total=len(texts), desc=desc, disable=not progress, unit="text", leave=False):
+    for doc in progress_bar(docs, total=len(texts), desc=desc, unit="text", enabled=progress):
         toks = [t for t in doc if not t.is_space]
         offsets = np.array([(t.idx, t.idx + len(t.text)) for t in toks], dtype=np.int32).reshape(-1, 2)
         out.append(([t.text for t in toks], offsets))

@@ -30,6 +30,7 @@ up to float rounding, which grows over training.
 from __future__ import annotations
 
 import copy
+import logging
 import math
 import resource
 import time
@@ -39,7 +40,6 @@ from typing import Any, Callable
 import numpy as np
 import torch
 import torch.nn.functional as F
-from tqdm import tqdm
 
 from mrclens.baseline_model import distributed as ddp
 from mrclens.baseline_model.config import ReaderConfig
@@ -48,8 +48,11 @@ from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, m
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
+from mrclens.progress import progress as progress_bar
 from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.squad import Dataset
+
+_logger = logging.getLogger(__name__)
 
 POOL_BATCHES = 50
 
@@ -133,8 +136,9 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         seed: random seed (initialisation, dropout, batch order).
         device: ``"auto"`` (CUDA when available), ``"cpu"`` or ``"cuda"``; under a process group
             on CUDA each process uses ``cuda:LOCAL_RANK``.
-        progress: show tqdm progress bars (loss, examples/s).
-        log: called with one line of text per evaluation (e.g. ``click.echo``).
+        progress: show progress (loss, examples/s; :mod:`mrclens.progress`).
+        log: called with one line of text per evaluation (default: an INFO record on the
+            ``mrclens.baseline_model.train`` logger, :mod:`mrclens.logs`).
         eval_at_minutes: extra dev evaluations at these training-time marks (minutes).
         on_eval: called with each evaluation record as it is made (e.g. to print a benchmark table).
         on_step: called after every optimizer step with ``(step, loss)``: the step number from 1
@@ -172,7 +176,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     uses_packed_lstm(config, dev_device)  # validates lstm_impl early
     bucket_width = resolve_bucket_width(config, dev_device)
     main = info.is_main
-    say = (log or (lambda s: None)) if main else (lambda s: None)
+    say = (log or _logger.info) if main else (lambda s: None)
     show = progress and main
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -270,7 +274,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     stopped = False
     for epoch in range(epochs):
         batches = training_batches(ctx_len, usable, config.batch_size, rng, bucket_width)
-        bar = tqdm(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", disable=not show)
+        bar = progress_bar(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", enabled=show, leave=True)
         done = 0
         for bi, idx in enumerate(batches):
             t0 = time.perf_counter()

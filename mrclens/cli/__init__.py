@@ -6,6 +6,11 @@ raises on purpose about its input (:class:`~mrclens.errors.MRCLensError`) are pr
 lines, without a traceback, and exit with status 2; a bug (:class:`~mrclens.errors.InternalError`
 or any unexpected exception) prints one line saying so and where the full traceback was
 written (:func:`write_crash_log`), and exits with status 3.
+
+Listing the commands (``mrclens --help``) and each command's ``--help`` import no torch, pandas,
+scikit-learn or SciPy: command modules import those inside the command function (tested in
+``tests/cli/test_cli_conventions.py``). Shared options (``-v``/``-q``, ``--config``) are in
+:mod:`mrclens.cli.options`; logging and progress in :mod:`mrclens.logs` and :mod:`mrclens.progress`.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 import click
 
 from mrclens import __version__
+from mrclens.cli.options import verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, MRCLensError
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
@@ -28,8 +34,9 @@ CRASH_DIR_ENV = "MRCLENS_CRASH_DIR"
 
 
 #: The command registry, filled in one place: name -> "module:attribute". Commands are imported
-#: only when used (click's lazy-loading pattern), so `mrclens validate` does not pay for torch,
-#: spaCy or scikit-learn imports of other commands.
+#: only when used (click's lazy-loading pattern), so `mrclens validate` does not pay for the
+#: imports of other commands, and each command imports its heavy dependencies (torch, spaCy,
+#: scikit-learn …) inside the command function, so that its `--help` is cheap too.
 COMMANDS = {
     "audit": "mrclens.cli.audit:audit",
     "perturb": "mrclens.cli.perturb:perturb",
@@ -43,6 +50,21 @@ COMMANDS = {
     "validate": "mrclens.cli.validate:validate",
 }
 
+#: One line per command for `mrclens --help` (which imports no command module), also each
+#: command's ``short_help``.
+SUMMARIES = {
+    "audit": "The whole bias audit: perturb, train, predict, score, report.",
+    "perturb": "Write the original, truncated and perturbed (e1-e8) sets.",
+    "train": "Train the baseline reader.",
+    "predict": "Answer every question with a saved reader.",
+    "evaluate": "Official EM/F1 of predictions, or any model's bias table.",
+    "report": "Rebuild the HTML bias report of an audit.",
+    "stats": "Model-free dataset statistics and heuristic baselines.",
+    "check": "Pre-training check: pass/fail rules on known shortcuts.",
+    "validate": "Check a SQuAD file's schema; print counts and problems.",
+    "convert": "Convert data to SQuAD JSON, JSON Lines or parquet.",
+}
+
 
 class _Group(click.Group):
     def list_commands(self, ctx):
@@ -53,7 +75,14 @@ class _Group(click.Group):
         if target is None:
             return None
         module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)
+        command = getattr(importlib.import_module(module), attr)
+        command.short_help = SUMMARIES[name]
+        return command
+
+    def format_commands(self, ctx, formatter):
+        """The command list from :data:`SUMMARIES`, without importing any command module."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SUMMARIES[name]) for name in self.list_commands(ctx)])
 
     def invoke(self, ctx):
         try:
@@ -94,7 +123,20 @@ def write_crash_log(err: BaseException, argv: list[str]) -> Path | None:
         return None
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+_EPILOG = """\b
+Run `mrclens COMMAND --help` for a command's options and an example.
+Shell completion (bash; zsh and fish alike with zsh_source, fish_source):
+  eval "$(_MRCLENS_COMPLETE=bash_source mrclens)"
+"""
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG)
 @click.version_option(__version__, prog_name="mrclens")
+@verbosity_options
 def main() -> None:
-    """MRCLens: find shortcut biases in SQuAD-format reading-comprehension datasets."""
+    """MRCLens: find shortcut biases in SQuAD-format reading-comprehension datasets.
+
+    Results go to standard output; messages and progress to standard error (progress bars on a
+    terminal, one line every 30 s otherwise). Exit codes: 0 ok, 1 a `check` rule failed, 2 bad
+    input or usage, 3 a bug in MRCLens.
+    """

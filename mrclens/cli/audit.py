@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from mrclens.audit import AuditOptions, run_audit
+from mrclens.cli.options import config_option, example, option_sources, show_progress, verbosity_options
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
 
+log = logging.getLogger(__name__)
 
-@click.command()
+#: CLI parameter name -> AuditOptions field, where they differ.
+_FIELDS = {"resamples": "n_resamples"}
+
+
+@click.command(epilog=example("mrclens audit train-v1.1.json.gz --dev dev-v1.1.json.gz --out audit-squad"))
 @click.argument("train", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False),
-              help="Evaluation data. Without it, TRAIN is split by article title (80/20, seeded).")
+              help="Evaluation data. Without it, TRAIN is split by article title (seeded; see --dev-fraction).")
 @click.option("--out", "out", default="mrclens-audit", show_default=True, type=click.Path(file_okay=False),
               help="Output directory (results.json, results.csv, report.html, perturbed/, predictions/, model/).")
 @click.option("--model", type=click.Path(exists=True, file_okay=False),
@@ -24,12 +32,27 @@ from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, 
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--max-minutes", type=float, default=None,
               help=f"Cap on training time in minutes [default: the profile's cap: {describe_time_caps()}].")
+@click.option("--dev-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=AuditOptions.dev_fraction, show_default=True,
+              help="Without --dev: the share of TRAIN's articles used for evaluation.")
+@click.option("--heldout-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=AuditOptions.heldout_fraction, show_default=True,
+              help="Share of the training articles held out to choose the best epoch (never the evaluation data).")
+@click.option("--resamples", type=click.IntRange(min=1), default=AuditOptions.n_resamples, show_default=True,
+              help="Bootstrap resamples per confidence interval.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
-def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes, force) -> None:
+@config_option
+@verbosity_options
+@click.pass_context
+def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_minutes, dev_fraction, heldout_fraction,
+          resamples, cache_dir, force) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
-    quick profile.
+    quick profile. Step messages and progress go to standard error, the result table to standard
+    output; OUT/results.json records the options used and where each came from.
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
@@ -37,11 +60,13 @@ def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes,
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
         seed=seed, profile=profile or default_profile(train), device=device,
-        max_minutes=max_minutes, force=force,
+        max_minutes=max_minutes, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
+        n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
+        option_sources=option_sources(ctx, _FIELDS),
     )
     if train is None:
-        click.echo("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")
-    results = run_audit(options, echo=click.echo)
+        log.info("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")
+    results = run_audit(options)
     from mrclens.artifacts.layout import OutputLayout
     from mrclens.reports.table import format_table
 

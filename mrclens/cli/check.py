@@ -10,23 +10,25 @@ import sys
 
 import click
 
-from mrclens.checks import format_report, run_check
+from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
 
 
-@click.command()
+@click.command(epilog=example("mrclens check train-v1.1.json.gz --dev dev-v1.1.json.gz --rules my-rules.toml"))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev): enables the train/dev leakage rules.")
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), help="TOML file overriding the default rules.")
 @click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
+@verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, as_json: bool,
-          cache_dir: str | None, quiet: bool) -> None:
+          cache_dir: str | None) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job."""
-    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=not quiet and not as_json)
+    from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
+
+    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from mrclens.cli.options import example, verbosity_options
 from mrclens.formats import FORMATS, OUTPUT_FORMATS, convert as convert_file
 
 
@@ -17,7 +18,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
     return out
 
 
-@click.command()
+@click.command(epilog=example("mrclens convert DuoRC.ParaphraseRC.jsonl.gz duorc-squad.json --to squad"))
 @click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False))
 @click.argument("out", metavar="OUT", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=click.Choice(OUTPUT_FORMATS), required=True,
@@ -28,6 +29,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
               help="A reader option, repeatable. MRQA: id_field=qid|id, merge_duplicates=true|false, on_no_span=error|drop. "
                    "Simplified NQ: yes_no=drop|unanswerable, multi_span=drop|first|all|cover, tables_lists=drop|keep, "
                    "no_long_answer=drop|unanswerable, long_only=drop|unanswerable.")
+@verbosity_options
 def convert(source: str, out: str, to: str, fmt: str, options: tuple[str, ...]) -> None:
     """Read IN (SQuAD JSON, flat JSON Lines / JSON / parquet, MRQA, simplified NQ) and write it to OUT.
 

@@ -12,20 +12,24 @@ Two forms:
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import click
 
 from mrclens.artifacts.predictions import read_prediction_file
-from mrclens.scoring.bootstrap import N_RESAMPLES
-from mrclens.scoring.no_answer import evaluate_prediction_file, parse_threshold
+from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.defaults import N_RESAMPLES
 from mrclens.formats import load_dataset
 
+log = logging.getLogger(__name__)
 
-@click.command()
+
+@click.command(epilog=example("mrclens evaluate dev-v1.1.json.gz predictions.json",
+                              "mrclens evaluate perturbed/ --predictions-dir my-model-predictions/ --out my-model-audit"))
 @click.argument("data", type=click.Path(exists=True))
 @click.argument("predictions", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option(
     "--predictions-dir",
     type=click.Path(exists=True, file_okay=False),
@@ -39,6 +43,7 @@ from mrclens.formats import load_dataset
               help="SQuAD v2.0 predictions with no_answer_probability: answer '' where it is above T (0-1), "
                    "or 'best': the threshold with the best F1 on DATA (an optimistic oracle, as in the official "
                    "v2.0 script). Default: the prediction_text as given.")
+@verbosity_options
 def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
@@ -61,10 +66,16 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
         _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json)
         return
+    if predictions_dir is not None or out_dir is not None:
+        given = "--predictions-dir" if predictions_dir is not None else "--out"
+        raise click.UsageError(
+            f"{given} needs DATA to be a perturbed directory (the output of `mrclens perturb`), and {data} is a file. "
+            f"To score one prediction file against {data}: mrclens evaluate {data} PREDICTIONS; "
+            f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
-    if predictions_dir is not None or out_dir is not None:
-        raise click.UsageError("--predictions-dir and --out need DATA to be a perturbed directory (the output of `mrclens perturb`)")
+    from mrclens.scoring.no_answer import evaluate_prediction_file, parse_threshold
+
     threshold = parse_threshold(na_threshold)
     result = evaluate_prediction_file(load_dataset(data), read_prediction_file(predictions), threshold)
     if as_json:
@@ -77,9 +88,9 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         click.echo(f"no-answer threshold used: {used}; best on this data: F1 {result['best_f1']:.2f} at "
                    f"{result['best_f1_thresh']:g}, EM {result['best_exact']:.2f} at {result['best_exact_thresh']:g}")
     if result["missing"]:
-        click.echo(f"warning: {result['missing']:,} question(s) have no prediction and score 0", err=True)
+        log.warning(f"{result['missing']:,} question(s) have no prediction and score 0")
     if result["unknown"]:
-        click.echo(f"warning: {result['unknown']:,} prediction(s) are for question ids not in {data}", err=True)
+        log.warning(f"{result['unknown']:,} prediction(s) are for question ids not in {data}")
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
@@ -88,11 +99,11 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
-                                    seed=seed, n_resamples=resamples)
+                                    seed=seed, n_resamples=resamples, progress=show_progress())
     written = write_outputs(evaluation, out_dir) if out_dir is not None else []
     results = evaluation.results
     for message in results.warnings:
-        click.echo(f"warning: {message}", err=True)
+        log.warning(message)
     if as_json:
         click.echo(json.dumps(results.to_json()))
         return

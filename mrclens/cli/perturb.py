@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from mrclens.artifacts.manifest import PerturbationManifest
+from mrclens.cli.options import example, show_progress, verbosity_options
 from mrclens.perturbations import ABLATIONS, perturb_dataset
 
 
@@ -27,7 +28,7 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
     return lines
 
 
-@click.command()
+@click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory (created if missing).")
 @click.option("--ablations", default=None, metavar="IDS",
@@ -38,8 +39,8 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1), help="spaCy worker processes.")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
-def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet) -> None:
+@verbosity_options
+def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -48,7 +49,7 @@ def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet) ->
     """
     formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
     manifest = perturb_dataset(data, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
-                               formats=formats, progress=not quiet, n_process=n_process)
+                               formats=formats, progress=show_progress(), n_process=n_process)
     for line in summary_lines(manifest):
         click.echo(line)
     click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
-from mrclens.baseline_model import Reader
 from mrclens.artifacts.predictions import write_predictions
+from mrclens.cli.options import example, show_progress, verbosity_options
 from mrclens.formats import load_dataset
 
+log = logging.getLogger(__name__)
 
-@click.command()
+
+@click.command(epilog=example("mrclens predict model dev-v1.1.json.gz --out predictions.json"))
 @click.argument("model_dir", type=click.Path(exists=True, file_okay=False))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False),
               help="Prediction file to write: {\"question id\": \"answer text\"} (official SQuAD format).")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True)
+@verbosity_options
 def predict(model_dir, data, out_file, device, batch_size) -> None:
     """Answer every question in DATA with the reader saved in MODEL_DIR; `mrclens evaluate` scores the output."""
+    from mrclens.baseline_model import Reader
+
     reader = Reader.load(model_dir, device=device)
     dataset = load_dataset(data)
-    preds = reader.predict(dataset, progress=True, batch_size=batch_size)
+    preds = reader.predict(dataset, progress=show_progress(), batch_size=batch_size)
     write_predictions(out_file, preds, protect=(data,))
-    click.echo(f"wrote {len(preds):,} predictions to {out_file}", err=True)
+    log.info(f"wrote {len(preds):,} predictions to {out_file}")

@@ -1,34 +1,58 @@
-"""``mrclens stats DATA [--dev DEV] [--json OUT]``: model-free dataset statistics."""
+"""``mrclens stats DATA [--dev DEV] [--json] [--out FILE]``: model-free dataset statistics."""
 
 from __future__ import annotations
 
+import json
+import logging
+
 import click
 
-from mrclens.io_utils import atomic_write_json
+from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
 from mrclens.formats import load_dataset
-from mrclens.stats import compute_stats, format_stats
+
+log = logging.getLogger(__name__)
 
 
-@click.command()
+class _StatsCommand(click.Command):
+    """Adds a hint to usage errors when ``--json`` is followed by a file name, the old spelling
+    (``--json OUT`` wrote a file; ``--json`` now prints to standard output and ``--out`` writes a file)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        old_spelling = "--json" in args  # (the parser consumes ``args``)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            if old_spelling:
+                err.message += ("\n(--json takes no file name any more: it prints the JSON to standard output; "
+                                "write it to a file with --out FILE)")
+            raise
+
+
+@click.command(cls=_StatsCommand, epilog=example("mrclens stats train-v1.1.json.gz --dev dev-v1.1.json.gz --out stats.json"))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev) to check for leakage from DATA.")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write every figure (histograms included) to this JSON file.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP + " Every figure, histograms included.")
+@click.option("--out", "json_out", type=click.Path(dir_okay=False), help="Also write every figure (histograms included) to this JSON file.")
 @click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the per-question statistics (spaCy parses in one).")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
-def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int | None, quiet: bool) -> None:
+@verbosity_options
+def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first_k: int, cache_dir: str | None,
+          jobs: int | None) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
     No model is trained: this takes seconds to minutes. Percentages are 0-100. Parses and
     each paragraph's figures are cached, so a re-run recomputes only edited paragraphs.
     """
+    from mrclens.io_utils import atomic_write_json
+    from mrclens.stats import compute_stats, format_stats
+
     dataset = load_dataset(data)
     dev_set = load_dataset(dev) if dev else None
-    result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=not quiet, first_k=first_k, n_process=jobs)
-    click.echo(format_stats(result))
+    result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=show_progress(), first_k=first_k, n_process=jobs)
+    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else format_stats(result))
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
-        click.echo(f"wrote {json_out}")
+        log.info(f"wrote {json_out}")

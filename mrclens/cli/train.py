@@ -9,18 +9,21 @@ Multi-process (DistributedDataParallel; see :mod:`mrclens.baseline_model.distrib
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 
 import click
 
-from mrclens.baseline_model import ReaderConfig, train as train_reader
-from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps
+from mrclens.cli.options import config_option, example, show_progress, verbosity_options
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
 from mrclens.formats import load_dataset
 
+log = logging.getLogger(__name__)
 
-@click.command()
+
+@click.command(epilog=example("mrclens train train-v1.1.json.gz --dev dev-v1.1.json.gz --out model --profile quick"))
 @click.argument("train_file", metavar="TRAIN", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Directory to write the trained reader into (config.json, vocab.json, weights.pt).")
@@ -32,7 +35,7 @@ from mrclens.formats import load_dataset
                    f"[default: the profile's cap: {describe_time_caps()}].")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
-@click.option("--profile", type=click.Choice(list(ReaderConfig.PROFILES)), default=None,
+@click.option("--profile", type=click.Choice(list(reader_profile_names())), default=None,
               help="paper: the paper's model; paper-em: plus exact-match features; quick: smaller and faster "
                    f"[default: {default_profile('TRAIN')}].")
 @click.option("--vectors", type=click.Path(exists=True, dir_okay=False), default=None,
@@ -51,6 +54,8 @@ from mrclens.formats import load_dataset
 @click.option("--nproc", type=click.IntRange(min=1), default=1, show_default=True,
               help="Train with this many processes (DistributedDataParallel, gloo on CPU / nccl on GPU) "
                    "started through torchrun; the same as `torchrun --standalone --nproc-per-node N -m mrclens.cli.train ...`.")
+@config_option
+@verbosity_options
 def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, profile, vectors, threads,
           amp, lstm_impl, bucket_width, batch_size, nproc) -> None:
     """Train the baseline reader on TRAIN (SQuAD format) and save it to MODEL_DIR.
@@ -59,7 +64,8 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
     (or with --nproc N) every process trains on its share of each batch and rank 0 alone scores
     --dev and writes MODEL_DIR.
     """
-    from mrclens.baseline_model import distributed as ddp
+    from mrclens.baseline_model import ReaderConfig, distributed as ddp
+    from mrclens.baseline_model import train as train_reader
 
     profile = profile or default_profile(train_file)
     if nproc > 1 and not ddp.launched_by_torchrun():
@@ -90,11 +96,11 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
         train_ds = load_dataset(train_file)
         dev_ds = load_dataset(dev_file) if dev_file else None
         if info.is_main:
-            click.echo(f"training profile {profile!r} (exact-match features "
-                       f"{'on' if config.exact_match_features else 'off'})"
-                       + (f" on {info.world_size} processes" if info.world_size > 1 else ""), err=True)
+            log.info(f"training profile {profile!r} (exact-match features "
+                     f"{'on' if config.exact_match_features else 'off'})"
+                     + (f" on {info.world_size} processes" if info.world_size > 1 else ""))
         reader = train_reader(train_ds, config, dev=dev_ds, epochs=epochs, seed=seed,
-                              device=device, progress=True, log=lambda line: click.echo(line, err=True))
+                              device=device, progress=show_progress())
         if info.is_main:  # one checkpoint, written by rank 0
             reader.save(out_dir)
             click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:]}))

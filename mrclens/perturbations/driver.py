@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from tqdm import tqdm
 
 from mrclens import __version__
 from mrclens.artifacts.layout import set_file_name
@@ -24,8 +23,9 @@ from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
-from mrclens.formats import load_dataset
+from mrclens.progress import progress as progress_bar
 from mrclens.squad import Article, Dataset
+from mrclens.formats import load_dataset
 from mrclens.units import sentence_units
 
 FORMATS = ("json", "jsonl")
@@ -122,7 +122,7 @@ def perturb_dataset(
         cache_dir: parse cache directory (default :func:`mrclens.parsing.default_cache_dir`;
             ``False`` for none).
         formats: ``("json",)`` or ``("json", "jsonl")``.
-        progress: show tqdm bars for parsing and perturbing.
+        progress: show progress (:mod:`mrclens.progress`) for parsing and perturbing.
         n_process: spaCy worker processes.
 
     Returns:
@@ -191,7 +191,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
 
     pool = InsertionPool.build(dataset, ctx_parses, q_parses, seed) if any(ABLATIONS[a].control_of for a in ids) else None
     total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
-    bar = tqdm(total=total, desc="perturbing", unit="paragraph", disable=not progress, leave=False)
+    bar = progress_bar(total=total, desc="perturbing", unit="paragraph", enabled=progress)
     for aid in ids:
         ablation = ABLATIONS[aid]
         source_set = sets[ablation.eval_set]

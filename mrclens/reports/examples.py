@@ -25,10 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from mrclens.defaults import DEFAULT_EXAMPLES  # noqa: F401 - examples shown per ablation by default
 from mrclens.squad import Article, Dataset, Paragraph, Question
-
-#: Examples shown per ablation by default.
-DEFAULT_EXAMPLES = 3
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from typing import Iterable
 
 import numpy as np
 
-#: Default number of bootstrap resamples (issue 5: 1,000).
-N_RESAMPLES = 1000
+from mrclens.defaults import N_RESAMPLES  # noqa: F401 - the default number of bootstrap resamples (issue 5: 1,000)
+
 #: Default confidence level of the bootstrap percentile intervals.
 CONFIDENCE = 0.95
 #: Resamples drawn at once (bounds memory to ``_CHUNK * n_items`` integers).

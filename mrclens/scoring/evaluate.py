@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from tqdm import tqdm
 
 from mrclens import __version__
 from mrclens.artifacts.manifest import PerturbationManifest, manifest_path, read_manifest
@@ -40,6 +39,7 @@ from mrclens.artifacts.results import (
     utc_now,
 )
 from mrclens.io_utils import sha256_file
+from mrclens.progress import progress as progress_bar
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import AblationInfo, Scored, score_all
 from mrclens.scoring.readings import read_all
@@ -89,13 +89,9 @@ def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | Non
     """
     manifest = read_manifest(perturbed_dir)
     datasets = {}
-    for name, file in tqdm(manifest.set_files().items(), desc="loading sets", unit="set", disable=_disable(progress)):
+    for name, file in progress_bar(manifest.set_files().items(), desc="loading sets", unit="set", enabled=progress):
         datasets[name] = load_dataset(Path(perturbed_dir) / file)
     return manifest, datasets
-
-
-def _disable(progress: bool | None) -> bool | None:
-    return None if progress is None else not progress
 
 
 def score_predictions(
@@ -184,7 +180,7 @@ def evaluate_perturbed(
             ``score``. When ``None``, ``load`` (reading the sets) and ``score`` are recorded.
         audit: the audit's record (audits only).
         seed, n_resamples, confidence: bootstrap settings.
-        progress: show progress bars (``None``: only on a terminal).
+        progress: show progress (:mod:`mrclens.progress`; ``None`` is the same as ``True``).
 
     Returns:
         an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction

@@ -7,8 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from tqdm import tqdm
-
+from mrclens.progress import progress as progress_bar
 from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
@@ -252,7 +251,7 @@ def compute_stats(
     # a fixed number of chunks (not one per worker), so that the summed scores, and so every
     # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
     chunks = _chunks(paragraphs, _N_CHUNKS)
-    bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
+    bar = progress_bar(total=len(all_questions), desc="statistics", unit="q", enabled=progress)
     parts = []
     try:
         if n_process > 1 and len(chunks) > 1 and "fork" in mp.get_all_start_methods():

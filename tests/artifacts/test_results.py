@@ -40,7 +40,7 @@ def results(tmp_path) -> Results:
         make_perturbed_dir(tmp_path), write_predictions(tmp_path, preds), results_dir=tmp_path / "out",
         model=ModelRecord("baseline", "co-attention BiLSTM", {"epochs": 1}), n_resamples=100,
         inputs=[InputFile("train", "train.json", "ab" * 32)], step_seconds={"train": 12.3456}, progress=False,
-        audit=AuditRecord({"seed": 0}, None, "model", [{"epoch": 1, "f1": 50.0}]))
+        audit=AuditRecord({"seed": 0}, None, "model", [{"epoch": 1, "f1": 50.0}], {"seed": "config file a.toml"}))
     return replace(evaluation.results, sections={"controls": {"x": 1}})
 
 
@@ -52,6 +52,7 @@ def test_schema(results):
     assert list(obj["step_seconds"]) == ["train", "score"] and obj["step_seconds"]["train"] == 12.346
     assert obj["inputs"][0] == {"role": "train", "file": "train.json", "sha256": "ab" * 32}
     assert obj["audit"]["training_log"] == [{"epoch": 1, "f1": 50.0}]
+    assert obj["audit"]["option_sources"] == {"seed": "config file a.toml"}
     created = dt.datetime.fromisoformat(obj["created"].replace("Z", "+00:00"))
     assert created.tzinfo is not None and abs((dt.datetime.now(dt.timezone.utc) - created).total_seconds()) < 60
     assert list(obj["sets"]) == ["original", "original-truncated", "e1", "e3", "e4"]

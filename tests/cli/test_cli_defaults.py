@@ -10,6 +10,7 @@ import pytest
 import torch
 from click.testing import CliRunner
 
+import mrclens.baseline_model
 import mrclens.cli.audit as audit_cli
 import mrclens.cli.train as train_cli
 from mrclens.audit import AuditOptions
@@ -39,7 +40,7 @@ def recorded(monkeypatch):
         calls.append({"options": options})
         raise MRCLensError("stand-in: no audit in this test")
 
-    monkeypatch.setattr(train_cli, "train_reader", fake_train)
+    monkeypatch.setattr(mrclens.baseline_model, "train", fake_train)  # `mrclens train` imports it when run
     monkeypatch.setattr(audit_cli, "run_audit", fake_audit)
     threads = torch.get_num_threads()  # `mrclens train` sets torch's thread count
     yield calls

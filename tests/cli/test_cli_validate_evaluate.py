@@ -35,7 +35,7 @@ def test_evaluate_first_gold_answer_is_perfect_and_empty_is_zero(squad_dev_path,
     (tmp_path / "first.json").write_text(json.dumps(first))
     (tmp_path / "empty.json").write_text("{}")
     res = CliRunner().invoke(main, ["evaluate", str(squad_dev_path), str(tmp_path / "first.json")])
-    assert res.exit_code == 0 and json.loads(res.output.splitlines()[0]) == {"exact_match": 100.0, "f1": 100.0}
+    assert res.exit_code == 0 and json.loads(res.stdout.splitlines()[0]) == {"exact_match": 100.0, "f1": 100.0}
     res = CliRunner().invoke(main, ["evaluate", "--json", str(squad_dev_path), str(tmp_path / "empty.json")])
-    out = json.loads(res.output.splitlines()[0])
+    out = json.loads(res.stdout.splitlines()[0])
     assert (out["exact_match"], out["f1"], out["missing"]) == (0.0, 0.0, 10570)

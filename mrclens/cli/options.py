@@ -1,0 +1,183 @@
+"""Options shared by the commands: ``-v``/``-q``, ``--config FILE``, help examples, option sources.
+
+Kept free of heavy imports (no torch, pandas, scikit-learn, scipy): every command module imports
+it, and ``mrclens --help`` imports every command module.
+
+* :func:`verbosity_options` — ``-v/--verbose`` and ``-q/--quiet``, on the group and on every
+  command (:mod:`mrclens.logs`: INFO by default, DEBUG with ``-v``, WARNING and no progress with
+  ``-q``). The command's own flag wins over the group's: ``mrclens -q audit -v`` is verbose.
+* :func:`config_option` — ``--config FILE``: a TOML file of option values whose keys are the
+  long option names (``seed = 13``, ``max-minutes = 5`` or ``max_minutes = 5``) and the argument
+  names (``train = "train.json"``; :func:`config_keys`); options given
+  on the command line override it (click's ``default_map``). Relative paths in the file are
+  relative to the file. A bad file stops with exit code 2 and a message naming the file and key.
+* :func:`example` — the ``Example:`` paragraph at the end of a command's ``--help``.
+* :func:`option_sources` — where each option's value came from (command line, config file, default).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+from click.core import ParameterSource
+
+from mrclens.logs import configure_cli_logging, logging_state, restore_logging_state
+
+#: The help of ``--json``, the same on every command that has it.
+JSON_HELP = "Print the result as one JSON object on standard output (messages and progress stay on standard error)."
+
+_VERBOSITY = "mrclens.verbosity"
+_GIVEN = "mrclens.verbosity_given"
+_CONFIG = "mrclens.config_file"
+_RESTORE = "mrclens.logging_restore"
+
+
+def _verbosity_callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    root = ctx.find_root()
+    if _RESTORE not in root.meta:  # the first time in this invocation: put logging back when it ends
+        root.meta[_RESTORE] = True
+        root.call_on_close(lambda state=logging_state(): restore_logging_state(state))
+    given = ctx.meta.setdefault(_GIVEN, {}).setdefault(id(ctx), set())
+    if value:  # -q, or -v counted once or more
+        given.add(param.name)
+        if given == {"verbose", "quiet"}:
+            raise click.UsageError("-q/--quiet and -v/--verbose contradict each other; give one", ctx)
+        ctx.meta[_VERBOSITY] = -1 if param.name == "quiet" else int(value)
+    configure_cli_logging(ctx.meta.get(_VERBOSITY, 0))
+
+
+def verbosity_options(f: Callable) -> Callable:
+    """Add ``-v/--verbose`` and ``-q/--quiet`` (not passed to the function; see :func:`show_progress`)."""
+    f = click.option("-q", "--quiet", "quiet", is_flag=True, expose_value=False, callback=_verbosity_callback,
+                     help="Only warnings and errors; no progress.")(f)
+    f = click.option("-v", "--verbose", "verbose", count=True, expose_value=False, callback=_verbosity_callback,
+                     help="Also debug messages.")(f)
+    return f
+
+
+def show_progress() -> bool:
+    """Whether the running command should report progress (false under ``-q``)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is None or ctx.meta.get(_VERBOSITY, 0) >= 0
+
+
+def example(*lines: str) -> str:
+    """The epilog of a command's help: ``Example:`` (or ``Examples:``) and the command lines, unwrapped."""
+    head = "Example:" if len(lines) == 1 else "Examples:"
+    return "\b\n" + head + "\n" + "\n".join(f"  {line}" for line in lines)
+
+
+# ---------------------------------------------------------------------------- --config FILE
+def config_option(f: Callable) -> Callable:
+    """Add ``--config FILE`` (TOML); its values become the defaults of the command's other parameters."""
+    return click.option(
+        "--config", "config_file", type=click.Path(exists=True, dir_okay=False), is_eager=True, expose_value=False,
+        callback=_load_config, metavar="FILE",
+        help="TOML file of option values, keys as the long option names (e.g. seed = 13, max-minutes = 5); "
+             "options on the command line override it.")(f)
+
+
+def _load_config(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    values = read_config(value, ctx.command)
+    ctx.default_map = {**(ctx.default_map or {}), **values}
+    ctx.meta[_CONFIG] = value
+
+
+def read_config(file: str | os.PathLike, command: click.Command) -> dict[str, Any]:
+    """Read a ``--config`` TOML file for ``command``: ``{parameter name: value}``, each value checked.
+
+    Raises:
+        click.BadParameter: the file is unreadable, not UTF-8, not TOML, or a key is unknown or
+            has a value of the wrong type or out of range (the message names the file and key).
+    """
+    path = Path(file)
+
+    def bad(message: str) -> click.BadParameter:
+        return click.BadParameter(f"{file}: {message}", param_hint="'--config'")
+
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise bad(f"not UTF-8 text (byte {err.start})") from None
+    except OSError as err:
+        raise bad(f"cannot be read: {err.strerror}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise bad(f"not valid TOML: {err}") from None
+    params = config_keys(command)
+    names = ", ".join(sorted(params))
+    ctx = click.Context(command)
+    out: dict[str, Any] = {}
+    for key, raw in doc.items():
+        param = params.get(key.replace("_", "-"))
+        if param is None:
+            raise bad(f"unknown key {key!r} (known keys: {names})")
+        expected, ok = _expected(param)
+        if isinstance(raw, list) and expected == "text" and param.nargs == 1 and not getattr(param, "multiple", False):
+            raw = ",".join(str(x) for x in raw) if all(isinstance(x, (str, int)) for x in raw) else raw
+        if not ok(raw):
+            raise bad(f"key {key!r}: expected {expected}, got {_toml_kind(raw)} {raw!r}")
+        if isinstance(param.type, click.Path):
+            raw = os.path.expanduser(raw)
+            if not os.path.isabs(raw):
+                raw = str(path.parent / raw)
+        try:
+            out[param.name] = param.type_cast_value(ctx, raw)
+        except click.BadParameter as err:
+            raise bad(f"key {key!r}: {err.message}") from None
+    return out
+
+
+def config_keys(command: click.Command) -> dict[str, click.Parameter]:
+    """The keys a ``--config`` file may hold for ``command``: each option's long name without the
+    dashes (``--max-minutes`` → ``max-minutes``) and each argument's name as its help shows it
+    (``TRAIN`` → ``train``). ``-q``/``-v`` and ``--config`` itself are not among them."""
+    keys = {}
+    for p in command.params:
+        if not p.expose_value or not p.name:
+            continue
+        if isinstance(p, click.Argument):
+            key = (p.metavar or p.name).lower()
+        else:
+            key = max((o for o in p.opts if o.startswith("--")), key=len, default=p.name)[2:]
+        keys[key.replace("_", "-")] = p
+    return keys
+
+
+def _expected(param: click.Parameter) -> tuple[str, Callable[[Any], bool]]:
+    """What a TOML value for ``param`` must be: a description and a test."""
+    t = param.type
+    if (getattr(param, "is_flag", False) and not getattr(param, "count", False)) or isinstance(t, click.types.BoolParamType):
+        return "true or false", lambda v: isinstance(v, bool)
+    if isinstance(t, click.types.IntParamType) or getattr(param, "count", False):
+        return "an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)
+    if isinstance(t, click.types.FloatParamType):
+        return "a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    return "text", lambda v: isinstance(v, str)
+
+
+def _toml_kind(value: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "number", str: "text", list: "array", dict: "table"}.get(
+        type(value), type(value).__name__)
+
+
+def option_sources(ctx: click.Context, rename: dict[str, str] | None = None) -> dict[str, str]:
+    """Where each parameter's value came from: ``"command line"``, ``"config file PATH"``,
+    ``"environment"`` or ``"default"``; keys renamed by ``rename`` (CLI name → library name)."""
+    config = ctx.meta.get(_CONFIG)
+    labels = {ParameterSource.COMMANDLINE: "command line", ParameterSource.ENVIRONMENT: "environment",
+              ParameterSource.DEFAULT_MAP: f"config file {config}", ParameterSource.DEFAULT: "default",
+              ParameterSource.PROMPT: "prompt"}
+    out = {}
+    for p in ctx.command.params:
+        if p.expose_value and p.name:
+            source = ctx.get_parameter_source(p.name)
+            out[(rename or {}).get(p.name, p.name)] = labels.get(source, "default")
+    return out
