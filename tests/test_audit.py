@@ -57,7 +57,7 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
     assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
     # the effective options: defaults resolved (all ablations, the cap trained under)
-    assert on_disk["audit"]["options"]["ablations"] == [f"e{i}" for i in range(1, 9)]
+    assert on_disk["audit"]["options"]["ablations"] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert on_disk["audit"]["options"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["n_resamples"] == 200
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68

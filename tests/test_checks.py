@@ -198,7 +198,9 @@ def test_a_bad_metric_fails_before_any_data_is_read(tmp_path, monkeypatch):
     def no_stats(*args, **kwargs):
         raise AssertionError("statistics computed although the rules file is bad")
 
-    monkeypatch.setattr(checks, "compute_stats", no_stats)
+    import mrclens.stats
+
+    monkeypatch.setattr(mrclens.stats, "compute_stats", no_stats)  # checks imports it when it runs
     f = tmp_path / "rules.toml"
     f.write_text('[[rule]]\nid = "typo"\nmetric = "heuristics.sliding_window.f2"\nop = "<="\nthreshold = 40\n')
     with pytest.raises(RulesError) as err:

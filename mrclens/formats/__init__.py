@@ -91,7 +91,7 @@ def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
                            + (f" (it takes {', '.join(sorted(allowed))})" if allowed else ""))
     loaded = _read_path(source, file, fmt, container, options)
     loaded.detected = detected
-    log.info("%s: read as %s", file, loaded.describe())
+    log.debug("%s: read as %s", file, loaded.describe())  # shown with -v; `mrclens convert` prints it
     return loaded
 
 
