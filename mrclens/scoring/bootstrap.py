@@ -71,6 +71,21 @@ def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, 
     return float(low), float(high)
 
 
+def _paired_arrays(baseline, perturbed, n_resamples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Both score vectors as float arrays, checked to be paired 1-d arrays of one shape.
+
+    Raises:
+        ValueError: the arrays differ in shape or are not 1-d, or ``n_resamples`` < 1.
+    """
+    baseline = np.asarray(baseline, dtype=np.float64)
+    perturbed = np.asarray(perturbed, dtype=np.float64)
+    if baseline.shape != perturbed.shape or baseline.ndim != 1:
+        raise ValueError(f"paired scores must be 1-d arrays of one shape, got {baseline.shape} and {perturbed.shape}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
+    return baseline, perturbed
+
+
 def paired_bootstrap_drop(
     baseline: np.ndarray,
     perturbed: np.ndarray,
@@ -98,12 +113,7 @@ def paired_bootstrap_drop(
     Raises:
         ValueError: the arrays differ in shape, or ``n_resamples`` < 1.
     """
-    baseline = np.asarray(baseline, dtype=np.float64)
-    perturbed = np.asarray(perturbed, dtype=np.float64)
-    if baseline.shape != perturbed.shape or baseline.ndim != 1:
-        raise ValueError(f"paired scores must be 1-d arrays of one shape, got {baseline.shape} and {perturbed.shape}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
+    baseline, perturbed = _paired_arrays(baseline, perturbed, n_resamples)
     n = baseline.size
     if n == 0:
         nan = float("nan")
@@ -138,16 +148,16 @@ def paired_bootstrap_relative_drop(
         ``(relative drop, ci_low, ci_high)`` in percent of the baseline score; all ``nan`` when
         there are no items or the baseline mean is 0.
 
+    Raises:
+        ValueError: the arrays differ in shape, or ``n_resamples`` < 1.
+
     >>> rel, low, high = paired_bootstrap_relative_drop(np.array([1.0, 1.0, 0.5, 0.5]), np.array([0.5, 1.0, 0.5, 0.0]), key="doc")
     >>> round(rel, 4)
     33.3333
     >>> low <= rel <= high
     True
     """
-    baseline = np.asarray(baseline, dtype=np.float64)
-    perturbed = np.asarray(perturbed, dtype=np.float64)
-    if baseline.shape != perturbed.shape or baseline.ndim != 1:
-        raise ValueError(f"paired scores must be 1-d arrays of one shape, got {baseline.shape} and {perturbed.shape}")
+    baseline, perturbed = _paired_arrays(baseline, perturbed, n_resamples)
     nan = float("nan")
     n = baseline.size
     if n == 0 or baseline.sum() == 0:
