@@ -66,6 +66,24 @@ class Msg:
         "as the official SQuAD v2.0 script does"
     )
 
+    # outputs (mrclens.io_utils)
+    CANNOT_WRITE = "cannot write {path}: {err}"
+    CANNOT_CREATE_DIR = "cannot create the output directory {path}: {err}"
+    OUTPUT_NOT_DIR = "output directory {path} exists and is not a directory"
+    OUT_HOLDS_OTHER = ("{path} is not empty and does not hold an earlier output of `mrclens {command}` "
+                       "({found}); choose another --out or pass --force to replace files in it")
+
+    # caches (mrclens.diskcache): the parse and statistics caches
+    CACHE_NOT_DIR = "cache directory {path} is not a directory (it is a file); give --cache-dir or MRCLENS_CACHE_DIR a directory"
+    CACHE_PARENT_NOT_DIR = ("cache directory {path} cannot be created: a parent of it is a file; "
+                            "give --cache-dir or MRCLENS_CACHE_DIR a directory")
+    CACHE_UNUSABLE = "cache {path} cannot be used: {err}; give --cache-dir or MRCLENS_CACHE_DIR a writable directory"
+    CACHE_MOVED_ASIDE = "warning: cache file {path} is not a usable SQLite database ({err}); moved it to {aside} and started an empty cache"
+    CACHE_DAMAGED_STUCK = "cache file {path} is damaged ({err}) and could not be moved aside ({move_err}); delete it"
+    CACHE_UNREADABLE = "warning: cache file {path} is damaged ({err}); recomputing without it (delete the file to rebuild it)"
+    CACHE_BAD_ENTRIES = ("warning: {path}: {n} cache entr{s} could not be read (damaged, or not in this "
+                         "version's format); recomputed and stored again")
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -149,6 +167,14 @@ class RulesError(MRCLensError):
 
 class CheckpointError(MRCLensError):
     """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
+
+
+class OutputError(MRCLensError):
+    """An output file or directory cannot be created or written (exit code 2); the message names it."""
+
+
+class CacheError(MRCLensError):
+    """The cache directory is not a directory, or a cache file cannot be opened or written (exit code 2)."""
 
 
 class VectorsError(MRCLensError):

@@ -15,7 +15,8 @@ from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
-from mrclens.stats.cache import StatsCache, figures_key
+from mrclens.diskcache import warn_bad_entries
+from mrclens.stats.cache import StatsCache, check_figures, figures_key
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
@@ -157,7 +158,9 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
         figures_key(paragraphs[pi], units[pi], sim_idx[first[pi] : first[pi + 1]], first_k) for pi in range(lo, hi)
     ]
     cache = StatsCache(w["cache_dir"], setup=False) if w["cache_dir"] is not None else None  # set up by the parent
-    found = cache.get_many(keys) if cache else {}
+    shape = {key: (len(paragraphs[pi].questions), first[pi + 1] - first[pi]) for pi, key in zip(range(lo, hi), keys)}
+    found = cache.get_many(keys, check=lambda key, value: check_figures(value, *shape[key])) if cache else {}
+    out["bad_cache_entries"] = cache.bad_entries if cache else 0
     if cache:
         cache.close()
     new_entries = []
@@ -304,8 +307,11 @@ def compute_stats(
     }
     # a fixed number of chunks (not one per worker), so that the summed scores, and so every
     # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    stats_cache_path = None
     if _WORK["cache_dir"] is not None:
-        StatsCache(_WORK["cache_dir"]).close()  # create the file and table before workers read it
+        setup = StatsCache(_WORK["cache_dir"])  # create the file and table before workers read it
+        stats_cache_path = setup.path
+        setup.close()
     chunks = _chunks(paragraphs, _N_CHUNKS)
     bar = tqdm(total=len(all_questions), desc="statistics", unit="q", disable=not progress, leave=False)
     parts = []
@@ -323,6 +329,9 @@ def compute_stats(
         _WORK = {}
         bar.close()
     new_entries = [entry for part in parts for entry in part.pop("new_cache_entries")]
+    bad_entries = sum(part.pop("bad_cache_entries") for part in parts)
+    if stats_cache_path is not None:
+        warn_bad_entries(stats_cache_path, bad_entries)
     if new_entries and cache_dir is not False:
         cache = StatsCache(Path(cache_dir) if cache_dir else default_cache_dir())
         try:
