@@ -202,7 +202,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
     else:
         t0 = time.perf_counter()
         manifest = perturb_dataset(eval_data, perturbed, ablations=ablation_ids, seed=options.seed,
-                                   cache_dir=options.cache_dir, progress=options.progress)
+                                   cache_dir=options.cache_dir, progress=options.progress,
+                                   force=True)  # OUT was checked above (_State): perturbed/ is the audit's own
         seconds["perturb"] = time.perf_counter() - t0
         state.finish("perturb", perturb_key, seconds["perturb"])
         n_trunc = manifest.sets["original-truncated"].n

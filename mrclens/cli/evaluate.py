@@ -12,6 +12,7 @@ Two forms:
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import click
@@ -35,7 +36,9 @@ from mrclens.squad import load_dataset
 @click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the bootstrap resampling.")
 @click.option("--resamples", default=N_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples per CI.")
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples) -> None:
+@click.option("--force", is_flag=True,
+              help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, force) -> None:
     """Score predictions ({"question id": "answer text"}) with the official SQuAD EM/F1.
 
     \b
@@ -51,7 +54,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
         if predictions_dir is None:
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
-        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json)
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force)
         return
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
@@ -68,14 +71,36 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         click.echo(f"warning: {result['unknown']:,} prediction(s) are for question ids not in {data}", err=True)
 
 
-def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
+def _is_evaluate_output(directory: Path) -> bool:
+    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit)."""
+    from mrclens.artifacts.results import read_results
+    from mrclens.errors import ArtifactError
+
+    try:
+        return read_results(directory).audit is None
+    except ArtifactError:
+        return False
+
+
+def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
+    from mrclens.io_utils import make_output_dir, refuse_foreign_output
     from mrclens.publish import write_outputs
     from mrclens.reports.table import format_table
     from mrclens.scoring.evaluate import evaluate_perturbed
 
+    if out_dir is not None:
+        refuse_foreign_output(out_dir, "evaluate", _is_evaluate_output, force=force)
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
                                     seed=seed, n_resamples=resamples)
-    written = write_outputs(evaluation, out_dir) if out_dir is not None else []
+    written = []
+    if out_dir is not None:
+        created = make_output_dir(out_dir)
+        try:
+            written = write_outputs(evaluation, out_dir)
+        except BaseException:
+            if created:
+                shutil.rmtree(out_dir, ignore_errors=True)
+            raise
     results = evaluation.results
     for message in results.warnings:
         click.echo(f"warning: {message}", err=True)

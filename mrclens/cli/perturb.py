@@ -39,16 +39,20 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1), help="spaCy worker processes.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet) -> None:
+@click.option("--force", is_flag=True,
+              help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
+def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet, force) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
     for e1, e2, e6–e8) in the SQuAD schema with the same question ids; manifest.json records,
     per ablation and question id, what changed or why nothing did. Same seed, same bytes.
+    A non-empty DIR that holds something other than an earlier perturb output is refused
+    unless --force; a failed run leaves DIR as it was.
     """
     formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
     manifest = perturb_dataset(data, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
-                               formats=formats, progress=not quiet, n_process=n_process)
+                               formats=formats, progress=not quiet, n_process=n_process, force=force)
     for line in summary_lines(manifest):
         click.echo(line)
     click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")
