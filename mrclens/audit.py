@@ -80,6 +80,9 @@ class AuditOptions:
         n_resamples: bootstrap resamples for the confidence intervals.
         force: overwrite an ``out`` directory that holds something else.
         cache_dir: spaCy parse cache (``None``: :func:`mrclens.parsing.default_cache_dir`).
+        on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` invalid questions of the input files
+            (:func:`mrclens.squad.load_dataset`); each skipped question and repaired answer is
+            listed in ``results.json`` ``warnings`` and the report's notes.
     """
 
     train: str | None = None
@@ -97,6 +100,7 @@ class AuditOptions:
     force: bool = False
     cache_dir: str | None = None
     progress: bool = True
+    on_invalid: str = "refuse"
 
     def __post_init__(self) -> None:
         if self.profile is None:
@@ -167,10 +171,12 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
     # 1. load ---------------------------------------------------------------------------
     t0 = time.perf_counter()
     inputs = [InputFile("train", str(train_path), sha256_file(train_path))]
-    train_all = load_dataset(train_path)
+    train_all = load_dataset(train_path, options.on_invalid)
+    notes = list(train_all.notes)
     if options.dev:
         inputs.append(InputFile("dev", str(options.dev), sha256_file(options.dev)))
-        eval_data = load_dataset(options.dev)
+        eval_data = load_dataset(options.dev, options.on_invalid)
+        notes += eval_data.notes
         train_data = train_all
         split_note = None
     else:
@@ -188,7 +194,14 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
     echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
          f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
 
-    fingerprint = _key([i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"})
+    if notes:
+        skipped = sum(1 for n in notes if n.severity == "skipped")
+        echo(f"[load] --on-invalid {options.on_invalid}: {skipped:,} invalid question(s) skipped, "
+             f"{len(notes) - skipped:,} answer(s) repaired (each listed in results.json and the report)")
+    fingerprint_parts = [[i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"}]
+    if options.on_invalid != "refuse":  # (kept out of the key otherwise, so earlier audits still resume)
+        fingerprint_parts.append(options.on_invalid)
+    fingerprint = _key(*fingerprint_parts)
     state = _State(out, fingerprint, options.force)
     versions = _pipeline_versions()
 
@@ -278,6 +291,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] = print) -> Res
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
         progress=options.progress)
+    evaluation.results.warnings.extend(str(n) for n in notes)
     write_outputs(evaluation, out)
     return evaluation.results
 

@@ -35,17 +35,21 @@ class Msg:
 
     NOT_JSON = "file is not valid JSON: {err} (line {line}, column {col})"
     NOT_UTF8 = "file is not UTF-8 text: {err}"
-    NOT_GZIP = "file ends in .gz but is not gzip data: {err}"
+    NOT_GZIP = "file ends in .gz but cannot be decompressed: {err}"
     NOT_OBJECT = "top level must be a JSON object with a 'data' list, got {kind}"
     NO_DATA = "no 'data' list at the top level"
     ARTICLE_NOT_OBJECT = "article #{index} is not a JSON object"
     NO_PARAGRAPHS = "article has no 'paragraphs' list"
     PARAGRAPH_NOT_OBJECT = "paragraph #{index} is not a JSON object"
-    BAD_CONTEXT = "paragraph #{index}: 'context' is missing or not a string"
+    BAD_CONTEXT = "paragraph #{index}: 'context' is missing or not a string (its answers are not checked)"
     EMPTY_CONTEXT = "paragraph #{index}: 'context' is empty"
     NO_QAS = "paragraph #{index}: 'qas' is missing or not a list"
     QA_NOT_OBJECT = "paragraph #{index}: question #{q_index} is not a JSON object"
     BAD_ID = "'id' is missing or not a string/integer"
+    EMPTY_ID = "'id' is an empty string"
+    EMPTY_ANSWER_TEXT = "answer #{a_index}: 'text' is empty"
+    SURROGATE = ("{what} contains a lone surrogate ({char}) at character {pos}: not valid Unicode text, "
+                 "so it cannot be written as UTF-8 (fix the \\u escape in the file)")
     DUPLICATE_ID = "duplicate question id (first seen in article {first_title!r})"
     BAD_QUESTION = "'question' is missing or not a string"
     EMPTY_QUESTION = "question text is empty"
@@ -94,8 +98,9 @@ class Problem:
         message: what is wrong (one of the :class:`Msg` templates, filled in).
         title: the article title, when the problem is inside an article.
         qid: the question id, when the problem concerns one question.
-        severity: ``"error"`` (the file cannot be used) or ``"warning"`` (it can, with the
-            stated interpretation).
+        severity: ``"error"`` (the file cannot be used), ``"warning"`` (it can, with the
+            stated interpretation), or what ``--on-invalid`` did: ``"skipped"`` (the question was
+            left out; the message starts with ``skipped:``), ``"repaired"`` (an answer was moved).
     """
 
     file: str
@@ -110,7 +115,7 @@ class Problem:
             where.append(f"article {self.title!r}")
         if self.qid is not None:
             where.append(f"question {self.qid}")
-        prefix = "warning: " if self.severity == "warning" else ""
+        prefix = "warning: " if self.severity == "warning" else ""  # skipped/repaired notes carry their own word
         return f"{prefix}{': '.join(where)}: {self.message}"
 
 

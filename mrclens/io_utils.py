@@ -24,6 +24,7 @@ import shutil
 import socket
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -45,12 +46,18 @@ def read_bytes(path: str | os.PathLike) -> bytes:
     Raises:
         FileNotFoundError: the file does not exist.
         gzip.BadGzipFile: the name ends in ``.gz`` but the content is not gzip data.
-        EOFError: the name ends in ``.gz`` and the gzip data is truncated.
+        gzip.BadGzipFile: also when the gzip data is truncated or damaged.
     """
     path = Path(path)
     data = path.read_bytes()
     if path.name.endswith(".gz"):
-        data = gzip.decompress(data)
+        try:
+            data = gzip.decompress(data)
+        except EOFError:  # click would turn an EOFError into a bare "Aborted!"
+            raise gzip.BadGzipFile("the gzip data is truncated (the file ends before the end of the "
+                                   "compressed stream; was the download or copy cut short?)") from None
+        except zlib.error as err:
+            raise gzip.BadGzipFile(f"the gzip data is damaged ({err})") from None
     return data
 
 
@@ -116,6 +123,23 @@ def _os_message(err: OSError) -> str:
     if isinstance(err, IsADirectoryError):
         return "it is a directory"
     return err.strerror or str(err)
+
+
+def check_output_file(path: str | os.PathLike) -> None:
+    """Fail early (before long work) when the output file ``path`` clearly cannot be written:
+    it is a directory, or the nearest existing parent is a file.
+
+    Raises:
+        OutputError: naming the path and why.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(Msg.CANNOT_WRITE.format(path=path, err="it is a directory"))
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(Msg.CANNOT_CREATE_DIR.format(path=path.parent, err="a parent of it is a file, not a directory"))
 
 
 def make_output_dir(path: str | os.PathLike) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from mrclens.audit import AuditOptions, run_audit
+from mrclens.cli._options import on_invalid_option
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
 
 
@@ -25,7 +26,8 @@ from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, 
 @click.option("--max-minutes", type=float, default=None,
               help=f"Cap on training time in minutes [default: the profile's cap: {describe_time_caps()}].")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
-def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes, force) -> None:
+@on_invalid_option
+def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes, force, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -37,7 +39,7 @@ def audit(train, dev, out, model, ablations, seed, profile, device, max_minutes,
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
         seed=seed, profile=profile or default_profile(train), device=device,
-        max_minutes=max_minutes, force=force,
+        max_minutes=max_minutes, force=force, on_invalid=on_invalid,
     )
     if train is None:
         click.echo("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")

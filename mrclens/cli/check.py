@@ -11,6 +11,7 @@ import sys
 import click
 
 from mrclens.checks import format_report, run_check
+from mrclens.cli._options import on_invalid_option
 
 
 @click.command()
@@ -21,12 +22,18 @@ from mrclens.checks import format_report, run_check
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@on_invalid_option
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, as_json: bool,
-          cache_dir: str | None, quiet: bool) -> None:
+          cache_dir: str | None, quiet: bool, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job."""
-    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=not quiet and not as_json)
+    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=not quiet and not as_json,
+                       on_invalid=on_invalid)
+    for note in report.notes:
+        click.echo(note, err=True)
+    if report.notes:
+        click.echo(f"{len(report.notes):,} invalid question(s) skipped / answer(s) repaired (--on-invalid {on_invalid})", err=True)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
     else:

@@ -56,6 +56,9 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
         _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force)
         return
+    if predictions is None and predictions_dir is not None:
+        raise click.UsageError(f"--predictions-dir needs DATA to be a perturbed directory (the output of `mrclens perturb`); "
+                               f"{data} is a file: score one prediction file with `mrclens evaluate {data} PREDICTIONS`")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     if predictions_dir is not None or out_dir is not None:

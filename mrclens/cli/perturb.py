@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from mrclens.artifacts.manifest import PerturbationManifest
+from mrclens.cli._options import echo_notes, on_invalid_option
 from mrclens.perturbations import ABLATIONS, perturb_dataset
+from mrclens.squad import load_dataset
 
 
 def summary_lines(manifest: PerturbationManifest) -> list[str]:
@@ -41,7 +43,8 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
-def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet, force) -> None:
+@on_invalid_option
+def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet, force, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -51,7 +54,9 @@ def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, quiet, fo
     unless --force; a failed run leaves DIR as it was.
     """
     formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
-    manifest = perturb_dataset(data, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
+    dataset = load_dataset(data, on_invalid)
+    echo_notes(dataset, on_invalid)
+    manifest = perturb_dataset(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
                                formats=formats, progress=not quiet, n_process=n_process, force=force)
     for line in summary_lines(manifest):
         click.echo(line)

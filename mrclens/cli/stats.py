@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from mrclens.io_utils import atomic_write_json
+from mrclens.cli._options import echo_notes, on_invalid_option
+from mrclens.io_utils import atomic_write_json, check_output_file
 from mrclens.squad import load_dataset
 from mrclens.stats import compute_stats, format_stats
 
@@ -18,17 +19,28 @@ from mrclens.stats import compute_stats, format_stats
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the per-question statistics (spaCy parses in one).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int | None, quiet: bool) -> None:
+@on_invalid_option
+def stats(data: str, dev: str | None, json_out: str | None, first_k: int, cache_dir: str | None, jobs: int | None, quiet: bool,
+          on_invalid: str) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
     No model is trained: this takes seconds to minutes. Percentages are 0-100. Parses and
     each paragraph's figures are cached, so a re-run recomputes only edited paragraphs.
     """
-    dataset = load_dataset(data)
-    dev_set = load_dataset(dev) if dev else None
+    if json_out:
+        check_output_file(json_out)
+    dataset = load_dataset(data, on_invalid)
+    dev_set = load_dataset(dev, on_invalid) if dev else None
+    for d in (dataset, dev_set):
+        if d is not None:
+            echo_notes(d, on_invalid)
     result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=not quiet, first_k=first_k, n_process=jobs)
-    click.echo(format_stats(result))
+    notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
+    if notes:  # only then, so that the figures of a valid file are unchanged
+        result["invalid_input"] = {"on_invalid": on_invalid, "notes": notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
+    click.echo(format_stats(result))
+    if json_out:
         click.echo(f"wrote {json_out}")

@@ -8,6 +8,7 @@ ablations: Zhong, Wang & Xing, "MRCLens", DataPerf@ICML 2022; exact rules: MRCLe
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -142,6 +143,18 @@ def perturb_dataset(
                         progress=progress, n_process=n_process, force=force)
 
 
+def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
+    """Warn when most paragraphs are one sentence and the truncated set is empty: the text is
+    most likely not English (e.g. Chinese), which the English sentence splitter cannot split."""
+    single = (truncated.dropped or {}).get("single_sentence", 0)
+    total = truncated.paragraphs_total or 0
+    if total and single > total / 2 and not any(True for _ in truncated.dataset.iter_questions()):
+        logging.getLogger("mrclens.perturb").warning(
+            f"warning: {dataset.source or 'the dataset'}: {single:,} of {total:,} paragraphs are a single sentence "
+            f"and the truncated set is empty, so e1, e2, e6-e8 have nothing to perturb; the text is most likely "
+            f"not English, which MRCLens's English spaCy pipeline cannot split into sentences")
+
+
 def _is_perturb_output(directory: Path) -> bool:
     try:
         read_manifest(directory)
@@ -177,6 +190,7 @@ def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n
     q_parses = {q.id: parse for (_, _, q), parse in zip(dataset.iter_questions(), q_list)}
 
     truncated = truncate_dataset(dataset, ctx_parses)
+    _warn_if_not_sentence_split(dataset, truncated)
     sets = {"full": dataset, "truncated": truncated.dataset}
 
     source = SourceRecord(dataset.source, None)
