@@ -75,10 +75,16 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
 
 
 def _is_evaluate_output(directory: Path) -> bool:
-    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit)."""
+    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit), or
+    only the ``perturbed/`` and ``predictions/`` folders of the output layout (an external
+    model's run laid out as an audit is, e.g. ``examples/audit_external_model.sh``)."""
+    from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, RESULTS_JSON
     from mrclens.artifacts.results import read_results
     from mrclens.errors import ArtifactError
 
+    if not (directory / RESULTS_JSON).exists():
+        names = {p.name for p in directory.iterdir() if not p.name.startswith(".mrclens-tmp.")}
+        return names <= {PERTURBED_DIR, PREDICTIONS_DIR} and all((directory / n).is_dir() for n in names)
     try:
         return read_results(directory).audit is None
     except ArtifactError:

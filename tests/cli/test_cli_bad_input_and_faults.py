@@ -298,6 +298,19 @@ def test_non_empty_out_holding_something_else_is_refused(command, small_data, tm
     assert res.exit_code == 0, res.output
 
 
+def test_evaluate_writes_next_to_its_own_perturbed_and_predictions_dirs(tmp_path):
+    """The layout of examples/audit_external_model.sh: OUT/perturbed, OUT/predictions, then --out OUT."""
+    out = tmp_path / "audit"
+    perturbed = make_perturbed_dir(out)
+    preds = write_predictions(out)
+    res = CliRunner().invoke(main, ["evaluate", str(perturbed), "--predictions-dir", str(preds), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    (out / "notes.txt").write_text("mine")
+    (out / "results.json").unlink()
+    res = CliRunner().invoke(main, ["evaluate", str(perturbed), "--predictions-dir", str(preds), "--out", str(out)])
+    assert res.exit_code == EXIT_BAD_INPUT and "notes.txt" in _error_line(res)
+
+
 def test_evaluate_refuses_an_audit_directory(tmp_path):
     perturbed = make_perturbed_dir(tmp_path / "p")
     preds = write_predictions(tmp_path / "p")
