@@ -71,8 +71,8 @@ def main() -> None:
             timings = json.loads((tmp / "train.json").read_text())["timings_s"]
             print("  warm run, seconds per step:", {k: round(v, 1) for k, v in timings.items()})
             # parses cached, per-paragraph figures not (e.g. the first run after an MRCLens upgrade)
-            (cache / "stats-v1.sqlite").unlink()
-            for extra in ("stats-v1.sqlite-wal", "stats-v1.sqlite-shm"):
+            (cache / "stats-v2.sqlite").unlink()
+            for extra in ("stats-v2.sqlite-wal", "stats-v2.sqlite-shm"):
                 (cache / extra).unlink(missing_ok=True)
             rows.append(run(args, "stats train (parses cached only)"))
         cache = tmp / "cache-dev"

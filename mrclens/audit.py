@@ -86,6 +86,9 @@ class AuditOptions:
         progress: show progress (:mod:`mrclens.progress`).
         option_sources: where each option's value came from (``{"seed": "command line", …}``,
             filled by ``mrclens audit``); recorded in ``results.json``, changes nothing else.
+        on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` invalid questions of the input files
+            (:func:`mrclens.formats.load_dataset`); each skipped question and repaired answer is
+            listed in ``results.json`` ``warnings`` and the report's notes.
     """
 
     train: str | None = None
@@ -104,6 +107,7 @@ class AuditOptions:
     cache_dir: str | None = None
     progress: bool = True
     option_sources: dict[str, str] | None = None
+    on_invalid: str = "refuse"
 
     def __post_init__(self) -> None:
         if self.profile is None:
@@ -178,10 +182,12 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     # 1. load ---------------------------------------------------------------------------
     t0 = time.perf_counter()
     inputs = [InputFile("train", str(train_path), sha256_file(train_path))]
-    train_all = load_dataset(train_path)
+    train_all = load_dataset(train_path, on_invalid=options.on_invalid)
+    notes = list(train_all.notes)
     if options.dev:
         inputs.append(InputFile("dev", str(options.dev), sha256_file(options.dev)))
-        eval_data = load_dataset(options.dev)
+        eval_data = load_dataset(options.dev, on_invalid=options.on_invalid)
+        notes += eval_data.notes
         train_data = train_all
         split_note = None
     else:
@@ -199,7 +205,14 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
          f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
 
-    fingerprint = _key([i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"})
+    if notes:
+        skipped = sum(1 for n in notes if n.severity == "skipped")
+        echo(f"[load] --on-invalid {options.on_invalid}: {skipped:,} invalid question(s) skipped, "
+             f"{len(notes) - skipped:,} answer(s) repaired (each listed in results.json and the report)")
+    fingerprint_parts = [[i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"}]
+    if options.on_invalid != "refuse":  # (kept out of the key otherwise, so earlier audits still resume)
+        fingerprint_parts.append(options.on_invalid)
+    fingerprint = _key(*fingerprint_parts)
     state = _State(out, fingerprint, options.force)
     versions = _pipeline_versions()
 
@@ -213,7 +226,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     else:
         t0 = time.perf_counter()
         manifest = perturb_dataset(eval_data, perturbed, ablations=ablation_ids, seed=options.seed,
-                                   cache_dir=options.cache_dir, progress=options.progress)
+                                   cache_dir=options.cache_dir, progress=options.progress,
+                                   force=True)  # OUT was checked above (_State): perturbed/ is the audit's own
         seconds["perturb"] = time.perf_counter() - t0
         state.finish("perturb", perturb_key, seconds["perturb"])
         n_trunc = manifest.sets["original-truncated"].n
@@ -289,6 +303,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
         progress=options.progress)
+    evaluation.results.warnings.extend(str(n) for n in notes)
     write_outputs(evaluation, out)
     return evaluation.results
 

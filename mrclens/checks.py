@@ -105,6 +105,7 @@ class CheckReport:
     rules_file: str | None = None
     audit_dir: str | None = None
     stats: dict | None = field(default=None, repr=False)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -120,6 +121,7 @@ class CheckReport:
             "audit_dir": self.audit_dir,
             "counts": {s: sum(1 for r in self.results if r.status == s) for s in ("pass", "fail", "skip")},
             "rules": [r.to_json() for r in self.results],
+            **({"invalid_input": self.notes} if self.notes else {}),
         }
 
 
@@ -224,7 +226,16 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
     """
     rules, _ = _parse_rules_toml(default_rules_text(), "default_rules.toml")
     if path is not None:
-        text = Path(path).read_text(encoding="utf-8")
+        try:
+            text = Path(path).read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise RulesError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start}); save the rules file as UTF-8") from None
+        except IsADirectoryError:
+            raise RulesError(f"{path}: is a directory, not a TOML rules file") from None
+        except OSError as err:
+            if isinstance(err, FileNotFoundError):
+                raise
+            raise RulesError(f"{path}: cannot be read: {err.strerror or err}") from None
         rules, _ = _parse_rules_toml(text, str(path), rules)
     return [r for r in rules.values() if r.enabled]
 
@@ -325,6 +336,7 @@ def run_check(
     *,
     cache_dir: str | Path | None = None,
     progress: bool = True,
+    on_invalid: str = "refuse",
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -337,6 +349,8 @@ def run_check(
         audit_dir: an ``mrclens audit`` output directory (its ``results.json``).
         cache_dir: the spaCy parse cache directory.
         progress: show progress bars.
+        on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.load_dataset`);
+            what was skipped or repaired is in ``report.notes``.
 
     Raises:
         DataError: a data file is invalid (exit 2).
@@ -348,12 +362,13 @@ def run_check(
 
     rule_list = load_rules(rules)
     audit = load_audit(audit_dir) if audit_dir is not None else None
-    dataset = load_dataset(data)
-    dev_set = load_dataset(dev) if dev is not None else None
+    dataset = load_dataset(data, on_invalid=on_invalid)
+    dev_set = load_dataset(dev, on_invalid=on_invalid) if dev is not None else None
     stats = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=progress)
     results = evaluate_rules(rule_list, stats, audit)
+    notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
-                       str(audit_dir) if audit_dir else None, stats)
+                       str(audit_dir) if audit_dir else None, stats, notes)
 
 
 def _fmt(x: float | None) -> str:

@@ -35,17 +35,21 @@ class Msg:
 
     NOT_JSON = "file is not valid JSON: {err} (line {line}, column {col})"
     NOT_UTF8 = "file is not UTF-8 text: {err}"
-    NOT_GZIP = "file ends in .gz but is not gzip data: {err}"
+    NOT_GZIP = "file ends in .gz but cannot be decompressed: {err}"
     NOT_OBJECT = "top level must be a JSON object with a 'data' list, got {kind}"
     NO_DATA = "no 'data' list at the top level"
     ARTICLE_NOT_OBJECT = "article #{index} is not a JSON object"
     NO_PARAGRAPHS = "article has no 'paragraphs' list"
     PARAGRAPH_NOT_OBJECT = "paragraph #{index} is not a JSON object"
-    BAD_CONTEXT = "paragraph #{index}: 'context' is missing or not a string"
+    BAD_CONTEXT = "paragraph #{index}: 'context' is missing or not a string (its answers are not checked)"
     EMPTY_CONTEXT = "paragraph #{index}: 'context' is empty"
     NO_QAS = "paragraph #{index}: 'qas' is missing or not a list"
     QA_NOT_OBJECT = "paragraph #{index}: question #{q_index} is not a JSON object"
     BAD_ID = "'id' is missing or not a string/integer"
+    EMPTY_ID = "'id' is an empty string"
+    EMPTY_ANSWER_TEXT = "answer #{a_index}: 'text' is empty"
+    SURROGATE = ("{what} contains a lone surrogate ({char}) at character {pos}: not valid Unicode text, "
+                 "so it cannot be written as UTF-8 (fix the \\u escape in the file)")
     DUPLICATE_ID = "duplicate question id (first seen in article {first_title!r})"
     BAD_QUESTION = "'question' is missing or not a string"
     EMPTY_QUESTION = "question text is empty"
@@ -66,6 +70,24 @@ class Msg:
         "as the official SQuAD v2.0 script does"
     )
 
+    # outputs (mrclens.io_utils)
+    CANNOT_WRITE = "cannot write {path}: {err}"
+    CANNOT_CREATE_DIR = "cannot create the output directory {path}: {err}"
+    OUTPUT_NOT_DIR = "output directory {path} exists and is not a directory"
+    OUT_HOLDS_OTHER = ("{path} is not empty and does not hold an earlier output of `mrclens {command}` "
+                       "({found}); choose another --out or pass --force to replace files in it")
+
+    # caches (mrclens.diskcache): the parse and statistics caches
+    CACHE_NOT_DIR = "cache directory {path} is not a directory (it is a file); give --cache-dir or MRCLENS_CACHE_DIR a directory"
+    CACHE_PARENT_NOT_DIR = ("cache directory {path} cannot be created: a parent of it is a file; "
+                            "give --cache-dir or MRCLENS_CACHE_DIR a directory")
+    CACHE_UNUSABLE = "cache {path} cannot be used: {err}; give --cache-dir or MRCLENS_CACHE_DIR a writable directory"
+    CACHE_MOVED_ASIDE = "cache file {path} is not a usable SQLite database ({err}); moved it to {aside} and started an empty cache"
+    CACHE_DAMAGED_STUCK = "cache file {path} is damaged ({err}) and could not be moved aside ({move_err}); delete it"
+    CACHE_UNREADABLE = "cache file {path} is damaged ({err}); recomputing without it (delete the file to rebuild it)"
+    CACHE_BAD_ENTRIES = ("{path}: {n} cache entr{s} could not be read (damaged, or not in this "
+                         "version's format); recomputed and stored again")
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -76,8 +98,9 @@ class Problem:
         message: what is wrong (one of the :class:`Msg` templates, filled in).
         title: the article title, when the problem is inside an article.
         qid: the question id, when the problem concerns one question.
-        severity: ``"error"`` (the file cannot be used) or ``"warning"`` (it can, with the
-            stated interpretation).
+        severity: ``"error"`` (the file cannot be used), ``"warning"`` (it can, with the
+            stated interpretation), or what ``--on-invalid`` did: ``"skipped"`` (the question was
+            left out; the message starts with ``skipped:``), ``"repaired"`` (an answer was moved).
     """
 
     file: str
@@ -92,7 +115,7 @@ class Problem:
             where.append(f"article {self.title!r}")
         if self.qid is not None:
             where.append(f"question {self.qid}")
-        prefix = "warning: " if self.severity == "warning" else ""
+        prefix = "warning: " if self.severity == "warning" else ""  # skipped/repaired notes carry their own word
         return f"{prefix}{': '.join(where)}: {self.message}"
 
 
@@ -149,6 +172,14 @@ class RulesError(MRCLensError):
 
 class CheckpointError(MRCLensError):
     """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
+
+
+class OutputError(MRCLensError):
+    """An output file or directory cannot be created or written (exit code 2); the message names it."""
+
+
+class CacheError(MRCLensError):
+    """The cache directory is not a directory, or a cache file cannot be opened or written (exit code 2)."""
 
 
 class VectorsError(MRCLensError):

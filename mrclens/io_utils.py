@@ -3,7 +3,12 @@
 Every file MRCLens writes goes through :func:`atomic_write_bytes`: the content is
 written to a temporary file in the destination directory and moved into place with
 ``os.replace``, so a reader never sees a half-written file and an interrupted run
-leaves the previous file intact.
+leaves the previous file intact. Temporary names start with :data:`TMP_PREFIX` and carry the
+writer's host and process id, so that a later run removes those a killed run left
+(:func:`remove_stale_temps`). Commands that write several files into one directory write them
+into a staging directory first (:func:`staged_output`) and move them into place only when all
+were written, so a failure leaves no partial output. A file or directory that cannot be written
+is an :class:`~mrclens.errors.OutputError` naming the path.
 """
 
 from __future__ import annotations
@@ -15,11 +20,21 @@ import hashlib
 import io
 import json
 import os
+import shutil
+import socket
 import tempfile
+import time
+import zlib
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from mrclens.errors import MRCLensError
+from mrclens.errors import MRCLensError, Msg, OutputError
+
+#: Every temporary file or staging directory MRCLens creates starts with this.
+TMP_PREFIX = ".mrclens-tmp."
+#: A temporary file of another host (or whose process cannot be checked) older than this is stale.
+STALE_SECONDS = 24 * 3600
+_HOST = socket.gethostname().replace(".", "_")
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -31,12 +46,203 @@ def read_bytes(path: str | os.PathLike) -> bytes:
     Raises:
         FileNotFoundError: the file does not exist.
         gzip.BadGzipFile: the name ends in ``.gz`` but the content is not gzip data.
+        gzip.BadGzipFile: also when the gzip data is truncated or damaged.
     """
     path = Path(path)
     data = path.read_bytes()
-    if path.name.endswith(".gz"):
-        data = gzip.decompress(data)
-    return data
+    return gunzip(data) if path.name.endswith(".gz") else data
+
+
+def gunzip(data: bytes) -> bytes:
+    """Decompress gzip ``data``.
+
+    Raises:
+        gzip.BadGzipFile: not gzip data, or gzip data that is truncated or damaged (the message says which).
+    """
+    try:
+        return gzip.decompress(data)
+    except EOFError:  # click would turn an EOFError into a bare "Aborted!"
+        raise gzip.BadGzipFile("the gzip data is truncated (the file ends before the end of the "
+                               "compressed stream; was the download or copy cut short?)") from None
+    except zlib.error as err:
+        raise gzip.BadGzipFile(f"the gzip data is damaged ({err})") from None
+
+
+def _temp_prefix(name: str) -> str:
+    return f"{TMP_PREFIX}{_HOST}.{os.getpid()}.{name}."
+
+
+def _is_stale(path: Path, now: float) -> bool:
+    """A temporary file or directory named by :func:`_temp_prefix` whose writer is gone."""
+    parts = path.name[len(TMP_PREFIX):].split(".", 2)
+    if len(parts) < 3:
+        return False
+    host, pid = parts[0], parts[1]
+    if host == _HOST and pid.isdigit():
+        if int(pid) == os.getpid():
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass  # the process exists (owned by another user)
+        else:
+            return False
+    try:
+        return now - path.lstat().st_mtime > STALE_SECONDS
+    except OSError:
+        return False
+
+
+def remove_stale_temps(directory: str | os.PathLike) -> list[Path]:
+    """Remove the temporary files and staging directories a killed MRCLens run left in ``directory``.
+
+    Only names starting with :data:`TMP_PREFIX` are considered, and only those whose writing
+    process no longer runs on this host (or, from another host, older than a day).
+
+    Returns:
+        the paths removed.
+    """
+    directory = Path(directory)
+    removed = []
+    now = time.time()
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if entry.name.startswith(TMP_PREFIX) and _is_stale(entry, now):
+            try:
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry)
+                else:
+                    entry.unlink()
+                removed.append(entry)
+            except OSError:
+                pass
+    return removed
+
+
+def _os_message(err: OSError) -> str:
+    if isinstance(err, NotADirectoryError):
+        return "a parent of it is a file, not a directory"
+    if isinstance(err, IsADirectoryError):
+        return "it is a directory"
+    return err.strerror or str(err)
+
+
+def check_output_file(path: str | os.PathLike) -> None:
+    """Fail early (before long work) when the output file ``path`` clearly cannot be written:
+    it is a directory, or the nearest existing parent is a file.
+
+    Raises:
+        OutputError: naming the path and why.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(Msg.CANNOT_WRITE.format(path=path, err="it is a directory"))
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise OutputError(Msg.CANNOT_CREATE_DIR.format(path=path.parent, err="a parent of it is a file, not a directory"))
+
+
+def make_output_dir(path: str | os.PathLike) -> bool:
+    """Create the output directory ``path`` (and parents) if missing.
+
+    Returns:
+        True when this call created it.
+
+    Raises:
+        OutputError: ``path`` is a file, a parent is a file, or it cannot be created.
+    """
+    path = Path(path)
+    if path.is_dir():
+        return False
+    if path.exists() or path.is_symlink():
+        raise OutputError(Msg.OUTPUT_NOT_DIR.format(path=path))
+    try:
+        path.mkdir(parents=True)
+    except FileExistsError:
+        if not path.is_dir():
+            raise OutputError(Msg.OUTPUT_NOT_DIR.format(path=path)) from None
+        return False
+    except OSError as err:
+        raise OutputError(Msg.CANNOT_CREATE_DIR.format(path=path, err=_os_message(err))) from None
+    return True
+
+
+def refuse_foreign_output(out_dir: str | os.PathLike, command: str, is_previous, *, force: bool = False) -> None:
+    """Refuse to write into a non-empty ``out_dir`` that holds something other than an earlier
+    output of the same command (as ``mrclens audit`` does), unless ``force``.
+
+    Args:
+        command: the command's name, for the message.
+        is_previous: ``is_previous(out_dir) -> bool``: the directory holds an earlier output of
+            ``command`` (e.g. a readable ``manifest.json`` for ``perturb``).
+
+    Raises:
+        OutputError: ``out_dir`` is not empty and ``is_previous`` says no (names what is there).
+    """
+    out = Path(out_dir)
+    if force or not out.is_dir():
+        return
+    entries = sorted(p.name for p in out.iterdir() if not p.name.startswith(TMP_PREFIX))
+    if not entries or is_previous(out):
+        return
+    found = ", ".join(entries[:3]) + (f" and {len(entries) - 3} more" if len(entries) > 3 else "")
+    raise OutputError(Msg.OUT_HOLDS_OTHER.format(path=out, command=command, found=found))
+
+
+@contextlib.contextmanager
+def staged_output(out_dir: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = (),
+                  last: Iterable[str] = ()) -> Iterator[Path]:
+    """Write several files into ``out_dir`` all or nothing.
+
+    Yields a staging directory inside ``out_dir`` (named with :data:`TMP_PREFIX`); the caller
+    writes its files there. When the block ends normally every file is moved into ``out_dir``
+    (names in ``last`` after the others, e.g. the manifest that describes them); first, every
+    target is checked, so that a target that is a directory or a protected input stops the
+    move before anything is replaced. When the block raises (or a check fails), the staging
+    directory is removed, and so is ``out_dir`` if this call created it. Stale temporary files
+    of killed runs in ``out_dir`` are removed first (:func:`remove_stale_temps`).
+
+    Raises:
+        OutputError: ``out_dir`` cannot be created or written, or a target cannot be replaced.
+        MRCLensError: a target is one of the ``protect`` input files.
+    """
+    out = Path(out_dir)
+    created = make_output_dir(out)
+    try:
+        remove_stale_temps(out)
+        try:
+            stage = Path(tempfile.mkdtemp(prefix=_temp_prefix("stage"), dir=out))
+        except OSError as err:
+            raise OutputError(Msg.CANNOT_WRITE.format(path=out, err=_os_message(err))) from None
+        try:
+            yield stage
+            names = sorted(p.name for p in stage.iterdir())
+            order = [n for n in names if n not in set(last)] + [n for n in last if n in names]
+            protected = [Path(p).resolve() for p in protect if p and Path(p).exists()]
+            for name in order:
+                target = out / name
+                if target.is_dir() and not target.is_symlink():
+                    raise OutputError(Msg.CANNOT_WRITE.format(path=target, err="it is a directory"))
+                if target.exists() and target.resolve() in protected:
+                    raise MRCLensError(f"refusing to overwrite the input file {target}")
+            for name in order:
+                try:
+                    os.replace(stage / name, out / name)
+                except OSError as err:
+                    raise OutputError(Msg.CANNOT_WRITE.format(path=out / name, err=_os_message(err))) from None
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+    except BaseException:
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[str | os.PathLike, ...] = ()) -> Path:
@@ -52,26 +258,37 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
 
     Raises:
         MRCLensError: ``path`` is one of the ``protect`` files.
+        OutputError: ``path`` or its directory cannot be written (read-only, a parent is a
+            file, ``path`` is a directory, disk full).
     """
     path = Path(path)
     for other in protect:
-        if Path(other).exists() and path.exists() and path.resolve() == Path(other).resolve():
+        if other and Path(other).exists() and path.exists() and path.resolve() == Path(other).resolve():
             raise MRCLensError(f"refusing to overwrite the input file {other}")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir():
+        raise OutputError(Msg.CANNOT_WRITE.format(path=path, err="it is a directory"))
+    created = None
+    if not path.parent.is_dir():
+        created = make_output_dir(path.parent) and path.parent
     if path.name.endswith(".gz"):
         buf = io.BytesIO()
         with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as gz:
             gz.write(data)
         data = buf.getvalue()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path.name), suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions of a new file
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+    except BaseException as err:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if created:
+            shutil.rmtree(created, ignore_errors=True)
+        if isinstance(err, OSError):
+            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=_os_message(err))) from None
         raise
     return path
 

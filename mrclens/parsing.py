@@ -5,8 +5,9 @@ in the input are parsed once, and parses are kept in a SQLite file under the cac
 (:func:`default_cache_dir`), keyed by the sha256 of the text, the requested annotations and
 :func:`mrclens.nlp.pipeline_fingerprint` (spaCy version, pipeline name/version and active
 components), so a new spaCy or model version never reads an old parse. Values are compact
-pickled tuples of offsets and labels, never spaCy objects; a warm lookup of ~12,000 texts
-takes a fraction of a second.
+JSON lists of offsets and labels (never pickles, never spaCy objects), checked for shape when
+read (:func:`check_parse`; a bad entry is parsed again); a warm lookup of ~12,000 texts takes a
+fraction of a second.
 
 spaCy: Honnibal et al., https://spacy.io; pipeline ``en_core_web_sm`` 3.8 loaded with only the
 components needed (:func:`mrclens.nlp.load_pipeline`).
@@ -15,6 +16,7 @@ components needed (:func:`mrclens.nlp.load_pipeline`).
 from __future__ import annotations
 
 import hashlib
+from array import array
 import importlib.metadata
 import os
 from dataclasses import dataclass
@@ -23,12 +25,12 @@ from typing import Sequence
 
 
 from mrclens import nlp as _nlp_module
-from mrclens.diskcache import DiskCache
+from mrclens.diskcache import DiskCache, warn_bad_entries
 from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 from mrclens.progress import progress as progress_bar
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2  # 2: values are JSON (1 was pickle and is never read)
 
 
 @dataclass
@@ -95,27 +97,81 @@ def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
 
 
 class _Cache(DiskCache):
-    """The parse cache: table ``parses`` (text hash → compact parse tuple) and table
+    """The parse cache: table ``parses`` (text hash → compact parse, JSON) and table
     ``fingerprints`` (installed package versions → pipeline fingerprint)."""
 
     def __init__(self, directory: Path):
-        super().__init__(directory / f"parses-v{_SCHEMA_VERSION}.sqlite", tables=())
-        self.con.execute("CREATE TABLE IF NOT EXISTS parses (key BLOB PRIMARY KEY, value BLOB NOT NULL)")
-        self.con.execute("CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        super().__init__(directory / f"parses-v{_SCHEMA_VERSION}.sqlite", tables=("parses",), extra_sql=(
+            "CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)",))
 
     def get_fingerprint(self, key: str) -> str | None:
         row = self.con.execute("SELECT value FROM fingerprints WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+        return row[0] if row and isinstance(row[0], str) else None
 
     def put_fingerprint(self, key: str, value: str) -> None:
         with self.con:
             self.con.execute("INSERT OR REPLACE INTO fingerprints (key, value) VALUES (?, ?)", (key, value))
 
-    def get_many(self, keys: list[bytes]) -> dict[bytes, tuple]:  # type: ignore[override]
-        return super().get_many(keys, table="parses")
+    def get_many(self, keys: list[bytes], check=None) -> dict[bytes, tuple]:  # type: ignore[override]
+        return super().get_many(keys, table="parses", check=check)
 
     def put_many(self, items: list[tuple[bytes, tuple]]) -> None:  # type: ignore[override]
         super().put_many(items, table="parses")
+
+
+def _ints(value, n: int | None = None, low: int = 0, high: int | None = None) -> list[int]:
+    if type(value) is not list or (n is not None and len(value) != n):
+        raise ValueError("not a list of the expected length")
+    if value:
+        array("q", value)  # TypeError unless every item is an integer (checked at C speed)
+        if min(value) < low or (high is not None and max(value) > high):
+            raise ValueError("not offsets inside the text")
+    return value
+
+
+def _strs(value, n: int) -> list[str]:
+    if type(value) is not list or len(value) != n:
+        raise ValueError("not a list of labels of the expected length")
+    "".join(value)  # TypeError unless every item is a string
+    return value
+
+
+def check_parse(value, text: str, *, sentences: bool, pos: bool, entities: bool) -> tuple:
+    """Verify a parse read from the cache and return it as :func:`_from_doc` builds it.
+
+    ``value`` is ``[starts, ends, pos, tags, sent_starts, ents]`` as decoded from JSON; every
+    offset must lie inside ``text`` and every annotation must be present exactly when requested.
+
+    Raises:
+        ValueError: the value has the wrong shape (the caller treats it as a cache miss).
+    """
+    if type(value) is not list or len(value) != 6:
+        raise ValueError("not a 6-item parse")
+    starts, ends, pos_list, tags, sent_starts, ents = value
+    n = len(_ints(starts, None, 0, len(text)))
+    _ints(ends, n, 0, len(text))
+    if pos:
+        _strs(pos_list, n)
+        _strs(tags, n)
+    elif pos_list is not None or tags is not None:
+        raise ValueError("unexpected POS tags")
+    if sentences:
+        _ints(sent_starts, None, 0, len(text))
+    elif sent_starts is not None:
+        raise ValueError("unexpected sentences")
+    if entities:
+        if type(ents) is not list:
+            raise ValueError("entities are not a list")
+        checked = []
+        for ent in ents:
+            if type(ent) is not list or len(ent) != 3 or type(ent[2]) is not str:
+                raise ValueError("not an entity")
+            _ints(ent[:2], 2, 0, len(text))
+            checked.append((ent[0], ent[1], ent[2]))
+        ents = checked
+    elif ents is not None:
+        raise ValueError("unexpected entities")
+    return (starts, ends, pos_list, tags, sent_starts, ents)
 
 
 def _install_key(sentences: bool, pos: bool, entities: bool) -> str:
@@ -204,8 +260,17 @@ def parse_texts(
             fingerprint = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
         prefix = f"{fingerprint}|{flags}|".encode("utf-8")
         keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
-        with gc_paused():
-            values = cache.get_many(keys) if cache else {}
+        if cache:
+            by_key = dict(zip(keys, distinct))
+
+            def check(key: bytes, value) -> tuple:
+                return check_parse(value, by_key[key], sentences=sentences, pos=pos, entities=entities)
+
+            with gc_paused():
+                values = cache.get_many(keys, check=check)
+            warn_bad_entries(cache.path, cache.bad_entries)
+        else:
+            values = {}
         todo = [i for i, k in enumerate(keys) if k not in values]
         if todo:
             nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from mrclens.errors import Problem
 from mrclens.formats import read_dataset
+from mrclens.squad import Dataset
 
 
 @dataclass
@@ -22,6 +23,7 @@ class ValidationReport:
     file: str
     counts: dict[str, int]
     problems: list[Problem] = field(default_factory=list)
+    dataset: Dataset | None = field(default=None, repr=False)
 
     @property
     def errors(self) -> list[Problem]:
@@ -37,11 +39,16 @@ class ValidationReport:
         return not self.errors
 
 
-def validate_file(path: str) -> ValidationReport:
+def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
     """Read ``path`` and collect its counts and all schema problems (never raises on bad data).
+
+    Args:
+        on_invalid: read as the other commands would with ``--on-invalid`` (see
+            :func:`mrclens.squad.parse_squad`); what was skipped or repaired is in
+            ``report.dataset.notes`` and the counts are of what is left.
 
     Raises:
         FileNotFoundError: the file does not exist.
     """
-    dataset, problems = read_dataset(path)
-    return ValidationReport(str(path), dataset.counts(), problems)
+    dataset, problems = read_dataset(path, on_invalid)
+    return ValidationReport(str(path), dataset.counts(), problems, dataset)

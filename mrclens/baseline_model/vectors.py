@@ -28,6 +28,14 @@ def _candidates(token: str) -> tuple[str, ...]:
     return (token, token.lower(), token.capitalize())
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def load_vectors(source: str, words: set[str]) -> tuple[list[str], np.ndarray]:
     """Read the vectors of ``words`` (and their lower-cased/capitalised forms) from ``source``.
 
@@ -65,19 +73,29 @@ def load_vectors(source: str, words: set[str]) -> tuple[list[str], np.ndarray]:
     dim = None
     import gzip
     opener = gzip.open if source.endswith(".gz") else open
+    dim_line = 0
     with opener(source, "rt", encoding="utf-8", errors="replace") as fh:
         for lineno, line in enumerate(fh, 1):
             parts = line.rstrip().split(" ")
             if lineno == 1 and len(parts) == 2 and all(p.isdigit() for p in parts):
                 continue  # word2vec header
-            if len(parts) < 2:
+            if not line.strip():
                 continue
             if dim is None:
-                dim = len(parts) - 1
+                dim, dim_line = len(parts) - 1, lineno
+                if dim < 2:
+                    raise VectorsError(f"{source}: line {lineno}: {dim} number(s) after the word; "
+                                       f"expected a word followed by its vector (at least 2 numbers)")
+            if len(parts) - 1 < dim:
+                raise VectorsError(f"{source}: line {lineno}: {len(parts) - 1} number(s), expected {dim} "
+                                   f"(as on line {dim_line}): not a word followed by {dim} numbers")
             if len(parts) - 1 != dim:
                 # GloVe 840B has a few words containing spaces: the word is everything but the last dim values
                 word = " ".join(parts[: len(parts) - dim])
                 values = parts[len(parts) - dim:]
+                if _is_number(parts[1]):  # no: the first line was the odd one
+                    raise VectorsError(f"{source}: line {lineno}: {len(parts) - 1} numbers, but line {dim_line} "
+                                       f"has {dim}: the vectors must all have the same length")
             else:
                 word, values = parts[0], parts[1:]
             if word in wanted and word not in vecs:

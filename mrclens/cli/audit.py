@@ -7,7 +7,7 @@ import logging
 import click
 
 from mrclens.audit import AuditOptions, run_audit
-from mrclens.cli.options import config_option, example, option_sources, show_progress, verbosity_options
+from mrclens.cli.options import config_option, example, on_invalid_option, option_sources, show_progress, verbosity_options
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
 
 log = logging.getLogger(__name__)
@@ -43,11 +43,12 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
+@on_invalid_option
 @config_option
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_minutes, dev_fraction, heldout_fraction,
-          resamples, cache_dir, force) -> None:
+          resamples, cache_dir, force, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -62,7 +63,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_min
         seed=seed, profile=profile or default_profile(train), device=device,
         max_minutes=max_minutes, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
-        option_sources=option_sources(ctx, _FIELDS),
+        option_sources=option_sources(ctx, _FIELDS), on_invalid=on_invalid,
     )
     if train is None:
         log.info("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
 
 
 @click.command(epilog=example("mrclens check train-v1.1.json.gz --dev dev-v1.1.json.gz --rules my-rules.toml"))
@@ -20,15 +20,21 @@ from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_opt
 @click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, as_json: bool,
-          cache_dir: str | None) -> None:
+          cache_dir: str | None, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job."""
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
-    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json)
+    report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
+                       on_invalid=on_invalid)
+    for note in report.notes:
+        click.echo(note, err=True)
+    if report.notes:
+        click.echo(f"{len(report.notes):,} invalid question(s) skipped / answer(s) repaired (--on-invalid {on_invalid})", err=True)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
     else:

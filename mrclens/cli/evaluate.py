@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from pathlib import Path
 
 import click
@@ -43,8 +44,10 @@ log = logging.getLogger(__name__)
               help="SQuAD v2.0 predictions with no_answer_probability: answer '' where it is above T (0-1), "
                    "or 'best': the threshold with the best F1 on DATA (an optimistic oracle, as in the official "
                    "v2.0 script). Default: the prediction_text as given.")
+@click.option("--force", is_flag=True,
+              help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
 @verbosity_options
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold) -> None:
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
@@ -64,7 +67,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
         if predictions_dir is None:
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
-        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json)
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force)
         return
     if predictions_dir is not None or out_dir is not None:
         given = "--predictions-dir" if predictions_dir is not None else "--out"
@@ -93,14 +96,42 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         log.warning(f"{result['unknown']:,} prediction(s) are for question ids not in {data}")
 
 
-def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json) -> None:
+def _is_evaluate_output(directory: Path) -> bool:
+    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit), or
+    only the ``perturbed/`` and ``predictions/`` folders of the output layout (an external
+    model's run laid out as an audit is, e.g. ``examples/audit_external_model.sh``)."""
+    from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, RESULTS_JSON
+    from mrclens.artifacts.results import read_results
+    from mrclens.errors import ArtifactError
+
+    if not (directory / RESULTS_JSON).exists():
+        names = {p.name for p in directory.iterdir() if not p.name.startswith(".mrclens-tmp.")}
+        return names <= {PERTURBED_DIR, PREDICTIONS_DIR} and all((directory / n).is_dir() for n in names)
+    try:
+        return read_results(directory).audit is None
+    except ArtifactError:
+        return False
+
+
+def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
+    from mrclens.io_utils import make_output_dir, refuse_foreign_output
     from mrclens.publish import write_outputs
     from mrclens.reports.table import format_table
     from mrclens.scoring.evaluate import evaluate_perturbed
 
+    if out_dir is not None:
+        refuse_foreign_output(out_dir, "evaluate", _is_evaluate_output, force=force)
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
                                     seed=seed, n_resamples=resamples, progress=show_progress())
-    written = write_outputs(evaluation, out_dir) if out_dir is not None else []
+    written = []
+    if out_dir is not None:
+        created = make_output_dir(out_dir)
+        try:
+            written = write_outputs(evaluation, out_dir)
+        except BaseException:
+            if created:
+                shutil.rmtree(out_dir, ignore_errors=True)
+            raise
     results = evaluation.results
     for message in results.warnings:
         log.warning(message)

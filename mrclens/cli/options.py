@@ -13,6 +13,8 @@ it, and ``mrclens --help`` imports every command module.
   relative to the file. A bad file stops with exit code 2 and a message naming the file and key.
 * :func:`example` — the ``Example:`` paragraph at the end of a command's ``--help``.
 * :func:`option_sources` — where each option's value came from (command line, config file, default).
+* :data:`on_invalid_option` and :func:`echo_notes` — ``--on-invalid refuse|skip|repair`` on every
+  command that reads a dataset, and the lines that list what it skipped or repaired.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import click
 from click.core import ParameterSource
 
 from mrclens.logs import configure_cli_logging, logging_state, restore_logging_state
+from mrclens.squad import ON_INVALID, Dataset
 
 #: The help of ``--json``, the same on every command that has it.
 JSON_HELP = "Print the result as one JSON object on standard output (messages and progress stay on standard error)."
@@ -181,3 +184,28 @@ def option_sources(ctx: click.Context, rename: dict[str, str] | None = None) -> 
             source = ctx.get_parameter_source(p.name)
             out[(rename or {}).get(p.name, p.name)] = labels.get(source, "default")
     return out
+
+
+# ---------------------------------------------------------------------------- --on-invalid
+#: ``--on-invalid refuse|skip|repair`` on every command that reads a SQuAD file.
+on_invalid_option = click.option(
+    "--on-invalid", "on_invalid", type=click.Choice(ON_INVALID), default="refuse", show_default=True,
+    help="What to do with invalid questions: refuse the file; skip each invalid question (each is listed "
+         "with its reason); or repair an answer whose exact text is within a few characters of its "
+         "answer_start (each repair listed) and skip the rest.")
+
+
+def echo_notes(dataset: Dataset, on_invalid: str) -> None:
+    """On stderr: one line per skipped question / repaired answer, then a count."""
+    if on_invalid == "refuse" or not dataset.notes:
+        return
+    for note in dataset.notes:
+        click.echo(str(note), err=True)
+    click.echo(notes_summary(dataset), err=True)
+
+
+def notes_summary(dataset: Dataset) -> str:
+    """``"FILE: N question(s) skipped, M answer(s) repaired (--on-invalid MODE)"``."""
+    skipped = sum(1 for n in dataset.notes if n.severity == "skipped")
+    repaired = sum(1 for n in dataset.notes if n.severity == "repaired")
+    return f"{dataset.source}: {skipped:,} invalid question(s) skipped, {repaired:,} answer(s) repaired"

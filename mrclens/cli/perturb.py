@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from mrclens.artifacts.manifest import PerturbationManifest
-from mrclens.cli.options import example, show_progress, verbosity_options
+from mrclens.cli.options import echo_notes, example, on_invalid_option, show_progress, verbosity_options
 from mrclens.perturbations import ABLATIONS, perturb_dataset
+from mrclens.formats import load_dataset
 
 
 def summary_lines(manifest: PerturbationManifest) -> list[str]:
@@ -39,17 +40,24 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1), help="spaCy worker processes.")
+@click.option("--force", is_flag=True,
+              help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
+@on_invalid_option
 @verbosity_options
-def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process) -> None:
+def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, force, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
     for e1, e2, e6–e8) in the SQuAD schema with the same question ids; manifest.json records,
     per ablation and question id, what changed or why nothing did. Same seed, same bytes.
+    A non-empty DIR that holds something other than an earlier perturb output is refused
+    unless --force; a failed run leaves DIR as it was.
     """
     formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
-    manifest = perturb_dataset(data, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
-                               formats=formats, progress=show_progress(), n_process=n_process)
+    dataset = load_dataset(data, on_invalid=on_invalid)
+    echo_notes(dataset, on_invalid)
+    manifest = perturb_dataset(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
+                               formats=formats, progress=show_progress(), n_process=n_process, force=force)
     for line in summary_lines(manifest):
         click.echo(line)
     click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

@@ -7,7 +7,7 @@ import logging
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, echo_notes, example, on_invalid_option, show_progress, verbosity_options
 from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
@@ -37,22 +37,32 @@ class _StatsCommand(click.Command):
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the per-question statistics (spaCy parses in one).")
+@on_invalid_option
 @verbosity_options
 def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first_k: int, cache_dir: str | None,
-          jobs: int | None) -> None:
+          jobs: int | None, on_invalid: str) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
     No model is trained: this takes seconds to minutes. Percentages are 0-100. Parses and
     each paragraph's figures are cached, so a re-run recomputes only edited paragraphs.
     """
-    from mrclens.io_utils import atomic_write_json
+    from mrclens.io_utils import atomic_write_json, check_output_file
     from mrclens.stats import compute_stats, format_stats
 
-    dataset = load_dataset(data)
-    dev_set = load_dataset(dev) if dev else None
+    if json_out:
+        check_output_file(json_out)
+    dataset = load_dataset(data, on_invalid=on_invalid)
+    dev_set = load_dataset(dev, on_invalid=on_invalid) if dev else None
+    for d in (dataset, dev_set):
+        if d is not None:
+            echo_notes(d, on_invalid)
     result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=show_progress(), first_k=first_k, n_process=jobs)
-    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else format_stats(result))
+    notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
+    if notes:  # only then, so that the figures of a valid file are unchanged
+        result["invalid_input"] = {"on_invalid": on_invalid, "notes": notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
+    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else format_stats(result))
+    if json_out:
         log.info(f"wrote {json_out}")

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.validation import validate_file
 
@@ -16,19 +16,33 @@ from mrclens.validation import validate_file
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
-                               'message, title, qid); the exit code is the same as without --json.')
+                               'message, title, qid), and with --on-invalid skip/repair: on_invalid (mode, '
+                               'notes, questions_left); the exit code is the same as without --json.')
+@on_invalid_option
 @verbosity_options
-def validate(file: str, as_json: bool) -> None:
-    """Check a SQuAD v1.1/v2.0 FILE (.json or .json.gz) and print its counts and problems."""
+def validate(file: str, as_json: bool, on_invalid: str) -> None:
+    """Check a SQuAD-format FILE (any format MRCLens reads) and print its counts and problems.
+
+    Counts are of what the file holds (an invalid answer still counts as an answer). With
+    --on-invalid skip or repair, lists what the other commands would skip or repair with the
+    same option, and exits 0 when what is left is usable.
+    """
     report = validate_file(file)
     c = report.counts
     if as_json:
         def problems(items):
             return [{"message": p.message, "title": p.title, "qid": p.qid} for p in items]
 
-        click.echo(json.dumps({"file": file, "valid": report.ok, "counts": c, "errors": problems(report.errors),
-                               "warnings": problems(report.warnings)}, ensure_ascii=False, indent=1))
-        if not report.ok:
+        obj = {"file": file, "valid": report.ok, "counts": c, "errors": problems(report.errors),
+               "warnings": problems(report.warnings)}
+        usable = report.ok
+        if not report.ok and on_invalid != "refuse":
+            fixed = validate_file(file, on_invalid)
+            usable = fixed.ok and fixed.counts["questions"] > 0
+            obj["on_invalid"] = {"mode": on_invalid, "notes": [str(n) for n in fixed.dataset.notes],
+                                 "questions_left": fixed.counts["questions"], "usable": usable}
+        click.echo(json.dumps(obj, ensure_ascii=False, indent=1))
+        if not usable:
             sys.exit(EXIT_BAD_INPUT)
         return
     click.echo(
@@ -39,6 +53,21 @@ def validate(file: str, as_json: bool) -> None:
         click.echo(str(problem), err=True)
     if report.ok:
         click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
-    else:
-        click.echo(f"INVALID: {len(report.errors):,} error(s), {len(report.warnings):,} warning(s)", err=True)
+        return
+    fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid)
+    skipped = sum(1 for n in fixed.dataset.notes if n.severity == "skipped" and n.qid is not None)
+    where = f"{skipped:,} of {c['questions']:,} questions invalid" if fixed.ok else "the file cannot be read as a whole"
+    click.echo(f"INVALID: {len(report.errors):,} error(s) ({where}), {len(report.warnings):,} warning(s)", err=True)
+    if on_invalid == "refuse":
+        if fixed.ok and fixed.counts["questions"]:
+            click.echo("(--on-invalid skip would leave the invalid questions out; --on-invalid repair would "
+                       "first move answers found within a few characters)", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    for note in fixed.dataset.notes:
+        click.echo(str(note))
+    click.echo(f"with --on-invalid {on_invalid}: " + notes_summary(fixed.dataset).split(": ", 1)[1]
+               + f"; {fixed.counts['questions']:,} questions left")
+    if not fixed.ok or not fixed.counts["questions"]:
+        for problem in fixed.errors:
+            click.echo(str(problem), err=True)
         sys.exit(EXIT_BAD_INPUT)

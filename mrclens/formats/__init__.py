@@ -38,7 +38,7 @@ from mrclens.formats import hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import atomic_write_bytes
-from mrclens.squad import Dataset, write_dataset
+from mrclens.squad import ON_INVALID, Dataset, write_dataset
 
 __all__ = ["FORMATS", "OUTPUT_FORMATS", "Loaded", "load_dataset", "read", "read_dataset", "write", "convert",
            "known_formats"]
@@ -52,7 +52,7 @@ OUTPUT_FORMATS = ("squad", "jsonl", "parquet")
 _OPTIONS = {"mrqa": {"id_field", "merge_duplicates", "on_no_span"}, "nq-simplified": set(nq_simplified.OPTIONS)}
 
 
-def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
+def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **options: Any) -> Loaded:
     """Read ``source`` (a path, or a Python object) in ``format`` (``"auto"``: detected).
 
     Args:
@@ -60,6 +60,9 @@ def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
             ``datasets.Dataset`` (or a ``DatasetDict`` with one split), a pyarrow ``Table``, a pandas
             ``DataFrame`` or a list of flat records.
         format: ``"auto"`` or one of :data:`FORMATS`.
+        on_invalid: ``"refuse"`` (every problem stays in ``problems``), ``"skip"`` (invalid questions
+            are left out) or ``"repair"`` (misplaced answers moved where possible, the rest skipped);
+            what was skipped or repaired is listed in ``dataset.notes`` (:func:`mrclens.squad.parse_squad`).
         options: format options: MRQA ``id_field``, ``merge_duplicates``, ``on_no_span``
             (:func:`mrclens.formats.mrqa.read_text`); NQ ``yes_no``, ``multi_span``,
             ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
@@ -69,12 +72,15 @@ def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
 
     Raises:
         MRCLensError: an unknown format name or option, or a Python object of no known kind.
+        ValueError: an unknown ``on_invalid``.
         FileNotFoundError: the file does not exist.
     """
+    if on_invalid not in ON_INVALID:
+        raise ValueError(f"on_invalid must be one of {ON_INVALID}, got {on_invalid!r}")
     if format != "auto" and format not in FORMATS:
         raise MRCLensError(FormatMsg.UNKNOWN_FORMAT_NAME.format(name=format, known=known_formats()))
     if not isinstance(source, (str, os.PathLike)):
-        return _read_object(source, format)
+        return _read_object(source, format, on_invalid)
     file = str(source)
     detected = format == "auto"
     if detected:
@@ -89,17 +95,18 @@ def read(source: Any, format: str = "auto", **options: Any) -> Loaded:
     if unknown:
         raise MRCLensError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt!r}"
                            + (f" (it takes {', '.join(sorted(allowed))})" if allowed else ""))
-    loaded = _read_path(source, file, fmt, container, options)
+    loaded = _read_path(source, file, fmt, container, dict(options, on_invalid=on_invalid))
     loaded.detected = detected
     log.debug("%s: read as %s", file, loaded.describe())  # shown with -v; `mrclens convert` prints it
     return loaded
 
 
 def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loaded:
+    on_invalid = options["on_invalid"]
     if fmt == "squad":
-        return squad_json.read_path(path)
+        return squad_json.read_path(path, on_invalid)
     if fmt == "hf-flat" and (container == "parquet" or (container is None and _is_parquet(path))):
-        return hf_flat.read_parquet(path)
+        return hf_flat.read_parquet(path, on_invalid)
     text, problems = read_text(path)
     if text is None:
         return Loaded(Dataset([], None, file), fmt if fmt != "json-document" else "unknown", container or "json",
@@ -109,24 +116,24 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
     if fmt == "nq-simplified":
         return nq_simplified.read_text(text, file, **options)
     if fmt == "hf-flat" and container == "jsonl":
-        return hf_flat.read_jsonl_text(text, file)
+        return hf_flat.read_jsonl_text(text, file, on_invalid)
     # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
         if fmt == "hf-flat":
-            return hf_flat.read_jsonl_text(text, file)
+            return hf_flat.read_jsonl_text(text, file, on_invalid)
         return Loaded(Dataset([], None, file), "unknown", "json", problems=[
             Problem(file, Msg.NOT_JSON.format(err=err.msg, line=err.lineno, col=err.colno))])
     if squad_json.is_squad_object(obj):
         if fmt == "hf-flat":
             return Loaded(Dataset([], None, file), fmt, "json", problems=[
                 Problem(file, FormatMsg.WRONG_FORMAT.format(name=fmt, why="the file is SQuAD JSON (articles with paragraphs)"))])
-        return squad_json.read_path(path)
+        return squad_json.read_path(path, on_invalid)
     if isinstance(obj, list) or (isinstance(obj, dict) and isinstance(obj.get("data"), list)):
-        return hf_flat.read_json_object(obj, file)
+        return hf_flat.read_json_object(obj, file, on_invalid)
     if isinstance(obj, dict) and fmt == "hf-flat":  # a one-line JSON Lines file
-        return hf_flat.read_jsonl_text(text, file)
+        return hf_flat.read_jsonl_text(text, file, on_invalid)
     return Loaded(Dataset([], None, file), "unknown", "json", problems=[Problem(file, FormatMsg.UNKNOWN_FORMAT.format(
         why=f"a JSON {type(obj).__name__} without a 'data' list of articles or records", known=known_formats()))])
 
@@ -136,11 +143,11 @@ def _is_parquet(path) -> bool:
         return fh.read(4) == b"PAR1"
 
 
-def _read_object(obj: Any, format: str) -> Loaded:
+def _read_object(obj: Any, format: str, on_invalid: str = "refuse") -> Loaded:
     if isinstance(obj, Dataset):
         return Loaded(obj, "squad", "object", detected=format == "auto")
     if squad_json.is_squad_object(obj) and format in ("auto", "squad"):
-        return squad_json.read_object(obj)
+        return squad_json.read_object(obj, on_invalid=on_invalid)
     if isinstance(obj, Mapping) and obj and all(hasattr(v, "column_names") for v in obj.values()):  # DatasetDict
         if len(obj) != 1:
             raise MRCLensError(FormatMsg.DATASETS_SPLITS.format(splits=", ".join(obj), first=next(iter(obj))))
@@ -148,24 +155,27 @@ def _read_object(obj: Any, format: str) -> Loaded:
     if isinstance(obj, Mapping) and isinstance(obj.get("data"), list):
         obj = obj["data"]
     if format in ("auto", "hf-flat"):
-        loaded = hf_flat.read_object(obj)
+        loaded = hf_flat.read_object(obj, on_invalid=on_invalid)
         if loaded is not None:
             loaded.detected = format == "auto"
             return loaded
     raise MRCLensError(FormatMsg.UNKNOWN_OBJECT.format(kind=type(obj).__name__, known=known_formats()))
 
 
-def read_dataset(path: str | os.PathLike, format: str = "auto", **options: Any) -> tuple[Dataset, list[Problem]]:
+def read_dataset(path: str | os.PathLike, on_invalid: str = "refuse", format: str = "auto",
+                 **options: Any) -> tuple[Dataset, list[Problem]]:
     """``(dataset, problems)`` of any format, never raising on bad data (like
-    :func:`mrclens.squad.read_dataset`, which it replaces for every format)."""
-    loaded = read(path, format, **options)
+    :func:`mrclens.squad.read_dataset`, which it replaces for every format); ``on_invalid`` as in :func:`read`."""
+    loaded = read(path, format, on_invalid, **options)
     return loaded.dataset, loaded.problems
 
 
-def load_dataset(source: Any, format: str = "auto", **options: Any) -> Dataset:
+def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", **options: Any) -> Dataset:
     """Load and validate a dataset in any format MRCLens reads (see :func:`read`).
 
-    Warnings are not raised; the detected format is logged at INFO level.
+    Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid``: see
+    :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
+    file with no valid question left.
 
     Raises:
         DataError: the data is unreadable, of no known format (the message lists the formats MRCLens
@@ -173,10 +183,14 @@ def load_dataset(source: Any, format: str = "auto", **options: Any) -> Dataset:
         MRCLensError: an unknown format name or option.
         FileNotFoundError: the file does not exist.
     """
-    loaded = read(source, format, **options)
+    loaded = read(source, format, on_invalid, **options)
     if loaded.errors:
         raise DataError(loaded.errors)
-    return loaded.dataset
+    dataset = loaded.dataset
+    if on_invalid != "refuse" and dataset.notes and not any(True for _ in dataset.iter_questions()):
+        raise DataError([Problem(loaded.dataset.source or str(source),
+                                 f"no valid question left after --on-invalid {on_invalid} ({len(dataset.notes):,} skipped)")])
+    return dataset
 
 
 def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad") -> Path:

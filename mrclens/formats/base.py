@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from mrclens.errors import FormatMsg, Msg, Problem
+from mrclens.io_utils import gunzip
 from mrclens.squad import Dataset, parse_squad
 
 #: The formats MRCLens reads, as named by ``format=`` / ``--format``, with what each is.
@@ -83,12 +84,12 @@ def open_text(path: str | os.PathLike) -> io.TextIOBase:
 def read_text(path: str | os.PathLike) -> tuple[str | None, list[Problem]]:
     """The whole file as text, or ``None`` and the problem (not gzip, not UTF-8)."""
     file = str(path)
+    data = Path(path).read_bytes()  # FileNotFoundError propagates
     try:
-        with open_text(path) as fh:
-            return fh.read(), []
-    except FileNotFoundError:
-        raise
-    except (gzip.BadGzipFile, EOFError, OSError) as err:
+        if file.endswith(".gz") or data[:2] == b"\x1f\x8b":
+            data = gunzip(data)
+        return data.decode("utf-8-sig"), []
+    except gzip.BadGzipFile as err:
         return None, [Problem(file, Msg.NOT_GZIP.format(err=err))]
     except UnicodeDecodeError as err:
         return None, [Problem(file, Msg.NOT_UTF8.format(err=err))]
@@ -111,7 +112,21 @@ def iter_jsonl(text: str, file: str, problems: list[Problem]) -> Iterator[tuple[
         yield number, obj
 
 
-def validated(squad_obj: dict[str, Any], file: str, problems: list[Problem]) -> tuple[Dataset, list[Problem]]:
-    """Validate a SQuAD JSON object built by a reader; the reader's own problems come first."""
-    dataset, squad_problems = parse_squad(squad_obj, file)
+def validated(squad_obj: dict[str, Any], file: str, problems: list[Problem],
+              on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
+    """Validate a SQuAD JSON object built by a reader; the reader's own problems come first.
+
+    With ``on_invalid`` ``"skip"`` or ``"repair"`` (:func:`mrclens.squad.parse_squad`), a reader's
+    error about one question (the reader already left that question out) becomes a ``"skipped"``
+    note of the dataset instead of an error; errors about the whole file stay errors.
+    """
+    dataset, squad_problems = parse_squad(squad_obj, file, on_invalid)
+    if on_invalid != "refuse":
+        kept = []
+        for p in problems:
+            if p.severity == "error" and p.qid is not None:
+                dataset.notes.append(Problem(p.file, f"skipped: {p.message}", p.title, p.qid, severity="skipped"))
+            else:
+                kept.append(p)
+        problems = kept
     return dataset, problems + squad_problems

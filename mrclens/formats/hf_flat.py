@@ -35,7 +35,7 @@ _KNOWN = {"id", "title", "context", "question", "answers", "is_impossible"}
 
 
 def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
-                       problems: list[Problem] | None = None) -> tuple[Dataset, list[Problem]]:
+                       problems: list[Problem] | None = None, on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
     """Build and validate a dataset from ``(where, record)`` pairs (``where`` names the record in
     messages, e.g. ``"line 12"`` or ``"row 11"``)."""
     problems = problems if problems is not None else []
@@ -89,18 +89,18 @@ def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
             for paragraph in article["paragraphs"]:
                 for item in paragraph["qas"]:
                     item.setdefault("is_impossible", not item["answers"])
-    return validated({"version": "v2.0" if v2 else "1.1", "data": articles}, file, problems)
+    return validated({"version": "v2.0" if v2 else "1.1", "data": articles}, file, problems, on_invalid)
 
 
-def read_jsonl_text(text: str, file: str) -> Loaded:
+def read_jsonl_text(text: str, file: str, on_invalid: str = "refuse") -> Loaded:
     """Read flat records from JSON Lines text (one record per line)."""
     problems: list[Problem] = []
     records = ((f"line {n}", obj) for n, obj in iter_jsonl(text, file, problems))
-    dataset, problems = records_to_dataset(records, file, problems)
+    dataset, problems = records_to_dataset(records, file, problems, on_invalid=on_invalid)
     return Loaded(dataset, "hf-flat", "jsonl", problems=problems)
 
 
-def read_json_object(obj: Any, file: str) -> Loaded:
+def read_json_object(obj: Any, file: str, on_invalid: str = "refuse") -> Loaded:
     """Read flat records from a decoded JSON list, or ``{"data": [records]}``."""
     records = obj.get("data") if isinstance(obj, dict) else obj
     problems: list[Problem] = []
@@ -111,11 +111,11 @@ def read_json_object(obj: Any, file: str) -> Loaded:
         else:
             problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"record {i}", field="(record)",
                                                                           expected="a JSON object")))
-    dataset, problems = records_to_dataset(pairs, file, problems)
+    dataset, problems = records_to_dataset(pairs, file, problems, on_invalid=on_invalid)
     return Loaded(dataset, "hf-flat", "json", problems=problems)
 
 
-def read_parquet(path: str | os.PathLike) -> Loaded:
+def read_parquet(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
     """Read flat records from a parquet file (pyarrow; the ``answers`` struct column as written by
     ``datasets.Dataset.to_parquet`` or :func:`write_parquet`)."""
     import pyarrow as pa
@@ -130,11 +130,11 @@ def read_parquet(path: str | os.PathLike) -> Loaded:
         return Loaded(Dataset([], None, file), "hf-flat", "parquet",
                       problems=[Problem(file, FormatMsg.PARQUET_UNREADABLE.format(err=err))])
     rows = ((f"row {i}", rec) for i, rec in enumerate(table.to_pylist()))
-    dataset, problems = records_to_dataset(rows, file)
+    dataset, problems = records_to_dataset(rows, file, on_invalid=on_invalid)
     return Loaded(dataset, "hf-flat", "parquet", problems=problems)
 
 
-def read_object(obj: Any, name: str = "<memory>") -> Loaded | None:
+def read_object(obj: Any, name: str = "<memory>", on_invalid: str = "refuse") -> Loaded | None:
     """Read flat records from a Python object, or return ``None`` when it is not one of:
     a ``datasets.Dataset`` (anything with ``to_list()`` and ``column_names``), a pyarrow ``Table``
     (``to_pylist()``), a pandas ``DataFrame`` (``to_dict("records")``), or a list of dicts."""
@@ -148,7 +148,8 @@ def read_object(obj: Any, name: str = "<memory>") -> Loaded | None:
         records = obj
     else:
         return None
-    dataset, problems = records_to_dataset(((f"row {i}", r) for i, r in enumerate(records)), name)
+    dataset, problems = records_to_dataset(((f"row {i}", r) for i, r in enumerate(records)), name,
+                                           on_invalid=on_invalid)
     return Loaded(dataset, "hf-flat", "object", problems=problems)
 
 

@@ -57,7 +57,7 @@ COUNT_NOTES = {
 
 
 def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: bool = True,
-              on_no_span: str = "error") -> Loaded:
+              on_no_span: str = "error", on_invalid: str = "refuse") -> Loaded:
     """Read MRQA JSON Lines text.
 
     Args:
@@ -67,6 +67,7 @@ def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: 
             ``qid`` otherwise).
         merge_duplicates: merge identical gold answers (same text and start) into one.
         on_no_span: ``"error"`` or ``"drop"``: what a question without a usable span is.
+        on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.base.validated`).
     """
     problems: list[Problem] = []
     counts = dict.fromkeys(COUNT_NOTES, 0)
@@ -98,7 +99,7 @@ def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: 
             if item is not None:
                 items.append(item)
         articles.append({"title": title, "paragraphs": [{"context": context, "qas": items}]})
-    dataset, problems = validated({"version": "1.1", "data": articles}, file, problems)
+    dataset, problems = validated({"version": "1.1", "data": articles}, file, problems, on_invalid)
     if any(q.is_impossible is not None for _, _, q in dataset.iter_questions()):
         dataset.version = "v2.0"
     notes = [f"{counts[k]:,} {COUNT_NOTES[k]}" for k in COUNT_NOTES if counts[k]]

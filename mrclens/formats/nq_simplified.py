@@ -119,8 +119,9 @@ def _text_of(tokens: list[str], start: int, end: int) -> tuple[str, list[int | N
     return " ".join(parts), starts, ends
 
 
-def read_text(text: str, file: str, **options: str) -> Loaded:
-    """Read simplified-NQ JSON Lines text; ``options`` as in the module docstring."""
+def read_text(text: str, file: str, on_invalid: str = "refuse", **options: str) -> Loaded:
+    """Read simplified-NQ JSON Lines text; ``options`` as in the module docstring, ``on_invalid`` as in
+    :func:`mrclens.formats.base.validated`."""
     opts = check_options(options)
     problems: list[Problem] = []
     counts = dict.fromkeys(COUNT_NOTES, 0)
@@ -140,7 +141,7 @@ def read_text(text: str, file: str, **options: str) -> Loaded:
                 for item in p["qas"]:
                     item["is_impossible"] = not item["answers"]
     dataset, problems = validated({"version": "v2.0" if any_unanswerable else "1.1", "data": list(articles.values())},
-                                  file, problems)
+                                  file, problems, on_invalid)
     notes = [f"{counts[k]:,} {COUNT_NOTES[k]}" for k in COUNT_NOTES if counts[k]]
     return Loaded(dataset, "nq-simplified", "jsonl", problems=problems, counts=counts, notes=notes)
 

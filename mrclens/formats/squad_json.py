@@ -9,15 +9,15 @@ from mrclens.formats.base import Loaded
 from mrclens.squad import parse_squad, read_dataset
 
 
-def read_path(path: str | os.PathLike) -> Loaded:
+def read_path(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
     """Read a SQuAD ``.json`` / ``.json.gz`` file with :func:`mrclens.squad.read_dataset`."""
-    dataset, problems = read_dataset(path)
+    dataset, problems = read_dataset(path, on_invalid)
     return Loaded(dataset, "squad", "json", problems=problems)
 
 
-def read_object(obj: Any, name: str = "<memory>") -> Loaded:
+def read_object(obj: Any, name: str = "<memory>", on_invalid: str = "refuse") -> Loaded:
     """Read a decoded SQuAD JSON object (``{"data": [articles], "version": ...}``)."""
-    dataset, problems = parse_squad(obj, name)
+    dataset, problems = parse_squad(obj, name, on_invalid)
     return Loaded(dataset, "squad", "object", problems=problems)
 
 

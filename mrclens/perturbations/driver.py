@@ -8,6 +8,7 @@ ablations: Zhong, Wang & Xing, "MRCLens", DataPerf@ICML 2022; exact rules: MRCLe
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -15,9 +16,11 @@ from typing import Any, Iterable, Sequence
 
 from mrclens import __version__
 from mrclens.artifacts.layout import set_file_name
-from mrclens.artifacts.manifest import AblationEntry, PerturbationManifest, SetEntry, SourceRecord, write_manifest
-from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
+from mrclens.artifacts.layout import MANIFEST
+from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
+                                        write_manifest)
+from mrclens.errors import ArtifactError, MRCLensError
+from mrclens.io_utils import atomic_write_bytes, gc_paused, refuse_foreign_output, sha256_file, staged_output
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.controls import InsertionPool
@@ -98,6 +101,7 @@ def perturb_dataset(
     formats: Sequence[str] = ("json",),
     progress: bool = True,
     n_process: int = 1,
+    force: bool = False,
 ) -> PerturbationManifest:
     """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
 
@@ -106,8 +110,10 @@ def perturb_dataset(
     requested ablation (each on its evaluation set), and ``manifest.json``
     (:mod:`mrclens.artifacts.manifest`: per set its file and size; per ablation its metadata,
     counts of changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
-    in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). Every file is
-    written atomically; the same input and seed give byte-identical files.
+    in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). The files are
+    written into a staging directory and moved into ``out_dir`` only when all were written
+    (:func:`mrclens.io_utils.staged_output`), the manifest last: a failure leaves no partial
+    output (and no ``out_dir`` it created). The same input and seed give byte-identical files.
 
     Contexts are parsed once each with spaCy's ``senter`` (tokens + sentences), questions once
     each with tok2vec + tagger + attribute_ruler (tokens + POS), through the disk cache of
@@ -124,6 +130,8 @@ def perturb_dataset(
         formats: ``("json",)`` or ``("json", "jsonl")``.
         progress: show progress (:mod:`mrclens.progress`) for parsing and perturbing.
         n_process: spaCy worker processes.
+        force: write into a non-empty ``out_dir`` that does not hold an earlier ``perturb``
+            output (its same-named files are replaced).
 
     Returns:
         the manifest written to ``manifest.json``.
@@ -132,14 +140,36 @@ def perturb_dataset(
         DataError: the file breaks the SQuAD schema (from :func:`mrclens.squad.load_dataset`).
         FileNotFoundError: the file does not exist.
         MRCLensError: an unknown ablation id or format; an output path is the input file.
+        OutputError: ``out_dir`` cannot be written, or holds something else and ``force`` is off.
+        CacheError: the cache directory is not usable.
         InvariantError: an edit broke an answer offset (a bug; never expected).
     """
     with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
-                        progress=progress, n_process=n_process)
+                        progress=progress, n_process=n_process, force=force)
 
 
-def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process) -> PerturbationManifest:
+def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
+    """Warn when most paragraphs are one sentence and the truncated set is empty: the text is
+    most likely not English (e.g. Chinese), which the English sentence splitter cannot split."""
+    single = (truncated.dropped or {}).get("single_sentence", 0)
+    total = truncated.paragraphs_total or 0
+    if total and single > total / 2 and not any(True for _ in truncated.dataset.iter_questions()):
+        logging.getLogger("mrclens.perturb").warning(
+            f"warning: {dataset.source or 'the dataset'}: {single:,} of {total:,} paragraphs are a single sentence "
+            f"and the truncated set is empty, so e1, e2, e6-e8 have nothing to perturb; the text is most likely "
+            f"not English, which MRCLens's English spaCy pipeline cannot split into sentences")
+
+
+def _is_perturb_output(directory: Path) -> bool:
+    try:
+        read_manifest(directory)
+    except ArtifactError:
+        return False
+    return True
+
+
+def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, force=False) -> PerturbationManifest:
     ids = resolve_ablations(ablations)
     formats = tuple(formats)
     bad = [f for f in formats if f not in FORMATS]
@@ -147,9 +177,15 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         raise MRCLensError(f"formats must include 'json' and be among {FORMATS}, got {formats}")
     if not isinstance(dataset, Dataset):
         dataset = load_dataset(dataset)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    refuse_foreign_output(out_dir, "perturb", _is_perturb_output, force=force)
     protect = (dataset.source,) if dataset.source else ()
+    with staged_output(out_dir, protect=protect, last=(MANIFEST,)) as stage:
+        return _write_all(dataset, stage, ids=ids, seed=seed, cache_dir=cache_dir, formats=formats,
+                          progress=progress, n_process=n_process)
+
+
+def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n_process) -> PerturbationManifest:
+    protect = ()  # ``out`` is a fresh staging directory; the input is protected when files move out of it
 
     contexts = [p.context for _, p in dataset.iter_paragraphs()]
     questions = [q.question for _, _, q in dataset.iter_questions()]
@@ -160,6 +196,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     q_parses = {q.id: parse for (_, _, q), parse in zip(dataset.iter_questions(), q_list)}
 
     truncated = truncate_dataset(dataset, ctx_parses)
+    _warn_if_not_sentence_split(dataset, truncated)
     sets = {"full": dataset, "truncated": truncated.dataset}
 
     source = SourceRecord(dataset.source, None)

@@ -14,7 +14,7 @@ The code is fingerprinted by :func:`code_fingerprint`: the source of :data:`FIGU
 and of every MRCLens module they import, transitively (:mod:`mrclens.stats.fingerprint`).
 Third-party code (NumPy, spaCy's stop-word list) is not part of the key.
 
-The store is ``stats-v1.sqlite`` next to the parse cache (:func:`mrclens.parsing.default_cache_dir`).
+The store is ``stats-v2.sqlite`` (JSON values, checked by :func:`check_figures` when read) next to the parse cache (:func:`mrclens.parsing.default_cache_dir`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from mrclens.squad import Paragraph
 from mrclens.stats import paragraph
 from mrclens.stats.fingerprint import source_fingerprint
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2  # 2: values are JSON (1 was pickle and is never read)
 
 #: The modules whose code makes a cached entry: the figures (:mod:`mrclens.stats.paragraph`)
 #: and the key itself (this module). :func:`code_fingerprint` follows their imports.
@@ -69,13 +69,40 @@ def figures_key(paragraph: Paragraph, units: Sequence[tuple[int, int]], most_sim
 
 
 class StatsCache(DiskCache):
-    """Paragraph-figures store in ``DIR/stats-v1.sqlite`` (table ``paragraphs``)."""
+    """Paragraph-figures store in ``DIR/stats-v2.sqlite`` (table ``paragraphs``)."""
 
     def __init__(self, directory: str | Path, *, setup: bool = True):
         super().__init__(Path(directory) / f"stats-v{_SCHEMA_VERSION}.sqlite", tables=("paragraphs",), setup=setup)
 
-    def get_many(self, keys: list[bytes]) -> dict[bytes, Any]:  # type: ignore[override]
-        return super().get_many(keys, table="paragraphs")
+    def get_many(self, keys: list[bytes], check=None) -> dict[bytes, Any]:  # type: ignore[override]
+        return super().get_many(keys, table="paragraphs", check=check)
 
     def put_many(self, items) -> None:  # type: ignore[override]
         super().put_many(items, table="paragraphs")
+
+
+_NUM = (int, float)
+
+
+def check_figures(value: Any, n_questions: int, n_answerable: int) -> dict:
+    """Verify one paragraph's figures read from the cache (the shape :func:`mrclens.stats.paragraph.paragraph_figures` returns).
+
+    Raises:
+        ValueError: the value has the wrong shape (the caller treats it as a cache miss).
+    """
+    def column(name: str, n: int, ok) -> None:
+        items = value[name]
+        if type(items) is not list or len(items) != n or not all(ok(x) for x in items):
+            raise ValueError(f"bad {name!r}")
+
+    if type(value) is not dict:
+        raise ValueError("not an object")
+    column("longest", n_questions, lambda x: type(x) is int)
+    column("a_len", n_answerable, lambda x: type(x) is int)
+    column("unit_index", n_answerable, lambda x: x is None or type(x) is int)
+    column("char_frac", n_answerable, lambda x: type(x) in _NUM)
+    column("in_sim", n_answerable, lambda x: x is None or type(x) is bool)
+    column("content_share", n_answerable, lambda x: x is None or type(x) in _NUM)
+    column("preds", n_answerable,
+           lambda row: type(row) is list and len(row) == 6 and all(p is None or type(p) is str for p in row))
+    return value

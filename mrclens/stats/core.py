@@ -12,7 +12,8 @@ from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
-from mrclens.stats.cache import StatsCache, code_fingerprint, figures_key
+from mrclens.diskcache import warn_bad_entries
+from mrclens.stats.cache import StatsCache, check_figures, code_fingerprint, figures_key
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
@@ -96,7 +97,9 @@ def _chunk_stats(bounds: tuple[int, int]) -> dict:
         figures_key(paragraphs[pi], units[pi], sim_idx[first[pi] : first[pi + 1]], first_k) for pi in range(lo, hi)
     ]
     cache = StatsCache(w["cache_dir"], setup=False) if w["cache_dir"] is not None else None  # set up by the parent
-    found = cache.get_many(keys) if cache else {}
+    shape = {key: (len(paragraphs[pi].questions), first[pi + 1] - first[pi]) for pi, key in zip(range(lo, hi), keys)}
+    found = cache.get_many(keys, check=lambda key, value: check_figures(value, *shape[key])) if cache else {}
+    out["bad_cache_entries"] = cache.bad_entries if cache else 0
     if cache:
         cache.close()
     new_entries = []
@@ -246,10 +249,13 @@ def compute_stats(
         "cache_dir": None if cache_dir is False else Path(cache_dir) if cache_dir else default_cache_dir(),
     }
     code_fingerprint()  # of the cache keys: computed once here, inherited by the forked workers
-    if _WORK["cache_dir"] is not None:
-        StatsCache(_WORK["cache_dir"]).close()  # create the file and table before workers read it
     # a fixed number of chunks (not one per worker), so that the summed scores, and so every
     # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
+    stats_cache_path = None
+    if _WORK["cache_dir"] is not None:
+        setup = StatsCache(_WORK["cache_dir"])  # create the file and table before workers read it
+        stats_cache_path = setup.path
+        setup.close()
     chunks = _chunks(paragraphs, _N_CHUNKS)
     bar = progress_bar(total=len(all_questions), desc="statistics", unit="q", enabled=progress)
     parts = []
@@ -267,6 +273,9 @@ def compute_stats(
         _WORK = {}
         bar.close()
     new_entries = [entry for part in parts for entry in part.pop("new_cache_entries")]
+    bad_entries = sum(part.pop("bad_cache_entries") for part in parts)
+    if stats_cache_path is not None:
+        warn_bad_entries(stats_cache_path, bad_entries)
     if new_entries and cache_dir is not False:
         cache = StatsCache(Path(cache_dir) if cache_dir else default_cache_dir())
         try:

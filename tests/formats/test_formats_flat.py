@@ -139,3 +139,33 @@ def test_convert_cli_mrqa_to_squad_and_jsonl(mrqa_drop_path, tmp_path):
     assert not (tmp_path / "x.json").exists()
     loaded = convert(mrqa_drop_path, tmp_path / "ids.json", "squad", id_field="id")  # DROP has no 'id': qid is used
     assert next(loaded.dataset.iter_questions())[2].id == "52f53a3df5b149b7a33f04a187a73911"
+
+
+def test_on_invalid_applies_to_every_format(sample_path, tmp_path):
+    """``--on-invalid skip|repair`` works through the one loader for a non-SQuAD format too: a flat
+    JSON Lines file (the real sample written by `convert`) with one record broken at the reader level
+    (answers not a struct) and one with a shifted answer_start (caught by the SQuAD validation)."""
+    ds = load_dataset(sample_path)
+    flat = tmp_path / "flat.jsonl"
+    write(Dataset(ds.articles[:2], ds.version), flat, to="jsonl")
+    records = [json.loads(line) for line in flat.read_text().splitlines()]
+    n = len(records)
+    records[0]["answers"] = "not a struct"
+    text = records[1]["answers"]["text"][0]
+    records[1]["answers"]["answer_start"] = [records[1]["answers"]["answer_start"][0] + 2] * len(records[1]["answers"]["text"])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(bad)
+    assert records[0]["id"] in str(err.value) and records[1]["id"] in str(err.value)
+    skipped = load_dataset(bad, on_invalid="skip")
+    assert skipped.counts()["questions"] == n - 2
+    assert sorted(note.qid for note in skipped.notes) == sorted([records[0]["id"], records[1]["id"]])
+    assert all(note.severity == "skipped" and str(bad) in str(note) for note in skipped.notes)
+    repaired = load_dataset(bad, on_invalid="repair")  # the shifted span is moved back, the broken record skipped
+    assert repaired.counts()["questions"] == n - 1
+    q = next(q for _, _, q in repaired.iter_questions() if q.id == records[1]["id"])
+    p = next(p for _, p, q2 in repaired.iter_questions() if q2.id == records[1]["id"])
+    assert p.context[q.answers[0].answer_start:q.answers[0].answer_start + len(text)] == text
+    with pytest.raises(ValueError):
+        load_dataset(bad, on_invalid="ignore")

@@ -148,9 +148,13 @@ def test_bad_input_and_options(tmp_path, sample_path):
     src = tmp_path / "in" / "original.json"
     write_dataset(_odd_dataset(), src)
     before = src.read_bytes()
-    with pytest.raises(MRCLensError, match="refusing to overwrite"):
+    with pytest.raises(MRCLensError, match="is not empty and does not hold an earlier output"):
         perturb_dataset(src, src.parent, ablations="e4", progress=False, cache_dir=tmp_path / "c")
     assert src.read_bytes() == before
+    with pytest.raises(MRCLensError, match="refusing to overwrite"):  # not even with force
+        perturb_dataset(src, src.parent, ablations="e4", progress=False, cache_dir=tmp_path / "c", force=True)
+    assert src.read_bytes() == before
+    assert sorted(p.name for p in src.parent.iterdir()) == ["original.json"]  # nothing else was moved in
 
 
 def test_real_dev_slice_every_offset_exact(squad_dev_path, tmp_path):

@@ -141,7 +141,7 @@ def test_statistics_cache_reuses_unchanged_paragraphs_only(sample_path, tmp_path
 
     first = compute_stats(ds, cache_dir=tmp_path, progress=False)
     assert first["statistics_cache"] == {"paragraphs": n_par, "computed": n_par, "from_cache": 0}
-    assert (tmp_path / "stats-v1.sqlite").is_file()
+    assert (tmp_path / "stats-v2.sqlite").is_file()
     again = compute_stats(ds, cache_dir=tmp_path, progress=False, n_process=2)
     assert again["statistics_cache"]["from_cache"] == n_par
     assert strip(again) == strip(first)
