@@ -35,6 +35,8 @@ MANIFEST = "manifest.json"
 PERTURBED_DIR = "perturbed"
 PREDICTIONS_DIR = "predictions"
 MODEL_DIR = "model"
+#: The summary of ``mrclens selftest --out DIR`` (:mod:`mrclens.artifacts.selftest`).
+SELFTEST_JSON = "selftest.json"
 
 #: The files an audit or evaluation directory holds at its top level, in the order they are listed.
 OUTPUT_FILES = (RESULTS_JSON, RESULTS_CSV, QUESTION_SCORES, REPORT_HTML)

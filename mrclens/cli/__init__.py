@@ -48,6 +48,7 @@ COMMANDS = {
     "check": "mrclens.cli.check:check",
     "convert": "mrclens.cli.convert:convert",
     "validate": "mrclens.cli.validate:validate",
+    "selftest": "mrclens.cli.selftest:selftest",
 }
 
 #: One line per command for `mrclens --help` (which imports no command module), also each
@@ -63,6 +64,7 @@ SUMMARIES = {
     "check": "Pre-training check: pass/fail rules on known shortcuts.",
     "validate": "Check a SQuAD file's schema; print counts and problems.",
     "convert": "Convert data to SQuAD JSON, JSON Lines or parquet.",
+    "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
 }
 
 

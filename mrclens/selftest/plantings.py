@@ -1,0 +1,377 @@
+"""Datasets with a known shortcut planted on purpose, and their clean counterparts (issue 17, part 6).
+
+``mrclens selftest`` audits each planted dataset and its clean counterpart and checks that the
+readings flag the planted shortcut in the bias category it belongs to, and nothing on the clean
+counterpart. A planted dataset and its counterpart are built by the same code from the same data,
+with the same random draws: they differ only in the one property that makes the shortcut.
+
+Common rules (every planting):
+
+* **One question per paragraph, one gold answer.** From each paragraph the first answerable
+  question is kept, with its first gold answer only (so that an edit next to the answer cannot cut
+  another gold answer); unanswerable questions and the rest are dropped. Both sides keep exactly the
+  same questions.
+* **Sentence units** are those of :func:`mrclens.units.sentence_units` (spaCy ``senter``, merged over
+  the kept answer); the *answer unit* holds the answer.
+* **Exact offsets.** Every edit goes through :func:`mrclens.perturbations.base.insert_text` or a
+  reordering that recomputes ``answer_start``; :func:`mrclens.perturbations.base.check_answers` runs on
+  every built paragraph (``context[answer_start:answer_start + len(text)] == text``).
+* **Randomness** comes from :func:`mrclens.perturbations.base.make_rng` seeded with (seed,
+  ``"selftest-" + planting``, question id): the same seed gives byte-identical datasets. The planted
+  and the clean side draw from the same generator state, so they make the same choices wherever
+  the planting does not decide.
+* **Unrelated text** for the clean side comes from
+  :class:`mrclens.perturbations.controls.InsertionPool` (words of other articles that share no
+  content word with the question), as for the audit's matched controls.
+
+The plantings (:data:`PLANTINGS`; what MRCLens should and should not report is in each entry):
+
+``overlap`` (Similarity): the answer sentence starts with the question's words (the question without
+its interrogative words and punctuation), so "the sentence that repeats the question holds the
+answer" is always right. Clean: as many words of an unrelated sentence, at the start of a random
+sentence unit.
+
+``marked`` (Question): the answer span is put between « and », so the answer can be found without
+reading the question at all (beyond knowing that one is asked). Clean: a random span of as many
+whitespace-separated words in a non-answer sentence gets the marks.
+
+``keywords`` (Keyword): the question's nouns and proper nouns are inserted right before the answer,
+so "the span after the question's nouns" is always right. Clean: as many nouns of other articles'
+questions (none in this question), at a random word boundary of a random non-answer sentence.
+
+``position`` (Position): the answer sentence is moved to the front of the context (Ko et al. 2020,
+"Look at the First Sentence", EMNLP: readers trained where answers sit in the first sentence
+learn the position). Clean: a random sentence unit (of any kind) is moved to the front.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from mrclens.errors import InvariantError
+from mrclens.parsing import ParsedText, parse_texts
+from mrclens.perturbations.ablations.e4_interrogative_only import INTERROGATIVES
+from mrclens.perturbations.base import check_answers, copy_question, insert_text, make_rng
+from mrclens.perturbations.controls import InsertionPool
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
+from mrclens.units import answer_unit_indices, sentence_units
+
+_WORD = re.compile(r"\w+")
+#: Coarse POS tags whose words the ``keywords`` planting inserts (spaCy Universal POS).
+NOUN_TAGS = frozenset({"NOUN", "PROPN"})
+OPEN_MARK, CLOSE_MARK = "«", "»"
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a planting sees of one kept question.
+
+    Attributes:
+        title: the article title.
+        paragraph: the paragraph with just this question and its first gold answer.
+        question_parse: the question's parse with coarse POS tags.
+        units: the context's sentence units, ``(start, end)`` characters.
+        answer_unit: the index in ``units`` of the unit holding the answer.
+        context_parse: the context's parse (tokens, sentences).
+        pool: unrelated text from the whole dataset.
+    """
+
+    title: str
+    paragraph: Paragraph
+    question_parse: ParsedText
+    units: list[tuple[int, int]]
+    answer_unit: int
+    context_parse: ParsedText
+    pool: InsertionPool
+
+    @property
+    def question(self) -> Question:
+        return self.paragraph.questions[0]
+
+    @property
+    def answer(self) -> Answer:
+        return self.question.answers[0]
+
+
+#: A planting side: ``(item, rng) -> (new paragraph, reason)``; reason ``None`` when changed,
+#: else a short snake_case code why the item stays as it was.
+Side = Callable[[Item, object], tuple[Paragraph, str | None]]
+
+
+@dataclass(frozen=True)
+class Planting:
+    """One planted shortcut.
+
+    Attributes:
+        name: e.g. ``"overlap"``.
+        family: the bias category the readings must flag on the planted dataset.
+        description: what is planted (one line).
+        should_report: what the audit of the planted dataset should say.
+        should_not_report: what the audit of the clean counterpart should not say.
+        planted: the planted side.
+        clean: the clean side.
+    """
+
+    name: str
+    family: str
+    description: str
+    should_report: str
+    should_not_report: str
+    planted: Side
+    clean: Side
+
+
+@dataclass
+class PlantedPair:
+    """A planted dataset and its clean counterpart, with what each side did.
+
+    Attributes:
+        planting: the planting's name.
+        planted / clean: the datasets (same question ids, in the same order).
+        changed: number of questions each side changed (``{"planted": n, "clean": m}``).
+        unchanged: per side, reason → number of questions left as they were.
+    """
+
+    planting: str
+    planted: Dataset
+    clean: Dataset
+    changed: dict[str, int] = field(default_factory=dict)
+    unchanged: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------------------------- sides
+def _content_words_of_question(item: Item) -> str | None:
+    qp = item.question_parse
+    words = [w for w in qp.token_texts() if _WORD.fullmatch(w) and w.lower() not in INTERROGATIVES]
+    return " ".join(words) or None
+
+
+def _mid_word(item: Item, offset: int) -> bool:
+    """A unit that starts inside a word (spaCy sometimes splits "Anti-aircraft" after "Anti")."""
+    return offset > 0 and not item.paragraph.context[offset - 1].isspace()
+
+
+def _overlap_planted(item: Item, rng) -> tuple[Paragraph, str | None]:
+    text = _content_words_of_question(item)
+    at = item.units[item.answer_unit][0]
+    if text is None:
+        return item.paragraph, "no_question_words"
+    if _mid_word(item, at):
+        return item.paragraph, "unit_starts_mid_word"
+    return insert_text(item.paragraph, at, text), None
+
+
+def _overlap_clean(item: Item, rng) -> tuple[Paragraph, str | None]:
+    text = _content_words_of_question(item)
+    unit = rng.randrange(len(item.units))
+    if text is None:
+        return item.paragraph, "no_question_words"
+    if _mid_word(item, item.units[unit][0]):
+        return item.paragraph, "unit_starts_mid_word"
+    other = item.pool.sentence_words(len(text.split()), item.question.question, item.title, rng)
+    if other is None:
+        return item.paragraph, "no_unrelated_text"
+    return insert_text(item.paragraph, item.units[unit][0], other), None
+
+
+def _mark(paragraph: Paragraph, start: int, end: int) -> Paragraph:
+    """``context[start:end]`` becomes ``"« " + span + " »"``; answers after a mark move by its 2 characters.
+
+    Raises:
+        InvariantError: a gold answer crosses ``start`` or ``end`` (the caller never marks such a span).
+    """
+    ctx = paragraph.context
+    questions = []
+    for q in paragraph.questions:
+        answers = []
+        for a in q.answers:
+            if a.answer_start < start < a.answer_end or a.answer_start < end < a.answer_end:
+                raise InvariantError(f"question {q.id}: marking [{start}, {end}) would cut the answer {a.text!r}")
+            shift = (2 if a.answer_start >= start else 0) + (2 if a.answer_start >= end and end > start else 0)
+            answers.append(Answer(a.text, a.answer_start + shift))
+        questions.append(copy_question(q, answers=answers))
+    return Paragraph(f"{ctx[:start]}{OPEN_MARK} {ctx[start:end]} {CLOSE_MARK}{ctx[end:]}", questions)
+
+
+def _marked_planted(item: Item, rng) -> tuple[Paragraph, str | None]:
+    rng.random()  # the same number of draws as the clean side's first choice
+    a = item.answer
+    return _mark(item.paragraph, a.answer_start, a.answer_end), None
+
+
+def _word_starts(item: Item, unit: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the word tokens inside ``unit`` (characters)."""
+    s, e = item.units[unit]
+    cp = item.context_parse
+    return [(a, b) for a, b in zip(cp.starts, cp.ends) if s <= a and b <= e and _WORD.fullmatch(cp.text[a:b])]
+
+
+def _non_answer_units(item: Item) -> list[int]:
+    hit = answer_unit_indices(item.units, [(item.answer.answer_start, item.answer.answer_end)])
+    return [i for i in range(len(item.units)) if i not in hit]
+
+
+def _marked_clean(item: Item, rng) -> tuple[Paragraph, str | None]:
+    others = _non_answer_units(item)
+    x = rng.random()
+    if not others:
+        return item.paragraph, "single_sentence"
+    unit = others[int(x * len(others))]
+    s, e = item.units[unit]
+    words = [(s + m.start(), s + m.end()) for m in re.finditer(r"\S+", item.paragraph.context[s:e])]
+    n = max(1, len(item.answer.text.split()))
+    if len(words) < n:
+        return item.paragraph, "sentence_too_short"
+    k = rng.randrange(len(words) - n + 1)
+    return _mark(item.paragraph, words[k][0], words[k + n - 1][1]), None
+
+
+def _nouns(item: Item) -> str | None:
+    qp = item.question_parse
+    words = [qp.text[s:e] for s, e, t in zip(qp.starts, qp.ends, qp.pos or []) if t in NOUN_TAGS and _WORD.fullmatch(qp.text[s:e])]
+    return " ".join(words) or None
+
+
+def _keywords_planted(item: Item, rng) -> tuple[Paragraph, str | None]:
+    nouns = _nouns(item)
+    if nouns is None:
+        return item.paragraph, "no_question_nouns"
+    return insert_text(item.paragraph, item.answer.answer_start, nouns), None
+
+
+def _keywords_clean(item: Item, rng) -> tuple[Paragraph, str | None]:
+    nouns = _nouns(item)
+    others = _non_answer_units(item)
+    if nouns is None:
+        return item.paragraph, "no_question_nouns"
+    if not others:
+        return item.paragraph, "single_sentence"
+    unit = others[rng.randrange(len(others))]
+    words = _word_starts(item, unit)
+    if not words:
+        return item.paragraph, "sentence_too_short"
+    at = words[rng.randrange(len(words))][0]
+    text = item.pool.pos_words(len(nouns.split()), NOUN_TAGS, item.question.question, item.title, rng)
+    if text is None:
+        return item.paragraph, "no_unrelated_text"
+    return insert_text(item.paragraph, at, text), None
+
+
+def _move_to_front(item: Item, unit: int) -> Paragraph:
+    """The context with ``unit`` first and the other units after it in their order, joined by one space."""
+    ctx = item.paragraph.context
+    order = [unit] + [i for i in range(len(item.units)) if i != unit]
+    pieces, new_start, pos = [], {}, 0
+    for i in order:
+        s, e = item.units[i]
+        new_start[i] = pos
+        pieces.append(ctx[s:e])
+        pos += e - s + 1
+    a = item.answer
+    s0 = item.units[item.answer_unit][0]
+    moved = Answer(a.text, new_start[item.answer_unit] + a.answer_start - s0)
+    return Paragraph(" ".join(pieces), [copy_question(item.question, answers=[moved])])
+
+
+def _position_planted(item: Item, rng) -> tuple[Paragraph, str | None]:
+    rng.randrange(len(item.units))  # the clean side's draw
+    if len(item.units) < 2:
+        return item.paragraph, "single_sentence"
+    return _move_to_front(item, item.answer_unit), None
+
+
+def _position_clean(item: Item, rng) -> tuple[Paragraph, str | None]:
+    unit = rng.randrange(len(item.units))
+    if len(item.units) < 2:
+        return item.paragraph, "single_sentence"
+    return _move_to_front(item, unit), None
+
+
+#: The plantings, one per bias family MRCLens claims to detect.
+PLANTINGS: dict[str, Planting] = {p.name: p for p in (
+    Planting("overlap", "Similarity", "the answer sentence starts with the question's words",
+             "Similarity flagged: inserting the question before another sentence (e1, e2) pulls the reader "
+             "far more than inserting unrelated words there (c1, c2)",
+             "the clean counterpart: no category flagged beyond what SQuAD itself shows",
+             _overlap_planted, _overlap_clean),
+    Planting("marked", "Question", "the answer span is put between « and »",
+             "Question flagged: keeping only the interrogative words (e4) or shuffling the question (e5) costs little",
+             "the clean counterpart (marks on a random non-answer span): no category flagged",
+             _marked_planted, _marked_clean),
+    Planting("keywords", "Keyword", "the question's nouns are inserted right before the answer",
+             "Keyword flagged: inserting the question's nouns into another sentence (e6) pulls the reader "
+             "far more than inserting other nouns there (c6)",
+             "the clean counterpart (other nouns at a random place): no category flagged",
+             _keywords_planted, _keywords_clean),
+    Planting("position", "Position", "the answer sentence is moved to the front of the context",
+             "Position flagged: moving the answer sentence elsewhere (e9) or shuffling sentences (e3) costs much more "
+             "than on the clean counterpart",
+             "the clean counterpart (a random sentence moved to the front): no category flagged",
+             _position_planted, _position_clean),
+)}
+
+
+# ----------------------------------------------------------------------------------------------- build
+def _items(dataset: Dataset, seed: int, cache_dir, progress: bool) -> list[Item]:
+    kept: list[tuple[str, Paragraph]] = []
+    for article in dataset.articles:
+        for p in article.paragraphs:
+            q = next((q for q in p.questions if q.answers), None)
+            if q is not None:
+                kept.append((article.title, Paragraph(p.context, [Question(q.id, q.question, [q.answers[0]])])))
+    contexts = [p.context for _, p in kept]
+    questions = [p.questions[0].question for _, p in kept]
+    ctx_parses = parse_texts(contexts, sentences=True, cache_dir=cache_dir, progress=progress and "selftest: sentences")
+    q_parses = parse_texts(questions, pos=True, cache_dir=cache_dir, progress=progress and "selftest: questions")
+    by_ctx = dict(zip(contexts, ctx_parses))
+    by_qid = {p.questions[0].id: qp for (_, p), qp in zip(kept, q_parses)}
+    pool = InsertionPool.build(Dataset([Article(t, [p]) for t, p in kept]), by_ctx, by_qid, seed)
+    items = []
+    for (title, p), cp, qp in zip(kept, ctx_parses, q_parses):
+        a = p.questions[0].answers[0]
+        units = sentence_units(p.context, cp, [(a.answer_start, a.answer_end)])
+        hit = sorted(answer_unit_indices(units, [(a.answer_start, a.answer_end)]))
+        if not hit:  # an empty answer text: no unit holds it; such a question cannot carry a planting
+            continue
+        items.append(Item(title, p, qp, units, hit[0], cp, pool))
+    return items
+
+
+def plant(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None, progress: bool = False) -> PlantedPair:
+    """Build the planted dataset and its clean counterpart from ``dataset``.
+
+    Args:
+        dataset: SQuAD-format data (e.g. the bundled sample); unanswerable questions are dropped.
+        planting: a key of :data:`PLANTINGS`.
+        seed: seeds every random choice (same seed, same datasets).
+        cache_dir: spaCy parse cache (:func:`mrclens.parsing.parse_texts`).
+        progress: show progress while parsing.
+
+    Returns:
+        the :class:`PlantedPair`; both datasets keep the titles, one question per paragraph.
+
+    Raises:
+        KeyError: an unknown planting name.
+        InvariantError: an edit broke an answer offset (a bug).
+    """
+    spec = PLANTINGS[planting]
+    sides = {"planted": spec.planted, "clean": spec.clean}
+    out: dict[str, list[Article]] = {k: [] for k in sides}
+    changed = dict.fromkeys(sides, 0)
+    unchanged: dict[str, dict[str, int]] = {k: {} for k in sides}
+    for item in _items(dataset, seed, cache_dir, progress):
+        for side, fn in sides.items():
+            paragraph, reason = fn(item, make_rng(seed, f"selftest-{planting}", item.question.id))
+            check_answers(paragraph, f"selftest {planting} ({side})")
+            if reason is None:
+                changed[side] += 1
+            else:
+                unchanged[side][reason] = unchanged[side].get(reason, 0) + 1
+            articles = out[side]
+            if not articles or articles[-1].title != item.title:
+                articles.append(Article(item.title, []))
+            articles[-1].paragraphs.append(paragraph)
+    return PlantedPair(planting, Dataset(out["planted"], dataset.version), Dataset(out["clean"], dataset.version),
+                       changed, unchanged)
