@@ -24,8 +24,9 @@ where / what city → GPE, how many → CARDINAL, how much → MONEY). The decoy
 article (another title) whose official normalisation differs from, and shares no word with,
 every gold answer (up to 64 random tries, then a scan from a random start).
 
-**Rewrite rules** (:func:`rewrite`; on spaCy's tokens and coarse POS of the question, trailing
-punctuation dropped; ``D`` = the decoy phrase; ``P`` = its preposition):
+**Rewrite rules** (Rule of MRCLens issue 17, part 5; :func:`rewrite`; on spaCy's tokens and
+coarse POS of the question, trailing punctuation dropped; ``D`` = the decoy phrase; ``P`` = its
+preposition):
 
 1. *Wh-phrase*: an optional leading preposition (``In what year …`` → ``P`` = ``in``), then
    ``who``/``whom``; ``what``/``which`` with the nouns, adjectives, numbers and ``of``-phrases after
