@@ -15,7 +15,8 @@ inserts as many unrelated words at the same place (as c1 does for e1), and the e
 parsed with spaCy (tagger + NER, through the parse cache). Its *type* is the label of the one
 named entity that covers it (a leading determiner aside), e.g. ``PERSON``, ``DATE``, ``GPE``,
 ``CARDINAL``; else ``NP`` when it is a short noun phrase (at most 6 tokens, starting with a
-determiner, adjective, noun or number, ending with a noun, with no verb, pronoun or adverb); else
+determiner, adjective, noun or number, ending with a noun, with no verb, pronoun or adverb; a
+participle before the last word counts as an adjective); else
 none. Decoys of a type are the distinct answer texts of that type (surrounding punctuation
 stripped), in file order. For a question, the type is its own gold answer's type when it fits the
 wh-phrase (:data:`WH_COMPATIBLE`, e.g. who: PERSON, ORG, NORP, GPE), else the wh-phrase's
@@ -357,7 +358,10 @@ def answer_type(parse) -> str | None:
     for s, e, label in parse.ents or []:
         if s <= toks[first][0] and e >= toks[-1][1]:
             return label
-    tags = [p for _, _, p in toks]
+    fine = {s: t for s, t in zip(parse.starts, parse.tags or parse.pos or [])}
+    # a participle before the last word modifies the noun ("the alternating current motor")
+    tags = ["ADJ" if p == "VERB" and fine.get(s) in ("VBG", "VBN") and k < len(toks) - 1 else p
+            for k, (s, _, p) in enumerate(toks)]
     if len(toks) <= 6 and tags[0] in _NP_FIRST and tags[-1] in ("NOUN", "PROPN") and set(tags) <= _NP_TAGS:
         return "NP"
     return None
