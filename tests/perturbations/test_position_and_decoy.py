@@ -159,6 +159,10 @@ def test_e10_is_deterministic_and_seeded(sample_run, tmp_path):
     ("According to the Constitution, what is superior to the rules of man?",
      "According to the Constitution, D is superior to the rules of man."),
     ("Poland could not defend against what?", "Poland could not defend against D."),
+    ("What can the army build?", "The army can build D."),
+    ("What has crime rate been shown to be correlated with?", "Crime rate has been shown to be correlated with D."),
+    ("What is currently featured in the program?", "D is currently featured in the program."),
+    ("What is the longest-running film program in the U.S.?", "D is the longest-running film program in the U.S."),
 ])
 def test_decoy_rewrites_of_hand_written_questions(question, expected):
     form, reason = rewrite(parse_texts([question], pos=True, cache_dir=False)[0])

@@ -52,7 +52,10 @@ preposition):
 
 A what/which phrase with a modifier (``which philosopher from the Muslim world``) reaches up to
 the first verb or auxiliary; adverbs before the verb stay with it (``D once made its home``).
-After ``be``, an ``-ing`` participle is read as part of the predicate (rule 2), not as the verb.
+In rule 4 the verb must fit the auxiliary: a past participle after ``be`` or ``have`` (an ``-ing``
+form after ``be`` only in when/where questions), a base form after a modal; auxiliaries between
+the subject and the verb stay with the verb (``has X been shown`` → ``X has been shown``); with
+no such verb the question is read as copular (rule 2 or 5).
 
 The tail is ``P D`` where ``P`` is the leading preposition if any, else ``in`` for when / where /
 a DATE or GPE head noun (``what year``, ``which city``) unless the rest ends with a stranded
@@ -213,6 +216,15 @@ _BE = {"is", "are", "was", "were", "be", "been", "'s", "'re"}
 _PHRASE = _NOMINAL | {"DET", "ADP", "PART", "PUNCT", "CCONJ"}
 
 
+def _fits(aux: str, tag: str, adjunct: bool) -> bool:
+    """Whether a verb with Penn ``tag`` can be the main verb after the auxiliary ``aux`` (rule 4)."""
+    if aux in _BE:
+        return tag == "VBN" or (tag == "VBG" and adjunct)
+    if aux in ("has", "have", "had"):
+        return tag == "VBN"
+    return tag == "VB"
+
+
 def rewrite(parse) -> tuple[Rewrite | None, str | None]:
     """The declarative form of a question (rules in the module docstring), or the reason there is none.
 
@@ -301,16 +313,19 @@ def rewrite(parse) -> tuple[Rewrite | None, str | None]:
         return None, "no_rewrite_rule"
     if j + 1 < n and toks[j + 1][1] == "PART":  # negated (didn't, isn't, not): left alone
         return None, "no_rewrite_rule"
-    verb = next((k for k in range(j + 1, n) if toks[k][1] == "VERB"), None)
+    if first[0] in _DO:
+        verb = next((k for k in range(j + 1, n) if toks[k][1] == "VERB"), None)
+    else:  # be + past participle (or -ing after when/where), have + past participle, a modal + base form
+        verb = next((k for k in range(j + 1, n) if toks[k][1] == "VERB" and _fits(first[0], toks[k][4], bool(prep or adjunct))
+                     and text[toks[k][2] - 1 : toks[k][2]] != "-"), None)  # not inside "longest-running"
     if first[0] in _DO and (verb is None or verb == j + 1):
         # after do + subject the base verb may be tagged AUX (have, be) or NOUN (a final "end"): take a base form (VB)
         verb = next((k for k in range(j + 2, n) if toks[k][1] in ("VERB", "AUX") or toks[k][4] == "VB"), None)
         if verb is None and n > j + 2 and toks[-1][4] == "NN":  # "does the church use" (use: NN)
             verb = n - 1
-    if verb == j + 1 and not prep and not adjunct:  # "who was elected ...": the wh-phrase is the subject
+    if (verb is not None and all(toks[k][1] == "ADV" for k in range(j + 1, verb)) and not prep and not adjunct
+            and first[0] not in _DO):  # "who was (first) elected ...": the wh-phrase is the subject
         return made("", span(j, n), "", "subject")
-    if verb is not None and first[0] in _BE and toks[verb][4] == "VBG" and not prep and not adjunct:
-        verb = None  # "what is the longest-running program": a participle inside the predicate, not a verb
     if verb is None or verb == j + 1:
         if first[0] in _DO:
             return None, "no_rewrite_rule"
@@ -324,7 +339,8 @@ def rewrite(parse) -> tuple[Rewrite | None, str | None]:
         main = text[toks[verb][2] : toks[verb][3]]
         clause = " ".join(p for p in (subject, inflect(main, _DO[first[0]]), span(verb + 1, n)) if p)
         return made(clause, "", tail_prep, "do_inversion")
-    clause = " ".join(p for p in (subject, span(j, j + 1), span(verb, n)) if p)
+    chain = next(k for k in range(j + 2, verb + 1) if toks[k][1] in ("AUX", "VERB"))  # "has X been shown"
+    clause = " ".join(p for p in (span(j + 1, chain), span(j, j + 1), span(chain, n)) if p)
     return made(clause, "", tail_prep, "aux_inversion")
 
 
