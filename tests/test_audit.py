@@ -82,7 +82,7 @@ def test_rerun_reuses_every_step(first_audit, files):
     preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
-    assert "[perturb] reused" in text and "[train] reused" in text and "(15 reused)" in text
+    assert "[perturb] reused" in text and "[train] reused" in text and "(19 reused)" in text
     assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
     assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]
