@@ -160,6 +160,7 @@ def test_e10_is_deterministic_and_seeded(sample_run, tmp_path):
      "According to the Constitution, D is superior to the rules of man."),
     ("Poland could not defend against what?", "Poland could not defend against D."),
     ("What can the army build?", "The army can build D."),
+    ("When was the FSO Car Factory founded?", "The FSO Car Factory was founded in D."),
     ("What has crime rate been shown to be correlated with?", "Crime rate has been shown to be correlated with D."),
     ("What is currently featured in the program?", "D is currently featured in the program."),
     ("What is the longest-running film program in the U.S.?", "D is the longest-running film program in the U.S."),

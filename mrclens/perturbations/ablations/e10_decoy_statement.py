@@ -52,7 +52,8 @@ preposition):
 
 A what/which phrase with a modifier (``which philosopher from the Muslim world``) reaches up to
 the first verb or auxiliary; adverbs before the verb stay with it (``D once made its home``).
-In rule 4 the verb must fit the auxiliary: a past participle after ``be`` or ``have`` (an ``-ing``
+In rule 4 the verb must fit the auxiliary: a past participle (or past tense, which the tagger
+often gives a final participle) after ``be`` or ``have`` (an ``-ing``
 form after ``be`` only in when/where questions), a base form after a modal; auxiliaries between
 the subject and the verb stay with the verb (``has X been shown`` → ``X has been shown``); with
 no such verb the question is read as copular (rule 2 or 5).
@@ -218,10 +219,10 @@ _PHRASE = _NOMINAL | {"DET", "ADP", "PART", "PUNCT", "CCONJ"}
 
 def _fits(aux: str, tag: str, adjunct: bool) -> bool:
     """Whether a verb with Penn ``tag`` can be the main verb after the auxiliary ``aux`` (rule 4)."""
-    if aux in _BE:
-        return tag == "VBN" or (tag == "VBG" and adjunct)
+    if aux in _BE:  # VBD too: the tagger often reads a final participle as a past tense ("was X founded")
+        return tag in ("VBN", "VBD") or (tag == "VBG" and adjunct)
     if aux in ("has", "have", "had"):
-        return tag == "VBN"
+        return tag in ("VBN", "VBD")
     return tag == "VB"
 
 
