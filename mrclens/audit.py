@@ -6,7 +6,7 @@ Toolkit", DataPerf@ICML 2022):
 1. **load** — read and validate the training file (and ``--dev``). With one file only, split it
    by article title (seeded, ``dev_fraction`` of the articles, default 20 %) into a training
    part and an evaluation part.
-2. **perturb** — write the original, truncated and e1–e8 sets of the evaluation data under
+2. **perturb** — write the original, truncated and e1–e10 (and control) sets of the evaluation data under
    ``OUT/perturbed/`` (:func:`mrclens.perturbations.perturb_dataset`).
 3. **train** — train the baseline reader on the training data, keeping the best epoch by F1
    on a held-out slice of the *training* articles (``heldout_fraction``, by title; never the

@@ -11,6 +11,7 @@ from mrclens.audit import AuditOptions, run_audit
 from mrclens.cli import main
 from mrclens.errors import DataError, MRCLensError
 from mrclens.squad import Dataset, load_dataset, write_dataset
+from perturbed_fixture import ALL_ABLATION_IDS
 
 pytestmark = pytest.mark.slow
 
@@ -51,27 +52,27 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     out, results, lines = first_audit
     for name in ("results.json", "results.csv", "audit-state.json", "perturbed/manifest.json", "model/weights.pt"):
         assert (out / name).exists(), name
-    sets = ["original", "original-truncated"] + ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    sets = ["original", "original-truncated"] + ALL_ABLATION_IDS
     assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
     assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
     # the effective options: defaults resolved (all ablations, the cap trained under)
-    assert on_disk["audit"]["options"]["ablations"] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert on_disk["audit"]["options"]["ablations"] == ALL_ABLATION_IDS
     assert on_disk["audit"]["options"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["n_resamples"] == 200
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
     assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}
     by_id = {a["id"]: a for a in on_disk["ablations"]}
-    assert list(by_id) == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert list(by_id) == ALL_ABLATION_IDS
     for a in by_id.values():
         base = on_disk["sets"][a["baseline_set"]]["f1"]
         assert a["f1_drop"] == pytest.approx(base - a["f1"], abs=1e-3)
         assert a["ci_low"] <= a["f1_drop"] <= a["ci_high"]
     assert by_id["e1"]["baseline_set"] == "original-truncated" and by_id["e4"]["baseline_set"] == "original"
     csv_lines = (out / "results.csv").read_text().splitlines()
-    assert len(csv_lines) == 1 + 13  # e1–e8 and the controls c1, c2, c6–c8
+    assert len(csv_lines) == 1 + 17  # e1–e10 and the controls c1, c2, c6–c10
     assert any(line.startswith("[perturb]") for line in lines) and any(line.startswith("[train]") for line in lines)
 
 
@@ -81,7 +82,7 @@ def test_rerun_reuses_every_step(first_audit, files):
     preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
-    assert "[perturb] reused" in text and "[train] reused" in text and "(15 reused)" in text
+    assert "[perturb] reused" in text and "[train] reused" in text and "(19 reused)" in text
     assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
     assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]

@@ -55,7 +55,7 @@ COMMANDS = {
 #: command's ``short_help``.
 SUMMARIES = {
     "audit": "The whole bias audit: perturb, train, predict, score, report.",
-    "perturb": "Write the original, truncated and perturbed (e1-e8) sets.",
+    "perturb": "Write the original, truncated and perturbed (e1-e10) sets.",
     "train": "Train the baseline reader.",
     "predict": "Answer every question with a saved reader.",
     "evaluate": "Official EM/F1 of predictions, or any model's bias table.",

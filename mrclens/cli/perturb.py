@@ -1,4 +1,4 @@
-"""``mrclens perturb DATA --out DIR``: write the original, truncated and perturbed sets (e1–e8) and the manifest."""
+"""``mrclens perturb DATA --out DIR``: write the original, truncated and perturbed sets (e1–e10 and controls) and the manifest."""
 
 from __future__ import annotations
 

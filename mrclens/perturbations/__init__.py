@@ -1,11 +1,12 @@
-"""MRCLens ablations (e1–e8) and the perturbation driver.
+"""MRCLens ablations (e1–e10, with the matched controls) and the perturbation driver.
 
 * :mod:`mrclens.perturbations.registry` — the ablation registry (``ABLATIONS``, ``CATEGORIES``).
 * :mod:`mrclens.perturbations.ablations` — one module per ablation, with its rule.
 * :mod:`mrclens.perturbations.truncation` — the truncated evaluation set.
 * :func:`perturb_dataset` — write all sets and ``manifest.json``.
 
-Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", DataPerf@ICML 2022.
+Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", DataPerf@ICML 2022;
+e9 (Position) and e10 (decoy statement): MRCLens issue 17.
 """
 
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register  # noqa: F401

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mrclens.errors import InvariantError
@@ -38,12 +38,16 @@ class ExampleParse:
             every gold answer of the paragraph), as ``(start, end)`` character spans.
         pool: unrelated text from the whole set, for the controls
             (:class:`mrclens.perturbations.controls.InsertionPool`); ``None`` for the ablations.
+        resources: ablation id → what that ablation's ``prepare`` built once from the whole set
+            (e.g. e10's decoy answers, :class:`mrclens.perturbations.ablations.e10_decoy_statement.DecoyPool`);
+            a control gets its ablation's entry too. Empty for ablations without ``prepare``.
     """
 
     context: ParsedText
     questions: dict[str, ParsedText]
     units: list[tuple[int, int]]
     pool: Any = None
+    resources: dict[str, Any] = field(default_factory=dict)
 
 
 def changed(**detail: Any) -> Change:
@@ -96,6 +100,45 @@ def check_answers(paragraph: Paragraph, where: str = "") -> None:
                 raise InvariantError(
                     f"{where}: question {q.id}: answer {a.text!r} no longer at answer_start {a.answer_start}"
                 )
+
+
+def reorder_units(paragraph: Paragraph, units: list[tuple[int, int]], order: list[int], where: str = "") -> Paragraph:
+    """The paragraph with its sentence units joined in ``order``, every answer moved with its unit.
+
+    Rule (shared by e3, e9 and c9): the units' texts are joined in ``order`` (the original unit
+    index at each new position) with single spaces; whitespace between units in the original is
+    replaced by one space and text outside the units (whitespace only) is dropped. An answer
+    inside unit ``u`` keeps its offset relative to the start of ``u``.
+
+    Args:
+        paragraph: the paragraph (not changed).
+        units: its sentence units, ``(start, end)`` character spans (every answer lies in one).
+        order: a permutation of ``range(len(units))``.
+        where: names the caller in errors (e.g. ``"e3"``).
+
+    Returns:
+        a new paragraph with the same questions and answer texts.
+
+    Raises:
+        InvariantError: an answer lies in no unit (never expected: units are merged across answers).
+    """
+    ctx = paragraph.context
+    new_start: dict[int, int] = {}
+    pieces = []
+    pos = 0
+    for u in order:
+        s, e = units[u]
+        new_start[u] = pos
+        pieces.append(ctx[s:e])
+        pos += e - s + 1
+
+    def move(a: Answer) -> Answer:
+        for u, (s, e) in enumerate(units):
+            if s <= a.answer_start and a.answer_end <= e:
+                return Answer(a.text, new_start[u] + a.answer_start - s)
+        raise InvariantError(f"{where}: answer {a.text!r} at {a.answer_start} lies in no sentence unit")
+
+    return Paragraph(" ".join(pieces), [copy_question(q, answers=[move(a) for a in q.answers]) for q in paragraph.questions])
 
 
 def insert_text(paragraph: Paragraph, offset: int, text: str) -> Paragraph:

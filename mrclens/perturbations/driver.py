@@ -227,6 +227,15 @@ def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n
             full_units[id(p)] = sentence_units(p.context, ctx_parses[p.context], spans)
 
     pool = InsertionPool.build(dataset, ctx_parses, q_parses, seed) if any(ABLATIONS[a].control_of for a in ids) else None
+    # what an ablation (or its control) builds once from the whole set, e.g. e10's decoy answers
+    resources: dict[str, Any] = {}
+    for aid in ids:
+        target = ABLATIONS[ABLATIONS[aid].control_of or aid]
+        if target.prepare is not None and target.id not in resources:
+            resources[target.id] = target.prepare(dataset, ctx_parses, q_parses, seed, cache_dir)
+            extra = getattr(resources[target.id], "pipeline", None)
+            if extra and extra not in manifest.pipeline:
+                manifest.pipeline += " + " + extra
     total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
     bar = progress_bar(total=total, desc="perturbing", unit="paragraph", enabled=progress)
     for aid in ids:
@@ -246,7 +255,7 @@ def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n
                 else:
                     units = full_units[id(p)]
                 parsed = ExampleParse(ctx_parses[p.context], {q.id: q_parses[q.id] for q in p.questions}, units,
-                                      pool if ablation.control_of else None)
+                                      pool if ablation.control_of else None, resources)
                 # a control draws its positions with its ablation's generator (same unit, same offset)
                 new_p, records = ablation.apply(p, parsed, make_rng(seed, ablation.control_of or aid, p.questions[0].id))
                 check_answers(new_p, aid)

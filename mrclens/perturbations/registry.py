@@ -1,4 +1,4 @@
-"""The one registry of MRCLens ablations (e1–e8), filled in one place.
+"""The one registry of MRCLens ablations (e1–e10), filled in one place.
 
 Each ablation is one module under :mod:`mrclens.perturbations.ablations` that defines a
 pure function and registers it with :func:`register`; the modules there are discovered
@@ -7,7 +7,9 @@ module (its unit plus its ``register(...)`` call) and no edit anywhere else.
 
 Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit",
 DataPerf@ICML 2022 (the eight ablations and their bias categories); the exact rules are
-the project's (issue 3), written out in each ablation's docstring.
+the project's (issue 3), written out in each ablation's docstring. e9 (Position bias: Ko et al.,
+"Look at the First Sentence: Position Bias in Question Answering", EMNLP 2020) and e10 (a
+decoy statement, after Jia & Liang 2017's AddSent) are issue 17's.
 
 The signature of every ``apply`` function (see :mod:`mrclens.perturbations.base`)::
 
@@ -24,8 +26,8 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
-#: Category names, in report order (the paper's three bias categories).
-CATEGORY_NAMES = ("Similarity", "Question", "Keyword")
+#: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020).
+CATEGORY_NAMES = ("Similarity", "Question", "Keyword", "Position")
 #: The evaluation sets an ablation may use.
 EVAL_SETS = ("full", "truncated")
 #: Directions of F1 drop that signal a bias (``"control"``: a matched control, which signals nothing itself).
@@ -41,9 +43,9 @@ class Ablation:
     """One ablation: its metadata and its pure function.
 
     Attributes:
-        id: ``"e1"`` … ``"e8"`` (a new one takes the next number).
+        id: ``"e1"`` … ``"e10"`` (a new one takes the next number).
         name: short human name, e.g. ``"insert question"``.
-        category: bias category: ``"Similarity"``, ``"Question"`` or ``"Keyword"``.
+        category: bias category: ``"Similarity"``, ``"Question"``, ``"Keyword"`` or ``"Position"``.
         eval_set: ``"full"`` (every question) or ``"truncated"`` (one question per paragraph,
             see :func:`mrclens.perturbations.truncation.truncate_dataset`).
         description: one line.
@@ -54,6 +56,10 @@ class Ablation:
         apply: the pure function (signature in the module docstring).
         control_of: for a matched control (:mod:`mrclens.perturbations.controls`), the id of the
             ablation it controls (``"c1"`` controls ``"e1"``); ``None`` for an ablation.
+        prepare: ``None``, or a function that builds, once per run, what ``apply`` needs from the
+            whole set: ``prepare(dataset, context_parses, question_parses, seed, cache_dir) ->
+            object``; the driver puts the object in ``ExampleParse.resources[id]`` for this
+            ablation and for its control (e10 collects its decoy answers this way).
     """
 
     id: str
@@ -64,9 +70,10 @@ class Ablation:
     bias_signal: str
     apply: Callable
     control_of: str | None = None
+    prepare: Callable | None = None
 
 
-#: Every registered ablation, ordered by number (e1, e2, …, e8).
+#: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10).
 ABLATIONS: dict[str, Ablation] = {}
 #: Ablation ids per bias category, derived from :data:`ABLATIONS` (categories in report order).
 CATEGORIES: dict[str, list[str]] = {}

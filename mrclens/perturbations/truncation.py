@@ -1,4 +1,4 @@
-"""The truncated evaluation set used by e1, e2, e6, e7 and e8.
+"""The truncated evaluation set used by e1, e2, e6–e10 (and their controls).
 
 Rule (MRCLens issue 3, following Zhong, Wang & Xing, DataPerf@ICML 2022, whose truncated SQuAD
 v1.1 dev set had 1,943 entries): inserting text built from one question into a passage shared

@@ -13,8 +13,8 @@ import textwrap
 from typing import Any, Sequence
 
 #: One colour per bias category (colour-blind-safe Okabe–Ito palette); other categories cycle.
-CATEGORY_COLOURS = {"Similarity": "#0072B2", "Question": "#D55E00", "Keyword": "#009E73"}
-_EXTRA_COLOURS = ["#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+CATEGORY_COLOURS = {"Similarity": "#0072B2", "Question": "#D55E00", "Keyword": "#009E73", "Position": "#CC79A7"}
+_EXTRA_COLOURS = ["#E69F00", "#56B4E9", "#F0E442", "#000000"]
 
 
 def _svg_text(fig) -> str:

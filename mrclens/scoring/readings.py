@@ -13,7 +13,10 @@ The direction that signals a bias depends on the ablation (MRCLens paper, Zhong,
   places, :mod:`mrclens.perturbations.controls`); when the control was scored, the evidence is
   read from the **excess drop** (the ablation's drop minus the control's, paired by question)
   and its CI, so that the cost of inserting any text is not taken for lexical overlap.
-  Controls themselves get a reading but no evidence level.
+  Controls themselves get a reading but no evidence level. e9 (Position category, Ko et al. 2020)
+  is also a ``large_drop`` ablation: it moves the answer sentence to the far end of the context,
+  and a large excess drop over its control c9 (a sentence without the answer moved as far) means
+  the model relies on where the answer sits; its readings say so (:data:`_WORDING`).
 
 How strong the evidence is comes from the paired bootstrap CI of the drop (95% by default;
 :mod:`mrclens.scoring.bootstrap`), compared with the thresholds below:
@@ -73,6 +76,25 @@ LOW_BASELINE_F1 = 30.0
 EVIDENCE_LEVELS = ("inconclusive", "none", "weak", "moderate", "strong")
 
 
+#: How a ``large_drop`` reading names the change, the bias and the control, by bias category
+#: (``None``: the insertion ablations, read as lexical overlap; Position: e9/c9, Ko et al. 2020).
+_WORDING = {
+    None: {
+        "change": "the inserted words", "s": "", "bias": "is steered by lexical overlap with the question",
+        "partly": "is partly steered by lexical overlap with the question",
+        "control": "as many unrelated words at the same places",
+    },
+    "Position": {
+        "change": "moving the answer sentence", "s": "s", "bias": "relies on where the answer sits in the context",
+        "partly": "partly relies on where the answer sits in the context",
+        "control": "a sentence without the answer moved as far",
+        "control_reading": "when a sentence that holds no answer is moved by {of}'s displacement. This is what "
+                           "reordering the sentences costs; {of}'s excess drop over it is what moving the answer "
+                           "sentence itself costs.",
+    },
+}
+
+
 def _fmt(x: float) -> str:
     return f"{x:.1f}"
 
@@ -124,7 +146,11 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
         return f"{head}: not evaluated ({result.reason_not_evaluated or 'no predictions'}).", None
     drop, low, high = result.f1_drop, result.ci_low, result.ci_high
     signal = result.bias_signal
+    words = _WORDING.get(result.category, _WORDING[None])
     if result.control_of is not None:
+        if result.category in _WORDING:
+            return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) " \
+                   f"{words['control_reading'].format(of=result.control_of)}", None
         return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when as many unrelated words " \
                f"are inserted where {result.control_of} inserts the question's words. This is what any insertion " \
                f"there costs; {result.control_of}'s excess drop over it is what the overlap with the question costs.", None
@@ -132,8 +158,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
     rel = f", {_fmt(result.relative_drop)}% of the baseline F1" if result.relative_drop is not None and drop >= 0 else ""
     excess = None
     if signal == "large_drop" and result.excess_drop is not None:
-        excess = (f"F1 falls by {_fmt(drop)} points ({ci}{rel}); its control {result.control} (as many unrelated words "
-                  f"at the same places) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
+        excess = (f"F1 falls by {_fmt(drop)} points ({ci}{rel}); its control {result.control} ({words['control']}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
                   f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
@@ -160,13 +185,13 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
     else:
         text = {
             "inconclusive": f"{moves}; inconclusive.",
-            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that the inserted words draw the model away from the answer, i.e. it is steered by lexical overlap with the question.",
+            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that {words['change']} draw{words['s']} the model away from the answer, i.e. it {words['bias']}.",
             "moderate": (
-                f"{moves}: a real drop (the interval excludes 0) that shows the model is partly steered by lexical overlap with the question; moderate evidence of the bias."
+                f"{moves}: a real drop (the interval excludes 0) that shows the model {words['partly']}; moderate evidence of the bias."
                 if drop <= LARGE_DROP
-                else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model is likely steered by lexical overlap with the question, moderate evidence of the bias."
+                else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model likely {words['bias']}, moderate evidence of the bias."
             ),
-            "none": f"{moves}: the interval includes 0 or lies below it, so the inserted text does not measurably mislead the model; no sign that it is steered by lexical overlap with the question.",
+            "none": f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}.",
         }[level]
     if weak_baseline:
         share = f" (it keeps {100.0 * result.f1 / base:.0f}% of it)" if base else ""

@@ -16,6 +16,7 @@ from mrclens.diskcache import warn_bad_entries
 from mrclens.stats.cache import StatsCache, check_figures, code_fingerprint, figures_key
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
+from mrclens.stats.position import position_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
 from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
@@ -155,7 +156,9 @@ def compute_stats(
       ``none`` (:func:`~mrclens.stats.text.first_wh_word`).
     * ``answer_position``: index of the first gold answer's sentence unit
       (:func:`mrclens.units.sentence_units`, the ablations' units), its ``answer_start`` as a
-      fraction of the context length in characters, and the share of answers in unit 0.
+      fraction of the context length in characters, and the share of answers in unit 0; the shares
+      in sentence 1, 2, 3 and later, the relative sentence position and the share in the last
+      sentence (:mod:`mrclens.stats.position`; Ko et al. 2020).
     * ``similarity``: share of questions with a gold answer in the TF-IDF-most-similar unit
       (Sugawara et al. 2018; :mod:`mrclens.stats.similarity`).
     * ``overlap``: longest n-gram shared by question and passage in word tokens (Beat the AI)
@@ -345,6 +348,7 @@ def compute_stats(
             "sentence_index": summarize(unit_index, bins=integer_bins(15), unit="sentence units (0 = first)"),
             "char_fraction": summarize(char_frac, bins=_FRACTION_BINS, unit="answer_start / context length (characters)"),
             "first_sentence_pct": share_pct(None if u is None else u == 0 for u in unit_index),
+            **position_figures(unit_index, [len(units[pi]) for pi, _ in answerable]),  # Position bias (issue 17)
         },
         "similarity": {
             "answer_in_most_similar_sentence_pct": share_pct(in_sim),

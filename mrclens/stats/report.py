@@ -43,6 +43,8 @@ def format_stats(stats: dict) -> str:
     lines += [
         "",
         f"answers in the first sentence unit: {_f(pos['first_sentence_pct'])} %",
+        "answer sentence: " + ", ".join(f"{k.replace('_', ' ')} {v:.1f}%" for k, v in pos["sentence_shares"]["shares_pct"].items())
+        + f"; in the last sentence: {_f(pos['last_sentence_pct'])} %",
         f"answers in the TF-IDF-most-similar sentence: {_f(stats['similarity']['answer_in_most_similar_sentence_pct'])} %",
         "",
     ]

@@ -19,6 +19,7 @@ from typing import Any, Iterator, Sequence
 from mrclens.errors import InternalError
 from mrclens.squad import Dataset
 from mrclens.stats.answer_types import ANSWER_TYPES
+from mrclens.stats.position import POSITION_LABELS
 from mrclens.stats.text import QUESTION_TYPES, WH_WORDS
 
 #: Sections that describe the data, in output order; each figure lies in one of them.
@@ -68,6 +69,9 @@ METRIC_PATHS: tuple[str, ...] = tuple(
     + _under("answer_position.sentence_index", _SUMMARY)
     + _under("answer_position.char_fraction", _SUMMARY)
     + ["answer_position.first_sentence_pct"]
+    + _shares("answer_position.sentence_shares", POSITION_LABELS)  # Position bias (issue 17)
+    + _under("answer_position.relative_sentence_position", _SUMMARY)
+    + ["answer_position.last_sentence_pct"]
     + ["similarity.answer_in_most_similar_sentence_pct", "similarity.n"]
     + _under("overlap.longest_shared_ngram", _SUMMARY)
     + _under("overlap.content_words_in_answer_sentence_pct", _SUMMARY)

@@ -38,5 +38,5 @@ def test_perturb_cli_errors(tmp_path):
     assert result.exit_code == 2 and "bad.json" in result.output and "not valid JSON" in result.output
     good = tmp_path / "good.json"
     good.write_text('{"data": []}')
-    result = CliRunner().invoke(main, ["perturb", str(good), "--out", str(tmp_path / "o"), "--ablations", "e10"])
-    assert result.exit_code == 2 and "unknown ablation(s) e10" in result.output
+    result = CliRunner().invoke(main, ["perturb", str(good), "--out", str(tmp_path / "o"), "--ablations", "e99"])
+    assert result.exit_code == 2 and "unknown ablation(s) e99" in result.output

@@ -140,8 +140,8 @@ def test_bad_input_and_options(tmp_path, sample_path):
                    '"answers": [{"text": "zz", "answer_start": 0}]}]}]}]}')
     with pytest.raises(DataError, match="question x"):
         perturb_dataset(bad, tmp_path / "o", progress=False, cache_dir=tmp_path / "c")
-    with pytest.raises(MRCLensError, match="unknown ablation.*e9"):
-        perturb_dataset(sample_path, tmp_path / "o", ablations="e1,e9", progress=False)
+    with pytest.raises(MRCLensError, match="unknown ablation.*e99"):
+        perturb_dataset(sample_path, tmp_path / "o", ablations="e1,e99", progress=False)
     with pytest.raises(MRCLensError, match="formats"):
         perturb_dataset(sample_path, tmp_path / "o", formats=("csv",), progress=False)
     # the input is never overwritten, even when it has an output's name

@@ -5,13 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mrclens.perturbations.ablations.e10_decoy_statement import HEAD_NOUN_TYPES, WH_TYPES, DecoyPool
 from mrclens.perturbations.base import check_answers, insert_text, make_rng
 from mrclens.perturbations.registry import ABLATIONS
 from mrclens.squad import Answer, Paragraph, Question
 from mrclens.units import answer_unit_indices, sentence_units
 from perturb_helpers import hand_parse
 
-WORDS = ["Paris", "é", "Zürich", "中文", "🙂", "naïve", "a", "the", "Köln", "x1", "ß", "Ω"]
+WORDS = ["Paris", "é", "Zürich", "中文", "🙂", "naïve", "a", "the", "Köln", "x1", "ß", "Ω", "what", "who", "did", "how", "many"]
 SETTINGS = settings(max_examples=150, deadline=None)
 
 
@@ -34,7 +35,7 @@ def paragraphs(draw):
         answers.append(Answer(context[s:e], s))
     qwords = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=6))
     qtext = " ".join(qwords) + "?"
-    pos = [draw(st.sampled_from(["NOUN", "PROPN", "VERB", "ADJ", "AUX", "DET"])) for _ in qwords] + ["PUNCT"]
+    pos = [draw(st.sampled_from(["NOUN", "PROPN", "VERB", "ADJ", "AUX", "DET", "ADP", "ADV"])) for _ in qwords] + ["PUNCT"]
     return context, parse, Question("q", qtext, answers), pos
 
 
@@ -76,7 +77,11 @@ def test_every_ablation_keeps_offsets_exact(p, aid, seed):
     units = sentence_units(context, parse, [(a.answer_start, a.answer_end) for a in q.answers])
     qparse = hand_parse(q.question, pos=pos)
     par = Paragraph(context, [q])
-    new, rec = ABLATIONS[aid].apply(par, ExampleParse(parse, {"q": qparse}, units), make_rng(seed, aid, "q"))
+    # e10's decoys: one of every type, from another article (the real pool is tested on the sample below)
+    types = set(WH_TYPES.values()) | set(HEAD_NOUN_TYPES.values()) | {"NP"}
+    decoys = DecoyPool(by_type={t: [("other", f"Decoy {t}")] for t in types}, answer_type={"q": "NP"})
+    new, rec = ABLATIONS[aid].apply(par, ExampleParse(parse, {"q": qparse}, units, resources={"e10": decoys}),
+                                    make_rng(seed, aid, "q"))
     check_answers(new)
     assert [a.text for a in new.questions[0].answers] == [a.text for a in q.answers]
     assert set(rec) == {"q"} and (rec["q"]["changed"] or rec["q"]["reason"])

@@ -1,4 +1,4 @@
-"""The ablation registry: metadata of e1–e8 and adding a ninth ablation without edits elsewhere."""
+"""The ablation registry: metadata of e1–e10 and adding an eleventh ablation without edits elsewhere."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
 _MODULES = {"e1": "e1_insert_question", "e2": "e2_insert_half_question", "e3": "e3_shuffle_sentences",
             "e4": "e4_interrogative_only", "e5": "e5_shuffle_question", "e6": "e6_insert_nouns",
-            "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives"}
+            "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives", "e9": "e9_move_answer_sentence",
+            "e10": "e10_decoy_statement"}
 
 
-def test_the_eight_ablations_as_specified():
+def test_the_ten_ablations_as_specified():
     # (id, category, evaluation set, bias signal) from the MRCLens paper / issue 3
     CONTROLS = {k: a for k, a in ABLATIONS.items() if a.control_of}
     assert [(a.id, a.category, a.eval_set, a.bias_signal) for a in ABLATIONS.values() if not a.control_of] == [
@@ -30,6 +31,8 @@ def test_the_eight_ablations_as_specified():
         ("e6", "Keyword", "truncated", "large_drop"),
         ("e7", "Keyword", "truncated", "large_drop"),
         ("e8", "Keyword", "truncated", "large_drop"),
+        ("e9", "Position", "truncated", "large_drop"),     # issue 17: Ko et al. 2020
+        ("e10", "Similarity", "truncated", "large_drop"),  # issue 17: AddSent-style decoy
     ]
     # issue 16: each insertion ablation has a matched control, listed right after it, in no category
     assert [(c.id, c.control_of, c.category, c.eval_set, c.bias_signal) for c in CONTROLS.values()] == [
@@ -38,13 +41,17 @@ def test_the_eight_ablations_as_specified():
         ("c6", "e6", "Keyword", "truncated", "control"),
         ("c7", "e7", "Keyword", "truncated", "control"),
         ("c8", "e8", "Keyword", "truncated", "control"),
+        ("c9", "e9", "Position", "truncated", "control"),
+        ("c10", "e10", "Similarity", "truncated", "control"),
     ]
-    assert CATEGORIES == {"Similarity": ["e1", "e2", "e3"], "Question": ["e4", "e5"], "Keyword": ["e6", "e7", "e8"]}
+    assert list(ABLATIONS)[-4:] == ["e9", "c9", "e10", "c10"]  # after c8, each control right after its ablation
+    assert CATEGORIES == {"Similarity": ["e1", "e2", "e3", "e10"], "Question": ["e4", "e5"],
+                          "Keyword": ["e6", "e7", "e8"], "Position": ["e9"]}
     assert BASELINE_SET == {"full": "original", "truncated": "original-truncated"}
     for a in ABLATIONS.values():
         assert a.name and a.description and "\n" not in a.description and callable(a.apply)
         assert a.apply.__doc__
-        module = _MODULES.get(a.id, "controls")  # the five controls live in one module
+        module = _MODULES.get(a.id, "controls")  # the controls are registered in one module
         assert "Rule" in importlib.import_module(f"mrclens.perturbations.ablations.{module}").__doc__
 
 
@@ -64,17 +71,17 @@ def _upper_question(example, parsed, rng):
 
 
 @pytest.fixture
-def ninth():
+def eleventh():
     saved = dict(ABLATIONS)
-    yield register(Ablation("e9", "upper case", "Noise", "full", "Upper-case the question.", "small_drop", _upper_question))
+    yield register(Ablation("e11", "upper case", "Noise", "full", "Upper-case the question.", "small_drop", _upper_question))
     ABLATIONS.clear()
     ABLATIONS.update(saved)
     registry._rebuild_categories()
 
 
-def test_a_ninth_ablation_needs_only_its_registration(ninth, tmp_path):
-    assert list(ABLATIONS)[-1] == "e9" and CATEGORIES["Noise"] == ["e9"]
+def test_an_eleventh_ablation_needs_only_its_registration(eleventh, tmp_path):
+    assert list(ABLATIONS)[-1] == "e11" and CATEGORIES["Noise"] == ["e11"]
     ds = Dataset([Article("T", [Paragraph("abc def. Ghi.", [Question("q", "Which?", [Answer("abc", 0)])])])], "1.1")
-    m = perturb_dataset(ds, tmp_path, ablations="e9", cache_dir=tmp_path / "c", progress=False).to_json()
-    assert m["ablations"]["e9"]["changed"] == 1 and m["ablations"]["e9"]["category"] == "Noise"
-    assert json.loads((tmp_path / "e9.json").read_text())["data"][0]["paragraphs"][0]["qas"][0]["question"] == "WHICH?"
+    m = perturb_dataset(ds, tmp_path, ablations="e11", cache_dir=tmp_path / "c", progress=False).to_json()
+    assert m["ablations"]["e11"]["changed"] == 1 and m["ablations"]["e11"]["category"] == "Noise"
+    assert json.loads((tmp_path / "e11.json").read_text())["data"][0]["paragraphs"][0]["qas"][0]["question"] == "WHICH?"

@@ -276,3 +276,24 @@ def test_score_all_links_controls_and_keeps_them_out_of_categories():
     assert "excess drop is 25.0 points" in r_e1.reading
     # the evidence comes from the excess drop (25, CI above 0 but crossing 10 -> moderate or strong), not the raw drop
     assert r_e1.evidence == ablation_evidence("large_drop", e1.excess_drop, e1.excess_ci_low, e1.excess_ci_high)
+
+
+def test_position_category_reads_e9_against_its_move_control():
+    # issue 17: e9 moves the answer sentence (Position bias), c9 moves a sentence without the answer
+    ids = ["q1", "q2", "q3", "q4"]
+    datasets = {"original": _ds(ids), "e9": _ds(ids), "c9": _ds(ids)}
+    gold = {q: a for q, (a, _) in GOLD.items()}
+    infos = [_info("e9", category="Position"),
+             AblationInfo("c9", "control for e9", "Position", "full", "original", "control", control_of="e9")]
+    preds = {"original": gold, "e9": {"q4": "Berlin"}, "c9": gold}
+    scored = score_all(datasets, preds, infos, n_resamples=100)
+    e9, c9 = scored.ablations
+    assert (e9.f1_drop, c9.f1_drop, e9.excess_drop) == (75.0, 0.0, 75.0)
+    [cat] = scored.categories
+    assert (cat.category, cat.ablations) == ("Position", ["e9"])
+    (r_e9, r_c9), (r_cat,) = read_all(scored.ablations, scored.categories)
+    assert r_c9.evidence is None and "a sentence that holds no answer is moved by e9's displacement" in r_c9.reading
+    assert "insert" not in r_c9.reading and "lexical overlap" not in r_e9.reading
+    assert "a sentence without the answer moved as far" in r_e9.reading
+    assert r_e9.evidence in ("moderate", "strong") and "where the answer sits" in r_e9.reading
+    assert r_cat.reading.startswith("Position bias:")

@@ -41,6 +41,10 @@ def test_answer_position(mini_stats):
     fractions = [C1.index("1889") / len(C1), 0.0, C1.index("330") / len(C1), 0.0, C2.index("Warsaw") / len(C2)]
     assert pos["char_fraction"]["mean"] == pytest.approx(sum(fractions) / 5)
     assert pos["char_fraction"]["max"] == pytest.approx(C2.index("Warsaw") / len(C2))
+    # Position bias (issue 17): C1 has 3 units, C2 has 2; relative positions 1/2, 0, 1, 0, 1
+    assert pos["sentence_shares"]["counts"] == {"sentence_1": 2, "sentence_2": 2, "sentence_3": 1, "later": 0}
+    assert pos["relative_sentence_position"]["mean"] == pytest.approx(2.5 / 5)
+    assert pos["last_sentence_pct"] == 40.0  # q3 (330 metres, unit 3 of 3) and q5 (Warsaw, unit 2 of 2)
 
 
 def test_similarity_and_overlap(mini_stats):

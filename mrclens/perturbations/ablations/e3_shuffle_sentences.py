@@ -14,9 +14,8 @@ Unchanged (with reason): ``single_unit`` (the paragraph has one sentence unit).
 
 from __future__ import annotations
 
-from mrclens.perturbations.base import InvariantError, changed, copy_question, unchanged
+from mrclens.perturbations.base import changed, reorder_units, unchanged
 from mrclens.perturbations.registry import Ablation, register
-from mrclens.squad import Answer, Paragraph
 
 
 def shuffle_sentences(example, parsed, rng):
@@ -35,25 +34,7 @@ def shuffle_sentences(example, parsed, rng):
     order = list(range(len(units)))
     while order == sorted(order):
         rng.shuffle(order)
-    ctx = example.context
-    new_start: dict[int, int] = {}
-    pieces = []
-    pos = 0
-    for u in order:
-        s, e = units[u]
-        new_start[u] = pos
-        pieces.append(ctx[s:e])
-        pos += e - s + 1
-    new_ctx = " ".join(pieces)
-
-    def move(a: Answer) -> Answer:
-        for u, (s, e) in enumerate(units):
-            if s <= a.answer_start and a.answer_end <= e:
-                return Answer(a.text, new_start[u] + a.answer_start - s)
-        raise InvariantError(f"e3: answer {a.text!r} at {a.answer_start} lies in no sentence unit")
-
-    questions = [copy_question(q, answers=[move(a) for a in q.answers]) for q in example.questions]
-    new = Paragraph(new_ctx, questions)
+    new = reorder_units(example, units, order, "e3")
     return new, {q.id: changed(permutation=list(order)) for q in example.questions}
 
 
