@@ -50,7 +50,7 @@ def make_perturbed_dir(root: Path) -> Path:
 
 
 #: Every registered set id in report order: the eight ablations, each insertion ablation followed by its control.
-ALL_ABLATION_IDS = ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+ALL_ABLATION_IDS = ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
 
 GOLD_ANSWERS = {q: a for q, (a, _) in GOLD.items()}
 PREDICTIONS = {

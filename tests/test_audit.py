@@ -51,20 +51,20 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     out, results, lines = first_audit
     for name in ("results.json", "results.csv", "audit-state.json", "perturbed/manifest.json", "model/weights.pt"):
         assert (out / name).exists(), name
-    sets = ["original", "original-truncated"] + ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    sets = ["original", "original-truncated"] + ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
     assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
     # the effective options: defaults resolved (all ablations, the cap trained under)
-    assert on_disk["audit"]["options"]["ablations"] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert on_disk["audit"]["options"]["ablations"] == ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert on_disk["audit"]["options"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["n_resamples"] == 200
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
     assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}
     by_id = {a["id"]: a for a in on_disk["ablations"]}
-    assert list(by_id) == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert list(by_id) == ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     for a in by_id.values():
         base = on_disk["sets"][a["baseline_set"]]["f1"]
         assert a["f1_drop"] == pytest.approx(base - a["f1"], abs=1e-3)

@@ -51,7 +51,7 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
     assert results["model"] == {"kind": "external", "name": "tf-idf sentence", "config": None}
-    assert [a["id"] for a in results["ablations"]] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert [a["id"] for a in results["ablations"]] == ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert all(a["evaluated"] for a in results["ablations"])
     # the predictions are the rule's, and the table is built from them
     gold = load_dataset(out / "perturbed" / "original.json")
@@ -60,5 +60,5 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     assert 0 < results["sets"]["original"]["f1"] < 100
     assert results["warnings"] == []
     frame = pd.read_csv(out / "results.csv")
-    assert frame["id"].tolist() == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert frame["id"].tolist() == ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     assert "Similarity bias:" in res.stdout and "Model: tf-idf sentence (external)" in res.stdout

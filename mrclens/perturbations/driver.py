@@ -24,6 +24,7 @@ from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
 from mrclens.progress import progress as progress_bar
+from mrclens.seeds import derived_seed
 from mrclens.squad import Article, Dataset
 from mrclens.formats import load_dataset
 from mrclens.units import sentence_units
@@ -98,6 +99,7 @@ def perturb_dataset(
     formats: Sequence[str] = ("json",),
     progress: bool = True,
     n_process: int = 1,
+    draw: int = 0,
 ) -> PerturbationManifest:
     """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
 
@@ -124,6 +126,12 @@ def perturb_dataset(
         formats: ``("json",)`` or ``("json", "jsonl")``.
         progress: show progress (:mod:`mrclens.progress`) for parsing and perturbing.
         n_process: spaCy worker processes.
+        draw: which draw of the random choices to write (issue 16): draw ``k`` seeds every
+            generator with :func:`mrclens.seeds.derived_seed` ``(seed, "draw", k)`` instead of
+            ``seed`` (draw 0 is ``seed`` itself, byte-identical to a run without ``draw``). An
+            ablation and its control in one draw use the same positions. The original and
+            truncated sets do not depend on the draw. The manifest records ``draw`` and
+            ``draw_seed`` for ``k >= 1``.
 
     Returns:
         the manifest written to ``manifest.json``.
@@ -136,11 +144,15 @@ def perturb_dataset(
     """
     with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
-                        progress=progress, n_process=n_process)
+                        progress=progress, n_process=n_process, draw=draw)
 
 
-def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process) -> PerturbationManifest:
+def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, draw=0) -> PerturbationManifest:
     ids = resolve_ablations(ablations)
+    if not isinstance(draw, int) or draw < 0:
+        raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
+    base_seed = seed
+    seed = derived_seed(seed, "draw", draw)
     formats = tuple(formats)
     bad = [f for f in formats if f not in FORMATS]
     if bad or "json" not in formats:
@@ -168,7 +180,9 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     fingerprint = " + ".join(pipeline_fingerprint_for(**flags, cache_dir=cache_dir) for flags in ({"sentences": True}, {"pos": True}))
     manifest = PerturbationManifest(
         mrclens_version=__version__,
-        seed=seed,
+        seed=base_seed,
+        draw=draw,
+        draw_seed=seed if draw else None,
         source=source,
         pipeline=fingerprint,
         sets={

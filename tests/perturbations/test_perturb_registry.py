@@ -15,7 +15,7 @@ from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
 _MODULES = {"e1": "e1_insert_question", "e2": "e2_insert_half_question", "e3": "e3_shuffle_sentences",
             "e4": "e4_interrogative_only", "e5": "e5_shuffle_question", "e6": "e6_insert_nouns",
-            "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives"}
+            "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives", "c4": "c4_no_question"}
 
 
 def test_the_eight_ablations_as_specified():
@@ -35,6 +35,7 @@ def test_the_eight_ablations_as_specified():
     assert [(c.id, c.control_of, c.category, c.eval_set, c.bias_signal) for c in CONTROLS.values()] == [
         ("c1", "e1", "Similarity", "truncated", "control"),
         ("c2", "e2", "Similarity", "truncated", "control"),
+        ("c4", "e4", "Question", "full", "control"),  # issue 16 part 2: the question-removed reference of e4
         ("c6", "e6", "Keyword", "truncated", "control"),
         ("c7", "e7", "Keyword", "truncated", "control"),
         ("c8", "e8", "Keyword", "truncated", "control"),
@@ -44,7 +45,7 @@ def test_the_eight_ablations_as_specified():
     for a in ABLATIONS.values():
         assert a.name and a.description and "\n" not in a.description and callable(a.apply)
         assert a.apply.__doc__
-        module = _MODULES.get(a.id, "controls")  # the five controls live in one module
+        module = _MODULES.get(a.id, "controls")  # the five insertion controls live in one module
         assert "Rule" in importlib.import_module(f"mrclens.perturbations.ablations.{module}").__doc__
 
 

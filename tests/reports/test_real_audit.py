@@ -55,7 +55,7 @@ def test_report_of_a_real_small_audit(real_audit):
     manifest = json.loads((real_audit / "perturbed" / "manifest.json").read_text(encoding="utf-8"))
     page = (real_audit / "report.html").read_text(encoding="utf-8")  # written by the evaluation step itself
     assert page == render_report(real_audit)  # and rebuilt identically from the saved files
-    assert [a["id"] for a in results["ablations"]] == ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
+    assert [a["id"] for a in results["ablations"]] == ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8"]
     for a in results["ablations"]:
         assert a["evaluated"], a
         row = page[page.index(f'<tr id="row-{a["id"]}"'):]
