@@ -149,7 +149,12 @@ def test_evaluate_two_draws_end_to_end(two_draws):
     assert bool(frame.loc["e3", "unstable"]) is True
     assert frame.loc["e4", "recovered_share"] == pytest.approx(55.5556, abs=1e-4)
     html = (out / "report.html").read_text()
-    assert "per-draw" in html.lower() and "55.6" in html
+    assert 'id="replicates"' in html and "draw 1" in html and "<strong>unstable</strong>" in html and "recovers 55.6%" in html
+    from mrclens.reports.table import format_table
+
+    table = format_table(r)
+    assert "spread over 2 draws" in table and "0.0 to 100.0 (SD 70.7)" in table and "strong/none: unstable" in table
+    assert "recovers 55.6%" in table
 
 
 def test_one_replicate_results_are_unchanged(two_draws):
