@@ -164,3 +164,23 @@ def test_one_replicate_results_are_unchanged(two_draws):
     e3 = single.ablation("e3")
     assert e3.replicates == [] and e3.unstable is None and e3.f1_drop_sd is None
     assert single.ablation("e4").recovered_share == pytest.approx(55.5556, abs=1e-4)
+
+
+def test_note_instability_names_draws_or_readers():
+    from mrclens.artifacts.results import AblationResult, ReplicateFigures
+    from mrclens.scoring.readings import note_instability
+
+    def entry(levels, readers=False):
+        reps = [ReplicateFigures(draw=0 if readers else i, reader=i if readers else 0, evidence=lv) for i, lv in enumerate(levels)]
+        return AblationResult("e1", "x", "Similarity", "truncated", "original-truncated", "large_drop", evaluated=True,
+                              reading="e1: read.", evidence="moderate", replicates=reps)
+
+    (a,), _ = note_instability([entry(["strong", "moderate", "strong"])], [])
+    assert a.unstable is True
+    assert a.reading.startswith("e1: read. Unstable across draws: the evidence is strong in draw 0, moderate in draw 1, strong in draw 2")
+    (b,), _ = note_instability([entry(["none", "moderate"], readers=True)], [])
+    assert "Unstable across readers: the evidence is none in reader 0, moderate in reader 1" in b.reading
+    (c,), _ = note_instability([entry(["strong", "strong"])], [])
+    assert c.unstable is False and c.reading == "e1: read."
+    (d,), _ = note_instability([entry(["strong"])], [])  # a single run: not judged
+    assert d.unstable is None
