@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -119,7 +120,10 @@ def test_rerun_reuses_every_step(first_audit, files):
     preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
-    assert "[perturb] reused" in text and "[train] reused" in text and "(15 reused)" in text
+    assert "[perturb] reused" in text and "[train] reused" in text and "[perturb] draw 1: reused" in text
+    # 16 sets of draw 0 and the draw-1 sets that differ from draw 0's: every one reused
+    m = re.search(r"\[predict\] (\d+) prediction files under .* \((\d+) reused\)", text)
+    assert m and m.group(1) == m.group(2) and int(m.group(1)) > 16
     assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
     assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]
