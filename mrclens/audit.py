@@ -54,7 +54,14 @@ from typing import Any, Callable, Sequence
 
 from mrclens import __version__
 from mrclens.artifacts.audit_state import AuditState, read_audit_state, write_audit_state
-from mrclens.artifacts.layout import MANIFEST, MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, OutputLayout
+from mrclens.artifacts.layout import (
+    MANIFEST,
+    MODEL_DIR,
+    PERTURBED_DIR,
+    PREDICTIONS_DIR,
+    OutputLayout,
+    prediction_file_name,
+)
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
@@ -319,13 +326,14 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
             set_files = draw0_files if k == 0 else read_manifest(draw_dir).set_files()
             for name, file in set_files.items():
                 sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
+                target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
                 if k > 0 and draw0_sha.get(name) == sha:
-                    continue  # same file as draw 0: its predictions are reused when scoring
+                    target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
+                    continue
                 step = f"predict:{name}" if (r, k) == (0, 0) else f"predict:reader-{r}:draw-{k}:{name}"
                 predict_steps.append(step)
                 total += 1
                 key = _key("predict", entry["key"], sha)
-                target = layout.replicate_predictions_dir(k, r) / f"{name}.json"
                 if state.done(step, key) and target.exists():
                     reused += 1
                     continue
