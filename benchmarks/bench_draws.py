@@ -51,6 +51,7 @@ def main() -> None:
     ap.add_argument("--profile", default="paper")
     ap.add_argument("--cache-dir", default=None)
     ap.add_argument("--skip-draw0-predict", action="store_true", help="do not time the draw-0 prediction")
+    ap.add_argument("--sets", default=None, help="predict only these of draw 1's re-predicted sets (comma-separated)")
     args = ap.parse_args()
 
     from mrclens.artifacts.manifest import read_manifest
@@ -74,6 +75,8 @@ def main() -> None:
     files1 = read_manifest(out / "draw-1").set_files()
     again = [n for n, f in files1.items() if sha256_file(out / "draw-1" / f) != sha256_file(out / "draw-0" / files0[n])]
     print(f"sets predicted again for draw 1: {', '.join(again)}", flush=True)
+    if args.sets:
+        again = [n for n in again if n in args.sets.split(",")]
 
     torch.manual_seed(0)
     config = ReaderConfig.profile(args.profile)
