@@ -18,6 +18,16 @@ Toolkit", DataPerf@ICML 2022):
 6. **report** — :func:`mrclens.publish.write_outputs`: ``OUT/results.json``, ``OUT/results.csv``,
    ``OUT/question-scores.json``, ``OUT/report.html`` (file names: :mod:`mrclens.artifacts.layout`).
 
+Repeated draws and readers (issue 16): with ``perturb_seeds = K`` step 2 also writes draws
+1 … K-1 of every ablation's random choices (seeds :func:`mrclens.seeds.derived_seed`
+``(seed, "draw", k)``; draw 0 uses ``seed``) under ``OUT/perturbed/draw-<k>/``; with
+``train_seeds = R`` step 3 trains R readers (seeds ``derived_seed(seed, "reader", r)``, the same
+title split and held-out slice) under ``OUT/model/reader-<r>/``. Step 4 lets every reader predict
+every draw, but only the sets whose files differ from draw 0's (the original and truncated sets
+and deterministic ablations such as e4/c4 are predicted once per reader). Step 5 combines the
+K × R replicates (:func:`mrclens.scoring.evaluate.score_replicates`): per-draw drops, their
+spread, and CIs that include the between-draw (between-reader) variance.
+
 Caching and resuming: ``OUT/audit-state.json`` (:mod:`mrclens.artifacts.audit_state`) records, for every finished step, a key — the
 sha256 of everything that determines its output (input file hashes, options that matter,
 MRCLens/spaCy/pipeline versions, and the keys of the steps it depends on). A re-run reuses
@@ -44,11 +54,19 @@ from typing import Any, Callable, Sequence
 
 from mrclens import __version__
 from mrclens.artifacts.audit_state import AuditState, read_audit_state, write_audit_state
-from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, OutputLayout
+from mrclens.artifacts.layout import (
+    MANIFEST,
+    MODEL_DIR,
+    PERTURBED_DIR,
+    PREDICTIONS_DIR,
+    OutputLayout,
+    prediction_file_name,
+)
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
-from mrclens.defaults import DEFAULT_SEED, N_RESAMPLES, default_profile
+from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
+from mrclens.seeds import derived_seed
 from mrclens.errors import ArtifactMsg, MRCLensError
 from mrclens.io_utils import sha256_file
 from mrclens.split import split_by_title
@@ -89,6 +107,10 @@ class AuditOptions:
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` invalid questions of the input files
             (:func:`mrclens.formats.load_dataset`); each skipped question and repaired answer is
             listed in ``results.json`` ``warnings`` and the report's notes.
+        perturb_seeds: draws of every ablation's random choices (issue 16; default
+            :data:`mrclens.defaults.DEFAULT_PERTURB_SEEDS`), all predicted by the same reader(s).
+        train_seeds: readers trained with different seeds (default 1; each costs a training run;
+            must be 1 with ``model``).
     """
 
     train: str | None = None
@@ -108,10 +130,18 @@ class AuditOptions:
     progress: bool = True
     option_sources: dict[str, str] | None = None
     on_invalid: str = "refuse"
+    perturb_seeds: int = DEFAULT_PERTURB_SEEDS
+    train_seeds: int = DEFAULT_TRAIN_SEEDS
 
     def __post_init__(self) -> None:
         if self.profile is None:
             self.profile = default_profile(self.train)
+        for name in ("perturb_seeds", "train_seeds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise MRCLensError(f"--{name.replace('_', '-')} must be a whole number >= 1, got {value!r}")
+        if self.model is not None and self.train_seeds > 1:
+            raise MRCLensError("--train-seeds > 1 trains several readers; it cannot be combined with --model")
 
 
 def _key(*parts: Any) -> str:
@@ -233,67 +263,110 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         n_trunc = manifest.sets["original-truncated"].n
         echo(f"[perturb] {len(ablation_ids)} ablations written to {perturbed}; truncated set: {n_trunc:,} questions "
              f"({seconds['perturb']:.1f} s)")
+    for k in range(1, options.perturb_seeds):
+        draw_dir = layout.draw_perturbed_dir(k)
+        draw_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions, "draw", k)
+        done = state.done(f"perturb:draw-{k}", draw_key)
+        if done and (draw_dir / MANIFEST).exists():
+            seconds["perturb"] += done["seconds"]
+            echo(f"[perturb] draw {k}: reused {draw_dir}")
+            continue
+        t0 = time.perf_counter()
+        perturb_dataset(eval_data, draw_dir, ablations=ablation_ids, seed=options.seed, draw=k,
+                        cache_dir=options.cache_dir, progress=options.progress, force=True)  # the audit's own folder
+        took = time.perf_counter() - t0
+        seconds["perturb"] += took
+        state.finish(f"perturb:draw-{k}", draw_key, took)
+        echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} ({took:.1f} s)")
 
     # 3. train --------------------------------------------------------------------------
-    reader = None
+    readers: list[dict[str, Any]] = []  # per reader: model_dir, model_key, seed, reader (loaded or None)
     config_dict: dict[str, Any]
+    seconds["train"] = 0.0
     if model_path is not None:
         model_dir = model_path
         model_key = _key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
         reader = _load_reader(model_dir, options.device)
         config_dict = reader.config.to_dict()
-        seconds["train"] = 0.0
+        readers.append({"dir": model_dir, "key": model_key, "seed": None, "reader": reader})
         echo(f"[train] using the saved reader in {model_dir} (no training)")
     else:
         from mrclens.baseline_model import ReaderConfig
 
-        model_dir = layout.model_dir
         config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes)
         max_minutes = config.max_minutes
         config_dict = config.to_dict()
-        model_key = _key("train", fingerprint, options.seed, options.heldout_fraction, config_dict, versions)
-        done = state.done("train", model_key)
-        if done and (model_dir / "config.json").exists():
-            seconds["train"] = done["seconds"]
-            echo(f"[train] reused the reader in {model_dir} (trained earlier in {done['seconds'] / 60:.1f} min)")
-        else:
-            from mrclens.baseline_model import train
+        for r in range(options.train_seeds):
+            model_dir = layout.reader_model_dir(r)
+            reader_seed = derived_seed(options.seed, "reader", r)
+            parts = ("train", fingerprint, options.seed, options.heldout_fraction, config_dict, versions)
+            model_key = _key(*parts) if r == 0 else _key(*parts, "reader", r)
+            step = "train" if r == 0 else f"train:reader-{r}"
+            which = "" if options.train_seeds == 1 else f" {r} (seed {reader_seed})"
+            reader = None
+            done = state.done(step, model_key)
+            if done and (model_dir / "config.json").exists():
+                seconds["train"] += done["seconds"]
+                echo(f"[train] reused the reader{which} in {model_dir} (trained earlier in {done['seconds'] / 60:.1f} min)")
+            else:
+                from mrclens.baseline_model import train
 
-            fit, heldout = split_by_title(train_data, options.heldout_fraction, options.seed)
-            echo(f"[train] training the baseline reader (profile {options.profile}, at most "
-                 f"{max_minutes if max_minutes is not None else 'unlimited'} min) on {fit.counts()['questions']:,} questions; "
-                 f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
-            t0 = time.perf_counter()
-            reader = train(fit, config, dev=heldout, seed=options.seed, device=options.device,
-                           progress=options.progress, log=echo)
-            reader.save(model_dir)
-            seconds["train"] = time.perf_counter() - t0
-            state.finish("train", model_key, seconds["train"])
-            echo(f"[train] done in {seconds['train'] / 60:.1f} min; saved to {model_dir}")
+                fit, heldout = split_by_title(train_data, options.heldout_fraction, options.seed)
+                echo(f"[train] training the baseline reader{which} (profile {options.profile}, at most "
+                     f"{max_minutes if max_minutes is not None else 'unlimited'} min) on {fit.counts()['questions']:,} questions; "
+                     f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
+                t0 = time.perf_counter()
+                reader = train(fit, config, dev=heldout, seed=reader_seed, device=options.device,
+                               progress=options.progress, log=echo)
+                reader.save(model_dir)
+                took = time.perf_counter() - t0
+                seconds["train"] += took
+                state.finish(step, model_key, took)
+                echo(f"[train] done in {took / 60:.1f} min; saved to {model_dir}")
+            readers.append({"dir": model_dir, "key": model_key, "seed": reader_seed,
+                            "reader": reader if r == 0 else None})  # keep one reader in memory at most
+    model_dir, model_key, reader = readers[0]["dir"], readers[0]["key"], readers[0]["reader"]
 
     # 4. predict ------------------------------------------------------------------------
     predictions_dir = layout.predictions_dir
-    set_files = read_manifest(perturbed).set_files()
-    reused = 0
-    for name, file in set_files.items():
-        key = _key("predict", model_key, sha256_file(perturbed / file))
-        target = layout.prediction_file(name)
-        if state.done(f"predict:{name}", key) and target.exists():
-            reused += 1
-            continue
-        if reader is None:
-            reader = _load_reader(model_dir, options.device)
-        ts = time.perf_counter()
-        preds = reader.predict(load_dataset(perturbed / file), progress=options.progress)
-        write_predictions(target, preds)
-        state.finish(f"predict:{name}", key, time.perf_counter() - ts)
-    seconds["predict"] = sum(state.steps[f"predict:{n}"]["seconds"] for n in set_files)
-    echo(f"[predict] {len(set_files)} prediction files in {predictions_dir}"
+    draw0_files = read_manifest(perturbed).set_files()
+    draw0_sha = {name: sha256_file(perturbed / file) for name, file in draw0_files.items()}
+    reused = total = 0
+    predict_steps = []
+    for r, entry in enumerate(readers):
+        loaded = entry["reader"]
+        for k in range(options.perturb_seeds):
+            draw_dir = layout.draw_perturbed_dir(k)
+            set_files = draw0_files if k == 0 else read_manifest(draw_dir).set_files()
+            for name, file in set_files.items():
+                sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
+                target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
+                if k > 0 and draw0_sha.get(name) == sha:
+                    target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
+                    continue
+                step = f"predict:{name}" if (r, k) == (0, 0) else f"predict:reader-{r}:draw-{k}:{name}"
+                predict_steps.append(step)
+                total += 1
+                key = _key("predict", entry["key"], sha)
+                if state.done(step, key) and target.exists():
+                    reused += 1
+                    continue
+                if loaded is None:
+                    loaded = _load_reader(entry["dir"], options.device)
+                ts = time.perf_counter()
+                preds = loaded.predict(load_dataset(draw_dir / file), progress=options.progress)
+                write_predictions(target, preds)
+                state.finish(step, key, time.perf_counter() - ts)
+        if r == 0:
+            reader = loaded
+        del loaded
+    seconds["predict"] = sum(state.steps[s]["seconds"] for s in predict_steps)
+    echo(f"[predict] {total} prediction files under {predictions_dir}"
          f"{f' ({reused} reused)' if reused else ''} ({seconds['predict']:.1f} s of prediction)")
 
     # 5-6. score + report -----------------------------------------------------------------
     from mrclens.publish import write_outputs
-    from mrclens.scoring.evaluate import evaluate_perturbed
+    from mrclens.scoring.evaluate import Replicate, evaluate_perturbed
 
     training_log = getattr(reader, "training_log", None) if reader is not None else _saved_training_log(model_dir)
     audit_record = AuditRecord(options=_effective_options(options, ablation_ids, config_dict, model_path),
@@ -302,7 +375,10 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     evaluation = evaluate_perturbed(
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
-        progress=options.progress)
+        progress=options.progress, reader_seed=readers[0]["seed"],
+        replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
+                              reader_seed=entry["seed"])
+                    for r, entry in enumerate(readers) for k in range(options.perturb_seeds) if (r, k) != (0, 0)])
     evaluation.results.warnings.extend(str(n) for n in notes)
     write_outputs(evaluation, out)
     return evaluation.results

@@ -36,6 +36,17 @@ DEFAULT_SEED = 0
 #: Default number of bootstrap resamples per confidence interval (issue 5: 1,000).
 N_RESAMPLES = 1000
 
+# ---- repeated draws / readers (issue 16) ----
+#: Default ``--perturb-seeds``: draws of every ablation's random choices per audit. Two is the
+#: fewest that shows the between-draw variance; each further draw on SQuAD v1.1 dev costs a
+#: perturbation pass and one prediction of every set that depends on the draw (measured in
+#: BENCHMARKS.md, "Repeated draws"), which keeps the full paper-profile audit within 60 minutes on
+#: 2 cores, where a third draw would not leave room for a slower machine.
+DEFAULT_PERTURB_SEEDS = 2
+#: Default ``--train-seeds``: trained readers per audit (each costs a full training run).
+DEFAULT_TRAIN_SEEDS = 1
+# ---- end repeated draws / readers ----
+
 #: Example items shown per ablation in the HTML report by default.
 DEFAULT_EXAMPLES = 3
 

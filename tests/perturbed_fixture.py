@@ -49,8 +49,9 @@ def make_perturbed_dir(root: Path) -> Path:
     return d
 
 
-#: Every registered set id in report order: the ten ablations, each controlled ablation followed by its control.
-ALL_ABLATION_IDS = ["e1", "c1", "e2", "c2", "e3", "e4", "e5", "e6", "c6", "e7", "c7", "e8", "c8", "e9", "c9", "e10", "c10"]
+#: Every registered set id in report order: the ten ablations, each controlled ablation followed by its control
+#: (c4, the question-removed reference of e4, included).
+ALL_ABLATION_IDS = ["e1", "c1", "e2", "c2", "e3", "e4", "c4", "e5", "e6", "c6", "e7", "c7", "e8", "c8", "e9", "c9", "e10", "c10"]
 
 GOLD_ANSWERS = {q: a for q, (a, _) in GOLD.items()}
 PREDICTIONS = {

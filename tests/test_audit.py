@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -72,8 +73,46 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
         assert a["ci_low"] <= a["f1_drop"] <= a["ci_high"]
     assert by_id["e1"]["baseline_set"] == "original-truncated" and by_id["e4"]["baseline_set"] == "original"
     csv_lines = (out / "results.csv").read_text().splitlines()
-    assert len(csv_lines) == 1 + 17  # e1–e10 and the controls c1, c2, c6–c10
+    assert len(csv_lines) == 1 + len(ALL_ABLATION_IDS)  # e1–e10, the controls c1, c2, c6–c10 and e4's reference c4
     assert any(line.startswith("[perturb]") for line in lines) and any(line.startswith("[train]") for line in lines)
+
+
+def test_default_audit_scores_two_draws_with_one_reader(first_audit):
+    # issue 16: --perturb-seeds defaults to 2; draw 1 is written and predicted apart, then combined
+    out, results, lines = first_audit
+    from mrclens.seeds import derived_seed
+
+    assert [(r["draw"], r["draw_seed"], r["reader"]) for r in results["replicates"]] == [(0, 0, 0), (1, derived_seed(0, "draw", 1), 0)]
+    m1 = json.loads((out / "perturbed" / "draw-1" / "manifest.json").read_text())
+    assert m1["draw"] == 1 and m1["seed"] == 0
+    # only the sets that depend on the draw are predicted again; the original sets, e4 and c4 are reused
+    again = sorted(p.stem for p in (out / "predictions" / "draw-1").glob("*.json"))
+    assert "original" not in again and "e4" not in again and "c4" not in again and {"e1", "e3", "e5"} <= set(again)  # (one article: the controls find no other article's text)
+    for a in results["ablations"]:
+        assert a["evaluated"] and [r["draw"] for r in a["replicates"]] == [0, 1], a["id"]
+        drops = [r["f1_drop"] for r in a["replicates"]]
+        assert a["f1_drop"] == pytest.approx(sum(drops) / 2, abs=1e-3)
+        assert a["f1_drop_min"] == min(drops) and a["f1_drop_max"] == max(drops)
+        assert a["ci_low"] <= min(drops) + 1e-6 and a["ci_high"] >= max(drops) - 1e-6
+    e4 = next(a for a in results["ablations"] if a["id"] == "e4")
+    assert e4["replicates"][0]["f1_drop"] == e4["replicates"][1]["f1_drop"]  # e4 has no random choice
+    assert e4["control"] == "c4" and e4["recovered_share"] is not None
+    assert any("draw 1" in line for line in lines)
+
+
+def test_train_seeds_trains_several_readers(files, tmp_path):
+    out = tmp_path / "out"
+    results, lines = _run(_opts(files, out, ablations=["e4"], perturb_seeds=1, train_seeds=2))
+    from mrclens.seeds import derived_seed
+
+    assert [(r["draw"], r["reader"], r["reader_seed"]) for r in results["replicates"]] == [
+        (0, 0, 0), (0, 1, derived_seed(0, "reader", 1))]
+    assert (out / "model" / "reader-1" / "weights.pt").exists()
+    assert sorted(p.stem for p in (out / "predictions" / "reader-1").glob("*.json")) == ["c4", "e4", "original", "original-truncated"]
+    e4 = next(a for a in results["ablations"] if a["id"] == "e4")
+    assert [r["reader"] for r in e4["replicates"]] == [0, 1]
+    with pytest.raises(MRCLensError, match="--model"):
+        AuditOptions(model=str(out / "model"), train_seeds=2)
 
 
 def test_rerun_reuses_every_step(first_audit, files):
@@ -82,7 +121,10 @@ def test_rerun_reuses_every_step(first_audit, files):
     preds = (out / "predictions" / "e1.json").stat().st_mtime_ns
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
-    assert "[perturb] reused" in text and "[train] reused" in text and "(19 reused)" in text
+    assert "[perturb] reused" in text and "[train] reused" in text and "[perturb] draw 1: reused" in text
+    # the sets of draw 0 and the draw-1 sets that differ from draw 0's: every one reused
+    m = re.search(r"\[predict\] (\d+) prediction files under .* \((\d+) reused\)", text)
+    assert m and m.group(1) == m.group(2) and int(m.group(1)) > len(ALL_ABLATION_IDS) + 2
     assert (out / "model" / "weights.pt").stat().st_mtime_ns == weights
     assert (out / "predictions" / "e1.json").stat().st_mtime_ns == preds
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]

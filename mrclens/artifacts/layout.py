@@ -12,6 +12,11 @@ An audit directory (``mrclens audit --out DIR``) and an evaluation directory
     DIR/predictions/           one official prediction file per set: <set name>.json
     DIR/model/                 the trained baseline reader (audits only; :mod:`mrclens.baseline_model`)
 
+With ``--perturb-seeds K`` / ``--train-seeds R`` (issue 16) the further draws and readers go in
+sub-folders: ``perturbed/draw-<k>/`` (draw k >= 1), ``model/reader-<r>/`` (reader r >= 1) and
+``predictions/[reader-<r>/][draw-<k>/]`` (reader r's predictions on draw k; only the sets
+whose files differ from draw 0's are predicted again there).
+
 Examples:
     >>> layout = OutputLayout("audit-out")
     >>> layout.results_json.as_posix(), layout.prediction_file("e1").as_posix()
@@ -104,6 +109,19 @@ class OutputLayout:
     def prediction_file(self, set_name: str) -> Path:
         """``root/predictions/<set_name>.json``."""
         return self.predictions_dir / prediction_file_name(set_name)
+
+    def draw_perturbed_dir(self, draw: int) -> Path:
+        """Draw ``draw``'s perturbed sets: ``perturbed/`` for draw 0, ``perturbed/draw-<k>/`` after."""
+        return self.perturbed_dir if draw == 0 else self.perturbed_dir / f"draw-{draw}"
+
+    def reader_model_dir(self, reader: int) -> Path:
+        """Reader ``reader``'s saved model: ``model/`` for reader 0, ``model/reader-<r>/`` after."""
+        return self.model_dir if reader == 0 else self.model_dir / f"reader-{reader}"
+
+    def replicate_predictions_dir(self, draw: int, reader: int) -> Path:
+        """Reader ``reader``'s predictions on draw ``draw``: ``predictions/[reader-<r>/][draw-<k>/]``."""
+        out = self.predictions_dir if reader == 0 else self.predictions_dir / f"reader-{reader}"
+        return out if draw == 0 else out / f"draw-{draw}"
 
     def written(self) -> list[str]:
         """The names of :data:`OUTPUT_FILES` that exist under :attr:`root`, in listing order."""

@@ -10,7 +10,8 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
      "ablations": {"e1": {"name", "category", "eval_set", "baseline_set", "description",
                           "bias_signal", "file", "n", "changed", "unchanged": {reason: count},
                           ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
-                          "items": {question id: {"changed", "reason", "detail"}}}, ...}}
+                          "items": {question id: {"changed", "reason", "detail"}}}, ...},
+     ["draw": k, "draw_seed": seed of draw k]}   (written for draws k >= 1 only; issue 16)
 
 ``n`` counts questions; ``items`` records, per question id, whether the ablation changed it,
 the reason when it did not (a snake_case code) and a free-form ``detail`` object.
@@ -147,6 +148,10 @@ class PerturbationManifest:
     sets: dict[str, SetEntry]
     ablations: dict[str, AblationEntry]
     format_version: int = FORMAT_VERSION
+    #: which draw of the random choices these sets are (0: the one seeded with ``seed``; issue 16).
+    draw: int = 0
+    #: the seed draw ``draw`` used (:func:`mrclens.seeds.derived_seed`); ``None`` for draw 0.
+    draw_seed: int | None = None
 
     def ablation_ids(self) -> list[str]:
         """The ablation ids in report order (e1, e2, …, e10)."""
@@ -160,7 +165,7 @@ class PerturbationManifest:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format_version": self.format_version,
             "mrclens_version": self.mrclens_version,
             "seed": self.seed,
@@ -169,6 +174,9 @@ class PerturbationManifest:
             "sets": {name: entry.to_json() for name, entry in self.sets.items()},
             "ablations": {aid: entry.to_json() for aid, entry in self.ablations.items()},
         }
+        if self.draw:
+            out["draw"], out["draw_seed"] = self.draw, self.draw_seed
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any], path: str | os.PathLike) -> "PerturbationManifest":
@@ -213,6 +221,7 @@ class PerturbationManifest:
                                 f(source, "sha256", (str, type(None)), path, "source: ", None)),
             pipeline=f(obj, "pipeline", (str, type(None)), path, "", None),
             sets=sets, ablations=ablations, format_version=version,
+            draw=f(obj, "draw", int, path, "", 0), draw_seed=f(obj, "draw_seed", (int, type(None)), path, "", None),
         )
 
 

@@ -21,6 +21,22 @@
      "paths": {"perturbed_dir", "predictions_dir"}, "warnings": [str], "sections": {},
      "audit": {"options", "split", "model_dir", "training_log", "option_sources"}   (audits only)}
 
+Repeated draws / readers (issue 16; all optional, absent or empty in files written before them
+and in single-run results): the top level may hold ``"replicates": [{"draw", "draw_seed",
+"reader", "reader_seed", "perturbed_dir", "predictions_dir"}]`` (one per scored draw × reader)
+and ``"variance_method"``; each ablation ``"replicates": [{"draw", "reader", "f1_drop",
+"ci_low", "ci_high", "relative_drop", "excess_drop", "excess_ci_low", "excess_ci_high",
+"recovered_share", "evidence"}]``, the spread ``"f1_drop_min"``, ``"f1_drop_max"``,
+``"f1_drop_sd"``, ``"excess_drop_min"``, ``"excess_drop_max"``, ``"excess_drop_sd"`` and
+``"unstable"`` (the evidence level differs between replicates); each category ``"replicates":
+[{"draw", "reader", "f1_drop", "ci_low", "ci_high", "evidence"}]``, ``"f1_drop_min"``,
+``"f1_drop_max"``, ``"f1_drop_sd"``, ``"unstable"``. With several replicates an entry's
+``f1_drop``/``ci_*``, ``relative_*`` and ``excess_*`` are the mean over replicates with the
+two-stage bootstrap CI (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`); ``changed``
+and ``changed_only`` are the first replicate's. An ablation with a question-removed reference
+(e4 with c4) has ``"recovered_share"``, ``"recovered_ci_low"``, ``"recovered_ci_high"``: the
+percentage of the F1 lost without the question that the ablation's kept words recover.
+
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
 counts the questions it shares with its baseline set (the paired items the drop is computed on);
@@ -92,7 +108,23 @@ CSV_COLUMNS = (
     ("excess_ci_high", "excess_ci_high"),
 )
 
-_INT_COLUMNS = ("n", "changed")
+#: Columns added by repeated draws / readers and the e4 reference (issue 16); optional when reading
+#: (older files lack them), always written.
+CSV_OPTIONAL_COLUMNS = (
+    ("recovered_share", "recovered_share"),
+    ("recovered_ci_low", "recovered_ci_low"),
+    ("recovered_ci_high", "recovered_ci_high"),
+    ("replicates", "n_replicates"),
+    ("f1_drop_min", "f1_drop_min"),
+    ("f1_drop_max", "f1_drop_max"),
+    ("f1_drop_sd", "f1_drop_sd"),
+    ("excess_drop_min", "excess_drop_min"),
+    ("excess_drop_max", "excess_drop_max"),
+    ("excess_drop_sd", "excess_drop_sd"),
+    ("unstable", "unstable"),
+)
+
+_INT_COLUMNS = ("n", "changed", "replicates")
 _PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
 _NUM = (float, type(None))
 _INT = (int, type(None))
@@ -146,6 +178,47 @@ class ChangedOnly:
 
 
 @dataclass
+class ReplicateFigures:
+    """One replicate's (one draw × one reader's) figures of an ablation (percentage points / percent)."""
+
+    draw: int
+    reader: int
+    f1_drop: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    relative_drop: float | None = None
+    excess_drop: float | None = None
+    excess_ci_low: float | None = None
+    excess_ci_high: float | None = None
+    recovered_share: float | None = None
+    evidence: str | None = None
+
+
+@dataclass
+class CategoryReplicate:
+    """One replicate's figures of a bias category (percentage points)."""
+
+    draw: int
+    reader: int
+    f1_drop: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    evidence: str | None = None
+
+
+@dataclass
+class ReplicateRecord:
+    """One scored replicate: draw ``draw`` of the perturbations (seed ``draw_seed``) predicted by reader ``reader``."""
+
+    draw: int
+    draw_seed: int
+    reader: int
+    reader_seed: int | None
+    perturbed_dir: str
+    predictions_dir: str
+
+
+@dataclass
 class AblationResult:
     """One ablation's scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
 
@@ -183,6 +256,22 @@ class AblationResult:
     excess_ci_low: float | None = None
     excess_ci_high: float | None = None
     excess_n: int | None = None
+    recovered_share: float | None = None
+    recovered_ci_low: float | None = None
+    recovered_ci_high: float | None = None
+    replicates: list[ReplicateFigures] = field(default_factory=list)
+    f1_drop_min: float | None = None
+    f1_drop_max: float | None = None
+    f1_drop_sd: float | None = None
+    excess_drop_min: float | None = None
+    excess_drop_max: float | None = None
+    excess_drop_sd: float | None = None
+    unstable: bool | None = None
+
+    @property
+    def n_replicates(self) -> int:
+        """How many draws × readers the figures combine (1 for a single run)."""
+        return max(len(self.replicates), 1)
 
 
 @dataclass
@@ -197,6 +286,11 @@ class CategoryResult:
     ci_high: float | None
     reading: str | None = None
     evidence: str | None = None
+    replicates: list[CategoryReplicate] = field(default_factory=list)
+    f1_drop_min: float | None = None
+    f1_drop_max: float | None = None
+    f1_drop_sd: float | None = None
+    unstable: bool | None = None
 
 
 @dataclass
@@ -262,6 +356,8 @@ class Results:
     sections: dict[str, Any] = field(default_factory=dict)
     audit: AuditRecord | None = None
     format_version: int = FORMAT_VERSION
+    replicates: list[ReplicateRecord] = field(default_factory=list)
+    variance_method: str | None = None
 
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
@@ -288,6 +384,9 @@ class Results:
         }
         if self.audit is not None:
             out["audit"] = asdict(self.audit)
+        if self.replicates:
+            out["replicates"] = [asdict(r) for r in self.replicates]
+            out["variance_method"] = self.variance_method
         return out
 
     @classmethod
@@ -331,6 +430,8 @@ class Results:
                 training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None),
                 option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {}))),
             format_version=version,
+            replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
+            variance_method=f(obj, "variance_method", _STR, path, "", None),
         )
 
 
@@ -346,7 +447,7 @@ def _set(s: Any, path: Any, where: str) -> SetResult:
 _ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
                    "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
                    "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR,
-                   "control_of": _STR, "control": _STR, "excess_n": _INT}
+                   "control_of": _STR, "control": _STR, "excess_n": _INT, "unstable": (bool, type(None))}
 _ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
 
 
@@ -357,7 +458,7 @@ def _ablation(a: Any, path: Any, index: int) -> AblationResult:
     where = f"ablation {aid}: "
     values: dict[str, Any] = {"id": aid}
     for fl in fields(AblationResult):
-        if fl.name in ("id", "changed_only"):
+        if fl.name in ("id", "changed_only", "replicates"):
             continue
         kind = _ABLATION_TYPES.get(fl.name, _NUM)
         if fl.name in _ABLATION_REQUIRED:
@@ -373,7 +474,30 @@ def _ablation(a: Any, path: Any, index: int) -> AblationResult:
         co = ChangedOnly(n=f(co, "n", int, path, w), f1=f(co, "f1", _NUM, path, w, None),
                          baseline_f1=f(co, "baseline_f1", _NUM, path, w, None), f1_drop=f(co, "f1_drop", _NUM, path, w, None),
                          ci_low=f(co, "ci_low", _NUM, path, w, None), ci_high=f(co, "ci_high", _NUM, path, w, None))
-    return AblationResult(**values, changed_only=co)
+    reps = [_typed(ReplicateFigures, r, path, f"{where}replicate #{i + 1}: ")
+            for i, r in enumerate(f(a, "replicates", list, path, where, []))]
+    return AblationResult(**values, changed_only=co, replicates=reps)
+
+
+def _typed(cls, obj: Any, path: Any, where: str):
+    """A :class:`ReplicateFigures` / :class:`CategoryReplicate` from its JSON object (``draw``, ``reader`` required)."""
+    f = _files.field
+    values = {}
+    for fl in fields(cls):
+        if fl.name in ("draw", "reader"):
+            values[fl.name] = f(obj, fl.name, int, path, where)
+        else:
+            values[fl.name] = f(obj, fl.name, _STR if fl.name == "evidence" else _NUM, path, where, None)
+    return cls(**values)
+
+
+def _replicate_record(r: Any, path: Any) -> ReplicateRecord:
+    f = _files.field
+    w = "replicates: "
+    return ReplicateRecord(draw=f(r, "draw", int, path, w), draw_seed=f(r, "draw_seed", int, path, w),
+                           reader=f(r, "reader", int, path, w), reader_seed=f(r, "reader_seed", _INT, path, w, None),
+                           perturbed_dir=f(r, "perturbed_dir", str, path, w, ""),
+                           predictions_dir=f(r, "predictions_dir", str, path, w, ""))
 
 
 def _category(c: Any, path: Any, index: int) -> CategoryResult:
@@ -382,7 +506,13 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
     return CategoryResult(category=f(c, "category", str, path, where), ablations=list(f(c, "ablations", list, path, where)),
                           evaluated=list(f(c, "evaluated", list, path, where, [])), f1_drop=f(c, "f1_drop", _NUM, path, where, None),
                           ci_low=f(c, "ci_low", _NUM, path, where, None), ci_high=f(c, "ci_high", _NUM, path, where, None),
-                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None))
+                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None),
+                          replicates=[_typed(CategoryReplicate, r, path, f"{where}replicate #{i + 1}: ")
+                                      for i, r in enumerate(f(c, "replicates", list, path, where, []))],
+                          f1_drop_min=f(c, "f1_drop_min", _NUM, path, where, None),
+                          f1_drop_max=f(c, "f1_drop_max", _NUM, path, where, None),
+                          f1_drop_sd=f(c, "f1_drop_sd", _NUM, path, where, None),
+                          unstable=f(c, "unstable", (bool, type(None)), path, where, None))
 
 
 def _get(entry: Any, dotted: str) -> Any:
@@ -398,8 +528,9 @@ def results_frame(results: Results):
     """One row per ablation with the :data:`CSV_COLUMNS` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
     import pandas as pd
 
-    rows = [{col: _get(a, key) for col, key in CSV_COLUMNS} for a in results.ablations]
-    frame = pd.DataFrame(rows, columns=[c for c, _ in CSV_COLUMNS])
+    columns = CSV_COLUMNS + CSV_OPTIONAL_COLUMNS
+    rows = [{col: _get(a, key) for col, key in columns} for a in results.ablations]
+    frame = pd.DataFrame(rows, columns=[c for c, _ in columns])
     return frame.astype({c: "Int64" for c in _INT_COLUMNS})
 
 
@@ -440,7 +571,8 @@ def read_results_csv(results_dir: str | os.PathLike):
     path = Path(results_dir) / RESULTS_CSV
     if not path.is_file():
         raise ArtifactError(ArtifactMsg.MISSING.format(path=path, hint=_HINT))
-    frame = pd.read_csv(path).astype({c: "Int64" for c in _INT_COLUMNS})
+    frame = pd.read_csv(path)
+    frame = frame.astype({c: "Int64" for c in _INT_COLUMNS if c in frame.columns})
     missing = [c for c, _ in CSV_COLUMNS if c not in frame.columns]
     if missing:
         raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(path=path, expected=f"the columns {', '.join(missing)}"))

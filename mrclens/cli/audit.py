@@ -8,7 +8,14 @@ import click
 
 from mrclens.audit import AuditOptions, run_audit
 from mrclens.cli.options import config_option, example, on_invalid_option, option_sources, show_progress, verbosity_options
-from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
+from mrclens.defaults import (
+    DEFAULT_PERTURB_SEEDS,
+    DEFAULT_SEED,
+    DEFAULT_TRAIN_SEEDS,
+    default_profile,
+    describe_time_caps,
+    reader_profile_names,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +47,12 @@ _FIELDS = {"resamples": "n_resamples"}
               help="Share of the training articles held out to choose the best epoch (never the evaluation data).")
 @click.option("--resamples", type=click.IntRange(min=1), default=AuditOptions.n_resamples, show_default=True,
               help="Bootstrap resamples per confidence interval.")
+@click.option("--perturb-seeds", type=click.IntRange(min=1), default=DEFAULT_PERTURB_SEEDS, show_default=True,
+              metavar="K", help="Draws of every ablation's random choices (seeds derived from --seed), all predicted by "
+                                "the same reader; results give per-draw drops, their spread and CIs that include it.")
+@click.option("--train-seeds", type=click.IntRange(min=1), default=DEFAULT_TRAIN_SEEDS, show_default=True,
+              metavar="R", help="Readers trained with seeds derived from --seed (each costs a training run); "
+                                "every reader scores every draw.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
@@ -48,7 +61,7 @@ _FIELDS = {"resamples": "n_resamples"}
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_minutes, dev_fraction, heldout_fraction,
-          resamples, cache_dir, force, on_invalid) -> None:
+          resamples, perturb_seeds, train_seeds, cache_dir, force, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -63,6 +76,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_min
         seed=seed, profile=profile or default_profile(train), device=device,
         max_minutes=max_minutes, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
+        perturb_seeds=perturb_seeds, train_seeds=train_seeds,
         option_sources=option_sources(ctx, _FIELDS), on_invalid=on_invalid,
     )
     if train is None:

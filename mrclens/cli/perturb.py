@@ -35,6 +35,9 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
 @click.option("--ablations", default=None, metavar="IDS",
               help=f"Comma-separated ablation ids (default: all of {','.join(ABLATIONS)}).")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Global seed of every random choice.")
+@click.option("--draw", default=0, show_default=True, type=click.IntRange(min=0), metavar="K",
+              help="Write draw K of every ablation's random choices (seed derived from --seed, mrclens.seeds; "
+                   "0 is --seed itself), as `mrclens audit --perturb-seeds` writes them.")
 @click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: SQuAD JSON only; jsonl: also the Hugging Face `datasets` flat form (.jsonl) of every set.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
@@ -44,7 +47,7 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
               help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
 @on_invalid_option
 @verbosity_options
-def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, force, on_invalid) -> None:
+def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, force, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -57,7 +60,7 @@ def perturb(data, out_dir, ablations, seed, fmt, cache_dir, n_process, force, on
     dataset = load_dataset(data, on_invalid=on_invalid)
     echo_notes(dataset, on_invalid)
     manifest = perturb_dataset(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
-                               formats=formats, progress=show_progress(), n_process=n_process, force=force)
+                               formats=formats, progress=show_progress(), n_process=n_process, force=force, draw=draw)
     for line in summary_lines(manifest):
         click.echo(line)
     click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

@@ -27,6 +27,7 @@ from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
 from mrclens.perturbations.truncation import truncate_dataset
 from mrclens.progress import progress as progress_bar
+from mrclens.seeds import derived_seed
 from mrclens.squad import Article, Dataset
 from mrclens.formats import load_dataset
 from mrclens.units import sentence_units
@@ -102,6 +103,7 @@ def perturb_dataset(
     progress: bool = True,
     n_process: int = 1,
     force: bool = False,
+    draw: int = 0,
 ) -> PerturbationManifest:
     """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
 
@@ -132,6 +134,12 @@ def perturb_dataset(
         n_process: spaCy worker processes.
         force: write into a non-empty ``out_dir`` that does not hold an earlier ``perturb``
             output (its same-named files are replaced).
+        draw: which draw of the random choices to write (issue 16): draw ``k`` seeds every
+            generator with :func:`mrclens.seeds.derived_seed` ``(seed, "draw", k)`` instead of
+            ``seed`` (draw 0 is ``seed`` itself, byte-identical to a run without ``draw``). An
+            ablation and its control in one draw use the same positions. The original and
+            truncated sets do not depend on the draw. The manifest records ``draw`` and
+            ``draw_seed`` for ``k >= 1``.
 
     Returns:
         the manifest written to ``manifest.json``.
@@ -146,7 +154,7 @@ def perturb_dataset(
     """
     with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
-                        progress=progress, n_process=n_process, force=force)
+                        progress=progress, n_process=n_process, force=force, draw=draw)
 
 
 def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
@@ -156,7 +164,7 @@ def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
     total = truncated.paragraphs_total or 0
     if total and single > total / 2 and not any(True for _ in truncated.dataset.iter_questions()):
         logging.getLogger("mrclens.perturb").warning(
-            f"warning: {dataset.source or 'the dataset'}: {single:,} of {total:,} paragraphs are a single sentence "
+            f"{dataset.source or 'the dataset'}: {single:,} of {total:,} paragraphs are a single sentence "
             f"and the truncated set is empty, so e1, e2, e6-e8 have nothing to perturb; the text is most likely "
             f"not English, which MRCLens's English spaCy pipeline cannot split into sentences")
 
@@ -169,8 +177,13 @@ def _is_perturb_output(directory: Path) -> bool:
     return True
 
 
-def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, force=False) -> PerturbationManifest:
+def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, force=False,
+             draw=0) -> PerturbationManifest:
     ids = resolve_ablations(ablations)
+    if not isinstance(draw, int) or draw < 0:
+        raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
+    base_seed = seed
+    seed = derived_seed(seed, "draw", draw)
     formats = tuple(formats)
     bad = [f for f in formats if f not in FORMATS]
     if bad or "json" not in formats:
@@ -180,11 +193,13 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     refuse_foreign_output(out_dir, "perturb", _is_perturb_output, force=force)
     protect = (dataset.source,) if dataset.source else ()
     with staged_output(out_dir, protect=protect, last=(MANIFEST,)) as stage:
-        return _write_all(dataset, stage, ids=ids, seed=seed, cache_dir=cache_dir, formats=formats,
-                          progress=progress, n_process=n_process)
+        return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,
+                          formats=formats, progress=progress, n_process=n_process)
 
 
-def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n_process) -> PerturbationManifest:
+def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, formats, progress,
+               n_process) -> PerturbationManifest:
+    """Write every set of ``dataset`` into ``out``; ``seed`` is the draw's seed, ``base_seed`` the one given."""
     protect = ()  # ``out`` is a fresh staging directory; the input is protected when files move out of it
 
     contexts = [p.context for _, p in dataset.iter_paragraphs()]
@@ -205,7 +220,9 @@ def _write_all(dataset, out: Path, *, ids, seed, cache_dir, formats, progress, n
     fingerprint = " + ".join(pipeline_fingerprint_for(**flags, cache_dir=cache_dir) for flags in ({"sentences": True}, {"pos": True}))
     manifest = PerturbationManifest(
         mrclens_version=__version__,
-        seed=seed,
+        seed=base_seed,
+        draw=draw,
+        draw_seed=seed if draw else None,
         source=source,
         pipeline=fingerprint,
         sets={

@@ -292,11 +292,59 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
             "relative_ci_text": fmt_ci(a.get("relative_ci_low"), a.get("relative_ci_high")),
             "excess_text": (f"{fmt_pct(a.get('excess_drop'))} {fmt_ci(a.get('excess_ci_low'), a.get('excess_ci_high'))} (vs {a.get('control')})"
                             if a.get("excess_drop") is not None else
-                            (f"control for {a.get('control_of')}" if a.get("control_of") else "–")),
+                            (f"recovers {fmt_pct(a.get('recovered_share'))}% {fmt_ci(a.get('recovered_ci_low'), a.get('recovered_ci_high'))} "
+                             f"of {a.get('control')}'s loss" if a.get("recovered_share") is not None else
+                             (f"control for {a.get('control_of')}" if a.get("control_of") else "–"))),
             "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
                              if not a.get("control_of") else "control (no verdict)",
         })
     return rows
+
+
+# ---- repeated draws / readers (issue 16): the per-draw spread section
+
+
+def _replicate_name(r: Mapping[str, Any], kinds: set[str]) -> str:
+    if kinds == {"reader"}:
+        return f"reader {r.get('reader')}"
+    if kinds == {"draw"}:
+        return f"draw {r.get('draw')}"
+    return f"draw {r.get('draw')} × reader {r.get('reader')}"
+
+
+def _replicate_section(results: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The per-draw (per-reader) figures of every ablation and category, or ``None`` for a single run."""
+    records = results.get("replicates") or []
+    if len(records) < 2:
+        return None
+    kinds = {k for k, key in (("draw", "draw"), ("reader", "reader")) if len({r.get(key) for r in records}) > 1} or {"draw"}
+    columns = [_replicate_name(r, kinds) for r in records]
+
+    def row(entry: Mapping[str, Any], label: str) -> dict[str, Any]:
+        reps = entry.get("replicates") or []
+        cells = []
+        for rep in reps:
+            text = f"{fmt_pct(rep.get('f1_drop'))} {fmt_ci(rep.get('ci_low'), rep.get('ci_high'))}"
+            if rep.get("excess_drop") is not None:
+                text += f" · excess {fmt_pct(rep.get('excess_drop'))}"
+            if rep.get("recovered_share") is not None:
+                text += f" · recovers {fmt_pct(rep.get('recovered_share'))}%"
+            cells.append({"text": text, "evidence": rep.get("evidence")})
+        spread = (f"{fmt_pct(entry.get('f1_drop_min'))} to {fmt_pct(entry.get('f1_drop_max'))} (SD {fmt_pct(entry.get('f1_drop_sd'))})"
+                  if entry.get("f1_drop_sd") is not None else "–")
+        return {"label": label, "cells": cells, "spread": spread,
+                "combined": f"{fmt_pct(entry.get('f1_drop'))} {fmt_ci(entry.get('ci_low'), entry.get('ci_high'))}",
+                "unstable": entry.get("unstable")}
+
+    return {
+        "what": {frozenset({"draw"}): "draws", frozenset({"reader"}): "readers"}.get(frozenset(kinds), "draws × readers"),
+        "columns": columns,
+        "seeds": [{"name": name, "draw_seed": r.get("draw_seed"), "reader_seed": r.get("reader_seed")}
+                  for name, r in zip(columns, records)],
+        "method": results.get("variance_method") or "",
+        "ablations": [row(a, a.get("id", "")) for a in results.get("ablations", []) if a.get("replicates")],
+        "categories": [row(c, c.get("category", "")) for c in results.get("categories") or [] if c.get("replicates")],
+    }
 
 
 def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence: float) -> list[dict[str, Any]]:
@@ -473,6 +521,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "model": model,
         "verdict": _verdict(results, rows, confidence),
         "ablations": rows,
+        "replicates": _replicate_section(results),
         "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
         "examples": examples,
         "sets": _sets_rows(results),

@@ -2,8 +2,11 @@
 
 Drops are in F1 points; ``[low, high]`` is the paired bootstrap CI at the results' confidence
 level; ``rel. %`` is the drop as a percentage of the baseline F1; ``excess`` is an insertion
-ablation's drop minus its matched control's (``control`` marks the control rows); ``-`` marks
-what was not evaluated.
+ablation's drop minus its matched control's (``control`` marks the control rows); for e4 it
+says how much of the loss without any question (its reference c4) the wh-words recover; ``-`` marks
+what was not evaluated. With several draws or readers (issue 16) the drop and CI are the
+combined ones, a ``spread over K draws`` column gives min to max (SD) of the per-draw drops,
+and an evidence level that differs between draws reads ``level/level: unstable``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,21 @@ def _num(x: Any, fmt: str = "{:.1f}") -> str:
     return "-" if x is None else fmt.format(x)
 
 
+def _spread(entry: Any) -> str:
+    """``min to max (SD sd)`` of an entry's per-replicate drops, ``-`` when there is none."""
+    if entry.f1_drop_sd is None:
+        return "-"
+    return f"{_num(entry.f1_drop_min)} to {_num(entry.f1_drop_max)} (SD {_num(entry.f1_drop_sd)})"
+
+
+def _evidence(entry: Any) -> str:
+    """The evidence level; ``strong/none: unstable`` when the replicates' levels differ."""
+    if entry.unstable:
+        levels = list(dict.fromkeys(r.evidence for r in entry.replicates))
+        return f"{'/'.join(levels)}: unstable"
+    return entry.evidence or "-"
+
+
 def format_table(results: Results) -> str:
     """The baseline scores, one row per ablation and one per bias category, as aligned text."""
     import pandas as pd
@@ -30,6 +48,9 @@ def format_table(results: Results) -> str:
             state = f"EM {_num(s.exact_match)}  F1 {_num(s.f1)}" if s.evaluated else "not evaluated"
             lines.append(f"  {name}: {s.n:,} questions, {state}")
     ci = confidence_label(results.bootstrap.confidence)
+    n_rep = len(results.replicates)
+    kinds = [k for k in ("draw", "reader") if len({getattr(r, k) for r in results.replicates}) > 1] or ["draw"]
+    spread_col = f"spread over {n_rep} {' x '.join(k + 's' for k in kinds)}"
     rows = []
     for a in results.ablations:
         co = a.changed_only
@@ -47,10 +68,14 @@ def format_table(results: Results) -> str:
                 "rel. %": _num(a.relative_drop, "{:+.0f}"),
                 "drop (changed)": _num(co.f1_drop if co else None, "{:+.1f}"),
                 "excess": (f"{_num(a.excess_drop, '{:+.1f}')} [{_num(a.excess_ci_low)}, {_num(a.excess_ci_high)}]"
-                           if a.excess_drop is not None else ("control" if a.control_of else "-")),
-                "evidence": a.evidence or "-",
+                           if a.excess_drop is not None else
+                           (f"recovers {_num(a.recovered_share)}% [{_num(a.recovered_ci_low)}, {_num(a.recovered_ci_high)}]"
+                            if a.recovered_share is not None else ("control" if a.control_of else "-"))),
+                "evidence": _evidence(a),
             }
         )
+        if n_rep > 1:
+            rows[-1][spread_col] = _spread(a)
     if rows:
         lines += ["", pd.DataFrame(rows).to_string(index=False)]
     cats = [
@@ -59,7 +84,8 @@ def format_table(results: Results) -> str:
             "ablations": ",".join(c.ablations),
             "mean F1 drop": _num(c.f1_drop, "{:+.1f}"),
             ci: f"[{_num(c.ci_low)}, {_num(c.ci_high)}]" if c.f1_drop is not None else "",
-            "evidence": c.evidence or "-",
+            "evidence": _evidence(c),
+            **({spread_col: _spread(c)} if n_rep > 1 else {}),
         }
         for c in results.categories
     ]

@@ -22,7 +22,7 @@ Examples:
 from __future__ import annotations
 
 import zlib
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -172,3 +172,106 @@ def paired_bootstrap_relative_drop(
             samples.append(np.where(b > 0, 100.0 * (b - p) / b, np.nan))
     low, high = percentile_interval(np.concatenate(samples), confidence)
     return point, low, high
+
+
+def mean_of_picked(samples: np.ndarray, pick_rng: np.random.Generator) -> np.ndarray:
+    """Rows of ``samples`` ``(chunk, R)``: the mean of ``R`` columns drawn with replacement (one draw per row).
+
+    With ``R == 1`` every pick is column 0, so the result is the column itself.
+    """
+    chunk, r = samples.shape
+    picks = pick_rng.integers(0, r, size=(chunk, r))
+    return np.take_along_axis(samples, picks, axis=1).mean(axis=1)
+
+
+def two_stage_bootstrap(
+    replicates: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    n_items: int,
+    *,
+    statistic: str = "drop",
+    seed: int = 0,
+    key: str = "",
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float, float, list[float]]:
+    """A drop over repeated draws (or readers) with a CI that includes the between-replicate variance.
+
+    Method (issue 16): a two-stage bootstrap (Davison & Hinkley 1997, *Bootstrap Methods and their
+    Application*, §3.8, resampling both stages of a two-stage design; used for the variance of ML
+    benchmarks over data sampling and seeds by Bouthillier et al. 2021, "Accounting for Variance
+    in Machine Learning Benchmarks", MLSys). Every replicate (one draw of the ablations' random
+    choices, or one trained reader) scores the *same* questions, so the design is crossed: in
+    each resample
+
+    1. the questions are drawn once with replacement (counts from :func:`resample_counts` with the
+       generator :func:`stable_rng` ``(seed, key)``, the same stream as the single-run bootstrap),
+       shared by all replicates so the pairing by question is kept, and each replicate's statistic
+       is computed with those counts;
+    2. ``R`` replicates are drawn with replacement (generator ``stable_rng(seed, key + ":replicates")``)
+       and the resample's value is the mean of their statistics.
+
+    The point estimate is the mean of the replicates' statistics on all questions; the interval
+    is the percentile interval of the resampled values. With one replicate it is exactly
+    :func:`paired_bootstrap_drop` / :func:`paired_bootstrap_relative_drop` (same numbers); with
+    two it spans roughly from the lower draw's lower bound to the higher draw's upper bound.
+
+    Args:
+        replicates: per replicate ``(positions, baseline, perturbed)``: ``positions`` (int array,
+            shape ``(m,)``) are the replicate's paired questions as indices into ``0 … n_items-1``
+            (the shared question list); ``baseline``/``perturbed`` are their scores in [0, 1],
+            shape ``(m,)``.
+        n_items: the number of shared questions that are resampled.
+        statistic: ``"drop"`` — ``100 * mean(baseline - perturbed)`` (percentage points);
+            ``"relative"`` — ``100 * (sum(baseline) - sum(perturbed)) / sum(baseline)`` (percent;
+            a resample whose baseline sum is 0 gives ``nan`` and is left out).
+        seed, key, n_resamples, confidence: as :func:`paired_bootstrap_drop`.
+
+    Returns:
+        ``(point, ci_low, ci_high, per-replicate statistics)``; ``nan`` numbers when there are no
+        replicates or no items.
+
+    Raises:
+        ValueError: unknown ``statistic``; arrays of one replicate differ in shape; ``n_resamples`` < 1.
+
+    >>> one = (np.array([0]), np.array([1.0]), np.array([0.2]))
+    >>> two = (np.array([0]), np.array([1.0]), np.array([0.6]))
+    >>> point, low, high, each = two_stage_bootstrap([one, two], 1, key="doc")
+    >>> [round(x, 4) for x in (point, low, high)], [round(x, 4) for x in each]
+    ([60.0, 40.0, 80.0], [80.0, 40.0])
+    """
+    if statistic not in ("drop", "relative"):
+        raise ValueError(f"statistic must be 'drop' or 'relative', got {statistic!r}")
+    nan = float("nan")
+    reps = []
+    for pos, b, p in replicates:
+        b, p = _paired_arrays(b, p, n_resamples)
+        pos = np.asarray(pos, dtype=np.int64)
+        if pos.shape != b.shape:
+            raise ValueError(f"positions and scores differ in shape: {pos.shape} and {b.shape}")
+        reps.append((pos, b, p))
+    if not reps or n_items == 0:
+        return nan, nan, nan, [nan] * len(reps)
+
+    def stat(b_sum, p_sum, w_sum):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if statistic == "drop":
+                return np.where(w_sum > 0, 100.0 * (b_sum - p_sum) / w_sum, np.nan)
+            return np.where(b_sum > 0, 100.0 * (b_sum - p_sum) / b_sum, np.nan)
+
+    each = [float(stat(np.float64(b.sum()), np.float64(p.sum()), np.float64(b.size))) for _, b, p in reps]
+    rng, pick_rng = stable_rng(seed, key), stable_rng(seed, key + ":replicates")
+    chunks = []
+    for counts in resample_counts(rng, n_items, n_resamples):
+        cols = []
+        for pos, b, p in reps:
+            w = counts[:, pos]
+            if statistic == "drop" and pos.size == n_items and np.array_equal(pos, np.arange(n_items)):
+                # the single-run formula exactly (counts @ diff / n), so one replicate reproduces paired_bootstrap_drop
+                cols.append(counts @ (100.0 * (b - p)) / n_items)
+            else:
+                cols.append(stat(w @ b, w @ p, w.sum(axis=1)))
+        chunks.append(mean_of_picked(np.stack(cols, axis=1), pick_rng))
+    low, high = percentile_interval(np.concatenate(chunks), confidence)
+    finite = [x for x in each if not np.isnan(x)]
+    point = float(np.mean(finite)) if finite else nan
+    return point, low, high, each

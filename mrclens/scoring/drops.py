@@ -43,11 +43,13 @@ from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnl
 from mrclens.scoring.bootstrap import (
     CONFIDENCE,
     N_RESAMPLES,
+    mean_of_picked,
     paired_bootstrap_drop,
     paired_bootstrap_relative_drop,
     percentile_interval,
     resample_counts,
     stable_rng,
+    two_stage_bootstrap,
 )
 from mrclens.scoring.official import question_scores
 from mrclens.squad import Dataset
@@ -270,6 +272,65 @@ def score_ablation(
     return out
 
 
+def _excess_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores,
+                control_info: AblationInfo | None) -> list[str]:
+    """The questions an excess drop pairs (rule in :func:`excess_drop`)."""
+    ids = [q for q in pert.ids if q in base._index and q in control._index]
+    if ablation.changed_ids is not None and control_info is not None and control_info.changed_ids is not None:
+        ids = [q for q in ids if q in control_info.changed_ids or q not in ablation.changed_ids]
+    return ids
+
+
+def _recovered_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores) -> list[str]:
+    """The questions a recovered share is computed on (rule in :func:`recovered_share`)."""
+    ids = [q for q in pert.ids if q in base._index and q in control._index]
+    if ablation.changed_ids is not None:
+        ids = [q for q in ids if q in ablation.changed_ids]
+    return ids
+
+
+def _recovered_arrays(ablation, base, pert, control) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``(ids, b - c, b - a)``: the reference's and the ablation's per-question losses (0–1 scale)."""
+    ids = _recovered_ids(ablation, base, pert, control)
+    b = base.f1[base.positions(ids)]
+    return ids, b - control.f1[control.positions(ids)], b - pert.f1[pert.positions(ids)]
+
+
+def recovered_share(
+    ablation: AblationInfo,
+    base: SetScores,
+    pert: SetScores,
+    reference: SetScores,
+    *,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float, float, int]:
+    """How much of the F1 lost without the information an ablation reduces its kept part recovers (issue 16).
+
+    For e4 (interrogative words only) and its reference c4 (no question at all):
+    ``100 * (F1(e4) - F1(c4)) / (F1(original) - F1(c4))``, i.e. ``100 * (1 - drop(e4) / drop(c4))``
+    over the same questions: 100 % means the wh-words alone answer as well as the whole question,
+    0 % that they are worth nothing beyond no question. Computed over the questions the ablation
+    changed (a question e4 leaves whole would "recover" everything trivially; all paired
+    questions when the manifest has no per-item records). The CI is the paired bootstrap of
+    this ratio of sums (:func:`mrclens.scoring.bootstrap.paired_bootstrap_relative_drop` on
+    ``b - c`` and ``b - a``, key ``"<id>:recovered"``; resamples whose reference loss is not
+    positive are left out).
+
+    Returns:
+        ``(share, ci_low, ci_high, n questions)`` in percent; ``nan`` numbers when the reference
+        loses nothing or no question is shared.
+    """
+    ids, loss_ref, loss_abl = _recovered_arrays(ablation, base, pert, reference)
+    if not ids or loss_ref.sum() <= 0:
+        nan = float("nan")
+        return nan, nan, nan, len(ids)
+    share, low, high = paired_bootstrap_relative_drop(loss_ref, loss_abl, seed=seed, key=f"{ablation.id}:recovered",
+                                                      n_resamples=n_resamples, confidence=confidence)
+    return share, low, high, len(ids)
+
+
 def excess_drop(
     ablation: AblationInfo,
     base: SetScores,
@@ -293,9 +354,7 @@ def excess_drop(
         ``(excess drop, ci_low, ci_high, n paired questions)`` in percentage points; ``nan``
         numbers when no question is shared.
     """
-    ids = [q for q in pert.ids if q in base._index and q in control._index]
-    if ablation.changed_ids is not None and control_info is not None and control_info.changed_ids is not None:
-        ids = [q for q in ids if q in control_info.changed_ids or q not in ablation.changed_ids]
+    ids = _excess_ids(ablation, base, pert, control, control_info)
     a = pert.f1[pert.positions(ids)]
     c = control.f1[control.positions(ids)]
     drop, low, high = paired_bootstrap_drop(c, a, seed=seed, key=f"{ablation.id}:excess", n_resamples=n_resamples,
@@ -325,35 +384,72 @@ def category_drop(
     Returns:
         ``(drop, ci_low, ci_high)``; all ``nan`` when ``members`` is empty.
     """
-    if not members:
+    point, low, high, _ = category_drop_replicates([members] if members else [], seed=seed, key=key,
+                                                   n_resamples=n_resamples, confidence=confidence)
+    return point, low, high
+
+
+def category_drop_replicates(
+    replicates: Sequence[Sequence[tuple[AblationInfo, SetScores, SetScores]]],
+    *,
+    seed: int = 0,
+    key: str = "",
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float, float, list[float]]:
+    """:func:`category_drop` over repeated draws / readers, with the two-stage bootstrap.
+
+    Args:
+        replicates: per replicate (draw or reader), the category's ``(info, baseline scores,
+            ablation scores)`` members, the same ablations in each; every replicate's baseline
+            sets hold the same questions in the same order (they are one set, predicted by
+            one or several readers).
+
+    The questions of each baseline set are drawn once per resample and shared by all replicates
+    (the joint resampling of :func:`category_drop`); then the replicates are drawn with
+    replacement and the resample's value is the mean of their category drops
+    (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`, same generator keys). With one
+    replicate the numbers are exactly :func:`category_drop`'s.
+
+    Returns:
+        ``(mean drop over replicates, ci_low, ci_high, per-replicate category drops)``; ``nan``
+        numbers when there is no member.
+    """
+    if not replicates or not replicates[0]:
         nan = float("nan")
-        return nan, nan, nan
-    # Per baseline set: the members that compare with it, with (positions in base, differences).
-    by_base: dict[str, tuple[int, list[tuple[np.ndarray, np.ndarray]]]] = {}
-    point = []
-    for info, base, pert in members:
-        _, bpos, ppos = _paired(info, base, pert)
-        diff = 100.0 * (base.f1[bpos] - pert.f1[ppos])
-        point.append(float(diff.mean()))
-        by_base.setdefault(base.name, (base.n, []))[1].append((bpos, diff))
-    rng = stable_rng(seed, key)
+        return nan, nan, nan, []
+    # Per baseline set: its size and, per replicate, (positions in base, differences) of each member.
+    by_base: dict[str, tuple[int, list[list[tuple[np.ndarray, np.ndarray]]]]] = {}
+    each = []
+    for r, members in enumerate(replicates):
+        point = []
+        for info, base, pert in members:
+            _, bpos, ppos = _paired(info, base, pert)
+            diff = 100.0 * (base.f1[bpos] - pert.f1[ppos])
+            point.append(float(diff.mean()))
+            entry = by_base.setdefault(base.name, (base.n, [[] for _ in replicates]))
+            entry[1][r].append((bpos, diff))
+        each.append(float(np.mean(point)))
+    rng, pick_rng = stable_rng(seed, key), stable_rng(seed, key + ":replicates")
     generators = {name: resample_counts(rng, n, n_resamples) for name, (n, _) in sorted(by_base.items())}
     chunks = []
     done = 0
     while done < n_resamples:
-        sums = None
-        for name, (_, parts) in sorted(by_base.items()):
+        sums = [None] * len(replicates)
+        for name, (_, per_rep) in sorted(by_base.items()):
             counts = next(generators[name])
-            for bpos, diff in parts:
-                w = counts[:, bpos]
-                total = w.sum(axis=1)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    d = (w @ diff) / total
-                sums = d if sums is None else sums + d
-        chunks.append(sums / len(members))
+            for r, parts in enumerate(per_rep):
+                for bpos, diff in parts:
+                    w = counts[:, bpos]
+                    total = w.sum(axis=1)
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        d = (w @ diff) / total
+                    sums[r] = d if sums[r] is None else sums[r] + d
+        per_rep_values = np.stack([s / len(m) for s, m in zip(sums, replicates)], axis=1)
+        chunks.append(mean_of_picked(per_rep_values, pick_rng))
         done += chunks[-1].shape[0]
     low, high = percentile_interval(np.concatenate(chunks), confidence)
-    return float(np.mean(point)), low, high
+    return float(np.mean(each)), low, high, each
 
 
 def score_categories(
@@ -406,11 +502,15 @@ class Scored:
         set_scores: ``{set name: SetScores}`` (per-question EM/F1, arrays of shape ``(n_questions,)``).
         ablations: one entry per ablation, in report order (no readings yet).
         categories: one entry per bias category (no readings yet).
+        infos: ``{ablation id: AblationInfo}`` it was scored with.
+        members: ``{ablation id: (info, baseline scores, ablation scores)}`` of the evaluated ablations.
     """
 
     set_scores: dict[str, SetScores]
     ablations: list[AblationResult]
     categories: list[CategoryResult]
+    infos: dict[str, AblationInfo] = field(default_factory=dict)
+    members: dict[str, tuple[AblationInfo, SetScores, SetScores]] = field(default_factory=dict)
 
     def set_results(self, files: Mapping[str, str]) -> dict[str, SetResult]:
         """``{set name: SetResult}`` with each set's file name from ``files`` (``None`` if absent)."""
@@ -467,10 +567,158 @@ def score_all(
         control = by_id[info.id]
         if target.evaluated and control.evaluated and control.changed != 0:
             target.control_f1_drop = control.f1_drop
+            if target.bias_signal == "small_drop":  # a reference (c4): the loss with the information removed entirely
+                share, low, high, _ = recovered_share(members[target.id][0], scores[target.baseline_set], scores[target.id],
+                                                      scores[info.id], seed=seed, n_resamples=n_resamples, confidence=confidence)
+                target.recovered_share, target.recovered_ci_low, target.recovered_ci_high = _round(share), _round(low), _round(high)
+                continue
             drop, low, high, n = excess_drop(members[target.id][0], scores[target.baseline_set], scores[target.id],
                                              scores[info.id], control_info=info, seed=seed, n_resamples=n_resamples,
                                              confidence=confidence)
             target.excess_drop, target.excess_ci_low, target.excess_ci_high = _round(drop), _round(low), _round(high)
             target.excess_n = n
     categories = score_categories(results, members, category_order, seed=seed, n_resamples=n_resamples, confidence=confidence)
-    return Scored(scores, results, categories)
+    return Scored(scores, results, categories, {i.id: i for i in ablations}, members)
+
+
+#: How ``results.json`` names the method of the CIs over several replicates (``variance_method``).
+VARIANCE_METHOD = ("two-stage bootstrap: questions resampled once per resample and shared by every draw/reader, "
+                   "then draws/readers resampled with replacement (Davison & Hinkley 1997, sec. 3.8)")
+
+
+def _spread(values: Sequence[float | None]) -> tuple[float | None, float | None, float | None]:
+    """``(min, max, sample SD with ddof=1)`` of the values (``None`` when any is missing or fewer than 2)."""
+    if len(values) < 2 or any(v is None for v in values):
+        return None, None, None
+    arr = np.asarray(values, dtype=np.float64)
+    return _round(arr.min()), _round(arr.max()), _round(arr.std(ddof=1))
+
+
+def _mean_of(values: Sequence[float | None]) -> float | None:
+    return None if not values or any(v is None for v in values) else _round(float(np.mean(values)))
+
+
+def _index_arrays(ids: Sequence[str], index: Mapping[str, int], *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Positions of ``ids`` in the shared question list ``index`` (ids not in it are dropped) and the arrays filtered alike."""
+    keep = np.fromiter((q in index for q in ids), dtype=bool, count=len(ids))
+    pos = np.fromiter((index[q] for q, k in zip(ids, keep) if k), dtype=np.int64)
+    return (pos,) + tuple(a[keep] for a in arrays)
+
+
+def combine_replicates(
+    scored: Sequence[Scored],
+    labels: Sequence[tuple[int, int]],
+    *,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Scored:
+    """One :class:`Scored` from the same ablations scored in several replicates (draws × readers; issue 16).
+
+    Args:
+        scored: one :func:`score_all` result per replicate, readings already set
+            (:func:`mrclens.scoring.readings.read_all`) so that each replicate's evidence level is kept;
+            the first replicate is draw 0 of reader 0.
+        labels: ``(draw, reader)`` of each replicate.
+        seed, n_resamples, confidence: bootstrap settings.
+
+    Rules: every drop (``f1_drop``, ``relative_drop``, ``excess_drop``, ``recovered_share``, a
+    category's mean drop) becomes the mean over replicates with a CI from the two-stage bootstrap
+    (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`, :func:`category_drop_replicates`;
+    the same generator keys as a single run, so one replicate gives the single-run numbers). An
+    excess drop pairs the ablation and its control of the *same* replicate (same positions). The
+    questions are those of the first replicate's paired items (the same question ids in every draw).
+    EM/F1 figures are means over replicates; ``changed``, ``changed_only``, ``unchanged_by_reason``
+    and the per-set scores are the first replicate's. Each entry lists its per-replicate figures
+    (``replicates``) and their spread (min, max, SD with ddof = 1). An ablation is evaluated only
+    when it was evaluated in every replicate.
+
+    Returns:
+        a :class:`Scored` without readings (read it again, then
+        :func:`mrclens.scoring.readings.note_instability`); with one replicate, ``scored[0]`` unchanged.
+
+    Raises:
+        ValueError: ``scored`` is empty or ``labels`` has another length.
+    """
+    if not scored or len(scored) != len(labels):
+        raise ValueError(f"need one (draw, reader) label per replicate, got {len(scored)} results and {len(labels)} labels")
+    if len(scored) == 1:
+        return scored[0]
+    from dataclasses import replace as _replace
+
+    from mrclens.artifacts.results import CategoryReplicate, ReplicateFigures
+
+    first = scored[0]
+    by_id = [{a.id: a for a in sc.ablations} for sc in scored]
+    out_ablations = []
+    boot = dict(seed=seed, n_resamples=n_resamples, confidence=confidence)
+    for e0 in first.ablations:
+        entries = [b.get(e0.id) for b in by_id]
+        out = _replace(e0, reading=None, evidence=None)
+        out.replicates = [
+            ReplicateFigures(draw=d, reader=r, f1_drop=e.f1_drop, ci_low=e.ci_low, ci_high=e.ci_high,
+                             relative_drop=e.relative_drop, excess_drop=e.excess_drop, excess_ci_low=e.excess_ci_low,
+                             excess_ci_high=e.excess_ci_high, recovered_share=e.recovered_share, evidence=e.evidence)
+            for e, (d, r) in zip(entries, labels) if e is not None
+        ]
+        failed = [(e, lab) for e, lab in zip(entries, labels) if e is None or not e.evaluated]
+        if failed:
+            e, (d, r) = failed[0]
+            why = "not scored" if e is None else (e.reason_not_evaluated or "not evaluated")
+            out = _replace(out, evaluated=False, reason_not_evaluated=f"draw {d}, reader {r}: {why}", exact_match=None,
+                           f1=None, baseline_exact_match=None, baseline_f1=None, em_drop=None, f1_drop=None, ci_low=None,
+                           ci_high=None, relative_drop=None, relative_ci_low=None, relative_ci_high=None,
+                           control_f1_drop=None, excess_drop=None, excess_ci_low=None, excess_ci_high=None, excess_n=None,
+                           recovered_share=None, recovered_ci_low=None, recovered_ci_high=None)
+            out_ablations.append(out)
+            continue
+        members = [sc.members[e0.id] for sc in scored]
+        ids0 = _paired(*members[0])[0]
+        index = {q: i for i, q in enumerate(ids0)}
+        reps = []
+        for info, base, pert in members:
+            ids, bpos, ppos = _paired(info, base, pert)
+            reps.append(_index_arrays(ids, index, base.f1[bpos], pert.f1[ppos]))
+        drop, low, high, _ = two_stage_bootstrap(reps, len(ids0), key=e0.id, **boot)
+        rel, rlow, rhigh, _ = two_stage_bootstrap(reps, len(ids0), statistic="relative", key=f"{e0.id}:relative", **boot)
+        out.f1_drop, out.ci_low, out.ci_high = _round(drop), _round(low), _round(high)
+        out.relative_drop, out.relative_ci_low, out.relative_ci_high = _round(rel), _round(rlow), _round(rhigh)
+        for name in ("exact_match", "f1", "baseline_exact_match", "baseline_f1", "em_drop", "control_f1_drop"):
+            setattr(out, name, _mean_of([getattr(e, name) for e in entries]))
+        out.f1_drop_min, out.f1_drop_max, out.f1_drop_sd = _spread([e.f1_drop for e in entries])
+        cid = e0.control
+        have_control = cid is not None and all(cid in sc.members for sc in scored)
+        if have_control and e0.excess_drop is not None and all(e.excess_drop is not None for e in entries):
+            ex = []
+            for sc in scored:
+                info, base, pert = sc.members[e0.id]
+                control = sc.members[cid][2]
+                ids = _excess_ids(info, base, pert, control, sc.infos.get(cid))
+                ex.append(_index_arrays(ids, index, control.f1[control.positions(ids)], pert.f1[pert.positions(ids)]))
+            drop, low, high, _ = two_stage_bootstrap(ex, len(ids0), key=f"{e0.id}:excess", **boot)
+            out.excess_drop, out.excess_ci_low, out.excess_ci_high = _round(drop), _round(low), _round(high)
+            out.excess_drop_min, out.excess_drop_max, out.excess_drop_sd = _spread([e.excess_drop for e in entries])
+        if have_control and e0.recovered_share is not None and all(e.recovered_share is not None for e in entries):
+            rec = []
+            for sc in scored:
+                info, base, pert = sc.members[e0.id]
+                ids, loss_ref, loss_abl = _recovered_arrays(info, base, pert, sc.members[cid][2])
+                rec.append(_index_arrays(ids, index, loss_ref, loss_abl))
+            share, low, high, _ = two_stage_bootstrap(rec, len(ids0), statistic="relative", key=f"{e0.id}:recovered", **boot)
+            out.recovered_share, out.recovered_ci_low, out.recovered_ci_high = _round(share), _round(low), _round(high)
+        out_ablations.append(out)
+
+    cats_by = [{c.category: c for c in sc.categories} for sc in scored]
+    out_categories = []
+    for c0 in first.categories:
+        entries = [cb.get(c0.category) for cb in cats_by]
+        done = [a for a in c0.evaluated if all(a in sc.members for sc in scored)]
+        drop, low, high, each = category_drop_replicates([[sc.members[a] for a in done] for sc in scored],
+                                                         key=f"category:{c0.category}", **boot)
+        mn, mx, sd = _spread(each) if done else (None, None, None)
+        out_categories.append(_replace(
+            c0, evaluated=done, f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high), reading=None, evidence=None,
+            replicates=[CategoryReplicate(draw=d, reader=r, f1_drop=e.f1_drop, ci_low=e.ci_low, ci_high=e.ci_high,
+                                          evidence=e.evidence) for e, (d, r) in zip(entries, labels) if e is not None],
+            f1_drop_min=mn, f1_drop_max=mx, f1_drop_sd=sd))
+    return Scored(first.set_scores, out_ablations, out_categories, first.infos, first.members)

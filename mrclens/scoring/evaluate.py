@@ -34,6 +34,7 @@ from mrclens.artifacts.results import (
     BootstrapSettings,
     InputFile,
     ModelRecord,
+    ReplicateRecord,
     Results,
     package_versions,
     utc_now,
@@ -41,8 +42,8 @@ from mrclens.artifacts.results import (
 from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
-from mrclens.scoring.drops import AblationInfo, Scored, score_all
-from mrclens.scoring.readings import read_all
+from mrclens.scoring.drops import VARIANCE_METHOD, AblationInfo, Scored, combine_replicates, score_all
+from mrclens.scoring.readings import note_instability, read_all
 from mrclens.formats import load_dataset
 from mrclens.squad import Dataset
 
@@ -126,6 +127,62 @@ def score_predictions(
     return scored
 
 
+@dataclass
+class Replicate:
+    """One more replicate for :func:`evaluate_perturbed` (issue 16): draw ``draw`` predicted by reader ``reader``.
+
+    Attributes:
+        perturbed_dir: the draw's perturbed directory (``mrclens perturb --draw K`` or the audit's
+            ``perturbed/draws/K``).
+        predictions_dir: that reader's predictions for the draw. A set without a prediction file
+            here takes the predictions of the replicate with the same reader and draw 0 when its
+            set file is byte-identical there (the original and truncated sets do not depend on
+            the draw, so they are predicted once).
+        draw, reader: the replicate's indices (0-based).
+        reader_seed: the seed the reader was trained with (recorded only).
+    """
+
+    perturbed_dir: str | os.PathLike
+    predictions_dir: str | os.PathLike
+    draw: int = 0
+    reader: int = 0
+    reader_seed: int | None = None
+
+
+def score_replicates(
+    loaded: Sequence[tuple[PerturbationManifest, Mapping[str, Dataset], Mapping[str, Mapping[str, str] | None],
+                           Mapping[str, str] | None]],
+    labels: Sequence[tuple[int, int]],
+    *,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    ablations: Sequence[str] | None = None,
+) -> Scored:
+    """:func:`score_predictions` over several replicates (draws × readers), combined (issue 16).
+
+    Args:
+        loaded: per replicate ``(manifest, datasets, predictions, missing_reasons)`` as for
+            :func:`score_predictions`; the first is draw 0 of reader 0.
+        labels: ``(draw, reader)`` per replicate.
+
+    Returns:
+        a :class:`~mrclens.scoring.drops.Scored` whose entries hold the combined figures
+        (:func:`mrclens.scoring.drops.combine_replicates`), the per-replicate figures with each
+        replicate's evidence level, and readings that say when the level differs between
+        replicates (:func:`mrclens.scoring.readings.note_instability`). One replicate gives
+        exactly :func:`score_predictions`.
+    """
+    each = [score_predictions(m, d, p, seed=seed, n_resamples=n_resamples, confidence=confidence, missing_reasons=r,
+                              ablations=ablations) for m, d, p, r in loaded]
+    if len(each) == 1:
+        return each[0]
+    scored = combine_replicates(each, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence)
+    scored.ablations, scored.categories = note_instability(scored.ablations, scored.categories)
+    return scored
+
+
 def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str) -> list[str]:
     out = []
     for name, s in scored.set_scores.items():
@@ -164,6 +221,8 @@ def evaluate_perturbed(
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
     progress: bool | None = None,
+    replicates: Sequence[Replicate] = (),
+    reader_seed: int | None = None,
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
 
@@ -181,6 +240,10 @@ def evaluate_perturbed(
         audit: the audit's record (audits only).
         seed, n_resamples, confidence: bootstrap settings.
         progress: show progress (:mod:`mrclens.progress`; ``None`` is the same as ``True``).
+        replicates: more draws of the perturbations and/or more readers (issue 16); the
+            directories above are draw 0 of reader 0. With any, every figure is combined over
+            the replicates (:func:`score_replicates`) and ``results.replicates`` lists them.
+        reader_seed: the seed reader 0 was trained with (recorded in ``results.replicates``).
 
     Returns:
         an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction
@@ -195,9 +258,44 @@ def evaluate_perturbed(
     manifest, datasets = load_perturbed_dir(perturbed_dir, progress=progress)
     files = manifest.set_files()
     found = read_predictions_dir(predictions_dir, list(files))
+    loaded = [(manifest, datasets, found.predictions, found.missing_reasons)]
+    labels = [(0, 0)]
+    records = [ReplicateRecord(0, manifest.seed if manifest.draw == 0 else (manifest.draw_seed or 0), 0, reader_seed,
+                               _rel(perturbed_dir, results_dir), _rel(predictions_dir, results_dir))]
+    extra_inputs: list[InputFile] = []
+    first_of: dict[int, tuple[PerturbationManifest, str | os.PathLike, object]] = {0: (manifest, perturbed_dir, found)}
+    rep_sets: dict[tuple[int, str | os.PathLike], tuple[PerturbationManifest, dict[str, Dataset]]] = {}
+    for rep in replicates:
+        key = (rep.draw, str(rep.perturbed_dir))
+        if key not in rep_sets:
+            rep_sets[key] = load_perturbed_dir(rep.perturbed_dir, progress=progress)
+        r_manifest, r_datasets = rep_sets[key]
+        r_files = r_manifest.set_files()
+        r_found = read_predictions_dir(rep.predictions_dir, list(r_files))
+        preds, reasons = dict(r_found.predictions), dict(r_found.missing_reasons)
+        if rep.draw == 0:
+            first_of.setdefault(rep.reader, (r_manifest, rep.perturbed_dir, r_found))
+        ref = first_of.get(rep.reader)
+        for name, file in r_files.items():
+            if preds.get(name) is None and ref is not None and ref[2].predictions.get(name) is not None \
+                    and name in ref[0].set_files() \
+                    and sha256_file(Path(ref[1]) / ref[0].set_files()[name]) == sha256_file(Path(rep.perturbed_dir) / file):
+                preds[name] = ref[2].predictions[name]
+                reasons.pop(name, None)
+        loaded.append((r_manifest, r_datasets, preds, reasons))
+        labels.append((rep.draw, rep.reader))
+        records.append(ReplicateRecord(rep.draw, r_manifest.seed if r_manifest.draw == 0 else (r_manifest.draw_seed or 0),
+                                       rep.reader, rep.reader_seed, _rel(rep.perturbed_dir, results_dir),
+                                       _rel(rep.predictions_dir, results_dir)))
+        tag = f"draw {rep.draw} reader {rep.reader}"
+        extra_inputs.append(InputFile(f"{tag}: manifest", str(manifest_path(rep.perturbed_dir)),
+                                      sha256_file(manifest_path(rep.perturbed_dir))))
+        for name in r_files:
+            if r_found.predictions.get(name) is not None:
+                path = r_found.file(name)
+                extra_inputs.append(InputFile(f"{tag}: predictions:{name}", str(path), sha256_file(path)))
     t1 = time.perf_counter()
-    scored = score_predictions(manifest, datasets, found.predictions, seed=seed, n_resamples=n_resamples,
-                               confidence=confidence, missing_reasons=found.missing_reasons)
+    scored = score_replicates(loaded, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
     t2 = time.perf_counter()
     all_inputs = list(inputs)
     mpath = manifest_path(perturbed_dir)
@@ -209,6 +307,7 @@ def evaluate_perturbed(
         if found.predictions[name] is not None:
             path = found.file(name)
             all_inputs.append(InputFile(f"predictions:{name}", str(path), sha256_file(path)))
+    all_inputs += extra_inputs
     if step_seconds is None:
         seconds = {"load": t1 - t0, "score": t2 - t1}
     else:
@@ -228,6 +327,8 @@ def evaluate_perturbed(
         paths={"perturbed_dir": _rel(perturbed_dir, results_dir), "predictions_dir": _rel(predictions_dir, results_dir)},
         warnings=_warnings(scored, found.extra_files, str(predictions_dir)),
         audit=audit,
+        replicates=records if len(records) > 1 else [],
+        variance_method=VARIANCE_METHOD if len(records) > 1 else None,
     )
     if results.model.kind not in ("baseline", "external"):
         raise ValueError(f"model kind must be 'baseline' or 'external', got {results.model.kind!r}")

@@ -130,12 +130,16 @@ def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) ->
     raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
 
 
-def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tuple[str, str | None]:
+def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
+                  controlled_signal: str | None = None) -> tuple[str, str | None]:
     """A one-paragraph reading of one ablation's result and its evidence level.
 
     Args:
         result: an ablation entry (:func:`mrclens.scoring.drops.score_ablation`).
         confidence: the confidence level of its CI (named in the text).
+        controlled_signal: for a control, the ``bias_signal`` of the ablation it controls;
+            ``"small_drop"`` marks a *reference* (c4: the information removed entirely) rather
+            than an insertion control.
 
     Returns:
         ``(reading, evidence)``; evidence is ``None`` when the ablation was not evaluated.
@@ -147,6 +151,10 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
     drop, low, high = result.f1_drop, result.ci_low, result.ci_high
     signal = result.bias_signal
     words = _WORDING.get(result.category, _WORDING[None])
+    if result.control_of is not None and controlled_signal == "small_drop":
+        return (f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when the question is removed "
+                f"entirely ({result.description.rstrip('.')}). This is the reference for {result.control_of}: its reading "
+                f"says how much of this loss what {result.control_of} keeps recovers."), None
     if result.control_of is not None:
         if result.category in _WORDING:
             return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) " \
@@ -193,6 +201,11 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE) -> tup
             ),
             "none": f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}.",
         }[level]
+    if result.recovered_share is not None and result.control is not None:
+        text += (f" Without the question at all ({result.control}) F1 falls by {_fmt(result.control_f1_drop)} points; "
+                 f"keeping what {aid} keeps recovers {_fmt(result.recovered_share)}% "
+                 f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
+                 f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     if weak_baseline:
         share = f" (it keeps {100.0 * result.f1 / base:.0f}% of it)" if base else ""
         text += (
@@ -244,6 +257,50 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
 def read_all(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
              confidence: float = CONFIDENCE) -> tuple[list[AblationResult], list[CategoryResult]]:
     """Copies of the ablation and category entries with ``reading`` and ``evidence`` set (inputs unchanged)."""
-    read = [replace(a, reading=r, evidence=e) for a in ablations for r, e in [read_ablation(a, confidence)]]
+    signals = {a.id: a.bias_signal for a in ablations}
+    read = [replace(a, reading=r, evidence=e) for a in ablations
+            for r, e in [read_ablation(a, confidence, signals.get(a.control_of) if a.control_of else None)]]
     cats = [replace(c, reading=r, evidence=e) for c in categories for r, e in [read_category(c, read, confidence)]]
     return read, cats
+
+
+def _replicate_name(draw: int, reader: int, kinds: set[str]) -> str:
+    if kinds == {"draw"}:
+        return f"draw {draw}"
+    if kinds == {"reader"}:
+        return f"reader {reader}"
+    return f"draw {draw} × reader {reader}"
+
+
+def note_instability(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult]
+                     ) -> tuple[list[AblationResult], list[CategoryResult]]:
+    """Copies of the entries with ``unstable`` set and, where the evidence level differs between replicates, a note.
+
+    Rule (issue 16): an entry with per-replicate figures (``replicates``, from
+    :func:`mrclens.scoring.drops.combine_replicates`) is *unstable* when the evidence levels of
+    its replicates (each read from that replicate's own drop and CI, :func:`read_ablation` /
+    :func:`read_category`) are not all the same; its reading then ends with "Unstable across
+    draws (readers): …" naming each replicate's level, since the verdict depends on the random
+    choices (or the training run) and not only on the data. ``unstable`` stays ``None`` for
+    single-run entries and for controls (no evidence level).
+    """
+    def mark(entry):
+        levels = [r.evidence for r in entry.replicates]
+        if len(levels) < 2 or any(lv is None for lv in levels):
+            return entry
+        kinds = set()
+        if len({r.draw for r in entry.replicates}) > 1:
+            kinds.add("draw")
+        if len({r.reader for r in entry.replicates}) > 1:
+            kinds.add("reader")
+        kinds = kinds or {"draw"}
+        if len(set(levels)) == 1:
+            return replace(entry, unstable=False)
+        what = {frozenset({"draw"}): "draws", frozenset({"reader"}): "readers"}.get(frozenset(kinds), "draws and readers")
+        each = ", ".join(f"{lv} in {_replicate_name(r.draw, r.reader, kinds)}" for r, lv in zip(entry.replicates, levels))
+        note = (f" Unstable across {what}: the evidence is {each}, so this verdict depends on the "
+                f"{'random choices of the perturbation' if what == 'draws' else 'training run' if what == 'readers' else 'random choices and the training run'}"
+                f"; the combined level above is read from the interval that includes that variation.")
+        return replace(entry, unstable=True, reading=(entry.reading or "") + note)
+
+    return [mark(a) for a in ablations], [mark(c) for c in categories]

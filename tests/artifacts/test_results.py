@@ -11,6 +11,7 @@ import pytest
 
 from mrclens.artifacts.results import (
     CSV_COLUMNS,
+    CSV_OPTIONAL_COLUMNS,
     AuditRecord,
     InputFile,
     ModelRecord,
@@ -130,7 +131,7 @@ def test_csv_rows_match_json(results, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["results.csv", "results.json"]  # no temporary files left
     assert json.loads(json_path.read_text()) == json.loads(json.dumps(results.to_json()))
     frame = pd.read_csv(csv_path)
-    assert list(frame.columns) == [c for c, _ in CSV_COLUMNS]
+    assert list(frame.columns) == [c for c, _ in CSV_COLUMNS + CSV_OPTIONAL_COLUMNS]
     ablations = results.to_json()["ablations"]
     assert frame["id"].tolist() == [a["id"] for a in ablations]
     for (_, row), a in zip(frame.iterrows(), ablations):

@@ -19,7 +19,7 @@ def test_perturb_cli(sample_path, tmp_path, monkeypatch):
                                        "--seed", "3", "--format", "jsonl", "--quiet"])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "o").iterdir())
-    assert names == ["c1.json", "c1.jsonl", "e1.json", "e1.jsonl", "e4.json", "e4.jsonl", "manifest.json", "original-truncated.json",
+    assert names == ["c1.json", "c1.jsonl", "c4.json", "c4.jsonl", "e1.json", "e1.jsonl", "e4.json", "e4.jsonl", "manifest.json", "original-truncated.json",
                      "original-truncated.jsonl", "original.json", "original.jsonl"]
     m = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert m["seed"] == 3

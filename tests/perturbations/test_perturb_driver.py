@@ -83,7 +83,7 @@ def test_seed_changes_random_ablations_only(sample_path, tmp_path):
     src = _small(sample_path, tmp_path, 1)
     perturb_dataset(src, tmp_path / "s0", ablations="e1,e3,e4", cache_dir=tmp_path / "c", progress=False)
     m = perturb_dataset(src, tmp_path / "s1", ablations=["e4", "e3", "e1"], seed=1, cache_dir=tmp_path / "c", progress=False).to_json()
-    assert list(m["ablations"]) == ["e1", "c1", "e3", "e4"]  # e1 brings its control
+    assert list(m["ablations"]) == ["e1", "c1", "e3", "e4", "c4"]  # e1 and e4 bring their control / reference
     assert not (tmp_path / "s1" / "e2.json").exists()
     for name, same in [("e1.json", False), ("e3.json", False), ("e4.json", True), ("original.json", True)]:
         assert ((tmp_path / "s0" / name).read_bytes() == (tmp_path / "s1" / name).read_bytes()) is same, name

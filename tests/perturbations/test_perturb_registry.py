@@ -16,7 +16,7 @@ from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 _MODULES = {"e1": "e1_insert_question", "e2": "e2_insert_half_question", "e3": "e3_shuffle_sentences",
             "e4": "e4_interrogative_only", "e5": "e5_shuffle_question", "e6": "e6_insert_nouns",
             "e7": "e7_insert_verbs", "e8": "e8_insert_adjectives", "e9": "e9_move_answer_sentence",
-            "e10": "e10_decoy_statement"}
+            "e10": "e10_decoy_statement", "c4": "c4_no_question"}
 
 
 def test_the_ten_ablations_as_specified():
@@ -38,6 +38,7 @@ def test_the_ten_ablations_as_specified():
     assert [(c.id, c.control_of, c.category, c.eval_set, c.bias_signal) for c in CONTROLS.values()] == [
         ("c1", "e1", "Similarity", "truncated", "control"),
         ("c2", "e2", "Similarity", "truncated", "control"),
+        ("c4", "e4", "Question", "full", "control"),  # issue 16 part 2: the question-removed reference of e4
         ("c6", "e6", "Keyword", "truncated", "control"),
         ("c7", "e7", "Keyword", "truncated", "control"),
         ("c8", "e8", "Keyword", "truncated", "control"),
