@@ -28,25 +28,26 @@ def _same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
 
 
 def _train(data, seed=0, **kw):
-    # dropout on, so that the seed's dropout masks matter; 2 threads, as the shipped profiles
-    config = tiny_config(dropout=0.2, cpu_threads=kw.pop("threads", 2), max_steps=kw.pop("max_steps", 6))
+    # dropout on, so that the seed's dropout masks matter; 1 thread unless asked (fast on a shared machine)
+    config = tiny_config(dropout=0.2, cpu_threads=kw.pop("threads", 1), max_steps=kw.pop("max_steps", 6))
     return train(data, config, seed=seed, device="cpu", progress=False, log=lambda line: None, **kw)
 
 
 @pytest.fixture(scope="module")
 def first_run(sample32):
-    return _train(sample32)
+    """Six steps on 2 threads, as the shipped profiles (2 threads need the deterministic algorithms)."""
+    return _train(sample32, threads=2)
 
 
 def test_same_seed_gives_bitwise_identical_weights(first_run, sample32):
-    again = _train(sample32)
+    again = _train(sample32, threads=2)
     assert _same(_weights(first_run), _weights(again))
     assert first_run.predict(sample32, progress=False) == again.predict(sample32, progress=False)
     assert first_run.training == again.training
 
 
 def test_a_different_seed_gives_different_weights(first_run, sample32):
-    other = _train(sample32, seed=1)
+    other = _train(sample32, seed=1, threads=2)
     assert not _same(_weights(first_run), _weights(other))
 
 
@@ -55,7 +56,7 @@ def test_step_budget_stops_at_exactly_that_many_steps(first_run, sample32):
     reader = _train(sample32, max_steps=5, on_step=lambda step, loss: steps.append(step))
     assert steps == [1, 2, 3, 4, 5]
     rec = reader.training
-    assert (rec.stopped_by, rec.steps, rec.max_steps, rec.cpu_threads) == ("steps", 5, 5, 2)
+    assert (rec.stopped_by, rec.steps, rec.max_steps, rec.cpu_threads) == ("steps", 5, 5, 1)
     assert rec.reproducible and not rec.time_dependent and rec.deterministic_algorithms and rec.notice() is None
     # 32 questions in batches of 8: 4 steps per epoch, so step 5 lies in the second epoch
     assert [r["event"] for r in reader.training_log] == ["epoch", "step_limit"]
@@ -98,9 +99,10 @@ def test_training_record_file_errors(first_run, tmp_path):
 
 
 def test_torch_settings_are_restored_and_threads_recorded(sample32):
+    torch.set_num_threads(1)  # the autouse fixture's setting, restored after training on 2 threads
     before = (torch.get_num_threads(), torch.are_deterministic_algorithms_enabled())
-    reader = _train(sample32, max_steps=1, threads=1)
-    assert reader.training.cpu_threads == 1
+    reader = _train(sample32, max_steps=1, threads=2)
+    assert reader.training.cpu_threads == 2
     assert (torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()) == before
 
 
