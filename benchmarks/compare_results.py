@@ -6,7 +6,8 @@ results are identical apart from the ignored fields:
 * time: ``created``, ``step_seconds``, and in each training-log record ``minutes``, ``seconds``,
   ``examples_per_s``, ``eval_seconds``, ``peak_rss_mb``, ``peak_gpu_mb``;
 * where the runs wrote: ``audit.options.out``, ``audit.model_dir`` and ``paths`` (two audits into
-  two directories).
+  two directories), and the directory of each ``results.json`` inside any string (input file
+  names such as ``OUT/perturbed/e1.json``; their sha256 are still compared).
 
 Everything else — every EM/F1, drop, CI bound, reading, the training log's losses, steps and dev
 scores, the training record, the options — must be equal (floats compared exactly).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -56,8 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("a", help="first results.json")
     ap.add_argument("b", help="second results.json")
     args = ap.parse_args(argv)
-    with open(args.a, encoding="utf-8") as fa, open(args.b, encoding="utf-8") as fb:
-        a, b = json.load(fa), json.load(fb)
+    texts = []
+    for name in (args.a, args.b):
+        with open(name, encoding="utf-8") as fh:
+            # the output directory, as JSON writes it inside strings, becomes one placeholder
+            out_dir = json.dumps(os.path.dirname(os.path.abspath(name)))[1:-1]
+            texts.append(fh.read().replace(out_dir, "<OUT>"))
+    a, b = (json.loads(t) for t in texts)
     diffs = differences(a, b)
     for line in diffs:
         print(line)
