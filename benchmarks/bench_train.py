@@ -8,7 +8,7 @@ lines to ``--out`` as well.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_train.py --profile paper --max-minutes 50 \
+    .venv/bin/python benchmarks/bench_train.py --profile paper --max-steps 0 --max-minutes 50 \
         --marks 10,20,30,45 --out bench-paper.jsonl
 """
 
@@ -43,6 +43,8 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=None)
     ap.add_argument("--marks", default="10,20,30,45", help="extra dev evaluations at these training minutes")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: CPUs available)")
+    ap.add_argument("--max-steps", type=int, default=None,
+                    help="step budget (default: the profile's; 0 = none, to let --max-minutes decide)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default="auto")
     ap.add_argument("--amp", default=None, choices=["auto", "off", "bf16", "fp16"], help="override config.amp")
@@ -55,6 +57,9 @@ def main() -> None:
     threads = args.threads or len(os.sched_getaffinity(0))
     torch.set_num_threads(threads)
     cfg = ReaderConfig.profile(args.profile)
+    cfg.cpu_threads = threads  # training sets torch's thread count from the config (issue 16)
+    if args.max_steps is not None:
+        cfg.max_steps = args.max_steps or None
     if args.exact_match_features is not None:
         cfg.exact_match_features = args.exact_match_features == "on"
     if args.amp is not None:

@@ -95,7 +95,9 @@ class AuditOptions:
             with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper
             otherwise) when the options are created.
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
-        max_minutes: training-time cap in minutes (``None``: the profile's).
+        max_minutes: wall-clock cap on training in minutes (``None``: the profile's, none in every
+            shipped profile); when it stops training, the results depend on machine load (recorded).
+        max_steps: training budget in optimizer steps (``None``: the profile's).
         dev_fraction: share of articles used for evaluation when only one file is given.
         heldout_fraction: share of training articles held out for choosing the best epoch.
         n_resamples: bootstrap resamples for the confidence intervals.
@@ -122,6 +124,7 @@ class AuditOptions:
     profile: str | None = None
     device: str = "auto"
     max_minutes: float | None = None
+    max_steps: int | None = None
     dev_fraction: float = 0.2
     heldout_fraction: float = 0.05
     n_resamples: int = N_RESAMPLES
@@ -293,7 +296,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     else:
         from mrclens.baseline_model import ReaderConfig
 
-        config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes)
+        config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes, max_steps=options.max_steps)
         max_minutes = config.max_minutes
         config_dict = config.to_dict()
         for r in range(options.train_seeds):
@@ -312,8 +315,10 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                 from mrclens.baseline_model import train
 
                 fit, heldout = split_by_title(train_data, options.heldout_fraction, options.seed)
+                budget = [f"{config.epochs} epochs"] + ([f"{config.max_steps:,} steps"] if config.max_steps else []) + (
+                    [f"{max_minutes:g} min (wall-clock cap: not reproducible)"] if max_minutes is not None else [])
                 echo(f"[train] training the baseline reader{which} (profile {options.profile}, at most "
-                     f"{max_minutes if max_minutes is not None else 'unlimited'} min) on {fit.counts()['questions']:,} questions; "
+                     f"{' / '.join(budget)}) on {fit.counts()['questions']:,} questions; "
                      f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
                 t0 = time.perf_counter()
                 reader = train(fit, config, dev=heldout, seed=reader_seed, device=options.device,
@@ -322,7 +327,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                 took = time.perf_counter() - t0
                 seconds["train"] += took
                 state.finish(step, model_key, took)
-                echo(f"[train] done in {took / 60:.1f} min; saved to {model_dir}")
+                echo(f"[train] done in {took / 60:.1f} min; {reader.training.summary()}; saved to {model_dir}")
             readers.append({"dir": model_dir, "key": model_key, "seed": reader_seed,
                             "reader": reader if r == 0 else None})  # keep one reader in memory at most
     model_dir, model_key, reader = readers[0]["dir"], readers[0]["key"], readers[0]["reader"]
@@ -369,9 +374,10 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     from mrclens.scoring.evaluate import Replicate, evaluate_perturbed
 
     training_log = getattr(reader, "training_log", None) if reader is not None else _saved_training_log(model_dir)
+    training = getattr(reader, "training", None) if reader is not None else _saved_training_record(model_dir)
     audit_record = AuditRecord(options=_effective_options(options, ablation_ids, config_dict, model_path),
                                split=split_note, model_dir=str(model_dir), training_log=training_log,
-                               option_sources=dict(options.option_sources or {}))
+                               option_sources=dict(options.option_sources or {}), training=training)
     evaluation = evaluate_perturbed(
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
@@ -386,11 +392,12 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
 
 def _effective_options(options: AuditOptions, ablation_ids: Sequence[str], config: dict[str, Any],
                        model_path: Path | None) -> dict[str, Any]:
-    """The options as the audit ran: defaults resolved (ablation ids, the profile's time cap)."""
+    """The options as the audit ran: defaults resolved (ablation ids, the profile's step budget and time cap)."""
     recorded = {k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")}
     recorded["ablations"] = list(ablation_ids)
     if model_path is None:  # a trained reader: the cap it trained under (the profile's unless given)
         recorded["max_minutes"] = config.get("max_minutes", options.max_minutes)
+        recorded["max_steps"] = config.get("max_steps", options.max_steps)
     return recorded
 
 
@@ -398,6 +405,12 @@ def _saved_training_log(model_dir: Path) -> list[dict[str, Any]] | None:
     from mrclens.baseline_model.reader import read_training_log
 
     return read_training_log(model_dir)
+
+
+def _saved_training_record(model_dir: Path):
+    from mrclens.baseline_model.reader import read_training_record
+
+    return read_training_record(model_dir)
 
 
 def _load_reader(model_dir: Path, device: str):

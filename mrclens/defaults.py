@@ -15,7 +15,7 @@
 >>> default_profile(None), default_profile("train.json")
 ('quick', 'paper')
 >>> reader_profile_values("quick")
-{'hidden': 64, 'char_filters': 50, 'epochs': 10, 'max_minutes': 6.0}
+{'hidden': 64, 'char_filters': 50, 'epochs': 10, 'max_steps': 1700, 'cpu_threads': 2}
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ def reader_profile_names() -> tuple[str, ...]:
 def reader_profile_values(name: str) -> dict[str, Any]:
     """The fields that profile ``name`` sets (a fresh dict; keys are ``ReaderConfig`` fields).
 
-    Fields not listed keep the ``ReaderConfig`` defaults (the paper's values). ``max_minutes``
-    is the training-time cap in minutes.
+    Fields not listed keep the ``ReaderConfig`` defaults (the paper's values). ``max_steps``
+    is the training budget in optimizer steps; ``max_minutes`` (a wall-clock cap) is set by no
+    shipped profile.
 
     Raises:
         MRCLensError: unknown profile name.
@@ -122,11 +123,11 @@ def default_profile(train: str | os.PathLike | None) -> str:
     return rule["bundled_sample"] if train is None else rule["otherwise"]
 
 
-def describe_time_caps() -> str:
-    """Each profile's training-time cap, for help texts.
+def describe_step_budgets() -> str:
+    """Each profile's training budget in optimizer steps, for help texts.
 
-    >>> describe_time_caps()
-    'paper 40, paper-em 40, quick 6'
+    >>> describe_step_budgets()
+    'paper 6000, paper-em 6000, quick 1700'
     """
-    caps = {name: values.get("max_minutes") for name, values in _profiles_file()["profiles"].items()}
-    return ", ".join(f"{name} {'none' if cap is None else format(cap, 'g')}" for name, cap in caps.items())
+    caps = {name: values.get("max_steps") for name, values in _profiles_file()["profiles"].items()}
+    return ", ".join(f"{name} {'none' if cap is None else cap}" for name, cap in caps.items())

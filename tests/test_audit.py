@@ -31,7 +31,7 @@ def files(sample_path, tmp_path_factory):
 
 def _opts(files, out, **kw):
     train, dev = files
-    base = dict(train=str(train), dev=str(dev), out=str(out), profile="quick", max_minutes=0.05,
+    base = dict(train=str(train), dev=str(dev), out=str(out), profile="quick", max_steps=8,
                 n_resamples=200, progress=False)
     base.update(kw)
     return AuditOptions(**base)
@@ -57,10 +57,18 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert sorted(p.stem for p in (out / "predictions").glob("*.json")) == sorted(sets)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["model"]["kind"] == "baseline" and on_disk["model"]["config"]["profile_name"] == "quick"
-    assert on_disk["model"]["config"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["profile"] == "quick"
-    # the effective options: defaults resolved (all ablations, the cap trained under)
+    assert on_disk["model"]["config"]["max_steps"] == 8 and on_disk["audit"]["options"]["profile"] == "quick"
+    assert on_disk["model"]["config"]["max_minutes"] is None
+    # issue 16: how training ended, recorded with the weights and in results.json
+    training = on_disk["audit"]["training"]
+    assert (training["stopped_by"], training["steps"], training["cpu_threads"], training["reproducible"]) == (
+        "steps", 8, 2, True)
+    assert json.loads((out / "model" / "training.json").read_text()) == training
+    assert any("training stopped after 8 steps" in line for line in lines)
+    # the effective options: defaults resolved (all ablations, the budget trained under)
     assert on_disk["audit"]["options"]["ablations"] == ALL_ABLATION_IDS
-    assert on_disk["audit"]["options"]["max_minutes"] == 0.05 and on_disk["audit"]["options"]["n_resamples"] == 200
+    assert on_disk["audit"]["options"]["max_steps"] == 8 and on_disk["audit"]["options"]["n_resamples"] == 200
+    assert on_disk["audit"]["options"]["max_minutes"] is None
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
@@ -96,7 +104,10 @@ def test_default_audit_scores_two_draws_with_one_reader(first_audit):
         assert a["ci_low"] <= min(drops) + 1e-6 and a["ci_high"] >= max(drops) - 1e-6
     e4 = next(a for a in results["ablations"] if a["id"] == "e4")
     assert e4["replicates"][0]["f1_drop"] == e4["replicates"][1]["f1_drop"]  # e4 has no random choice
-    assert e4["control"] == "c4" and e4["recovered_share"] is not None
+    c4 = next(a for a in results["ablations"] if a["id"] == "c4")
+    assert e4["control"] == "c4" and c4["control_of"] == "e4"
+    # the share is defined exactly when the question-removed reference costs something (this reader trains 8 steps)
+    assert (e4["recovered_share"] is None) == (c4["f1_drop"] <= 0)
     assert any("draw 1" in line for line in lines)
 
 
@@ -134,12 +145,12 @@ def test_changing_training_option_retrains_but_keeps_perturbations(files, tmp_pa
     out = tmp_path / "out"
     _run(_opts(files, out))
     manifest = (out / "perturbed" / "manifest.json").stat().st_mtime_ns
-    _, lines = _run(_opts(files, out, max_minutes=0.06))
+    _, lines = _run(_opts(files, out, max_steps=9))
     text = "\n".join(lines)
     assert "[perturb] reused" in text and "[train] reused" not in text and "reused)" not in text.split("[predict]")[-1]
     assert (out / "perturbed" / "manifest.json").stat().st_mtime_ns == manifest
     # a new seed changes the perturbations too
-    _, lines = _run(_opts(files, out, seed=1, max_minutes=0.06))
+    _, lines = _run(_opts(files, out, seed=1, max_steps=9))
     assert "[perturb] reused" not in "\n".join(lines)
 
 

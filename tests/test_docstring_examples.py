@@ -54,7 +54,7 @@ def test_examples_of_modules_and_functions_are_found():
     """Module-level and function docstrings, in the package and in a subpackage (a guard against a
     finder that silently finds nothing: this would then be the only test of this file)."""
     names = {t.name for t in DOCTESTS}
-    assert {"mrclens.defaults", "mrclens.defaults.describe_time_caps", "mrclens.baseline_model.config"} <= names
+    assert {"mrclens.defaults", "mrclens.defaults.describe_step_budgets", "mrclens.baseline_model.config"} <= names
     assert sum(len(t.examples) for t in DOCTESTS) >= 30
 
 

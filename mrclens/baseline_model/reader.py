@@ -13,6 +13,8 @@ Checkpoint directory layout (:meth:`Reader.save`)::
     weights.pt         {"format", "architecture", "vocab_sha256", "state_dict"} (torch.save;
                        read back with torch.load(weights_only=True))
     training_log.json  per-evaluation records (see mrclens.baseline_model.train)
+    training.json      how training ended: TrainingRecord (mrclens.artifacts.training_record);
+                       absent for readers saved before issue 16
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
+from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, decode_spans
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
@@ -37,6 +40,9 @@ from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
 CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
+
+#: The training record's file name in a checkpoint directory.
+TRAINING_RECORD = "training.json"
 
 
 def resolve_device(device: str) -> torch.device:
@@ -178,15 +184,19 @@ class Reader:
         device: the torch device it runs on.
         training_log: per-evaluation records written by :func:`mrclens.baseline_model.train`
             (``epoch``, ``seconds``, ``examples_per_s``, ``loss``, ``dev_em``, ``dev_f1``, ...).
+        training: how training ended (:class:`~mrclens.artifacts.training_record.TrainingRecord`:
+            ``stopped_by``, steps, threads, ...); ``None`` for a reader saved before issue 16.
     """
 
     def __init__(self, config: ReaderConfig, vocab: Vocab, model: CoAttentionReader,
-                 device: torch.device | str = "cpu", training_log: list[dict[str, Any]] | None = None):
+                 device: torch.device | str = "cpu", training_log: list[dict[str, Any]] | None = None,
+                 training: TrainingRecord | None = None):
         self.config = config
         self.vocab = vocab
         self.device = resolve_device(device) if isinstance(device, str) else device
         self.model = model.to(self.device)
         self.training_log = list(training_log or [])
+        self.training = training
 
     # ------------------------------------------------------------------ prediction
     def predict(self, dataset: Dataset, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
@@ -231,7 +241,8 @@ class Reader:
 
     # ------------------------------------------------------------------ persistence
     def save(self, directory: str | os.PathLike) -> Path:
-        """Write config, vocabulary, weights and training log into ``directory`` (created; files written atomically)."""
+        """Write config, vocabulary, weights, training log and training record into ``directory``
+        (created; files written atomically; ``training.json`` only when :attr:`training` is set)."""
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         atomic_write_json(d / "config.json", self.config.to_dict(), indent=2)
@@ -244,6 +255,8 @@ class Reader:
                     "vocab_sha256": self.vocab.fingerprint(), "state_dict": state}, buf)
         atomic_write_bytes(d / "weights.pt", buf.getvalue())
         atomic_write_json(d / "training_log.json", self.training_log, indent=2)
+        if self.training is not None:
+            atomic_write_json(d / TRAINING_RECORD, self.training.to_json(), indent=2)
         return d
 
     @classmethod
@@ -292,7 +305,26 @@ class Reader:
             raise CheckpointError(f"{d}: weights do not fit the configured model: {err}") from None
         log_path = d / "training_log.json"
         log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
-        return cls(config, vocab, model, device, log)
+        return cls(config, vocab, model, device, log, read_training_record(d))
+
+
+def read_training_record(directory: str | os.PathLike) -> TrainingRecord | None:
+    """The ``training.json`` of a saved reader without loading its weights (``None`` when absent:
+    readers saved before issue 16).
+
+    Raises:
+        CheckpointError: the file is not JSON or not a training record (the message names the field).
+    """
+    from mrclens.artifacts import _files
+    from mrclens.errors import ArtifactError
+
+    path = Path(directory) / TRAINING_RECORD
+    if not path.is_file():
+        return None
+    try:
+        return TrainingRecord.from_json(_files.read_json_object(path, ""), path)
+    except ArtifactError as err:
+        raise CheckpointError(str(err)) from None
 
 
 def read_training_log(directory: str | os.PathLike) -> list[dict[str, Any]] | None:

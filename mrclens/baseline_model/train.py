@@ -20,15 +20,35 @@ Multi-process training: when a ``torch.distributed`` process group is initialise
 see :mod:`mrclens.baseline_model.distributed`), the model is wrapped in
 ``DistributedDataParallel`` and each global batch is split across the processes.
 
-Reproducibility: the same seed, data, config and device (CPU) give the same weights and
-predictions (``torch.manual_seed`` + a NumPy generator for the batch order); the same holds for
-multi-process CPU training with a given number of processes. On CUDA, some kernels (index
-accumulation in the embedding backward, cuDNN) are not bitwise deterministic, so runs agree only
-up to float rounding, which grows over training.
+Reproducibility (issue 16): the same seed, data, config and device (CPU) give bitwise identical
+weights and predictions under any machine load. What would otherwise vary, and how it is fixed:
+
+* **When training stops.** Budgets count optimizer steps (``config.max_steps``) and epochs; dev
+  evaluations happen at the end of each epoch, at optional step marks (``eval_at_steps``) and when
+  the step budget ends, so the kept best-dev-F1 weights never depend on time. A wall-clock cap
+  (``max_minutes``) and time marks (``eval_at_minutes``, for benchmarks) remain explicit options;
+  when they decide anything, the training record says so (``stopped_by == "time_limit"``,
+  ``time_dependent``; :class:`~mrclens.artifacts.training_record.TrainingRecord`).
+* **Thread count.** The number of torch intra-op threads changes how float sums are split, so
+  1 and 2 threads give different weights (measured). Training on the CPU runs with
+  ``config.cpu_threads`` threads (2 in every shipped profile; ``None`` keeps torch's current
+  count, which depends on the machine) and records the count; torch's setting is restored after.
+* **Accumulation order with several threads.** Index accumulation in backward passes (the
+  character vectors gathered per token) adds in a thread-dependent order: two runs with 2 threads
+  gave different weights. CPU training therefore runs under
+  ``torch.use_deterministic_algorithms(True)`` (restored after).
+* **Randomness.** ``torch.manual_seed`` (initialisation, dropout) and a NumPy generator (batch
+  order); vocabularies are sorted and token types numbered by first occurrence, so nothing
+  depends on Python's hash seed or set order.
+
+The same holds for multi-process CPU training with a given number of processes and threads. On
+CUDA, some kernels (index accumulation in the embedding backward, cuDNN) are not bitwise
+deterministic, so runs agree only up to float rounding, which grows over training.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import math
@@ -41,6 +61,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import distributed as ddp
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
@@ -116,30 +137,67 @@ def training_batches(ctx_len: np.ndarray, usable: np.ndarray, batch_size: int,
     return batches
 
 
+@contextlib.contextmanager
+def cpu_determinism(threads: int | None, device: torch.device):
+    """Run the block with a fixed torch thread count and deterministic algorithms on the CPU.
+
+    Args:
+        threads: intra-op threads to use (``None``: keep the current count).
+        device: where training runs; on a CUDA device nothing is changed (cuDNN and CUDA index
+            kernels are not bitwise deterministic anyway, and deterministic mode would refuse some).
+
+    Yields:
+        the thread count in effect on the CPU (``None`` on CUDA). torch's thread count and
+        deterministic-algorithm setting are restored when the block ends.
+    """
+    if device.type != "cpu":
+        yield None
+        return
+    before_threads = torch.get_num_threads()
+    before_det = torch.are_deterministic_algorithms_enabled()
+    before_warn = torch.is_deterministic_algorithms_warn_only_enabled()
+    try:
+        if threads is not None:
+            torch.set_num_threads(int(threads))
+        torch.use_deterministic_algorithms(True)
+        yield torch.get_num_threads()
+    finally:
+        torch.use_deterministic_algorithms(before_det, warn_only=before_warn)
+        torch.set_num_threads(before_threads)
+
+
 def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Dataset | None = None,
           max_minutes: float | None = None, epochs: int | None = None, seed: int = 0, device: str = "auto",
           progress: bool = True, log: Callable[[str], None] | None = None,
           eval_at_minutes: list[float] | None = None, on_eval: Callable[[dict[str, Any]], None] | None = None,
-          on_step: Callable[[int, float], None] | None = None) -> Reader:
+          on_step: Callable[[int, float], None] | None = None, max_steps: int | None = None,
+          eval_at_steps: list[int] | None = None) -> Reader:
     """Train a reader on ``train_dataset``.
 
     Args:
         train_dataset: SQuAD-format training data (questions without answers are skipped).
         config: hyper-parameters; default ``ReaderConfig.profile("paper")``. Its ``amp``,
             ``lstm_impl`` and ``bucket_width`` choose the execution path (see the module docstring).
-        dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch and
-            at the ``eval_at_minutes`` marks; the weights with the best dev F1 are kept. Its
-            words also select rows of the frozen word vectors. Without ``dev`` the last weights are kept.
-        max_minutes: stop after this many minutes of training (evaluation not counted); default
-            ``config.max_minutes``.
+        dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch,
+            at the ``eval_at_steps`` (and ``eval_at_minutes``) marks and when a budget ends; the
+            weights with the best dev F1 are kept. Its words also select rows of the frozen word
+            vectors. Without ``dev`` the last weights are kept.
+        max_minutes: wall-clock cap: stop after this many minutes of training (evaluation not
+            counted); default ``config.max_minutes`` (``None`` in every profile). When it stops
+            training the result depends on machine speed and load (``stopped_by == "time_limit"``).
         epochs: number of passes over the data; default ``config.epochs``.
+        max_steps: stop after this many optimizer steps; default ``config.max_steps``. Skipped
+            batches (fewer questions than processes) are not steps.
         seed: random seed (initialisation, dropout, batch order).
         device: ``"auto"`` (CUDA when available), ``"cpu"`` or ``"cuda"``; under a process group
             on CUDA each process uses ``cuda:LOCAL_RANK``.
         progress: show progress (loss, examples/s; :mod:`mrclens.progress`).
         log: called with one line of text per evaluation (default: an INFO record on the
             ``mrclens.baseline_model.train`` logger, :mod:`mrclens.logs`).
-        eval_at_minutes: extra dev evaluations at these training-time marks (minutes).
+        eval_at_minutes: extra dev evaluations at these training-time marks (minutes). For
+            benchmarks only: with ``dev``, which weights are kept then depends on machine speed
+            and load (recorded as ``time_dependent``).
+        eval_at_steps: extra dev evaluations after these optimizer steps (deterministic).
         on_eval: called with each evaluation record as it is made (e.g. to print a benchmark table).
         on_step: called after every optimizer step with ``(step, loss)``: the step number from 1
             and the mean loss over the (global) batch. Reading the loss synchronises a CUDA
@@ -149,10 +207,16 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     every process must call this with the same arguments; ``config.batch_size`` is the global
     batch; only rank 0 evaluates on ``dev``, logs, calls ``on_eval`` and keeps the best weights.
 
+    Training runs on the CPU with ``config.cpu_threads`` torch threads and deterministic
+    algorithms (:func:`cpu_determinism`; see the module docstring).
+
     Returns:
-        the trained :class:`Reader`; ``reader.training_log`` lists a record per evaluation with
-        ``event`` (``"epoch"``, ``"time_mark"`` or ``"time_limit"``), ``epoch`` (fractional when
-        mid-epoch), ``minutes`` and ``seconds`` (training time so far), ``examples_per_s``,
+        the trained :class:`Reader`; ``reader.training`` is its
+        :class:`~mrclens.artifacts.training_record.TrainingRecord` (``stopped_by`` ``"epochs"``,
+        ``"steps"`` or ``"time_limit"``, steps, thread count, ...) and ``reader.training_log``
+        lists a record per evaluation with ``event`` (``"epoch"``, ``"step_mark"``,
+        ``"step_limit"``, ``"time_mark"`` or ``"time_limit"``), ``step`` (optimizer steps so far),
+        ``epoch`` (fractional when mid-epoch), ``minutes`` and ``seconds`` (training time so far), ``examples_per_s``,
         ``loss`` (mean over the steps since the previous record), ``dev_em``/``dev_f1`` (percent,
         ``None`` without dev), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
         these weights were kept). On ranks other than 0 the log has no dev scores.
@@ -163,8 +227,27 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         ValueError: an unknown ``lstm_impl``.
     """
     config = copy.deepcopy(config) if config is not None else ReaderConfig.profile("paper")
+    info = ddp.current()
+    dev_device = resolve_device(device)
+    if info.world_size > 1 and dev_device.type == "cuda":
+        dev_device = torch.device("cuda", info.local_rank)
+    with cpu_determinism(config.cpu_threads, dev_device) as threads:
+        return _train(train_dataset, config, dev=dev, max_minutes=max_minutes, epochs=epochs, seed=seed,
+                      device=device, progress=progress, log=log, eval_at_minutes=eval_at_minutes, on_eval=on_eval,
+                      on_step=on_step, max_steps=max_steps, eval_at_steps=eval_at_steps, threads=threads)
+
+
+def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None, max_minutes: float | None,
+           epochs: int | None, seed: int, device: str, progress: bool, log: Callable[[str], None] | None,
+           eval_at_minutes: list[float] | None, on_eval: Callable[[dict[str, Any]], None] | None,
+           on_step: Callable[[int, float], None] | None, max_steps: int | None, eval_at_steps: list[int] | None,
+           threads: int | None) -> Reader:
+    """:func:`train` with ``config`` already copied, inside :func:`cpu_determinism` (``threads`` in effect)."""
     epochs = config.epochs if epochs is None else epochs
     max_minutes = config.max_minutes if max_minutes is None else max_minutes
+    max_steps = config.max_steps if max_steps is None else max_steps
+    if max_steps is not None and max_steps < 1:
+        raise MRCLensError(f"max_steps must be at least 1, got {max_steps}")
     info = ddp.current()
     dev_device = resolve_device(device)
     if info.world_size > 1 and dev_device.type == "cuda":
@@ -217,6 +300,8 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         torch.manual_seed(seed * 7919 + info.rank + 1)  # each process draws its own dropout masks
 
     marks = sorted(m for m in (eval_at_minutes or []) if max_minutes is None or m < max_minutes)
+    step_marks = sorted({int(m) for m in (eval_at_steps or []) if m >= 1 and (max_steps is None or m < max_steps)})
+    time_marks_used = False
     best_f1 = -math.inf
     best_state: dict[str, torch.Tensor] | None = None
     train_seconds = 0.0
@@ -239,7 +324,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         nonlocal best_f1, best_state, loss_sum, loss_steps, seen_since, time_since
         flush()
         record: dict[str, Any] = {
-            "event": event, "epoch": round(epoch_pos, 4), "minutes": round(train_seconds / 60, 3),
+            "event": event, "step": step, "epoch": round(epoch_pos, 4), "minutes": round(train_seconds / 60, 3),
             "seconds": round(train_seconds, 1),
             "examples_per_s": round(seen_since / time_since, 2) if time_since > 0 else None,
             "loss": round(loss_sum / loss_steps, 4) if loss_steps else None,
@@ -271,7 +356,8 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
 
     model.train()
     step = 0
-    stopped = False
+    stopped: str | None = None  # "steps" or "time_limit" when a budget ended training mid-way
+    epoch_pos = 0.0
     for epoch in range(epochs):
         batches = training_batches(ctx_len, usable, config.batch_size, rng, bucket_width)
         bar = progress_bar(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", enabled=show, leave=True)
@@ -306,6 +392,8 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
             elapsed = train_seconds + (time.perf_counter() - t0)  # training time including this step
             mark_due = bool(marks) and elapsed >= marks[0] * 60
             stop_due = max_minutes is not None and elapsed >= max_minutes * 60
+            steps_due = max_steps is not None and step >= max_steps  # the same on every process
+            step_mark_due = bool(step_marks) and step >= step_marks[0]
             if info.world_size > 1:
                 # one all-reduce: the global batch's loss, and rank 0's decisions for every process
                 ctl = torch.tensor([float(loss.detach()) * len(local), float(mark_due and main),
@@ -329,18 +417,33 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
             bar.update(len(idx))
             if lv is not None and bi % 10 == 0:
                 bar.set_postfix(loss=f"{lv:.3f}", ex_s=f"{seen_total / train_seconds:.1f}")
+            epoch_pos = epoch + done / len(usable)
+            if steps_due or stop_due:  # the step budget wins when both end at this step
+                stopped = "steps" if steps_due else "time_limit"
+                break
+            if step_mark_due:
+                step_marks.pop(0)
+                if bi < len(batches) - 1:  # at an epoch's last batch the epoch evaluation follows
+                    evaluate_now("step_mark", epoch_pos)
             if mark_due:
                 marks.pop(0)
-                evaluate_now("time_mark", epoch + done / len(usable))
-            if stop_due:
-                stopped = True
-                break
+                time_marks_used = True
+                evaluate_now("time_mark", epoch_pos)
         bar.close()
         if stopped:
-            evaluate_now("time_limit", epoch + done / len(usable))
+            evaluate_now("step_limit" if stopped == "steps" else "time_limit", epoch_pos)
             break
+        epoch_pos = float(epoch + 1)
         evaluate_now("epoch", epoch + 1)
     if best_state is not None:
         model.load_state_dict(best_state, strict=False)
     model.eval()
+    time_dependent = stopped == "time_limit" or (time_marks_used and dev_data is not None)
+    reader.training = TrainingRecord(
+        stopped_by=stopped or "epochs", steps=step, epoch=round(epoch_pos, 4), epochs=epochs, max_steps=max_steps,
+        max_minutes=max_minutes, seed=seed, device=dev_device.type, processes=info.world_size, cpu_threads=threads,
+        deterministic_algorithms=threads is not None, time_dependent=time_dependent,
+        reproducible=dev_device.type == "cpu" and not time_dependent)
+    if main and stopped == "time_limit":
+        _logger.warning(reader.training.notice())
     return reader

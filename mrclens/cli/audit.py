@@ -13,7 +13,7 @@ from mrclens.defaults import (
     DEFAULT_SEED,
     DEFAULT_TRAIN_SEEDS,
     default_profile,
-    describe_time_caps,
+    describe_step_budgets,
     reader_profile_names,
 )
 
@@ -37,8 +37,11 @@ _FIELDS = {"resamples": "n_resamples"}
               help=f"Reader profile [default: {default_profile(None)} for the bundled sample, "
                    f"{default_profile('TRAIN')} otherwise].")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
-@click.option("--max-minutes", type=float, default=None,
-              help=f"Cap on training time in minutes [default: the profile's cap: {describe_time_caps()}].")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help=f"Training budget in optimizer steps [default: the profile's: {describe_step_budgets()}].")
+@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Wall-clock cap on training in minutes [default: none]. If it stops training, the results "
+                   "depend on machine speed and load and are not reproducible (the report says so).")
 @click.option("--dev-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=AuditOptions.dev_fraction, show_default=True,
               help="Without --dev: the share of TRAIN's articles used for evaluation.")
@@ -60,8 +63,8 @@ _FIELDS = {"resamples": "n_resamples"}
 @config_option
 @verbosity_options
 @click.pass_context
-def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_minutes, dev_fraction, heldout_fraction,
-          resamples, perturb_seeds, train_seeds, cache_dir, force, on_invalid) -> None:
+def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_steps, max_minutes, dev_fraction,
+          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, force, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -74,7 +77,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_min
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
         seed=seed, profile=profile or default_profile(train), device=device,
-        max_minutes=max_minutes, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
+        max_minutes=max_minutes, max_steps=max_steps, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
         perturb_seeds=perturb_seeds, train_seeds=train_seeds,
         option_sources=option_sources(ctx, _FIELDS), on_invalid=on_invalid,

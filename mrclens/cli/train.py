@@ -17,7 +17,7 @@ import sys
 import click
 
 from mrclens.cli.options import config_option, example, show_progress, verbosity_options
-from mrclens.defaults import DEFAULT_SEED, default_profile, describe_time_caps, reader_profile_names
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names
 from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
@@ -30,9 +30,11 @@ log = logging.getLogger(__name__)
 @click.option("--dev", "dev_file", type=click.Path(exists=True, dir_okay=False),
               help="Held-out SQuAD file scored after each epoch; the epoch with the best dev F1 is kept.")
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Passes over TRAIN (default: the profile's).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help=f"Stop after this many optimizer steps [default: the profile's: {describe_step_budgets()}].")
 @click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop after this many minutes of training (evaluation not counted) "
-                   f"[default: the profile's cap: {describe_time_caps()}].")
+              help="Wall-clock cap: stop after this many minutes of training (evaluation not counted) "
+                   "[default: none]. If it stops training, the weights depend on machine speed and load.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--profile", type=click.Choice(list(reader_profile_names())), default=None,
@@ -41,8 +43,9 @@ log = logging.getLogger(__name__)
 @click.option("--vectors", type=click.Path(exists=True, dir_okay=False), default=None,
               help="GloVe/word2vec text file to use instead of GloVe 6B 50-d.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="CPU threads for torch per process (default: the CPUs available to this process, "
-                   "divided among the processes of this machine).")
+              help="CPU threads for torch per process while training (default: the profile's, 2; under "
+                   "torchrun, the CPUs available divided among the processes of this machine). The thread "
+                   "count changes the weights; it is recorded in training.json.")
 @click.option("--amp", type=click.Choice(["auto", "off", "bf16", "fp16"]), default="auto", show_default=True,
               help="Mixed precision on a GPU (the CPU always runs float32); auto = off, measured faster for this model.")
 @click.option("--lstm", "lstm_impl", type=click.Choice(["auto", "padded", "packed"]), default="auto",
@@ -56,7 +59,7 @@ log = logging.getLogger(__name__)
                    "started through torchrun; the same as `torchrun --standalone --nproc-per-node N -m mrclens.cli.train ...`.")
 @config_option
 @verbosity_options
-def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, profile, vectors, threads,
+def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, device, profile, vectors, threads,
           amp, lstm_impl, bucket_width, batch_size, nproc) -> None:
     """Train the baseline reader on TRAIN (SQuAD format) and save it to MODEL_DIR.
 
@@ -71,7 +74,7 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
     if nproc > 1 and not ddp.launched_by_torchrun():
         args = [train_file, "--out", out_dir, "--seed", str(seed), "--device", device, "--profile", profile,
                 "--amp", amp, "--lstm", lstm_impl]
-        for flag, value in (("--dev", dev_file), ("--epochs", epochs), ("--max-minutes", max_minutes),
+        for flag, value in (("--dev", dev_file), ("--epochs", epochs), ("--max-steps", max_steps), ("--max-minutes", max_minutes),
                             ("--vectors", vectors), ("--threads", threads), ("--bucket-width", bucket_width),
                             ("--batch-size", batch_size)):
             if value is not None:
@@ -84,8 +87,12 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
     import torch
 
     local_procs = int(os.environ.get("LOCAL_WORLD_SIZE", 1)) if ddp.launched_by_torchrun() else 1
-    torch.set_num_threads(threads or max(1, len(os.sched_getaffinity(0)) // local_procs))
-    config = ReaderConfig.profile(profile, max_minutes=max_minutes)
+    config = ReaderConfig.profile(profile, max_minutes=max_minutes, max_steps=max_steps)
+    if threads is not None:
+        config.cpu_threads = threads
+    elif local_procs > 1:  # several processes share this machine's CPUs
+        config.cpu_threads = max(1, len(os.sched_getaffinity(0)) // local_procs)
+    torch.set_num_threads(config.cpu_threads or torch.get_num_threads())  # also for loading and tokenising
     if vectors:
         config.vectors = os.path.abspath(vectors)
     config.amp, config.lstm_impl, config.bucket_width = amp, lstm_impl, bucket_width
@@ -103,7 +110,11 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
                               device=device, progress=show_progress())
         if info.is_main:  # one checkpoint, written by rank 0
             reader.save(out_dir)
-            click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:]}))
+            notice = reader.training.notice() if reader.training is not None else None
+            if notice:
+                click.secho(f"WARNING: {notice}", err=True, fg="yellow", bold=True)
+            click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:],
+                                   "training": reader.training.to_json() if reader.training is not None else None}))
     finally:
         ddp.shutdown()
 

@@ -42,6 +42,10 @@ def format_table(results: Results) -> str:
 
     model = results.model
     lines = [f"Model: {model.name} ({model.kind})"]
+    training = results.audit.training if results.audit is not None else None
+    if training is not None:  # issue 16: say prominently when a wall clock shaped the result
+        notice = training.notice()
+        lines += [f"  {training.summary()}"] + ([f"  WARNING: {notice}"] if notice else [])
     for name in ("original", "original-truncated"):
         s = results.sets.get(name)
         if s is not None:

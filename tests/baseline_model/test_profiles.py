@@ -40,7 +40,25 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
     config = ReaderConfig.profile(name).to_dict()
     # issue 21 added three execution-path fields (GPU/AMP/bucketing), all at defaults that keep the CPU path identical
     assert {k: config.pop(k) for k in ("amp", "lstm_impl", "bucket_width")} == {"amp": "auto", "lstm_impl": "auto", "bucket_width": None}
-    assert json.dumps(config, sort_keys=True) == BEFORE[name]
+    # issue 16 replaced the time caps by step budgets (from the TOML file) and fixed the thread count: the only changes
+    assert {k: config.pop(k) for k in ("max_steps", "cpu_threads")} == {"max_steps": STEPS[name], "cpu_threads": 2}
+    assert config.pop("max_minutes") is None
+    before = json.loads(BEFORE[name])
+    before.pop("max_minutes")
+    assert json.dumps(config, sort_keys=True) == json.dumps(before, sort_keys=True)
+
+
+#: The step budgets of the shipped profiles (issue 16; arithmetic in reader_profiles.toml).
+STEPS = {"paper": 6000, "paper-em": 6000, "quick": 1700}
+
+
+def test_step_budgets_load_from_the_toml_file():
+    text = (Path(__file__).resolve().parents[2] / "mrclens" / PROFILES_RESOURCE).read_text("utf-8")
+    profiles = parse_profiles(text)["profiles"]
+    for name, steps in STEPS.items():
+        assert profiles[name]["max_steps"] == steps and "max_minutes" not in profiles[name]
+        assert ReaderConfig.profile(name).max_steps == steps
+    assert ReaderConfig.profile("quick", max_steps=12).max_steps == 12
 
 
 def test_profile_names_come_from_the_file():
@@ -59,7 +77,7 @@ def test_default_profile_rule():
 def test_max_minutes_override_replaces_only_the_cap():
     paper = ReaderConfig.profile("paper").to_dict()
     assert ReaderConfig.profile("paper", max_minutes=0.05).to_dict() == {**paper, "max_minutes": 0.05}
-    assert ReaderConfig.profile("quick", max_minutes=None).max_minutes == 6.0
+    assert ReaderConfig.profile("quick", max_minutes=None).max_minutes is None  # no profile has a wall-clock cap
 
 
 def test_profile_values_are_fresh_copies():
@@ -109,6 +127,9 @@ def test_from_dict_round_trip_and_bad_fields():
         ReaderConfig.from_dict(partial)
     with pytest.raises(MRCLensError, match=r"unknown field\(s\): hiden$"):
         ReaderConfig.from_dict({**paper.to_dict(), "hiden": 3})
+    # a config saved before issue 16 has no max_steps / cpu_threads: read with the defaults
+    old = {k: v for k, v in paper.to_dict().items() if k not in ("max_steps", "cpu_threads")}
+    assert (ReaderConfig.from_dict(old).max_steps, ReaderConfig.from_dict(old).cpu_threads) == (None, None)
 
 
 def test_profile_file_is_package_data():

@@ -44,10 +44,10 @@ def test_save_load_gives_identical_predictions(overfit, sample32, tmp_path):
     reader, _ = overfit
     reader.save(tmp_path / "m")
     assert sorted(p.name for p in (tmp_path / "m").iterdir()) == [
-        "config.json", "training_log.json", "vocab.json", "weights.pt"]
+        "config.json", "training.json", "training_log.json", "vocab.json", "weights.pt"]
     loaded = Reader.load(tmp_path / "m", device="cpu")
     assert loaded.config.to_dict() == reader.config.to_dict()
-    assert loaded.training_log == reader.training_log
+    assert loaded.training_log == reader.training_log and loaded.training == reader.training
     assert loaded.predict(sample32, progress=False, batch_size=5) == reader.predict(sample32, progress=False)
 
 
@@ -115,7 +115,7 @@ def test_profiles_and_errors():
     assert ReaderConfig.profile("paper").exact_match_features is False
     assert ReaderConfig.profile("paper-em").exact_match_features is True
     quick = ReaderConfig.profile("quick")
-    assert quick.max_minutes is not None and quick.hidden < ReaderConfig().hidden
+    assert quick.max_steps is not None and quick.max_minutes is None and quick.hidden < ReaderConfig().hidden
     paper = ReaderConfig.profile("paper")
     assert (paper.hidden, paper.char_filters, paper.char_width, paper.dropout, paper.lr, paper.lr_decay,
             paper.lr_decay_steps, paper.max_answer_tokens) == (100, 100, 5, 0.2, 1e-3, 0.999, 100, 17)

@@ -297,8 +297,9 @@ def test_results_record_the_effective_options():
     from mrclens.audit import AuditOptions, _effective_options
 
     opts = AuditOptions(train="t.json", profile="quick", option_sources={"seed": "default"})
-    recorded = _effective_options(opts, ["e1", "e2"], {"max_minutes": 6.0}, None)
+    recorded = _effective_options(opts, ["e1", "e2"], {"max_minutes": 6.0, "max_steps": 1700}, None)
     assert (recorded["ablations"], recorded["max_minutes"], recorded["profile"]) == (["e1", "e2"], 6.0, "quick")
+    assert recorded["max_steps"] == 1700
     assert "progress" not in recorded and "option_sources" not in recorded
     assert _effective_options(opts, ["e1"], {"max_minutes": 40.0}, Path("saved-model"))["max_minutes"] is None
 

@@ -58,23 +58,27 @@ def test_train_uses_the_profiles_cap_unless_overridden(recorded, train_file, tmp
     _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "paper-em", "--max-minutes", "2.5"])
     _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "quick", "--seed", "7"])
     default, em, quick = recorded
-    assert default["config"].profile_name == "paper" and default["config"].max_minutes == 40.0
+    # issue 16: step budgets from the profile, no wall-clock cap unless given
+    assert default["config"].profile_name == "paper" and default["config"].max_minutes is None
+    assert (default["config"].max_steps, default["config"].cpu_threads) == (6000, 2)
     assert default["seed"] == DEFAULT_SEED
     # the override is recorded in the config that is saved with the weights, as in the audit
     assert em["config"].profile_name == "paper-em" and em["config"].max_minutes == 2.5
     assert em["config"].exact_match_features is True
-    assert (quick["config"].hidden, quick["config"].max_minutes, quick["seed"]) == (64, 6.0, 7)
+    assert (quick["config"].hidden, quick["config"].max_steps, quick["seed"]) == (64, 1700, 7)
     assert all("max_minutes" not in call for call in recorded)  # the cap travels in the config only
 
 
 def test_audit_cli_default_profile_and_seed(recorded, train_file, tmp_path):
     _invoke(["audit", "--out", str(tmp_path / "a")])
     _invoke(["audit", train_file, "--out", str(tmp_path / "b")])
-    _invoke(["audit", train_file, "--out", str(tmp_path / "c"), "--profile", "quick", "--max-minutes", "1"])
+    _invoke(["audit", train_file, "--out", str(tmp_path / "c"), "--profile", "quick", "--max-minutes", "1",
+             "--max-steps", "30"])
     sample, given, chosen = (c["options"] for c in recorded)
     assert (sample.train, sample.profile, sample.seed, sample.max_minutes) == (None, "quick", DEFAULT_SEED, None)
+    assert sample.max_steps is None  # the profile's
     assert (given.profile, given.seed) == ("paper", DEFAULT_SEED)
-    assert (chosen.profile, chosen.max_minutes) == ("quick", 1.0)
+    assert (chosen.profile, chosen.max_minutes, chosen.max_steps) == ("quick", 1.0, 30)
 
 
 def test_audit_options_follow_the_same_rule_as_the_cli():
