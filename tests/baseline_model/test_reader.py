@@ -18,7 +18,8 @@ from reader_helpers import tiny_config
 
 @pytest.fixture(scope="module")
 def overfit(sample32):
-    """A tiny reader trained 40 epochs on 32 real questions, and its training time (seconds)."""
+    """A tiny reader trained 40 epochs on 32 real questions, and its training time (seconds; not asserted:
+    speed is a benchmark's business, never a unit test's)."""
     torch.set_num_threads(1)
     t0 = time.perf_counter()
     reader = train(sample32, tiny_config(), epochs=40, seed=0, device="cpu", progress=False)
@@ -31,7 +32,6 @@ def test_tiny_reader_overfits_32_real_questions(overfit, sample32):
     scores = evaluate(sample32, preds)
     assert scores["total"] == 32 and scores["missing"] == 0
     assert scores["f1"] >= 90.0, scores
-    assert seconds < 60, f"overfitting took {seconds:.0f} s"
     # every answer is an exact substring of its context
     ctx = {q.id: p.context for _, p, q in sample32.iter_questions()}
     assert all(text and text in ctx[qid] for qid, text in preds.items())
