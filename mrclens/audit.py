@@ -270,8 +270,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         if reader is None:
             reader = _load_reader(model_dir, options.device)
         ts = time.perf_counter()
-        preds = reader.predict(load_dataset(perturbed / file), progress=options.progress)
-        write_predictions(target, preds)
+        preds, na_probs, na_scores = reader.predict_with_no_answer(load_dataset(perturbed / file), progress=options.progress)
+        write_predictions(target, preds, na_probs=na_probs, na_scores=na_scores)
         state.finish(f"predict:{name}", key, time.perf_counter() - ts)
     seconds["predict"] = sum(state.steps[f"predict:{n}"]["seconds"] for n in set_files)
     echo(f"[predict] {len(set_files)} prediction files in {predictions_dir}"
@@ -286,7 +286,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                                split=split_note, model_dir=str(model_dir), training_log=training_log,
                                option_sources=dict(options.option_sources or {}))
     evaluation = evaluate_perturbed(
-        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
+        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict, _no_answer_record(reader, model_dir)),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
         progress=options.progress)
     write_outputs(evaluation, out)
@@ -301,6 +301,17 @@ def _effective_options(options: AuditOptions, ablation_ids: Sequence[str], confi
     if model_path is None:  # a trained reader: the cap it trained under (the profile's unless given)
         recorded["max_minutes"] = config.get("max_minutes", options.max_minutes)
     return recorded
+
+
+def _no_answer_record(reader, model_dir: Path) -> dict[str, Any] | None:
+    """The reader's no-answer threshold record for ``results.json`` (``None``: it never abstains)."""
+    if reader is not None:
+        settings = reader.no_answer
+    else:
+        from mrclens.baseline_model.reader import read_no_answer_settings
+
+        settings = read_no_answer_settings(model_dir)
+    return None if settings is None else {"abstains": True, **settings}
 
 
 def _saved_training_log(model_dir: Path) -> list[dict[str, Any]] | None:

@@ -201,11 +201,17 @@ class CategoryResult:
 
 @dataclass
 class ModelRecord:
-    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``."""
+    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``.
+
+    ``no_answer``: for a baseline reader that abstains (trained on SQuAD v2.0 data), its no-answer
+    threshold and how it was chosen (``{"threshold", "threshold_score", "chosen_on", "exact_match",
+    "f1", "n", "abstained"}``, :mod:`mrclens.baseline_model.no_answer`); ``None`` otherwise.
+    """
 
     kind: str
     name: str | None
     config: dict[str, Any] | None = None
+    no_answer: dict[str, Any] | None = None
 
 
 @dataclass
@@ -274,7 +280,7 @@ class Results:
             "mrclens_version": self.mrclens_version,
             "created": self.created,
             "seed": self.seed,
-            "model": asdict(self.model),
+            "model": _model_json(self.model),
             "inputs": [asdict(i) for i in self.inputs],
             "versions": dict(self.versions),
             "step_seconds": dict(self.step_seconds),
@@ -311,7 +317,8 @@ class Results:
             created=f(obj, "created", str, path, "", ""),
             seed=f(obj, "seed", int, path, "", 0),
             model=ModelRecord(f(model, "kind", str, path, "model: "), f(model, "name", _STR, path, "model: ", None),
-                              f(model, "config", (dict, type(None)), path, "model: ", None)),
+                              f(model, "config", (dict, type(None)), path, "model: ", None),
+                              f(model, "no_answer", (dict, type(None)), path, "model: ", None)),
             bootstrap=BootstrapSettings(f(boot, "n_resamples", int, path, "bootstrap: "),
                                         f(boot, "confidence", float, path, "bootstrap: "),
                                         f(boot, "seed", int, path, "bootstrap: ", 0)),
@@ -332,6 +339,13 @@ class Results:
                 option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {}))),
             format_version=version,
         )
+
+
+def _model_json(model: ModelRecord) -> dict[str, Any]:
+    out = asdict(model)
+    if out["no_answer"] is None:  # v1.1 results keep their shape
+        del out["no_answer"]
+    return out
 
 
 def _set(s: Any, path: Any, where: str) -> SetResult:
