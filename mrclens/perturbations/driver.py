@@ -236,6 +236,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
             unchanged=dict(sorted(unchanged_counts.items())),
             items=items,
             control_of=ablation.control_of,
+            no_answer_rule=ablation.no_answer_rule,
         )
     bar.close()
     write_manifest(out, manifest, protect=protect)

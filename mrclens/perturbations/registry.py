@@ -54,6 +54,8 @@ class Ablation:
         apply: the pure function (signature in the module docstring).
         control_of: for a matched control (:mod:`mrclens.perturbations.controls`), the id of the
             ablation it controls (``"c1"`` controls ``"e1"``); ``None`` for an ablation.
+        no_answer_rule: one line: what the ablation does to an unanswerable (SQuAD v2.0) question,
+            which has no answer sentence (written to the manifest; ``""`` when not stated).
     """
 
     id: str
@@ -64,6 +66,7 @@ class Ablation:
     bias_signal: str
     apply: Callable
     control_of: str | None = None
+    no_answer_rule: str = ""
 
 
 #: Every registered ablation, ordered by number (e1, e2, …, e8).

@@ -3,7 +3,8 @@
 Drops are in F1 points; ``[low, high]`` is the paired bootstrap CI at the results' confidence
 level; ``rel. %`` is the drop as a percentage of the baseline F1; ``excess`` is an insertion
 ablation's drop minus its matched control's (``control`` marks the control rows); ``-`` marks
-what was not evaluated.
+what was not evaluated. For SQuAD v2.0 data (unanswerable questions), HasAns/NoAns scores and
+drops follow (:mod:`mrclens.reports.no_answer`).
 """
 
 from __future__ import annotations
@@ -65,4 +66,9 @@ def format_table(results: Results) -> str:
     ]
     if cats:
         lines += ["", pd.DataFrame(cats).to_string(index=False)]
+    # --- SQuAD v2.0: HasAns / NoAns (nothing for data without unanswerable questions) ---
+    from mrclens.reports.no_answer import format_v2_lines
+
+    lines += format_v2_lines(results)
+    # --- end SQuAD v2.0 ---
     return "\n".join(lines)

@@ -16,6 +16,13 @@ Rules:
   manifest's per-item records). A positive drop means the perturbation hurt the model.
 * **Confidence intervals** are paired bootstrap percentile intervals (:mod:`mrclens.scoring.bootstrap`);
   the generator key is the ablation id (``"<id>:changed"`` for the changed-only subset).
+* **SQuAD v2.0 subsets**: when a set has unanswerable questions, its EM/F1 are also given over
+  ``HasAns`` (questions with a gold answer) and ``NoAns`` (questions without; official
+  ``evaluate-v2.0.py`` rule, :mod:`mrclens.scoring.official`), and every ablation's drop is also
+  given per subset with the paired bootstrap restricted to that subset's paired questions
+  (generator keys ``"<id>:HasAns"`` / ``"<id>:NoAns"``). A question's subset is that of the
+  ablation's baseline set (perturbations keep the gold answers). Data without unanswerable
+  questions gets none of these figures.
 * A **bias category's** drop is the mean of its evaluated ablations' drops. Its CI resamples
   questions jointly: in each resample one multiset of question ids is drawn per baseline set and
   every ablation of the category that compares with that set uses it (weights = how often each
@@ -39,7 +46,15 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from mrclens.artifacts.manifest import AblationEntry
-from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly, SetResult
+from mrclens.artifacts.results import (
+    SUBSETS,
+    AblationResult,
+    CategoryResult,
+    ChangedOnly,
+    SetResult,
+    SubsetDrop,
+    SubsetScore,
+)
 from mrclens.scoring.bootstrap import (
     CONFIDENCE,
     N_RESAMPLES,
@@ -49,7 +64,7 @@ from mrclens.scoring.bootstrap import (
     resample_counts,
     stable_rng,
 )
-from mrclens.scoring.official import question_scores
+from mrclens.scoring.official import normalize_answer, question_scores
 from mrclens.squad import Dataset
 
 
@@ -67,6 +82,10 @@ class SetScores:
         unknown: predictions for question ids not in the set (ignored).
         evaluated: False when there were no predictions for the set.
         reason: why the set was not evaluated (``None`` when it was).
+        has_answer: bool ``(n,)``: the question has a gold answer (official v2.0 rule); ``None``
+            when the set has no unanswerable question (then no HasAns/NoAns figures).
+        abstained: bool ``(n,)``: the prediction is empty after normalisation (a "no answer");
+            ``None`` when not evaluated or when ``has_answer`` is ``None``.
     """
 
     name: str
@@ -77,6 +96,8 @@ class SetScores:
     unknown: int | None = None
     evaluated: bool = True
     reason: str | None = None
+    has_answer: np.ndarray | None = None
+    abstained: np.ndarray | None = None
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -103,7 +124,28 @@ class SetScores:
         """The ``results.json`` entry of the set (EM/F1 in percent, rounded to 4 decimals)."""
         return SetResult(file=file, n=self.n, exact_match=_round(self.exact_match()), f1=_round(self.f1_score()),
                          missing=self.missing, unknown=self.unknown, evaluated=self.evaluated,
-                         reason_not_evaluated=self.reason)
+                         reason_not_evaluated=self.reason, subsets=self.subset_results())
+
+    def subset_masks(self) -> dict[str, np.ndarray]:
+        """``{"HasAns": mask, "NoAns": mask}`` (bool ``(n,)``), or ``{}`` for data without unanswerable questions."""
+        if self.has_answer is None:
+            return {}
+        return {"HasAns": self.has_answer, "NoAns": ~self.has_answer}
+
+    def subset_results(self) -> dict[str, SubsetScore] | None:
+        """The set's HasAns/NoAns entries of ``results.json`` (``None`` without unanswerable questions)."""
+        masks = self.subset_masks()
+        if not masks:
+            return None
+        out = {}
+        for name in SUBSETS:
+            m = masks[name]
+            out[name] = SubsetScore(
+                n=int(m.sum()),
+                exact_match=None if self.em is None or not m.any() else _round(_pct(self.em[m])),
+                f1=None if self.f1 is None or not m.any() else _round(_pct(self.f1[m])),
+                abstained=None if self.abstained is None else int(self.abstained[m].sum()))
+        return out
 
 
 def _pct(values: np.ndarray) -> float:
@@ -124,8 +166,14 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
         a :class:`SetScores` with arrays of shape ``(n_questions,)`` (scores in 0–1).
     """
     ids = [q.id for _, _, q in dataset.iter_questions()]
+    has_answer = None
+    if dataset.is_v2:
+        flags = np.fromiter((any(normalize_answer(a.text) for a in q.answers) for _, _, q in dataset.iter_questions()),
+                            dtype=bool, count=len(ids))
+        has_answer = None if flags.all() else flags
     if predictions is None:
-        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set")
+        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set",
+                         has_answer=has_answer)
     scores = question_scores(dataset, predictions)
     em = np.fromiter((scores[q][0] for q in ids), dtype=np.float64, count=len(ids))
     f1 = np.fromiter((scores[q][1] for q in ids), dtype=np.float64, count=len(ids))
@@ -137,6 +185,9 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
         f1=f1,
         missing=sum(1 for q in ids if q not in predictions),
         unknown=sum(1 for q in predictions if q not in id_set),
+        has_answer=has_answer,
+        abstained=None if has_answer is None else np.fromiter(
+            (not normalize_answer(predictions.get(q, "")) for q in ids), dtype=bool, count=len(ids)),
     )
 
 
@@ -267,6 +318,42 @@ def score_ablation(
             ci_low=_round(c_low),
             ci_high=_round(c_high),
         )
+    out.subsets = subset_drops(info.id, base, bpos, b_em, b_f1, p_em, p_f1, seed=seed, n_resamples=n_resamples,
+                               confidence=confidence)
+    return out
+
+
+def subset_drops(key: str, base: SetScores, bpos: np.ndarray, b_em: np.ndarray, b_f1: np.ndarray,
+                 p_em: np.ndarray, p_f1: np.ndarray, *, seed: int = 0, n_resamples: int = N_RESAMPLES,
+                 confidence: float = CONFIDENCE) -> dict[str, SubsetDrop] | None:
+    """An ablation's HasAns/NoAns figures: its paired drop and CI over each subset's questions.
+
+    Args:
+        key: the ablation id (bootstrap generator keys ``"<key>:HasAns"``, ``"<key>:NoAns"``).
+        base: the baseline set's scores (its :attr:`SetScores.has_answer` decides the subsets).
+        bpos: ``(n_paired,)`` positions of the paired questions in ``base``.
+        b_em, b_f1, p_em, p_f1: ``(n_paired,)`` per-question EM/F1 (0–1) on the baseline and the
+            ablation set, paired.
+
+    Returns:
+        ``{"HasAns": SubsetDrop, "NoAns": SubsetDrop}`` (percent / percentage points; ``None``
+        numbers for a subset without paired questions), or ``None`` when ``base`` has no
+        unanswerable question.
+    """
+    if base.has_answer is None:
+        return None
+    has = base.has_answer[bpos]
+    out = {}
+    for name, mask in (("HasAns", has), ("NoAns", ~has)):
+        n = int(mask.sum())
+        if n == 0:
+            out[name] = SubsetDrop(n=0)
+            continue
+        drop, low, high = paired_bootstrap_drop(b_f1[mask], p_f1[mask], seed=seed, key=f"{key}:{name}",
+                                                n_resamples=n_resamples, confidence=confidence)
+        out[name] = SubsetDrop(n=n, exact_match=_round(_pct(p_em[mask])), f1=_round(_pct(p_f1[mask])),
+                               baseline_exact_match=_round(_pct(b_em[mask])), baseline_f1=_round(_pct(b_f1[mask])),
+                               f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high))
     return out
 
 

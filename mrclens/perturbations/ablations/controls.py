@@ -6,6 +6,10 @@ taken from text that does not overlap the question: an unrelated sentence of ano
 (c1, c2) or words with the same coarse POS from other articles' questions (c6–c8). Its drop is
 what *any* insertion there costs; the ablation's excess drop over it is what the overlap with
 the question costs (issue 16).
+
+Unanswerable questions (SQuAD v2.0): as their ablation (the text goes where the ablation put its
+own, a random sentence of the whole context); a question the ablation left unchanged is left
+unchanged with the same reason.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ def _control(ablation: Ablation, text, what: str) -> Ablation:
         bias_signal="control",
         apply=control_apply(cid, ablation.apply, text),
         control_of=ablation.id,
+        no_answer_rule=f"As {ablation.id}: the text goes at {ablation.id}'s position (a random sentence of the whole context).",
     ))
 
 
