@@ -103,7 +103,10 @@ def train(train_file, out_dir, dev_file, epochs, max_minutes, seed, device, prof
                               device=device, progress=show_progress())
         if info.is_main:  # one checkpoint, written by rank 0
             reader.save(out_dir)
-            click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:]}))
+            summary = {"model": str(out_dir), "training_log": reader.training_log[-1:]}
+            if reader.no_answer is not None:  # SQuAD v2.0: the reader abstains above this threshold
+                summary["no_answer"] = reader.no_answer
+            click.echo(json.dumps(summary))
     finally:
         ddp.shutdown()
 
