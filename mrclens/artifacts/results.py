@@ -40,7 +40,8 @@ these keys or columns): a set has ``"subsets": {"HasAns": {"n", "exact_match", "
 ablation ``"subsets": {"HasAns": {"n", "exact_match", "f1", "baseline_exact_match", "baseline_f1",
 "f1_drop", "ci_low", "ci_high"}, "NoAns": {...}}`` (:class:`SubsetDrop`: the paired drop and its
 paired bootstrap CI over that subset's questions only; official v2.0 subsets: ``HasAns`` = the
-question has a gold answer, ``NoAns`` = it has none). ``model.no_answer`` records the threshold of a
+question has a gold answer, ``NoAns`` = it has none); a category has ``"subsets"`` with ``n`` (paired
+items summed over its ablations), ``f1_drop``, ``ci_low``, ``ci_high`` per subset. ``model.no_answer`` records the threshold of a
 baseline reader that abstains. ``results.csv`` then gets the :data:`V2_CSV_COLUMNS` too.
 
 Examples:
@@ -246,6 +247,7 @@ class CategoryResult:
     ci_high: float | None
     reading: str | None = None
     evidence: str | None = None
+    subsets: dict[str, SubsetDrop] | None = None
 
 
 @dataclass
@@ -336,7 +338,7 @@ class Results:
             "bootstrap": asdict(self.bootstrap),
             "sets": {name: entry_json(s) for name, s in self.sets.items()},
             "ablations": [entry_json(a) for a in self.ablations],
-            "categories": [asdict(c) for c in self.categories],
+            "categories": [entry_json(c) for c in self.categories],
             "paths": dict(self.paths),
             "warnings": list(self.warnings),
             "sections": dict(self.sections),
@@ -470,7 +472,8 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
     return CategoryResult(category=f(c, "category", str, path, where), ablations=list(f(c, "ablations", list, path, where)),
                           evaluated=list(f(c, "evaluated", list, path, where, [])), f1_drop=f(c, "f1_drop", _NUM, path, where, None),
                           ci_low=f(c, "ci_low", _NUM, path, where, None), ci_high=f(c, "ci_high", _NUM, path, where, None),
-                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None))
+                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None),
+                          subsets=_subsets(c, path, where, SubsetDrop))
 
 
 def _get(entry: Any, dotted: str) -> Any:

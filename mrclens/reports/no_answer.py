@@ -30,6 +30,7 @@ class V2View:
             ``abstained`` (formatted).
         ablations: per ablation ``{"id", "name", "HasAns": {...}, "NoAns": {...}}`` with ``n``,
             ``f1``, ``baseline_f1``, ``drop``, ``ci`` (formatted; ``-`` where not computed).
+        categories: per bias category ``{"category", "HasAns": {...}, "NoAns": {...}}`` with ``drop``, ``ci``.
         threshold: the baseline reader's no-answer threshold line, or ``None``.
         notes: caveats (a model that never abstains).
         noans_meaningless: True when NoAns drops are meaningless (the model never abstains).
@@ -37,6 +38,7 @@ class V2View:
 
     sets: list[dict[str, Any]] = field(default_factory=list)
     ablations: list[dict[str, Any]] = field(default_factory=list)
+    categories: list[dict[str, Any]] = field(default_factory=list)
     threshold: str | None = None
     notes: list[str] = field(default_factory=list)
     noans_meaningless: bool = False
@@ -71,6 +73,15 @@ def v2_view(results: Results) -> V2View | None:
                         "drop": _num(e.f1_drop if e else None, "{:+.1f}"),
                         "ci": f"[{_num(e.ci_low)}, {_num(e.ci_high)}]" if e and e.f1_drop is not None else ""}
         view.ablations.append(row)
+    for c in results.categories:
+        if not c.subsets:
+            continue
+        row = {"category": c.category}
+        for sub in SUBSETS:
+            e = c.subsets.get(sub)
+            row[sub] = {"drop": _num(e.f1_drop if e else None, "{:+.1f}"),
+                        "ci": f"[{_num(e.ci_low)}, {_num(e.ci_high)}]" if e and e.f1_drop is not None else ""}
+        view.categories.append(row)
     na = results.model.no_answer
     if na and na.get("threshold") is not None:
         score = na.get("threshold_score")
@@ -105,7 +116,8 @@ def format_v2_lines(results: Results) -> list[str]:
     for s in view.sets:
         h, z = s["HasAns"], s["NoAns"]
         lines.append(f"  {s['name']}: HasAns {h['n']} questions, EM {h['em']} F1 {h['f1']}; "
-                     f"NoAns {z['n']} questions, EM {z['em']} F1 {z['f1']} ({z['abstained']} abstained)")
+                     f"NoAns {z['n']} questions, EM {z['em']} F1 {z['f1']}; answered \"\" on {z['abstained']} NoAns "
+                     f"and {h['abstained']} HasAns questions")
     rows = [{"id": a["id"], "HasAns n": a["HasAns"]["n"], "HasAns F1": a["HasAns"]["f1"],
              "HasAns drop": a["HasAns"]["drop"], "HasAns CI": a["HasAns"]["ci"],
              "NoAns n": a["NoAns"]["n"], "NoAns F1": a["NoAns"]["f1"],
@@ -113,5 +125,9 @@ def format_v2_lines(results: Results) -> list[str]:
              "NoAns CI": a["NoAns"]["ci"]} for a in view.ablations]
     if rows:
         lines += ["", pd.DataFrame(rows).to_string(index=False)]
+    cats = [{"category": c["category"], "HasAns mean drop": c["HasAns"]["drop"], "HasAns CI": c["HasAns"]["ci"],
+             "NoAns mean drop": c["NoAns"]["drop"], "NoAns CI": c["NoAns"]["ci"]} for c in view.categories]
+    if cats:
+        lines += ["", pd.DataFrame(cats).to_string(index=False)]
     lines += [f"  Note: {n}" for n in view.notes]
     return lines

@@ -397,12 +397,17 @@ def category_drop(
     key: str = "",
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
+    subset: str | None = None,
 ) -> tuple[float, float, float]:
     """Mean F1 drop of a category's ablations with a joint paired bootstrap CI (percentage points).
 
     Args:
         members: ``(info, baseline scores, ablation scores)`` for each evaluated ablation.
         seed, key: seed the generator (:func:`stable_rng`; the key is the category name).
+        subset: ``"HasAns"`` or ``"NoAns"``: each ablation's drop over that SQuAD v2.0 subset of its
+            paired questions only (the baseline set's :attr:`SetScores.has_answer`); the resampling
+            is the same joint draw, each ablation's drop being the draw-weighted mean over its
+            subset's items. ``None``: all questions.
 
     In each resample, the questions of each baseline set are drawn once with replacement; each
     ablation's drop is the draw-weighted mean of its paired per-question differences, and the
@@ -420,6 +425,12 @@ def category_drop(
     point = []
     for info, base, pert in members:
         _, bpos, ppos = _paired(info, base, pert)
+        if subset is not None:
+            keep = base.subset_masks()[subset][bpos]
+            bpos, ppos = bpos[keep], ppos[keep]
+            if not len(bpos):
+                nan = float("nan")
+                return nan, nan, nan
         diff = 100.0 * (base.f1[bpos] - pert.f1[ppos])
         point.append(float(diff.mean()))
         by_base.setdefault(base.name, (base.n, []))[1].append((bpos, diff))
@@ -480,8 +491,17 @@ def score_categories(
         drop, low, high = category_drop(
             [members[i] for i in done], seed=seed, key=f"category:{name}", n_resamples=n_resamples, confidence=confidence
         )
-        out.append(CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
-                                  ci_low=_round(low), ci_high=_round(high)))
+        entry = CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
+                               ci_low=_round(low), ci_high=_round(high))
+        if done and all(members[i][1].has_answer is not None for i in done):  # SQuAD v2.0: per subset
+            entry.subsets = {}
+            for sub in SUBSETS:
+                d, lo, hi = category_drop([members[i] for i in done], seed=seed, key=f"category:{name}:{sub}",
+                                          n_resamples=n_resamples, confidence=confidence, subset=sub)
+                entry.subsets[sub] = SubsetDrop(n=sum(int(members[i][1].subset_masks()[sub][_paired(*members[i])[1]].sum())
+                                                      for i in done),
+                                                f1_drop=_round(d), ci_low=_round(lo), ci_high=_round(hi))
+        out.append(entry)
     return out
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dataclasses import asdict
 
 from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.results import entry_json
@@ -63,7 +62,7 @@ def test_same_numbers_as_in_memory_scoring_path(dirs):
     manifest, datasets = load_perturbed_dir(pert, progress=False)
     in_memory = score_predictions(manifest, datasets, PREDICTIONS, seed=4, n_resamples=300)
     assert from_files["ablations"] == [entry_json(a) for a in in_memory.ablations]
-    assert from_files["categories"] == [asdict(c) for c in in_memory.categories]
+    assert from_files["categories"] == [entry_json(c) for c in in_memory.categories]
     assert from_files["sets"] == {k: entry_json(v) for k, v in in_memory.set_results(manifest.set_files()).items()}
 
 

@@ -81,6 +81,24 @@ def test_subset_drops_and_cis_are_the_paired_bootstrap_over_each_subset():
     assert r2.f1_drop == 20.0
 
 
+def test_category_subset_drop_is_the_mean_over_the_subset_items():
+    from mrclens.scoring.drops import category_drop, score_categories
+
+    base = score_set("original", _v2_dataset(), BASE)
+    worse = dict(BASE, n1="Rome", a3="Paris")  # NoAns n1: 1 -> 0; HasAns a3: 0 -> 1
+    pert = score_set("e4", _v2_dataset("Q: "), worse)
+    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    members = [(info, base, pert)]
+    has = category_drop(members, seed=1, key="k", n_resamples=300, subset="HasAns")
+    no = category_drop(members, seed=1, key="k", n_resamples=300, subset="NoAns")
+    assert has[0] == pytest.approx(-100 / 3) and no[0] == pytest.approx(50.0)
+    assert has[1] <= has[0] <= has[2] and no[1] <= no[0] <= no[2]
+    r = score_ablation(info, base, pert, seed=1, n_resamples=300)
+    cats = score_categories([r], {"e4": members[0]}, seed=1, n_resamples=300)
+    assert cats[0].subsets["NoAns"].n == 2 and cats[0].subsets["NoAns"].f1_drop == 50.0
+    assert cats[0].subsets["HasAns"].f1_drop == pytest.approx(round(-100 / 3, 4))
+
+
 def test_v1_data_gets_no_subsets():
     gold = Dataset([Article("T", [Paragraph(CONTEXT, [Question("q1", "Where is Paris?", [Answer("France", 12)])])])], "1.1")
     s = score_set("original", gold, {"q1": "France"})
