@@ -159,8 +159,11 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         ``event`` (``"epoch"``, ``"time_mark"`` or ``"time_limit"``), ``epoch`` (fractional when
         mid-epoch), ``minutes`` and ``seconds`` (training time so far), ``examples_per_s``,
         ``loss`` (mean over the steps since the previous record), ``dev_em``/``dev_f1`` (percent,
-        ``None`` without dev), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
-        these weights were kept). On ranks other than 0 the log has no dev scores.
+        ``None`` without dev; for a reader that abstains, at the no-answer threshold chosen on dev at that
+        evaluation, recorded as ``na_threshold``), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
+        these weights were kept). On ranks other than 0 the log has no dev scores. A reader trained on
+        data with unanswerable questions abstains (``reader.abstains``); ``reader.no_answer`` holds the
+        threshold chosen with the kept weights (:mod:`mrclens.baseline_model.no_answer`).
 
     Raises:
         MRCLensError: no trainable question (none has an answer span), a bad device name, an
