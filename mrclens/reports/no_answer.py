@@ -21,6 +21,13 @@ NEVER_ABSTAINS = ("The model never answered \"no answer\" on the original set{wh
                   "Read the HasAns figures; the total F1 mixes in the {n_noans:,} NoAns questions at 0.")
 
 
+#: The note shown when the model abstains on every question of the original set.
+ALWAYS_ABSTAINS = ("The model answered \"no answer\" to every question of the original set: NoAns F1 is 100, "
+                   "HasAns F1 is 0, and no perturbation can move either; the drops say nothing about shortcuts. "
+                   "A baseline reader does this when, on its held-out training data, abstaining everywhere beat "
+                   "every other threshold (too little training for its span and no-answer scores to be informative).")
+
+
 @dataclass
 class V2View:
     """What the table and the report show for v2.0 data (numbers as formatted strings).
@@ -100,6 +107,8 @@ def v2_view(results: Results) -> V2View | None:
                 why = " (the baseline reader was trained on data without unanswerable questions, so it never abstains)"
             view.notes.append(NEVER_ABSTAINS.format(why=why, n_noans=n_noans))
             view.noans_meaningless = True
+        elif original.n and abstained == original.n:
+            view.notes.append(ALWAYS_ABSTAINS)
     return view
 
 

@@ -83,7 +83,8 @@ class SetScores:
         evaluated: False when there were no predictions for the set.
         reason: why the set was not evaluated (``None`` when it was).
         has_answer: bool ``(n,)``: the question has a gold answer (official v2.0 rule); ``None``
-            when the set has no unanswerable question (then no HasAns/NoAns figures).
+            for SQuAD v1.1 data, and (:func:`score_all`) when no set of the audit has an
+            unanswerable question (then no HasAns/NoAns figures).
         abstained: bool ``(n,)``: the prediction is empty after normalisation (a "no answer");
             ``None`` when not evaluated or when ``has_answer`` is ``None``.
     """
@@ -170,7 +171,7 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
     if dataset.is_v2:
         flags = np.fromiter((any(normalize_answer(a.text) for a in q.answers) for _, _, q in dataset.iter_questions()),
                             dtype=bool, count=len(ids))
-        has_answer = None if flags.all() else flags
+        has_answer = flags
     if predictions is None:
         return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set",
                          has_answer=has_answer)
@@ -558,6 +559,9 @@ def score_all(
         name: score_set(name, datasets[name], predictions.get(name), reason=missing_reasons.get(name))
         for name in needed
     }
+    if not any(s.has_answer is not None and not s.has_answer.all() for s in scores.values()):
+        for s in scores.values():  # no unanswerable question anywhere: no HasAns/NoAns figures
+            s.has_answer = s.abstained = None
     results = []
     members = {}
     for info in ablations:

@@ -103,6 +103,10 @@ def test_v1_data_gets_no_subsets():
     gold = Dataset([Article("T", [Paragraph(CONTEXT, [Question("q1", "Where is Paris?", [Answer("France", 12)])])])], "1.1")
     s = score_set("original", gold, {"q1": "France"})
     assert s.has_answer is None and s.to_result(None).subsets is None
+    # v2.0 data without any unanswerable question: no subsets either (score_all decides over all sets)
+    from mrclens.scoring.drops import score_all
+    v2 = Dataset([Article("T", [Paragraph(CONTEXT, [Question("q1", "Where is Paris?", [Answer("France", 12)], False)])])], "v2.0")
+    assert score_all({"original": v2}, {"original": {"q1": "France"}}, []).set_scores["original"].has_answer is None
 
 
 def _results(with_v2: bool) -> Results:
