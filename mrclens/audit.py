@@ -359,8 +359,9 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                 if loaded is None:
                     loaded = _load_reader(entry["dir"], options.device)
                 ts = time.perf_counter()
-                preds = loaded.predict(load_dataset(draw_dir / file), progress=options.progress)
-                write_predictions(target, preds)
+                preds, na_probs, na_scores = loaded.predict_with_no_answer(load_dataset(draw_dir / file),
+                                                                           progress=options.progress)
+                write_predictions(target, preds, na_probs=na_probs, na_scores=na_scores)
                 state.finish(step, key, time.perf_counter() - ts)
         if r == 0:
             reader = loaded
@@ -379,7 +380,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                                split=split_note, model_dir=str(model_dir), training_log=training_log,
                                option_sources=dict(options.option_sources or {}), training=training)
     evaluation = evaluate_perturbed(
-        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict),
+        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict, _no_answer_record(reader, model_dir)),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
         progress=options.progress, reader_seed=readers[0]["seed"],
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
@@ -399,6 +400,17 @@ def _effective_options(options: AuditOptions, ablation_ids: Sequence[str], confi
         recorded["max_minutes"] = config.get("max_minutes", options.max_minutes)
         recorded["max_steps"] = config.get("max_steps", options.max_steps)
     return recorded
+
+
+def _no_answer_record(reader, model_dir: Path) -> dict[str, Any] | None:
+    """The reader's no-answer threshold record for ``results.json`` (``None``: it never abstains)."""
+    if reader is not None:
+        settings = reader.no_answer
+    else:
+        from mrclens.baseline_model.reader import read_no_answer_settings
+
+        settings = read_no_answer_settings(model_dir)
+    return None if settings is None else {"abstains": True, **settings}
 
 
 def _saved_training_log(model_dir: Path) -> list[dict[str, Any]] | None:

@@ -10,6 +10,7 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
      "ablations": {"e1": {"name", "category", "eval_set", "baseline_set", "description",
                           "bias_signal", "file", "n", "changed", "unchanged": {reason: count},
                           ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
+                          ["no_answer_rule": what it does to unanswerable (SQuAD v2.0) questions,]
                           "items": {question id: {"changed", "reason", "detail"}}}, ...},
      ["draw": k, "draw_seed": seed of draw k]}   (written for draws k >= 1 only; issue 16)
 
@@ -103,6 +104,8 @@ class AblationEntry:
         unchanged: ``{reason: count}`` of questions left as they were.
         items: ``{question id: {"changed", "reason", "detail"}}`` (``None`` when not recorded).
         control_of: for a matched control, the id of the ablation it controls (written only then).
+        no_answer_rule: what the ablation does to unanswerable (SQuAD v2.0) questions (written
+            only when stated; ``""`` in older manifests).
     """
 
     name: str
@@ -117,6 +120,7 @@ class AblationEntry:
     unchanged: dict[str, int] = field(default_factory=dict)
     items: dict[str, dict[str, Any]] | None = None
     control_of: str | None = None
+    no_answer_rule: str = ""
 
     def changed_ids(self) -> set[str] | None:
         """Ids of the questions the ablation changed (``None`` when the manifest has no per-item records)."""
@@ -132,6 +136,8 @@ class AblationEntry:
         }
         if self.control_of is not None:
             out["control_of"] = self.control_of
+        if self.no_answer_rule:
+            out["no_answer_rule"] = self.no_answer_rule
         if self.items is not None:
             out["items"] = self.items
         return out
@@ -209,6 +215,7 @@ class PerturbationManifest:
                 unchanged=dict(f(e, "unchanged", (dict, type(None)), path, where, None) or {}),
                 items=f(e, "items", (dict, type(None)), path, where, None),
                 control_of=f(e, "control_of", (str, type(None)), path, where, None),
+                no_answer_rule=f(e, "no_answer_rule", str, path, where, ""),
             )
             if entry.baseline_set not in sets:
                 raise ArtifactError(ArtifactMsg.UNKNOWN_BASELINE_SET.format(path=path, aid=aid, set=entry.baseline_set))

@@ -162,13 +162,37 @@ def read_predictions(path: str | os.PathLike) -> dict[str, str]:
 
 
 def write_predictions(path: str | os.PathLike, predictions: Mapping[str, str], *,
-                      protect: tuple[str | os.PathLike, ...] = ()) -> Path:
-    """Write ``{"question id": "answer text"}`` atomically (compact UTF-8 JSON, keys in the given order).
+                      protect: tuple[str | os.PathLike, ...] = (),
+                      na_probs: Mapping[str, float] | None = None,
+                      na_scores: Mapping[str, float] | None = None) -> Path:
+    """Write predictions atomically (compact UTF-8 JSON, questions in the given order).
+
+    Without ``na_probs``: the official format ``{"question id": "answer text"}``. With them (a
+    reader that abstains, SQuAD v2.0): the Hugging Face list format ``[{"id", "prediction_text",
+    "no_answer_probability"[, "no_answer_score"]}]`` (``"hf-list"`` of :data:`PREDICTION_FORMATS`),
+    where ``prediction_text`` already holds the no-answer decision (``""``) and the optional
+    ``no_answer_score`` is the reader's log-odds of "no answer" (``null`` when infinite).
 
     Args:
         protect: paths that must never be overwritten (the user's data file).
+        na_probs: ``{question id: no-answer probability in [0, 1]}`` for every question.
+        na_scores: ``{question id: no-answer score}`` (optional).
+
+    Raises:
+        ValueError: ``na_probs`` lacks a question of ``predictions``.
     """
-    return atomic_write_json(path, dict(predictions), protect=protect)
+    if na_probs is None:
+        return atomic_write_json(path, dict(predictions), protect=protect)
+    items = []
+    for qid, text in predictions.items():
+        if qid not in na_probs:
+            raise ValueError(f"{path}: question {qid} has an answer but no no-answer probability")
+        item: dict = {"id": qid, "prediction_text": text, "no_answer_probability": float(na_probs[qid])}
+        if na_scores is not None:
+            score = float(na_scores[qid])
+            item["no_answer_score"] = score if abs(score) != float("inf") else None
+        items.append(item)
+    return atomic_write_json(path, items, protect=protect)
 
 
 @dataclass

@@ -51,6 +51,16 @@ drop minus the control's, paired by question: ``excess_n`` questions) with its C
 
 ``results.csv`` has one row per ablation (:data:`CSV_COLUMNS`).
 
+SQuAD v2.0 (only when the evaluation data has unanswerable questions; v1.1 results have none of
+these keys or columns): a set has ``"subsets": {"HasAns": {"n", "exact_match", "f1", "abstained"},
+"NoAns": {...}}`` (:class:`SubsetScore`; ``abstained`` = questions answered ``""``) and an
+ablation ``"subsets": {"HasAns": {"n", "exact_match", "f1", "baseline_exact_match", "baseline_f1",
+"f1_drop", "ci_low", "ci_high"}, "NoAns": {...}}`` (:class:`SubsetDrop`: the paired drop and its
+paired bootstrap CI over that subset's questions only; official v2.0 subsets: ``HasAns`` = the
+question has a gold answer, ``NoAns`` = it has none); a category has ``"subsets"`` with ``n`` (paired
+items summed over its ablations), ``f1_drop``, ``ci_low``, ``ci_high`` per subset. ``model.no_answer`` records the threshold of a
+baseline reader that abstains. ``results.csv`` then gets the :data:`V2_CSV_COLUMNS` too.
+
 Examples:
     >>> r = Results(mrclens_version="0.1.0", created="2026-01-01T00:00:00Z", seed=0,
     ...             model=ModelRecord("external", "m"), bootstrap=BootstrapSettings(1000, 0.95, 0))
@@ -127,6 +137,16 @@ CSV_OPTIONAL_COLUMNS = (
 )
 
 _INT_COLUMNS = ("n", "changed", "replicates")
+
+#: Extra ``results.csv`` columns when the data has unanswerable questions (SQuAD v2.0).
+V2_CSV_COLUMNS = tuple(
+    (f"{prefix}_{col}", f"subsets.{subset}.{col}")
+    for subset, prefix in (("HasAns", "has_ans"), ("NoAns", "no_ans"))
+    for col in ("n", "f1", "baseline_f1", "f1_drop", "ci_low", "ci_high")
+)
+
+#: The SQuAD v2.0 question subsets (official ``evaluate-v2.0.py`` names).
+SUBSETS = ("HasAns", "NoAns")
 _PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
 _NUM = (float, type(None))
 _INT = (int, type(None))
@@ -154,6 +174,34 @@ def utc_now() -> str:
 
 
 @dataclass
+class SubsetScore:
+    """EM/F1 (percent) of a set over one SQuAD v2.0 subset (``HasAns`` or ``NoAns``).
+
+    ``abstained``: questions of the subset the model answered ``""`` (no answer).
+    """
+
+    n: int
+    exact_match: float | None = None
+    f1: float | None = None
+    abstained: int | None = None
+
+
+@dataclass
+class SubsetDrop:
+    """An ablation's scores and paired F1 drop (with its paired bootstrap CI) over one v2.0 subset
+    (percent / percentage points; ``n`` paired questions)."""
+
+    n: int
+    exact_match: float | None = None
+    f1: float | None = None
+    baseline_exact_match: float | None = None
+    baseline_f1: float | None = None
+    f1_drop: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+
+@dataclass
 class SetResult:
     """Official EM/F1 (percent) of one set; ``None`` numbers when it was not evaluated."""
 
@@ -165,6 +213,7 @@ class SetResult:
     unknown: int | None = None
     evaluated: bool = True
     reason_not_evaluated: str | None = None
+    subsets: dict[str, SubsetScore] | None = None
 
 
 @dataclass
@@ -274,6 +323,7 @@ class AblationResult:
     def n_replicates(self) -> int:
         """How many draws × readers the figures combine (1 for a single run)."""
         return max(len(self.replicates), 1)
+    subsets: dict[str, SubsetDrop] | None = None
 
 
 @dataclass
@@ -293,15 +343,22 @@ class CategoryResult:
     f1_drop_max: float | None = None
     f1_drop_sd: float | None = None
     unstable: bool | None = None
+    subsets: dict[str, SubsetDrop] | None = None
 
 
 @dataclass
 class ModelRecord:
-    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``."""
+    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``.
+
+    ``no_answer``: for a baseline reader that abstains (trained on SQuAD v2.0 data), its no-answer
+    threshold and how it was chosen (``{"threshold", "threshold_score", "chosen_on", "exact_match",
+    "f1", "n", "abstained"}``, :mod:`mrclens.baseline_model.no_answer`); ``None`` otherwise.
+    """
 
     kind: str
     name: str | None
     config: dict[str, Any] | None = None
+    no_answer: dict[str, Any] | None = None
 
 
 @dataclass
@@ -375,14 +432,14 @@ class Results:
             "mrclens_version": self.mrclens_version,
             "created": self.created,
             "seed": self.seed,
-            "model": asdict(self.model),
+            "model": _model_json(self.model),
             "inputs": [asdict(i) for i in self.inputs],
             "versions": dict(self.versions),
             "step_seconds": dict(self.step_seconds),
             "bootstrap": asdict(self.bootstrap),
-            "sets": {name: asdict(s) for name, s in self.sets.items()},
-            "ablations": [asdict(a) for a in self.ablations],
-            "categories": [asdict(c) for c in self.categories],
+            "sets": {name: entry_json(s) for name, s in self.sets.items()},
+            "ablations": [entry_json(a) for a in self.ablations],
+            "categories": [entry_json(c) for c in self.categories],
             "paths": dict(self.paths),
             "warnings": list(self.warnings),
             "sections": dict(self.sections),
@@ -416,7 +473,8 @@ class Results:
             created=f(obj, "created", str, path, "", ""),
             seed=f(obj, "seed", int, path, "", 0),
             model=ModelRecord(f(model, "kind", str, path, "model: "), f(model, "name", _STR, path, "model: ", None),
-                              f(model, "config", (dict, type(None)), path, "model: ", None)),
+                              f(model, "config", (dict, type(None)), path, "model: ", None),
+                              f(model, "no_answer", (dict, type(None)), path, "model: ", None)),
             bootstrap=BootstrapSettings(f(boot, "n_resamples", int, path, "bootstrap: "),
                                         f(boot, "confidence", float, path, "bootstrap: "),
                                         f(boot, "seed", int, path, "bootstrap: ", 0)),
@@ -445,6 +503,35 @@ class Results:
 def _training(audit: Any, path: Any) -> TrainingRecord | None:
     obj = _files.field(audit, "training", (dict, type(None)), path, "audit: ", None)
     return None if obj is None else TrainingRecord.from_json(obj, path, "audit: training: ")
+def entry_json(entry: Any) -> dict[str, Any]:
+    """A set or ablation entry as written to ``results.json``: ``asdict`` without an empty
+    ``subsets`` (results of data without unanswerable questions keep their v1.1 shape)."""
+    out = asdict(entry)
+    if out.get("subsets") is None:
+        out.pop("subsets", None)
+    return out
+
+
+def _subsets(obj: Any, path: Any, where: str, cls: type) -> dict[str, Any] | None:
+    """Parse an optional ``subsets`` object (``{"HasAns": {...}, "NoAns": {...}}``) into ``cls`` entries."""
+    f = _files.field
+    raw = f(obj, "subsets", (dict, type(None)), path, where, None)
+    if raw is None:
+        return None
+    out = {}
+    for name, entry in raw.items():
+        w = f"{where}subsets: {name}: "
+        values = {fl.name: f(entry, fl.name, int if fl.name == "n" else (_INT if fl.name == "abstained" else _NUM),
+                             path, w, ... if fl.name == "n" else fl.default) for fl in fields(cls)}
+        out[name] = cls(**values)
+    return out
+
+
+def _model_json(model: ModelRecord) -> dict[str, Any]:
+    out = asdict(model)
+    if out["no_answer"] is None:  # v1.1 results keep their shape
+        del out["no_answer"]
+    return out
 
 
 def _set(s: Any, path: Any, where: str) -> SetResult:
@@ -453,7 +540,8 @@ def _set(s: Any, path: Any, where: str) -> SetResult:
                      exact_match=f(s, "exact_match", _NUM, path, where, None), f1=f(s, "f1", _NUM, path, where, None),
                      missing=f(s, "missing", _INT, path, where, None), unknown=f(s, "unknown", _INT, path, where, None),
                      evaluated=f(s, "evaluated", bool, path, where, True),
-                     reason_not_evaluated=f(s, "reason_not_evaluated", _STR, path, where, None))
+                     reason_not_evaluated=f(s, "reason_not_evaluated", _STR, path, where, None),
+                     subsets=_subsets(s, path, where, SubsetScore))
 
 
 _ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
@@ -470,7 +558,7 @@ def _ablation(a: Any, path: Any, index: int) -> AblationResult:
     where = f"ablation {aid}: "
     values: dict[str, Any] = {"id": aid}
     for fl in fields(AblationResult):
-        if fl.name in ("id", "changed_only", "replicates"):
+        if fl.name in ("id", "changed_only", "replicates", "subsets"):
             continue
         kind = _ABLATION_TYPES.get(fl.name, _NUM)
         if fl.name in _ABLATION_REQUIRED:
@@ -488,7 +576,7 @@ def _ablation(a: Any, path: Any, index: int) -> AblationResult:
                          ci_low=f(co, "ci_low", _NUM, path, w, None), ci_high=f(co, "ci_high", _NUM, path, w, None))
     reps = [_typed(ReplicateFigures, r, path, f"{where}replicate #{i + 1}: ")
             for i, r in enumerate(f(a, "replicates", list, path, where, []))]
-    return AblationResult(**values, changed_only=co, replicates=reps)
+    return AblationResult(**values, changed_only=co, replicates=reps, subsets=_subsets(a, path, where, SubsetDrop))
 
 
 def _typed(cls, obj: Any, path: Any, where: str):
@@ -524,7 +612,8 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           f1_drop_min=f(c, "f1_drop_min", _NUM, path, where, None),
                           f1_drop_max=f(c, "f1_drop_max", _NUM, path, where, None),
                           f1_drop_sd=f(c, "f1_drop_sd", _NUM, path, where, None),
-                          unstable=f(c, "unstable", (bool, type(None)), path, where, None))
+                          unstable=f(c, "unstable", (bool, type(None)), path, where, None),
+                          subsets=_subsets(c, path, where, SubsetDrop))
 
 
 def _get(entry: Any, dotted: str) -> Any:
@@ -532,18 +621,26 @@ def _get(entry: Any, dotted: str) -> Any:
     for part in dotted.split("."):
         if value is None:
             return None
-        value = getattr(value, part, None)
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
     return value
 
 
+def csv_columns(results: Results) -> tuple[tuple[str, str], ...]:
+    """The ``results.csv`` columns of ``results``: :data:`CSV_COLUMNS` and :data:`CSV_OPTIONAL_COLUMNS`, plus :data:`V2_CSV_COLUMNS`
+    when some ablation has HasAns/NoAns figures (data with unanswerable questions)."""
+    v2 = any(a.subsets for a in results.ablations)
+    return CSV_COLUMNS + CSV_OPTIONAL_COLUMNS + (V2_CSV_COLUMNS if v2 else ())
+
+
 def results_frame(results: Results):
-    """One row per ablation with the :data:`CSV_COLUMNS` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
+    """One row per ablation with the :func:`csv_columns` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
     import pandas as pd
 
-    columns = CSV_COLUMNS + CSV_OPTIONAL_COLUMNS
+    columns = csv_columns(results)
     rows = [{col: _get(a, key) for col, key in columns} for a in results.ablations]
     frame = pd.DataFrame(rows, columns=[c for c, _ in columns])
-    return frame.astype({c: "Int64" for c in _INT_COLUMNS})
+    ints = [c for c in _INT_COLUMNS + ("has_ans_n", "no_ans_n") if c in frame.columns]
+    return frame.astype({c: "Int64" for c in ints})
 
 
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:
@@ -584,7 +681,7 @@ def read_results_csv(results_dir: str | os.PathLike):
     if not path.is_file():
         raise ArtifactError(ArtifactMsg.MISSING.format(path=path, hint=_HINT))
     frame = pd.read_csv(path)
-    frame = frame.astype({c: "Int64" for c in _INT_COLUMNS if c in frame.columns})
+    frame = frame.astype({c: "Int64" for c in _INT_COLUMNS + ("has_ans_n", "no_ans_n") if c in frame.columns})
     missing = [c for c, _ in CSV_COLUMNS if c not in frame.columns]
     if missing:
         raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(path=path, expected=f"the columns {', '.join(missing)}"))

@@ -14,6 +14,16 @@ Seo et al. 2017):
 4. Pooling: a BiLSTM over the projection gives ``m1`` and the start logits; a second BiLSTM over
    ``[projection; m1]`` (the start representation) gives the end logits (Clark et al.'s
    "ChainBiMapper").
+5. No-answer option (only when built with ``no_answer=True``, i.e. trained on data with
+   unanswerable questions, SQuAD v2.0): a learned no-answer logit ``z`` per question, computed as
+   in Clark & Gardner's (2018, "Simple and Effective Multi-Paragraph Reading Comprehension",
+   §4.3 / DocumentQA's SQuAD 2.0 model, Rajpurkar, Jia & Liang 2018) from the start and end
+   representations pooled with the start and end distributions:
+   ``z = w_2·ReLU(W_1[Σ_i p_s(i)·[g_i; m1_i]; Σ_i p_e(i)·[g_i; m2_i]])``. ``z`` is a "null"
+   option scored against every span: ``P(no answer) = e^z / (e^z + Σ_ij e^{s_i + e_j})``, the
+   joint softmax of Levy et al. (2017, "Zero-Shot Relation Extraction via Reading Comprehension")
+   and Clark & Gardner (2018). Training and decoding live in :mod:`mrclens.baseline_model.no_answer`;
+   without the option the network, its parameters and its outputs are exactly those of a v1.1 reader.
 
 Bidirectional LSTMs keep two unidirectional ``nn.LSTM`` (``fw``, ``bw``) and run in one of two
 ways (``ReaderConfig.lstm_impl``, :func:`uses_packed_lstm`), with the same weights and the same
@@ -137,9 +147,11 @@ class CoAttentionReader(nn.Module):
         config: hyper-parameters (:class:`ReaderConfig`).
         word_vectors: float32 ``(n_words, word_dim)`` frozen matrix (rows 0/1: padding/OOV).
         n_chars: size of the character vocabulary including the two reserved ids.
+        no_answer: add the no-answer logit (module docstring, item 5); ``forward`` then returns
+            three tensors. Off: the v1.1 network, unchanged (same parameters, same initialisation).
     """
 
-    def __init__(self, config: ReaderConfig, word_vectors: torch.Tensor, n_chars: int):
+    def __init__(self, config: ReaderConfig, word_vectors: torch.Tensor, n_chars: int, no_answer: bool = False):
         super().__init__()
         h, c = config.hidden, config.char_filters
         self.config = config
@@ -156,6 +168,10 @@ class CoAttentionReader(nn.Module):
         self.start_out = nn.Linear(4 * h, 1)
         self.end_out = nn.Linear(4 * h, 1)
         self.drop = nn.Dropout(config.dropout)
+        self.no_answer = bool(no_answer)
+        if self.no_answer:  # created last, so a v1.1 reader draws the same initial weights as before
+            self.null_hidden = nn.Linear(8 * h, h)
+            self.null_out = nn.Linear(h, 1)
 
     def embed_types(self, type_chars: torch.Tensor) -> torch.Tensor:
         """Character-CNN vectors of distinct token strings: ``(n_types, max_word_chars)`` → ``(n_types, char_filters)``."""
@@ -173,7 +189,7 @@ class CoAttentionReader(nn.Module):
             parts.append(feats)
         return self.drop(torch.cat(parts, dim=-1))
 
-    def forward(self, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, ...]:
         """Span logits for a batch.
 
         ``batch`` holds: ``c_words``/``c_types`` ``(B, Lc)`` word ids and indices into
@@ -185,7 +201,8 @@ class CoAttentionReader(nn.Module):
 
         Returns:
             ``(start_logits, end_logits)``, each ``(B, Lc)``, with ``-1e30`` at padded positions
-            (the dtype's lowest value under float16 autocast, :func:`neg_fill`).
+            (the dtype's lowest value under float16 autocast, :func:`neg_fill`); with the
+            no-answer option also ``null_logits`` ``(B,)`` (``z`` of the module docstring).
         """
         c_len, q_len = batch["c_len"], batch["q_len"]
         Lc, Lq = batch["c_words"].size(1), batch["q_words"].size(1)
@@ -229,9 +246,18 @@ class CoAttentionReader(nn.Module):
         g = F.relu(self.project(self.drop(g)))
         m1 = start_lstm(self.drop(g))
         m2 = end_lstm(self.drop(torch.cat([g, m1], dim=-1)))
-        start = self.start_out(torch.cat([g, m1], dim=-1)).squeeze(-1)
-        end = self.end_out(torch.cat([g, m2], dim=-1)).squeeze(-1)
-        return start.masked_fill(~c_mask, neg_fill(start)), end.masked_fill(~c_mask, neg_fill(end))
+        h_start, h_end = torch.cat([g, m1], dim=-1), torch.cat([g, m2], dim=-1)
+        start = self.start_out(h_start).squeeze(-1)
+        end = self.end_out(h_end).squeeze(-1)
+        start, end = start.masked_fill(~c_mask, neg_fill(start)), end.masked_fill(~c_mask, neg_fill(end))
+        if not self.no_answer:
+            return start, end
+        # Clark & Gardner (2018): pool the start/end representations with the start/end distributions
+        p_s = torch.softmax(start.float(), dim=1).to(h_start.dtype).unsqueeze(1)
+        p_e = torch.softmax(end.float(), dim=1).to(h_end.dtype).unsqueeze(1)
+        pooled = torch.cat([torch.bmm(p_s, h_start), torch.bmm(p_e, h_end)], dim=-1).squeeze(1)
+        null = self.null_out(F.relu(self.null_hidden(self.drop(pooled)))).squeeze(-1)
+        return start, end, null
 
 
 def decode_spans(start_logits: torch.Tensor, end_logits: torch.Tensor, max_answer_tokens: int) -> torch.Tensor:
@@ -250,6 +276,16 @@ def decode_spans(start_logits: torch.Tensor, end_logits: torch.Tensor, max_answe
     Raises:
         ValueError: ``max_answer_tokens < 1``.
     """
+    return best_spans(start_logits, end_logits, max_answer_tokens)[0]
+
+
+def best_spans(start_logits: torch.Tensor, end_logits: torch.Tensor,
+               max_answer_tokens: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`decode_spans` plus the chosen span's raw score ``s_i + e_j`` (float32 ``(B,)``).
+
+    Raises:
+        ValueError: ``max_answer_tokens < 1``.
+    """
     if max_answer_tokens < 1:
         raise ValueError(f"max_answer_tokens must be at least 1, got {max_answer_tokens}")
     ls = torch.log_softmax(start_logits.float(), dim=1)
@@ -261,4 +297,6 @@ def decode_spans(start_logits: torch.Tensor, end_logits: torch.Tensor, max_answe
         scores[:, k, : L - k] = ls[:, : L - k] + le[:, k:]
     flat = scores.view(B, -1).argmax(dim=1)
     k, i = flat // L, flat % L
-    return torch.stack([i, i + k], dim=1)
+    spans = torch.stack([i, i + k], dim=1)
+    raw = start_logits.float().gather(1, spans[:, :1]) + end_logits.float().gather(1, spans[:, 1:])
+    return spans, raw.squeeze(1)

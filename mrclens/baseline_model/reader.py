@@ -15,6 +15,12 @@ Checkpoint directory layout (:meth:`Reader.save`)::
     training_log.json  per-evaluation records (see mrclens.baseline_model.train)
     training.json      how training ended: TrainingRecord (mrclens.artifacts.training_record);
                        absent for readers saved before issue 16
+    no_answer.json     only for a reader with the no-answer option (SQuAD v2.0,
+                       mrclens.baseline_model.no_answer): {"format_version": 1, "threshold",
+                       "threshold_score", "chosen_on", and the held-out EM/F1 at it}
+
+A reader trained on data with unanswerable questions abstains: it answers ``""`` when its
+no-answer probability exceeds its threshold (:mod:`mrclens.baseline_model.no_answer`).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import torch
 
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model.config import ReaderConfig
-from mrclens.baseline_model.model import CoAttentionReader, decode_spans
+from mrclens.baseline_model.model import CoAttentionReader, best_spans
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab
 from mrclens.errors import MRCLensError, CheckpointError
@@ -40,6 +46,7 @@ from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
 CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
+NO_ANSWER_FILE = "no_answer.json"
 
 #: The training record's file name in a checkpoint directory.
 TRAINING_RECORD = "training.json"
@@ -186,17 +193,36 @@ class Reader:
             (``epoch``, ``seconds``, ``examples_per_s``, ``loss``, ``dev_em``, ``dev_f1``, ...).
         training: how training ended (:class:`~mrclens.artifacts.training_record.TrainingRecord`:
             ``stopped_by``, steps, threads, ...); ``None`` for a reader saved before issue 16.
+        no_answer: for a reader with the no-answer option, how its threshold was chosen
+            (``{"threshold", "threshold_score", "chosen_on", "exact_match", "f1", "n", "abstained"}``,
+            :func:`mrclens.baseline_model.no_answer.choose_threshold`); ``None`` otherwise.
     """
 
     def __init__(self, config: ReaderConfig, vocab: Vocab, model: CoAttentionReader,
                  device: torch.device | str = "cpu", training_log: list[dict[str, Any]] | None = None,
-                 training: TrainingRecord | None = None):
+                 training: TrainingRecord | None = None, no_answer: dict[str, Any] | None = None):
         self.config = config
         self.vocab = vocab
         self.device = resolve_device(device) if isinstance(device, str) else device
         self.model = model.to(self.device)
         self.training_log = list(training_log or [])
         self.training = training
+        self.no_answer = dict(no_answer) if no_answer is not None else None
+        if self.abstains and self.no_answer is None:
+            from mrclens.baseline_model.no_answer import DEFAULT_THRESHOLD, threshold_score
+
+            self.no_answer = {"threshold": DEFAULT_THRESHOLD, "threshold_score": threshold_score(DEFAULT_THRESHOLD),
+                              "chosen_on": "default (no held-out data)"}
+
+    @property
+    def abstains(self) -> bool:
+        """Whether the reader has the no-answer option (trained on data with unanswerable questions)."""
+        return bool(getattr(self.model, "no_answer", False))
+
+    @property
+    def na_threshold(self) -> float | None:
+        """The no-answer probability above which the reader answers ``""`` (``None``: it never abstains)."""
+        return None if self.no_answer is None else float(self.no_answer["threshold"])
 
     # ------------------------------------------------------------------ prediction
     def predict(self, dataset: Dataset, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
@@ -209,26 +235,67 @@ class Reader:
 
         Returns:
             ``{question id: answer text}`` (official SQuAD prediction format); every answer is an
-            exact substring of its context. A question on a context without tokens gets ``""``.
+            exact substring of its context. A question on a context without tokens gets ``""``;
+            so does one the reader abstains on (:attr:`abstains`, :attr:`na_threshold`).
         """
         td = tokenize_dataset(dataset, progress=progress)
         return self.predict_encoded(encode(td, self.vocab, self.config), progress=progress, batch_size=batch_size)
 
+    def predict_with_no_answer(self, dataset: Dataset, progress: bool = True, batch_size: int = 64
+                               ) -> tuple[dict[str, str], dict[str, float] | None, dict[str, float] | None]:
+        """:meth:`predict` plus, for a reader that abstains, each question's no-answer probability and score.
+
+        Returns:
+            ``(answers, na_probs, na_scores)``: the answers as :meth:`predict` gives them;
+            ``{question id: no-answer probability in [0, 1]}`` and ``{question id: no-answer score}``
+            (log-odds of "no answer" against the best span, :mod:`mrclens.baseline_model.no_answer`;
+            ``inf`` for a context without tokens), or ``None, None`` for a reader that never abstains.
+        """
+        data = encode(tokenize_dataset(dataset, progress=progress), self.vocab, self.config)
+        if not self.abstains:
+            return self.predict_encoded(data, progress=progress, batch_size=batch_size), None, None
+        from mrclens.baseline_model.no_answer import no_answer_probs
+        from mrclens.scoring.no_answer import apply_threshold
+
+        texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
+        probs = {q: float(p) for q, p in zip(scores, no_answer_probs(np.array(list(scores.values()))))}
+        return apply_threshold(texts, probs, self.na_threshold), probs, scores
+
     @torch.no_grad()
     def predict_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
         """:meth:`predict` on already tokenised and encoded data (used for dev evaluation in training)."""
+        texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
+        if scores is None:
+            return texts
+        from mrclens.baseline_model.no_answer import no_answer_probs
+        from mrclens.scoring.no_answer import apply_threshold
+
+        probs = dict(zip(scores, no_answer_probs(np.array(list(scores.values())))))
+        return apply_threshold(texts, probs, self.na_threshold)  # "" where p > threshold (official rule)
+
+    @torch.no_grad()
+    def span_predictions_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = 64
+                                 ) -> tuple[dict[str, str], dict[str, float] | None]:
+        """Each question's best span text (before any abstention) and, for a reader with the no-answer
+        option, its no-answer score ``z - (s_i + e_j)`` (log-odds; ``inf`` for a context without
+        tokens, whose text is ``""``). The second item is ``None`` for a reader without the option."""
         td = data.td
         was_training = self.model.training
         self.model.eval()
         answers: dict[str, str] = {}
+        na: dict[str, float] = {}
         has_ctx = np.flatnonzero(data.ctx_len > 0)
         try:
             bar = progress_bar(total=len(td), desc="predicting", unit="q", enabled=progress)
             for sub in length_batches(data.ctx_len[has_ctx], batch_size):
                 idx = has_ctx[sub]
                 with autocast(self.config, self.device):
-                    start, end = self.model(make_batch(data, idx, self.config, self.device))
-                spans = decode_spans(start, end, self.config.max_answer_tokens).cpu().numpy()
+                    out = self.model(make_batch(data, idx, self.config, self.device))
+                spans, raw = best_spans(out[0], out[1], self.config.max_answer_tokens)
+                spans = spans.cpu().numpy()
+                if len(out) == 3:
+                    for q, s in zip(idx, (out[2].float() - raw).cpu().numpy()):
+                        na[td.qids[q]] = float(s)
                 for q, (i, j) in zip(idx, spans):
                     p = td.q_para[q]
                     off = td.ctx_offsets[p]
@@ -237,7 +304,10 @@ class Reader:
             bar.close()
         finally:
             self.model.train(was_training)
-        return {qid: answers.get(qid, "") for qid in td.qids}
+        texts = {qid: answers.get(qid, "") for qid in td.qids}
+        if not self.abstains:
+            return texts, None
+        return texts, {qid: na.get(qid, float("inf")) for qid in td.qids}
 
     # ------------------------------------------------------------------ persistence
     def save(self, directory: str | os.PathLike) -> Path:
@@ -257,6 +327,10 @@ class Reader:
         atomic_write_json(d / "training_log.json", self.training_log, indent=2)
         if self.training is not None:
             atomic_write_json(d / TRAINING_RECORD, self.training.to_json(), indent=2)
+        if self.no_answer is not None:
+            atomic_write_json(d / NO_ANSWER_FILE, {"format_version": 1, **self.no_answer}, indent=2)
+        elif (d / NO_ANSWER_FILE).exists():
+            (d / NO_ANSWER_FILE).unlink()
         return d
 
     @classmethod
@@ -298,14 +372,15 @@ class Reader:
         if vectors is None or vectors.shape[0] != len(vocab.words) + 2:
             raise CheckpointError(f"{d}: weights have {None if vectors is None else vectors.shape[0]} word rows, "
                                   f"vocab.json has {len(vocab.words) + 2}; refusing to load")
-        model = CoAttentionReader(config, vectors, len(vocab.chars) + 2)
+        model = CoAttentionReader(config, vectors, len(vocab.chars) + 2, no_answer="null_out.weight" in state)
         try:
             model.load_state_dict(state, strict=True)
         except RuntimeError as err:
             raise CheckpointError(f"{d}: weights do not fit the configured model: {err}") from None
         log_path = d / "training_log.json"
         log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
-        return cls(config, vocab, model, device, log, read_training_record(d))
+        return cls(config, vocab, model, device, log, training=read_training_record(d),
+                   no_answer=read_no_answer_settings(d) if model.no_answer else None)
 
 
 def read_training_record(directory: str | os.PathLike) -> TrainingRecord | None:
@@ -325,6 +400,26 @@ def read_training_record(directory: str | os.PathLike) -> TrainingRecord | None:
         return TrainingRecord.from_json(_files.read_json_object(path, ""), path)
     except ArtifactError as err:
         raise CheckpointError(str(err)) from None
+
+
+def read_no_answer_settings(directory: str | os.PathLike) -> dict[str, Any] | None:
+    """``no_answer.json`` of a saved reader, without its format key, and without loading the weights
+    (``None`` when absent: the reader never abstains).
+
+    Raises:
+        CheckpointError: unreadable, or the threshold is not a number in [0, 1].
+    """
+    path = Path(directory) / NO_ANSWER_FILE
+    if not path.is_file():
+        return None
+    try:
+        obj = json.loads(path.read_text("utf-8"))
+        t = obj["threshold"]
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError) as err:
+        raise CheckpointError(f"{path}: unreadable no-answer settings: {err}") from None
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 <= t <= 1.0:
+        raise CheckpointError(f"{path}: threshold must be a number in [0, 1], got {t!r}")
+    return {k: v for k, v in obj.items() if k != "format_version"}
 
 
 def read_training_log(directory: str | os.PathLike) -> list[dict[str, Any]] | None:

@@ -8,6 +8,10 @@ questions of similar context length (pools of 50 batches sorted by length, then 
 padding. Training contexts are cut to ``max_train_context_tokens``; questions whose answer lies
 beyond are skipped.
 
+SQuAD v2.0: when the training data has unanswerable questions, the reader gets the no-answer
+option and they are trained on too (joint no-answer NLL, threshold chosen on ``dev`` at every
+evaluation; :mod:`mrclens.baseline_model.no_answer`). On v1.1 data nothing changes.
+
 GPU path (``device="cuda"``, or ``"auto"`` with a GPU): the same network on cuDNN LSTMs, batches
 built on the host and copied once per step, Adam's fused CUDA kernel, and no host
 synchronisation per step (losses stay on the device and are read back every 10 steps). Optional,
@@ -59,10 +63,10 @@ from typing import Any, Callable
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import distributed as ddp
+from mrclens.baseline_model import no_answer as na
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
@@ -70,7 +74,6 @@ from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
 from mrclens.progress import progress as progress_bar
-from mrclens.scoring.official import evaluate_set as evaluate
 from mrclens.squad import Dataset
 
 _logger = logging.getLogger(__name__)
@@ -175,7 +178,9 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     """Train a reader on ``train_dataset``.
 
     Args:
-        train_dataset: SQuAD-format training data (questions without answers are skipped).
+        train_dataset: SQuAD-format training data. When it has unanswerable (v2.0) questions, the
+            reader learns to abstain and they are trained on; otherwise questions without
+            answers are skipped.
         config: hyper-parameters; default ``ReaderConfig.profile("paper")``. Its ``amp``,
             ``lstm_impl`` and ``bucket_width`` choose the execution path (see the module docstring).
         dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch,
@@ -218,8 +223,11 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         ``"step_limit"``, ``"time_mark"`` or ``"time_limit"``), ``step`` (optimizer steps so far),
         ``epoch`` (fractional when mid-epoch), ``minutes`` and ``seconds`` (training time so far), ``examples_per_s``,
         ``loss`` (mean over the steps since the previous record), ``dev_em``/``dev_f1`` (percent,
-        ``None`` without dev), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
-        these weights were kept). On ranks other than 0 the log has no dev scores.
+        ``None`` without dev; for a reader that abstains, at the no-answer threshold chosen on dev at that
+        evaluation, recorded as ``na_threshold``), ``peak_rss_mb``, ``peak_gpu_mb`` (CUDA only) and ``best`` (whether
+        these weights were kept). On ranks other than 0 the log has no dev scores. A reader trained on
+        data with unanswerable questions abstains (``reader.abstains``); ``reader.no_answer`` holds the
+        threshold chosen with the kept weights (:mod:`mrclens.baseline_model.no_answer`).
 
     Raises:
         MRCLensError: no trainable question (none has an answer span), a bad device name, an
@@ -272,13 +280,15 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
     data = encode(td, vocab, config)
     dev_data = encode(dev_td, vocab, config) if dev_td is not None and main else None
     max_ctx = config.max_train_context_tokens
-    usable = np.flatnonzero((td.spans[:, 0] >= 0) & (td.spans[:, 1] < max_ctx))
+    unanswerable = na.unanswerable_mask(train_dataset)
+    abstains = bool(unanswerable.any())
+    usable = na.usable_questions(td.spans, unanswerable, max_ctx, abstains)
     if len(usable) == 0:
         raise MRCLensError("no training question has an answer span inside the first "
                            f"{max_ctx} context tokens; nothing to train on")
     ctx_len = np.minimum(data.ctx_len, max_ctx)
 
-    model = CoAttentionReader(config, torch.from_numpy(matrix), len(vocab.chars) + 2).to(dev_device)
+    model = CoAttentionReader(config, torch.from_numpy(matrix), len(vocab.chars) + 2, no_answer=abstains).to(dev_device)
     reader = Reader(config, vocab, model, dev_device)
     params = [p for p in model.parameters() if p.requires_grad]
     cuda = dev_device.type == "cuda"
@@ -304,6 +314,7 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
     time_marks_used = False
     best_f1 = -math.inf
     best_state: dict[str, torch.Tensor] | None = None
+    best_no_answer: dict[str, Any] | None = None
     train_seconds = 0.0
     seen_total = 0
     loss_sum, loss_steps, seen_since = 0.0, 0, 0
@@ -321,7 +332,7 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         return last
 
     def evaluate_now(event: str, epoch_pos: float) -> None:
-        nonlocal best_f1, best_state, loss_sum, loss_steps, seen_since, time_since
+        nonlocal best_f1, best_state, best_no_answer, loss_sum, loss_steps, seen_since, time_since
         flush()
         record: dict[str, Any] = {
             "event": event, "step": step, "epoch": round(epoch_pos, 4), "minutes": round(train_seconds / 60, 3),
@@ -333,13 +344,15 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         loss_sum, loss_steps, seen_since, time_since = 0.0, 0, 0, 0.0
         if dev_data is not None:
             t0 = time.perf_counter()
-            preds = reader.predict_encoded(dev_data, progress=show)
-            scores = evaluate(dev, preds)
+            scores, na_choice = na.heldout_scores(reader, dev, dev_data, progress=show)
             record["dev_em"], record["dev_f1"] = round(scores["exact_match"], 2), round(scores["f1"], 2)
+            if na_choice is not None:
+                record["na_threshold"] = na_choice["threshold"]
             record["eval_seconds"] = round(time.perf_counter() - t0, 1)
             if scores["f1"] > best_f1:
                 best_f1 = scores["f1"]
                 best_state = {k: v.detach().clone() for k, v in model.state_dict().items() if k != "word_vectors"}
+                best_no_answer = na_choice
                 record["best"] = True
         record["peak_rss_mb"] = round(peak_rss_mb(), 1)
         if cuda:
@@ -371,9 +384,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
             local = ddp.shard(idx, info)
             batch = make_batch(data, local, config, dev_device, max_ctx=max_ctx, pad_multiple=bucket_width or None)
             with autocast(config, dev_device):
-                start, end = net(batch)
-                spans = batch["spans"]
-                loss = F.cross_entropy(start, spans[:, 0]) + F.cross_entropy(end, spans[:, 1])
+                outputs = net(batch)
+                loss = na.span_loss(outputs, batch["spans"])
             scaled = loss if info.world_size == 1 else loss * ddp.loss_weight(len(local), len(idx), info)
             opt.zero_grad(set_to_none=True)
             if scaler is not None:
@@ -404,7 +416,7 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
                 mark_due, stop_due = mark_flag > 0, stop_flag > 0
             else:
                 pending.append(loss.detach())
-            del batch, start, end, loss, scaled
+            del batch, outputs, loss, scaled
             lv = flush() if (bi % 10 == 0 or on_step is not None) else None
             if on_step is not None:
                 on_step(step, lv)
@@ -437,6 +449,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         evaluate_now("epoch", epoch + 1)
     if best_state is not None:
         model.load_state_dict(best_state, strict=False)
+    if best_no_answer is not None:
+        reader.no_answer = {**best_no_answer, "chosen_on": "held-out training data (best F1)"}
     model.eval()
     time_dependent = stopped == "time_limit" or (time_marks_used and dev_data is not None)
     reader.training = TrainingRecord(

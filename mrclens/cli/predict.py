@@ -17,7 +17,9 @@ log = logging.getLogger(__name__)
 @click.argument("model_dir", type=click.Path(exists=True, file_okay=False))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False),
-              help="Prediction file to write: {\"question id\": \"answer text\"} (official SQuAD format).")
+              help="Prediction file to write: {\"question id\": \"answer text\"} (official SQuAD format); for a "
+                   "reader that abstains (trained on SQuAD v2.0), a Hugging Face list with each question's "
+                   "no_answer_probability and no_answer_score.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True)
 @verbosity_options
@@ -27,6 +29,7 @@ def predict(model_dir, data, out_file, device, batch_size) -> None:
 
     reader = Reader.load(model_dir, device=device)
     dataset = load_dataset(data)
-    preds = reader.predict(dataset, progress=show_progress(), batch_size=batch_size)
-    write_predictions(out_file, preds, protect=(data,))
-    log.info(f"wrote {len(preds):,} predictions to {out_file}")
+    preds, na_probs, na_scores = reader.predict_with_no_answer(dataset, progress=show_progress(), batch_size=batch_size)
+    write_predictions(out_file, preds, protect=(data,), na_probs=na_probs, na_scores=na_scores)
+    abstained = f" ({sum(1 for a in preds.values() if a == ''):,} answered \"no answer\")" if na_probs is not None else ""
+    log.info(f"wrote {len(preds):,} predictions to {out_file}{abstained}")

@@ -113,8 +113,11 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
             notice = reader.training.notice() if reader.training is not None else None
             if notice:
                 click.secho(f"WARNING: {notice}", err=True, fg="yellow", bold=True)
-            click.echo(json.dumps({"model": str(out_dir), "training_log": reader.training_log[-1:],
-                                   "training": reader.training.to_json() if reader.training is not None else None}))
+            summary = {"model": str(out_dir), "training_log": reader.training_log[-1:],
+                       "training": reader.training.to_json() if reader.training is not None else None}
+            if reader.no_answer is not None:  # SQuAD v2.0: the reader abstains above this threshold
+                summary["no_answer"] = reader.no_answer
+            click.echo(json.dumps(summary))
     finally:
         ddp.shutdown()
 

@@ -299,6 +299,7 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
             unchanged=dict(sorted(unchanged_counts.items())),
             items=items,
             control_of=ablation.control_of,
+            no_answer_rule=ablation.no_answer_rule,
         )
     bar.close()
     write_manifest(out, manifest, protect=protect)

@@ -60,6 +60,8 @@ class Ablation:
             whole set: ``prepare(dataset, context_parses, question_parses, seed, cache_dir) ->
             object``; the driver puts the object in ``ExampleParse.resources[id]`` for this
             ablation and for its control (e10 collects its decoy answers this way).
+        no_answer_rule: one line: what the ablation does to an unanswerable (SQuAD v2.0) question,
+            which has no answer sentence (written to the manifest; ``""`` when not stated).
     """
 
     id: str
@@ -71,6 +73,7 @@ class Ablation:
     apply: Callable
     control_of: str | None = None
     prepare: Callable | None = None
+    no_answer_rule: str = ""
 
 
 #: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10).

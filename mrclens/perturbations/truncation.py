@@ -7,6 +7,14 @@ by several questions would confuse the others, so for each paragraph only the fi
 question gets its own paragraph. Sentence units of a kept question are computed from its own
 gold answers (it is alone in its paragraph). Articles left without paragraphs are dropped.
 
+Unanswerable questions (SQuAD v2.0): a question without gold answers has no answer sentence, so
+every sentence unit of its context is a non-answer unit and it always qualifies (a one-sentence
+context included). The rule is unchanged: the paragraph's first qualifying question in file
+order is kept, answerable or not; SQuAD v2.0 files usually list a paragraph's answerable
+questions first, so the truncated set keeps mostly answerable ones, plus the unanswerable first
+questions of paragraphs whose answerable questions all have an answer in every unit (or of
+paragraphs with no answerable question). Its HasAns/NoAns counts are in ``results.json``.
+
 Drop reasons (per paragraph):
 
 * ``no_questions`` — the paragraph has no question;

@@ -525,6 +525,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
         "examples": examples,
         "sets": _sets_rows(results),
+        "v2": v2_view(typed),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)
         "facts": _dataset_facts(sources),
         "provenance": _provenance(results, sources),
         "sections": sections,
@@ -538,6 +539,9 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "ci_level": confidence_label(confidence).replace(" CI", ""),
         "generator": f"MRCLens {__version__}",
     }
+
+
+from mrclens.reports.no_answer import v2_view  # noqa: E402  (kept next to its one use)
 
 
 def _environment() -> jinja2.Environment:

@@ -6,7 +6,9 @@ ablation's drop minus its matched control's (``control`` marks the control rows)
 says how much of the loss without any question (its reference c4) the wh-words recover; ``-`` marks
 what was not evaluated. With several draws or readers (issue 16) the drop and CI are the
 combined ones, a ``spread over K draws`` column gives min to max (SD) of the per-draw drops,
-and an evidence level that differs between draws reads ``level/level: unstable``.
+and an evidence level that differs between draws reads ``level/level: unstable``. For SQuAD
+v2.0 data (unanswerable questions), HasAns/NoAns scores and drops follow
+(:mod:`mrclens.reports.no_answer`).
 """
 
 from __future__ import annotations
@@ -95,4 +97,9 @@ def format_table(results: Results) -> str:
     ]
     if cats:
         lines += ["", pd.DataFrame(cats).to_string(index=False)]
+    # --- SQuAD v2.0: HasAns / NoAns (nothing for data without unanswerable questions) ---
+    from mrclens.reports.no_answer import format_v2_lines
+
+    lines += format_v2_lines(results)
+    # --- end SQuAD v2.0 ---
     return "\n".join(lines)

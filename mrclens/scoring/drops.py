@@ -16,6 +16,13 @@ Rules:
   manifest's per-item records). A positive drop means the perturbation hurt the model.
 * **Confidence intervals** are paired bootstrap percentile intervals (:mod:`mrclens.scoring.bootstrap`);
   the generator key is the ablation id (``"<id>:changed"`` for the changed-only subset).
+* **SQuAD v2.0 subsets**: when a set has unanswerable questions, its EM/F1 are also given over
+  ``HasAns`` (questions with a gold answer) and ``NoAns`` (questions without; official
+  ``evaluate-v2.0.py`` rule, :mod:`mrclens.scoring.official`), and every ablation's drop is also
+  given per subset with the paired bootstrap restricted to that subset's paired questions
+  (generator keys ``"<id>:HasAns"`` / ``"<id>:NoAns"``). A question's subset is that of the
+  ablation's baseline set (perturbations keep the gold answers). Data without unanswerable
+  questions gets none of these figures.
 * A **bias category's** drop is the mean of its evaluated ablations' drops. Its CI resamples
   questions jointly: in each resample one multiset of question ids is drawn per baseline set and
   every ablation of the category that compares with that set uses it (weights = how often each
@@ -39,7 +46,15 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from mrclens.artifacts.manifest import AblationEntry
-from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly, SetResult
+from mrclens.artifacts.results import (
+    SUBSETS,
+    AblationResult,
+    CategoryResult,
+    ChangedOnly,
+    SetResult,
+    SubsetDrop,
+    SubsetScore,
+)
 from mrclens.scoring.bootstrap import (
     CONFIDENCE,
     N_RESAMPLES,
@@ -51,7 +66,7 @@ from mrclens.scoring.bootstrap import (
     stable_rng,
     two_stage_bootstrap,
 )
-from mrclens.scoring.official import question_scores
+from mrclens.scoring.official import normalize_answer, question_scores
 from mrclens.squad import Dataset
 
 
@@ -69,6 +84,11 @@ class SetScores:
         unknown: predictions for question ids not in the set (ignored).
         evaluated: False when there were no predictions for the set.
         reason: why the set was not evaluated (``None`` when it was).
+        has_answer: bool ``(n,)``: the question has a gold answer (official v2.0 rule); ``None``
+            for SQuAD v1.1 data, and (:func:`score_all`) when no set of the audit has an
+            unanswerable question (then no HasAns/NoAns figures).
+        abstained: bool ``(n,)``: the prediction is empty after normalisation (a "no answer");
+            ``None`` when not evaluated or when ``has_answer`` is ``None``.
     """
 
     name: str
@@ -79,6 +99,8 @@ class SetScores:
     unknown: int | None = None
     evaluated: bool = True
     reason: str | None = None
+    has_answer: np.ndarray | None = None
+    abstained: np.ndarray | None = None
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,7 +127,28 @@ class SetScores:
         """The ``results.json`` entry of the set (EM/F1 in percent, rounded to 4 decimals)."""
         return SetResult(file=file, n=self.n, exact_match=_round(self.exact_match()), f1=_round(self.f1_score()),
                          missing=self.missing, unknown=self.unknown, evaluated=self.evaluated,
-                         reason_not_evaluated=self.reason)
+                         reason_not_evaluated=self.reason, subsets=self.subset_results())
+
+    def subset_masks(self) -> dict[str, np.ndarray]:
+        """``{"HasAns": mask, "NoAns": mask}`` (bool ``(n,)``), or ``{}`` for data without unanswerable questions."""
+        if self.has_answer is None:
+            return {}
+        return {"HasAns": self.has_answer, "NoAns": ~self.has_answer}
+
+    def subset_results(self) -> dict[str, SubsetScore] | None:
+        """The set's HasAns/NoAns entries of ``results.json`` (``None`` without unanswerable questions)."""
+        masks = self.subset_masks()
+        if not masks:
+            return None
+        out = {}
+        for name in SUBSETS:
+            m = masks[name]
+            out[name] = SubsetScore(
+                n=int(m.sum()),
+                exact_match=None if self.em is None or not m.any() else _round(_pct(self.em[m])),
+                f1=None if self.f1 is None or not m.any() else _round(_pct(self.f1[m])),
+                abstained=None if self.abstained is None else int(self.abstained[m].sum()))
+        return out
 
 
 def _pct(values: np.ndarray) -> float:
@@ -126,8 +169,14 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
         a :class:`SetScores` with arrays of shape ``(n_questions,)`` (scores in 0–1).
     """
     ids = [q.id for _, _, q in dataset.iter_questions()]
+    has_answer = None
+    if dataset.is_v2:
+        flags = np.fromiter((any(normalize_answer(a.text) for a in q.answers) for _, _, q in dataset.iter_questions()),
+                            dtype=bool, count=len(ids))
+        has_answer = flags
     if predictions is None:
-        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set")
+        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set",
+                         has_answer=has_answer)
     scores = question_scores(dataset, predictions)
     em = np.fromiter((scores[q][0] for q in ids), dtype=np.float64, count=len(ids))
     f1 = np.fromiter((scores[q][1] for q in ids), dtype=np.float64, count=len(ids))
@@ -139,6 +188,9 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
         f1=f1,
         missing=sum(1 for q in ids if q not in predictions),
         unknown=sum(1 for q in predictions if q not in id_set),
+        has_answer=has_answer,
+        abstained=None if has_answer is None else np.fromiter(
+            (not normalize_answer(predictions.get(q, "")) for q in ids), dtype=bool, count=len(ids)),
     )
 
 
@@ -269,6 +321,42 @@ def score_ablation(
             ci_low=_round(c_low),
             ci_high=_round(c_high),
         )
+    out.subsets = subset_drops(info.id, base, bpos, b_em, b_f1, p_em, p_f1, seed=seed, n_resamples=n_resamples,
+                               confidence=confidence)
+    return out
+
+
+def subset_drops(key: str, base: SetScores, bpos: np.ndarray, b_em: np.ndarray, b_f1: np.ndarray,
+                 p_em: np.ndarray, p_f1: np.ndarray, *, seed: int = 0, n_resamples: int = N_RESAMPLES,
+                 confidence: float = CONFIDENCE) -> dict[str, SubsetDrop] | None:
+    """An ablation's HasAns/NoAns figures: its paired drop and CI over each subset's questions.
+
+    Args:
+        key: the ablation id (bootstrap generator keys ``"<key>:HasAns"``, ``"<key>:NoAns"``).
+        base: the baseline set's scores (its :attr:`SetScores.has_answer` decides the subsets).
+        bpos: ``(n_paired,)`` positions of the paired questions in ``base``.
+        b_em, b_f1, p_em, p_f1: ``(n_paired,)`` per-question EM/F1 (0–1) on the baseline and the
+            ablation set, paired.
+
+    Returns:
+        ``{"HasAns": SubsetDrop, "NoAns": SubsetDrop}`` (percent / percentage points; ``None``
+        numbers for a subset without paired questions), or ``None`` when ``base`` has no
+        unanswerable question.
+    """
+    if base.has_answer is None:
+        return None
+    has = base.has_answer[bpos]
+    out = {}
+    for name, mask in (("HasAns", has), ("NoAns", ~has)):
+        n = int(mask.sum())
+        if n == 0:
+            out[name] = SubsetDrop(n=0)
+            continue
+        drop, low, high = paired_bootstrap_drop(b_f1[mask], p_f1[mask], seed=seed, key=f"{key}:{name}",
+                                                n_resamples=n_resamples, confidence=confidence)
+        out[name] = SubsetDrop(n=n, exact_match=_round(_pct(p_em[mask])), f1=_round(_pct(p_f1[mask])),
+                               baseline_exact_match=_round(_pct(b_em[mask])), baseline_f1=_round(_pct(b_f1[mask])),
+                               f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high))
     return out
 
 
@@ -369,12 +457,17 @@ def category_drop(
     key: str = "",
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
+    subset: str | None = None,
 ) -> tuple[float, float, float]:
     """Mean F1 drop of a category's ablations with a joint paired bootstrap CI (percentage points).
 
     Args:
         members: ``(info, baseline scores, ablation scores)`` for each evaluated ablation.
         seed, key: seed the generator (:func:`stable_rng`; the key is the category name).
+        subset: ``"HasAns"`` or ``"NoAns"``: each ablation's drop over that SQuAD v2.0 subset of its
+            paired questions only (the baseline set's :attr:`SetScores.has_answer`); the resampling
+            is the same joint draw, each ablation's drop being the draw-weighted mean over its
+            subset's items. ``None``: all questions.
 
     In each resample, the questions of each baseline set are drawn once with replacement; each
     ablation's drop is the draw-weighted mean of its paired per-question differences, and the
@@ -385,7 +478,7 @@ def category_drop(
         ``(drop, ci_low, ci_high)``; all ``nan`` when ``members`` is empty.
     """
     point, low, high, _ = category_drop_replicates([members] if members else [], seed=seed, key=key,
-                                                   n_resamples=n_resamples, confidence=confidence)
+                                                   n_resamples=n_resamples, confidence=confidence, subset=subset)
     return point, low, high
 
 
@@ -396,6 +489,7 @@ def category_drop_replicates(
     key: str = "",
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
+    subset: str | None = None,
 ) -> tuple[float, float, float, list[float]]:
     """:func:`category_drop` over repeated draws / readers, with the two-stage bootstrap.
 
@@ -404,6 +498,8 @@ def category_drop_replicates(
             ablation scores)`` members, the same ablations in each; every replicate's baseline
             sets hold the same questions in the same order (they are one set, predicted by
             one or several readers).
+        subset: ``"HasAns"`` / ``"NoAns"`` (SQuAD v2.0): only that subset's paired questions, as in
+            :func:`category_drop`; ``None``: all questions.
 
     The questions of each baseline set are drawn once per resample and shared by all replicates
     (the joint resampling of :func:`category_drop`); then the replicates are drawn with
@@ -425,6 +521,12 @@ def category_drop_replicates(
         point = []
         for info, base, pert in members:
             _, bpos, ppos = _paired(info, base, pert)
+            if subset is not None:
+                keep = base.subset_masks()[subset][bpos]
+                bpos, ppos = bpos[keep], ppos[keep]
+                if not len(bpos):
+                    nan = float("nan")
+                    return nan, nan, nan, []
             diff = 100.0 * (base.f1[bpos] - pert.f1[ppos])
             point.append(float(diff.mean()))
             entry = by_base.setdefault(base.name, (base.n, [[] for _ in replicates]))
@@ -489,8 +591,17 @@ def score_categories(
         drop, low, high = category_drop(
             [members[i] for i in done], seed=seed, key=f"category:{name}", n_resamples=n_resamples, confidence=confidence
         )
-        out.append(CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
-                                  ci_low=_round(low), ci_high=_round(high)))
+        entry = CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
+                               ci_low=_round(low), ci_high=_round(high))
+        if done and all(members[i][1].has_answer is not None for i in done):  # SQuAD v2.0: per subset
+            entry.subsets = {}
+            for sub in SUBSETS:
+                d, lo, hi = category_drop([members[i] for i in done], seed=seed, key=f"category:{name}:{sub}",
+                                          n_resamples=n_resamples, confidence=confidence, subset=sub)
+                entry.subsets[sub] = SubsetDrop(n=sum(int(members[i][1].subset_masks()[sub][_paired(*members[i])[1]].sum())
+                                                      for i in done),
+                                                f1_drop=_round(d), ci_low=_round(lo), ci_high=_round(hi))
+        out.append(entry)
     return out
 
 
@@ -551,6 +662,9 @@ def score_all(
         name: score_set(name, datasets[name], predictions.get(name), reason=missing_reasons.get(name))
         for name in needed
     }
+    if not any(s.has_answer is not None and not s.has_answer.all() for s in scores.values()):
+        for s in scores.values():  # no unanswerable question anywhere: no HasAns/NoAns figures
+            s.has_answer = s.abstained = None
     results = []
     members = {}
     for info in ablations:
@@ -706,6 +820,8 @@ def combine_replicates(
                 rec.append(_index_arrays(ids, index, loss_ref, loss_abl))
             share, low, high, _ = two_stage_bootstrap(rec, len(ids0), statistic="relative", key=f"{e0.id}:recovered", **boot)
             out.recovered_share, out.recovered_ci_low, out.recovered_ci_high = _round(share), _round(low), _round(high)
+        if e0.subsets is not None and all(e.subsets is not None for e in entries):
+            out.subsets = _combined_subsets(e0.id, entries, members, boot)
         out_ablations.append(out)
 
     cats_by = [{c.category: c for c in sc.categories} for sc in scored]
@@ -716,9 +832,46 @@ def combine_replicates(
         drop, low, high, each = category_drop_replicates([[sc.members[a] for a in done] for sc in scored],
                                                          key=f"category:{c0.category}", **boot)
         mn, mx, sd = _spread(each) if done else (None, None, None)
+        subsets = c0.subsets
+        if subsets is not None and done:  # SQuAD v2.0: the combined drop over each subset
+            subsets = {}
+            for sub, first_sub in c0.subsets.items():
+                d, lo, hi, _ = category_drop_replicates([[sc.members[a] for a in done] for sc in scored], subset=sub,
+                                                        key=f"category:{c0.category}:{sub}", **boot)
+                subsets[sub] = _replace(first_sub, f1_drop=_round(d), ci_low=_round(lo), ci_high=_round(hi))
         out_categories.append(_replace(
             c0, evaluated=done, f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high), reading=None, evidence=None,
             replicates=[CategoryReplicate(draw=d, reader=r, f1_drop=e.f1_drop, ci_low=e.ci_low, ci_high=e.ci_high,
                                           evidence=e.evidence) for e, (d, r) in zip(entries, labels) if e is not None],
-            f1_drop_min=mn, f1_drop_max=mx, f1_drop_sd=sd))
+            f1_drop_min=mn, f1_drop_max=mx, f1_drop_sd=sd, subsets=subsets))
     return Scored(first.set_scores, out_ablations, out_categories, first.infos, first.members)
+
+
+def _combined_subsets(aid: str, entries: Sequence[AblationResult],
+                      members: Sequence[tuple[AblationInfo, SetScores, SetScores]], boot: dict) -> dict[str, SubsetDrop]:
+    """An ablation's HasAns/NoAns figures over several replicates: EM/F1 means over replicates and the
+    two-stage bootstrap drop restricted to each subset's paired questions (generator keys
+    ``"<id>:HasAns"`` / ``"<id>:NoAns"``, as :func:`subset_drops`; one replicate gives its numbers)."""
+    from dataclasses import replace as _replace
+
+    out = {}
+    for name in SUBSETS:
+        subs = [e.subsets.get(name) for e in entries]
+        first = subs[0]
+        if first is None or not first.n or any(s is None for s in subs):
+            if first is not None:
+                out[name] = first
+            continue
+        reps, index = [], None
+        for info, base, pert in members:
+            ids, bpos, ppos = _paired(info, base, pert)
+            mask = base.subset_masks()[name][bpos]
+            sub_ids = [q for q, keep in zip(ids, mask) if keep]
+            if index is None:
+                index = {q: i for i, q in enumerate(sub_ids)}
+            reps.append(_index_arrays(sub_ids, index, base.f1[bpos][mask], pert.f1[ppos][mask]))
+        drop, low, high, _ = two_stage_bootstrap(reps, len(index), key=f"{aid}:{name}", **boot)
+        means = {f: _mean_of([getattr(s, f) for s in subs])
+                 for f in ("exact_match", "f1", "baseline_exact_match", "baseline_f1")}
+        out[name] = _replace(first, f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high), **means)
+    return out

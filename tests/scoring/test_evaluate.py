@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dataclasses import asdict
 
 from mrclens.artifacts.predictions import read_predictions
+from mrclens.artifacts.results import entry_json
 from mrclens.cli import main
 from mrclens.errors import MRCLensError, PredictionsError
 from mrclens.perturbations import perturb_dataset
@@ -61,9 +61,9 @@ def test_same_numbers_as_in_memory_scoring_path(dirs):
     from_files = evaluate_predictions_dir(pert, preds, seed=4, n_resamples=300, progress=False)
     manifest, datasets = load_perturbed_dir(pert, progress=False)
     in_memory = score_predictions(manifest, datasets, PREDICTIONS, seed=4, n_resamples=300)
-    assert from_files["ablations"] == [asdict(a) for a in in_memory.ablations]
-    assert from_files["categories"] == [asdict(c) for c in in_memory.categories]
-    assert from_files["sets"] == {k: asdict(v) for k, v in in_memory.set_results(manifest.set_files()).items()}
+    assert from_files["ablations"] == [entry_json(a) for a in in_memory.ablations]
+    assert from_files["categories"] == [entry_json(c) for c in in_memory.categories]
+    assert from_files["sets"] == {k: entry_json(v) for k, v in in_memory.set_results(manifest.set_files()).items()}
 
 
 def test_missing_prediction_file_marks_only_its_ablations(dirs):

@@ -55,5 +55,6 @@ C4 = register(Ablation(
     description="Remove the question entirely (placeholder '?'): the reference that e4's wh-words are read against.",
     bias_signal="control",
     apply=remove_question,
+    no_answer_rule='Same rule: the question is removed; the gold answer stays "no answer".',
     control_of="e4",
 ))

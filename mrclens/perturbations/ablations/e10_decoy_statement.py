@@ -499,4 +499,5 @@ E10 = register(Ablation(
     bias_signal="large_drop",
     apply=insert_decoy_statement,
     prepare=prepare,
+    no_answer_rule='Left unchanged (reason no_answer): a decoy statement with an answer would make the question answerable.',
 ))

@@ -7,6 +7,10 @@ insertion move by ``len(question) + 1``.
 
 Unchanged (with reason): ``empty_question`` (no word token: blank or punctuation only), ``no_non_answer_unit`` (every unit
 holds a gold answer).
+
+Unanswerable questions (SQuAD v2.0, no gold answer): Every sentence unit of a question without
+answers is a non-answer unit, so the question is inserted before a random sentence of the whole
+context (a one-sentence context included).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ E1 = register(Ablation(
     category="Similarity",
     eval_set="truncated",
     description="Insert the whole question at the start of a random sentence that holds no answer.",
+    no_answer_rule='Every sentence unit of a question without answers is a non-answer unit, so the question is inserted before a random sentence of the whole context (a one-sentence context included).',
     bias_signal="large_drop",
     apply=insert_question,
 ))

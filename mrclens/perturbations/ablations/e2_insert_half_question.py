@@ -7,6 +7,9 @@ from the first to the last of them (punctuation in between kept as written), pla
 the start of one random non-answer sentence unit, followed by one space.
 
 Unchanged (with reason): ``no_word_tokens`` (no word in the question), ``no_non_answer_unit``.
+
+Unanswerable questions (SQuAD v2.0, no gold answer): As e1: the half question is inserted before a
+random sentence of the whole context, since no unit holds an answer.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ E2 = register(Ablation(
     category="Similarity",
     eval_set="truncated",
     description="Insert the first half of the question's words at the start of a random sentence that holds no answer.",
+    no_answer_rule='As e1: the half question is inserted before a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_half_question,
 ))

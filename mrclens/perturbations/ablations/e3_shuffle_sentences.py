@@ -10,6 +10,9 @@ start of ``u``. Units are merged where an answer crosses a sentence boundary, so
 lies inside one unit.
 
 Unchanged (with reason): ``single_unit`` (the paragraph has one sentence unit).
+
+Unanswerable questions (SQuAD v2.0, no gold answer): The context is shuffled as for every question
+of the paragraph; there are no answer offsets to move, and the right answer stays "no answer".
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ E3 = register(Ablation(
     category="Similarity",
     eval_set="full",
     description="Shuffle the order of the paragraph's sentences.",
+    no_answer_rule='The context is shuffled as for every question of the paragraph; there are no answer offsets to move, and the right answer stays "no answer".',
     bias_signal="small_drop",
     apply=shuffle_sentences,
 ))

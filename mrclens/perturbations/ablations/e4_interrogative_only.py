@@ -9,6 +9,9 @@ mark relative "that" as WDT, which is not interrogative.
 
 Unchanged (with reason): ``no_interrogative_word``; ``already_interrogative_only`` (the rule
 gives back the same question, e.g. "Why?").
+
+Unanswerable questions (SQuAD v2.0, no gold answer): Same rule: the question is cut to its
+interrogative words; the gold answer stays "no answer".
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ E4 = register(Ablation(
     category="Question",
     eval_set="full",
     description="Keep only the interrogative words of the question (what, which, who, …).",
+    no_answer_rule='Same rule: the question is cut to its interrogative words; the gold answer stays "no answer".',
     bias_signal="small_drop",
     apply=interrogative_only,
 ))

@@ -8,6 +8,9 @@ until it does, which is possible whenever at least two distinct words exist.
 Example: "What is the capital of France?" → e.g. "France the What of is capital?".
 
 Unchanged (with reason): ``fewer_than_two_distinct_words``.
+
+Unanswerable questions (SQuAD v2.0, no gold answer): Same rule: the question's words are shuffled;
+the gold answer stays "no answer".
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ E5 = register(Ablation(
     category="Question",
     eval_set="full",
     description="Shuffle the order of the question's words.",
+    no_answer_rule='Same rule: the question\'s words are shuffled; the gold answer stays "no answer".',
     bias_signal="small_drop",
     apply=shuffle_question,
 ))

@@ -8,6 +8,9 @@ starts that are the unit's start or follow whitespace
 (:func:`mrclens.perturbations.base.insert_in_unit`).
 
 Unchanged (with reason): ``no_verbs``, ``no_non_answer_unit``.
+
+Unanswerable questions (SQuAD v2.0, no gold answer): As e1: the verbs go into a random sentence of
+the whole context, since no unit holds an answer.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ E7 = register(Ablation(
     category="Keyword",
     eval_set="truncated",
     description="Insert the question's verbs at a random place in a random sentence that holds no answer.",
+    no_answer_rule='As e1: the verbs go into a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_verbs,
 ))

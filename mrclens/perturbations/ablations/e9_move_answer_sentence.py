@@ -190,4 +190,5 @@ E9 = register(Ablation(
     description="Move the sentence holding the answer to the far end of the context (first to last, last to first).",
     bias_signal="large_drop",
     apply=move_answer_sentence,
+    no_answer_rule='Left unchanged (reason no_answer): an unanswerable question has no answer sentence to move.',
 ))
