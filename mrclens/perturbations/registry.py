@@ -62,6 +62,13 @@ class Ablation:
             ablation and for its control (e10 collects its decoy answers this way).
         no_answer_rule: one line: what the ablation does to an unanswerable (SQuAD v2.0) question,
             which has no answer sentence (written to the manifest; ``""`` when not stated).
+        other_direction: one sentence: what the drop means when it goes the way that does *not*
+            signal the bias (a large drop after removing information, a drop near 0 after an
+            insertion; issue 17, "both directions read"); the reading appends it when the evidence
+            is ``"none"`` (:func:`mrclens.scoring.readings.read_ablation`). ``""`` when not stated.
+        other_direction_category: the bias category that such a drop is evidence *for*, when it is
+            another category's (e3: a large drop after shuffling sentences points to Position); the
+            reading of that category cites it (:func:`mrclens.scoring.readings.read_category`).
     """
 
     id: str
@@ -74,6 +81,8 @@ class Ablation:
     control_of: str | None = None
     prepare: Callable | None = None
     no_answer_rule: str = ""
+    other_direction: str = ""
+    other_direction_category: str | None = None
 
 
 #: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10).

@@ -39,6 +39,15 @@ How strong the evidence is comes from the paired bootstrap CI of the drop (95% b
   reaches about 20 F1 on dev); a reader near that level has not learned enough for a small drop
   to say much.
 
+Both directions (issue 17): every ablation registers what its drop means when it goes the way
+that does not signal the bias (``other_direction`` in :mod:`mrclens.perturbations.registry`); a
+reading whose evidence is ``"none"`` ends with it ("Read the other way: …"). A large e3 drop also
+points to another category (Position), whose reading cites it.
+
+Categories (:func:`category_level`): a category's level is the strongest level that a majority
+of its evaluated ablations reach, not the strongest single one, so one probe that is small for
+every reader (e3) cannot decide a category on its own.
+
 Evidence levels (the ``evidence`` field of each result):
 
 * ``"strong"``: the whole CI is on the bias side of the threshold (``small_drop``: CI high
@@ -206,6 +215,9 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"keeping what {aid} keeps recovers {_fmt(result.recovered_share)}% "
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
+    other = _registered(aid)
+    if level == "none" and other is not None and other.other_direction:
+        text += f" Read the other way: {other.other_direction}"
     if weak_baseline:
         share = f" (it keeps {100.0 * result.f1 / base:.0f}% of it)" if base else ""
         text += (
@@ -215,13 +227,53 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     return f"{head}: {text}", level
 
 
+def category_level(levels: Sequence[str]) -> str:
+    """A bias category's evidence level from its ablations' levels: the strongest level that a
+    majority of them reach (1 of 1, 2 of 2 — the weaker of two —, 2 of 3, 3 of 4).
+
+    Why (issue 17): the strongest ablation alone made Similarity "strong" on every dataset tried,
+    because e3 (shuffle sentences) costs almost any SQuAD reader little; a verdict that one
+    ablation decides does not move with the data. Requiring a majority of a category's probes to agree
+    keeps a single-ablation category (Position: e9) read from its one probe and lets no single
+    probe decide a category with several. A majority (not half) so that a category of two probes
+    (Question: e4, e5) needs both.
+
+    Raises:
+        ValueError: ``levels`` is empty or holds a name not in :data:`EVIDENCE_LEVELS`.
+
+    Examples:
+        >>> category_level(["strong", "moderate", "none", "moderate"])
+        'moderate'
+        >>> category_level(["strong", "none"])
+        'none'
+        >>> category_level(["strong", "strong", "none"])
+        'strong'
+        >>> category_level(["strong", "strong", "none", "none"])
+        'none'
+    """
+    if not levels:
+        raise ValueError("a category level needs at least one ablation level")
+    ranked = sorted(levels, key=EVIDENCE_LEVELS.index, reverse=True)
+    return ranked[len(ranked) // 2]
+
+
+def _registered(ablation_id: str):
+    """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id, or ``None``."""
+    from mrclens.perturbations.registry import ABLATIONS
+
+    return ABLATIONS.get(ablation_id)
+
+
 def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
                   confidence: float = CONFIDENCE) -> tuple[str, str | None]:
-    """A reading of one bias category and its evidence level (the strongest among its ablations).
+    """A reading of one bias category and its evidence level (:func:`category_level` of its ablations).
 
     Args:
         category: a category entry (:func:`mrclens.scoring.drops.score_categories`).
-        ablations: the ablation entries, with ``evidence`` already set (:func:`read_all`).
+        ablations: the ablation entries, with ``evidence`` already set (:func:`read_all`); an
+            ablation of another category whose drop went the other way and points to this one
+            (``other_direction_category`` in the registry, e.g. a large e3 drop for Position) is
+            cited in the reading (it does not change the level).
         confidence: the confidence level of the CIs (named in the text).
 
     Returns:
@@ -232,9 +284,13 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
     done = [a for a in members if a.evaluated]
     if not done:
         return f"{name} bias: not evaluated (none of {', '.join(category.ablations)} could be scored).", None
-    level = max((a.evidence for a in done), key=EVIDENCE_LEVELS.index)
+    level = category_level([a.evidence for a in done])
+    reach = sum(EVIDENCE_LEVELS.index(a.evidence) >= EVIDENCE_LEVELS.index(level) for a in done)
     by_level = {lv: [a.id for a in done if a.evidence == lv] for lv in reversed(EVIDENCE_LEVELS)}
     parts = "; ".join(f"{lv}: {', '.join(ids)}" for lv, ids in by_level.items() if ids)
+    rule = "" if len(done) == 1 else (
+        f" The category's level is the one that a majority of its {len(done)} ablations reach "
+        f"({reach} reach {level}), so no single ablation decides it.")
     mean = (
         f"Mean F1 drop over {len(done)} ablation(s): {_fmt(category.f1_drop)} points "
         f"({_ci(category.ci_low, category.ci_high, confidence)})."
@@ -244,6 +300,13 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
         mean += " Its ablations signal the bias in opposite directions (small vs large drop), so read the ablations, not the mean."
     skipped = [a.id for a in members if not a.evaluated]
     note = f" Not evaluated: {', '.join(skipped)}." if skipped else ""
+    for a in ablations:
+        reg = _registered(a.id)
+        if (a.evaluated and a.evidence == "none" and a.id not in category.ablations and reg is not None
+                and reg.other_direction_category == name and a.f1_drop is not None):
+            note += (f" Also: {a.id} ({a.name}, {a.category} bias) costs {_fmt(a.f1_drop)} points "
+                     f"({_ci(a.ci_low, a.ci_high, confidence)}), a large drop, which points the same way: "
+                     f"{reg.other_direction}")
     verdict = {
         "strong": "strong evidence that the model exploits this bias",
         "moderate": "moderate evidence of this bias",
@@ -251,7 +314,7 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
         "none": "no sign of this bias",
         "inconclusive": "inconclusive, because the baseline reader is too weak for its drops to mean much",
     }[level]
-    return f"{name} bias: {verdict} (evidence per ablation, {parts}). {mean}{note}", level
+    return f"{name} bias: {verdict} (evidence per ablation, {parts}).{rule} {mean}{note}", level
 
 
 def read_all(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],

@@ -86,3 +86,17 @@ def test_an_eleventh_ablation_needs_only_its_registration(eleventh, tmp_path):
     m = perturb_dataset(ds, tmp_path, ablations="e11", cache_dir=tmp_path / "c", progress=False).to_json()
     assert m["ablations"]["e11"]["changed"] == 1 and m["ablations"]["e11"]["category"] == "Noise"
     assert json.loads((tmp_path / "e11.json").read_text())["data"][0]["paragraphs"][0]["qas"][0]["question"] == "WHICH?"
+
+
+def test_every_ablation_says_what_the_other_direction_means():
+    """Issue 17: each ablation (not the controls) states what its drop means when it goes the way
+    that does not signal the bias; a pointer to another category names a real category."""
+    from mrclens.perturbations.registry import ABLATIONS, CATEGORY_NAMES
+
+    for aid, ablation in ABLATIONS.items():
+        if ablation.control_of is None:
+            assert ablation.other_direction.strip().endswith("."), f"{aid} has no other_direction sentence"
+        if ablation.other_direction_category is not None:
+            assert ablation.other_direction_category in CATEGORY_NAMES
+            assert ablation.other_direction_category != ablation.category
+    assert ABLATIONS["e3"].other_direction_category == "Position"

@@ -297,3 +297,59 @@ def test_position_category_reads_e9_against_its_move_control():
     assert "a sentence without the answer moved as far" in r_e9.reading
     assert r_e9.evidence in ("moderate", "strong") and "where the answer sits" in r_e9.reading
     assert r_cat.reading.startswith("Position bias:")
+
+
+# --- both directions and the category rule (issue 17) ------------------------------------------
+
+
+def test_category_level_needs_a_majority_of_the_ablations():
+    from mrclens.scoring.readings import category_level
+
+    assert category_level(["strong"]) == "strong"
+    assert category_level(["strong", "none"]) == "none"                    # the weaker of two
+    assert category_level(["none", "strong", "moderate"]) == "moderate"      # 2 of 3
+    assert category_level(["strong", "moderate", "moderate", "none"]) == "moderate"  # 3 of 4
+    assert category_level(["strong", "strong", "moderate", "none"]) == "moderate"
+    assert category_level(["strong", "strong", "strong", "none"]) == "strong"
+    with pytest.raises(ValueError):
+        category_level([])
+
+
+def _read_similarity(e3_pert, e1_pert):
+    """Similarity with e1 (large_drop) and e3 (small_drop) on 40 questions, baseline F1 100."""
+    base = _scores("original", [1] * 40)
+    e3 = score_ablation(_info("e3", signal="small_drop"), base, _scores("e3", e3_pert), n_resamples=200)
+    e1 = score_ablation(_info("e1", signal="large_drop"), base, _scores("e1", e1_pert), n_resamples=200)
+    cat = CategoryResult("Similarity", ["e1", "e3"], ["e1", "e3"], 0.0, 0.0, 0.0)
+    pos = CategoryResult("Position", ["e9"], [], None, None, None)
+    (r1, r3), (c, p) = read_all([e1, e3], [cat, pos])
+    return r1, r3, c, p
+
+
+def test_one_small_shuffle_drop_does_not_make_similarity_strong():
+    # e3 costs nothing (small drop: "strong" on its own), e1 costs nothing either (no overlap pull)
+    r1, r3, c, _ = _read_similarity([1] * 40, [1] * 40)
+    assert r3.evidence == "strong" and r1.evidence == "none"
+    assert c.evidence == "none" and "a majority of its 2 ablations" in c.reading
+    assert "Read the other way: The reader is not pulled towards a sentence that repeats the question" in r1.reading
+    # the insertion now pulls the reader on 30 of 40 questions: the category moves with the data
+    r1, r3, c, _ = _read_similarity([1] * 40, [0] * 30 + [1] * 10)
+    assert r1.evidence == "strong" and c.evidence == "strong" and "Read the other way" not in r1.reading
+
+
+def test_a_large_shuffle_drop_is_read_the_other_way_and_cited_by_position():
+    r1, r3, c, p = _read_similarity([0] * 20 + [1] * 20, [1] * 40)  # e3 costs 50 points
+    assert r3.evidence == "none"
+    assert "Read the other way: The reader needs the sentences in their order" in r3.reading
+    # Position has no evaluated ablation here, so it is not evaluated; with e9 evaluated it cites e3
+    assert p.evidence is None
+    base = _scores("original", [1] * 40)
+    e9 = score_ablation(_info("e9", signal="large_drop", category="Position"), base, _scores("e9", [1] * 40),
+                        n_resamples=200)
+    e3 = score_ablation(_info("e3", signal="small_drop"), base, _scores("e3", [0] * 20 + [1] * 20), n_resamples=200)
+    _, (pos,) = read_all([e9, e3], [CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0)])
+    assert pos.evidence == "none" and "Also: e3" in pos.reading and "costs 50.0 points" in pos.reading
+    # a small e3 drop is not cited
+    e3_small = score_ablation(_info("e3", signal="small_drop"), base, _scores("e3", [1] * 40), n_resamples=200)
+    _, (pos,) = read_all([e9, e3_small], [CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0)])
+    assert "Also:" not in pos.reading

@@ -498,6 +498,7 @@ E10 = register(Ablation(
                 "before a sentence that holds no answer.",
     bias_signal="large_drop",
     apply=insert_decoy_statement,
+    other_direction='A statement that repeats the question with a wrong answer of the right type does not fool the reader: it checks more than the sentence most similar to the question.',
     prepare=prepare,
     no_answer_rule='Left unchanged (reason no_answer): a decoy statement with an answer would make the question answerable.',
 ))

@@ -56,4 +56,5 @@ E1 = register(Ablation(
     no_answer_rule='Every sentence unit of a question without answers is a non-answer unit, so the question is inserted before a random sentence of the whole context (a one-sentence context included).',
     bias_signal="large_drop",
     apply=insert_question,
+    other_direction='The reader is not pulled towards a sentence that repeats the question: it does not locate the answer by lexical overlap alone.',
 ))

@@ -51,4 +51,5 @@ E2 = register(Ablation(
     no_answer_rule='As e1: the half question is inserted before a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_half_question,
+    other_direction="Half of the question's words next to a wrong sentence do not pull the reader: it does not locate the answer by partial overlap.",
 ))

@@ -50,4 +50,6 @@ E3 = register(Ablation(
     no_answer_rule='The context is shuffled as for every question of the paragraph; there are no answer offsets to move, and the right answer stays "no answer".',
     bias_signal="small_drop",
     apply=shuffle_sentences,
+    other_direction='The reader needs the sentences in their order: it relies on discourse order or on where the answer sits in the context (see the Position category), not only on the sentence most similar to the question.',
+    other_direction_category='Position',
 ))

@@ -62,4 +62,5 @@ E4 = register(Ablation(
     no_answer_rule='Same rule: the question is cut to its interrogative words; the gold answer stays "no answer".',
     bias_signal="small_drop",
     apply=interrogative_only,
+    other_direction="The reader needs the question's content words, not only its wh-words: it does not answer from the expected answer type alone.",
 ))

@@ -76,4 +76,5 @@ E5 = register(Ablation(
     no_answer_rule='Same rule: the question\'s words are shuffled; the gold answer stays "no answer".',
     bias_signal="small_drop",
     apply=shuffle_question,
+    other_direction="The reader needs the question's word order: it reads the question as a sentence, not as a bag of words.",
 ))

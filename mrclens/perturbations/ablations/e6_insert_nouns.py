@@ -30,4 +30,5 @@ E6 = register(Ablation(
     no_answer_rule='As e1: the nouns go into a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_nouns,
+    other_direction="The question's nouns next to a wrong sentence do not pull the reader: it does not match keywords alone.",
 ))

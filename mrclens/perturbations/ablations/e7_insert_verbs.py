@@ -30,4 +30,5 @@ E7 = register(Ablation(
     no_answer_rule='As e1: the verbs go into a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_verbs,
+    other_direction="The question's verbs next to a wrong sentence do not pull the reader: it does not match keywords alone.",
 ))

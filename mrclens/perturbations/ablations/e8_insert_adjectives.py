@@ -30,4 +30,5 @@ E8 = register(Ablation(
     no_answer_rule='As e1: the adjectives go into a random sentence of the whole context, since no unit holds an answer.',
     bias_signal="large_drop",
     apply=insert_adjectives,
+    other_direction="The question's adjectives next to a wrong sentence do not pull the reader: it does not match keywords alone.",
 ))

@@ -190,5 +190,6 @@ E9 = register(Ablation(
     description="Move the sentence holding the answer to the far end of the context (first to last, last to first).",
     bias_signal="large_drop",
     apply=move_answer_sentence,
+    other_direction='Moving the answer sentence to the far end costs the reader no more than moving another sentence: it does not rely on where the answer sits.',
     no_answer_rule='Left unchanged (reason no_answer): an unanswerable question has no answer sentence to move.',
 ))
