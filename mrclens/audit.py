@@ -113,6 +113,8 @@ class AuditOptions:
             :data:`mrclens.defaults.DEFAULT_PERTURB_SEEDS`), all predicted by the same reader(s).
         train_seeds: readers trained with different seeds (default 1; each costs a training run;
             must be 1 with ``model``).
+        reference: reference file the model-free figures are compared with
+            (:mod:`mrclens.artifacts.reference`; ``None``: the bundled SQuAD v1.1 dev reference).
     """
 
     train: str | None = None
@@ -135,6 +137,7 @@ class AuditOptions:
     on_invalid: str = "refuse"
     perturb_seeds: int = DEFAULT_PERTURB_SEEDS
     train_seeds: int = DEFAULT_TRAIN_SEEDS
+    reference: str | None = None
 
     def __post_init__(self) -> None:
         if self.profile is None:
@@ -282,6 +285,21 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         state.finish(f"perturb:draw-{k}", draw_key, took)
         echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} ({took:.1f} s)")
 
+    # 2b. model-free figures of the evaluation data beside the reference (issue 17) -----------
+    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
+    from mrclens.scoring.model_free import model_free_figures
+    from mrclens.stats import compute_stats
+
+    t0 = time.perf_counter()
+    reference_path = Path(options.reference) if options.reference else BUNDLED_REFERENCE
+    reference = read_reference(reference_path)
+    inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+    model_free = model_free_figures(compute_stats(eval_data, cache_dir=options.cache_dir, progress=options.progress,
+                                                  n_process=1), reference)
+    seconds["stats"] = time.perf_counter() - t0
+    echo(f"[stats] {len(model_free)} model-free figures of the evaluation data beside {reference.name} "
+         f"({seconds['stats']:.1f} s)")
+
     # 3. train --------------------------------------------------------------------------
     readers: list[dict[str, Any]] = []  # per reader: model_dir, model_key, seed, reader (loaded or None)
     config_dict: dict[str, Any]
@@ -382,6 +400,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     evaluation = evaluate_perturbed(
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict, _no_answer_record(reader, model_dir)),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
+        model_free=model_free,
         progress=options.progress, reader_seed=readers[0]["seed"],
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
                               reader_seed=entry["seed"])

@@ -71,8 +71,15 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert on_disk["audit"]["options"]["max_minutes"] is None
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
-    assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev"}
-    assert set(on_disk["step_seconds"]) >= {"load", "perturb", "train", "predict", "score"}
+    assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev", "reference"}
+    assert set(on_disk["step_seconds"]) >= {"load", "perturb", "stats", "train", "predict", "score"}
+    # issue 17: the data's model-free figures beside the bundled SQuAD v1.1 dev reference, cited by the readings
+    mf = {m["path"]: m for m in on_disk["model_free"]}
+    sim = mf["similarity.answer_in_most_similar_sentence_pct"]
+    assert sim["reference"] == "SQuAD v1.1 dev" and sim["n"] == 68 and sim["ci_low"] < sim["value"] < sim["ci_high"]
+    assert sim["comparison"] in ("higher", "lower", "in line")
+    cats = {c["category"]: c["reading"] for c in on_disk["categories"]}
+    assert "Model-free (the data alone, no reader)" in cats["Similarity"] and "Model-free" not in cats["Question"]
     by_id = {a["id"]: a for a in on_disk["ablations"]}
     assert list(by_id) == ALL_ABLATION_IDS
     for a in by_id.values():

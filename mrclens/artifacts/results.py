@@ -38,6 +38,12 @@ and ``changed_only`` are the first replicate's. An ablation with a question-remo
 (e4 with c4) has ``"recovered_share"``, ``"recovered_ci_low"``, ``"recovered_ci_high"``: the
 percentage of the F1 lost without the question that the ablation's kept words recover.
 
+Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"category", "path",
+"label", "bias_when", "value", "ci_low", "ci_high", "n", "reference", "reference_value",
+"reference_ci_low", "reference_ci_high", "reference_n", "difference", "difference_ci_low",
+"difference_ci_high", "comparison"}]`` — the :mod:`mrclens.stats` figures that bear on each bias
+category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`).
+
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
 counts the questions it shares with its baseline set (the paired items the drop is computed on);
@@ -399,6 +405,35 @@ class AuditRecord:
 
 
 @dataclass
+class ModelFreeFigure:
+    """One model-free figure of the audited data beside the reference's (:mod:`mrclens.scoring.model_free`).
+
+    ``value`` and its CI are in the figure's unit (percent, or words for n-gram lengths); ``n``
+    counts questions; ``difference`` = value − reference value with its CI; ``comparison`` is
+    ``"higher"``, ``"lower"``, ``"in line"`` or ``None`` (no reference); ``bias_when`` is the
+    direction that offers the shortcut.
+    """
+
+    category: str
+    path: str
+    label: str
+    bias_when: str
+    value: float
+    ci_low: float
+    ci_high: float
+    n: int
+    reference: str | None = None
+    reference_value: float | None = None
+    reference_ci_low: float | None = None
+    reference_ci_high: float | None = None
+    reference_n: int | None = None
+    difference: float | None = None
+    difference_ci_low: float | None = None
+    difference_ci_high: float | None = None
+    comparison: str | None = None
+
+
+@dataclass
 class Results:
     """The typed ``results.json`` (schema in the module docstring)."""
 
@@ -420,6 +455,7 @@ class Results:
     format_version: int = FORMAT_VERSION
     replicates: list[ReplicateRecord] = field(default_factory=list)
     variance_method: str | None = None
+    model_free: list[ModelFreeFigure] = field(default_factory=list)
 
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
@@ -450,6 +486,8 @@ class Results:
         if self.replicates:
             out["replicates"] = [asdict(r) for r in self.replicates]
             out["variance_method"] = self.variance_method
+        if self.model_free:
+            out["model_free"] = [asdict(m) for m in self.model_free]
         return out
 
     @classmethod
@@ -497,7 +535,25 @@ class Results:
             format_version=version,
             replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
             variance_method=f(obj, "variance_method", _STR, path, "", None),
+            model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
         )
+
+
+def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
+    f = _files.field
+    where = f"model_free #{i + 1}: "
+    values = {}
+    for fl in fields(ModelFreeFigure):
+        if fl.name in ("category", "path", "label", "bias_when"):
+            values[fl.name] = f(obj, fl.name, str, path, where)
+        elif fl.name in ("reference", "comparison"):
+            values[fl.name] = f(obj, fl.name, _STR, path, where, None)
+        elif fl.name in ("n", "reference_n"):
+            values[fl.name] = f(obj, fl.name, int if fl.name == "n" else _INT, path, where, ... if fl.name == "n" else None)
+        else:
+            values[fl.name] = f(obj, fl.name, float if fl.name in ("value", "ci_low", "ci_high") else _NUM, path, where,
+                                ... if fl.name in ("value", "ci_low", "ci_high") else None)
+    return ModelFreeFigure(**values)
 
 
 def _training(audit: Any, path: Any) -> TrainingRecord | None:

@@ -58,13 +58,16 @@ _FIELDS = {"resamples": "n_resamples"}
                                 "every reader scores every draw.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--reference", type=click.Path(dir_okay=False), default=None,
+              help="Reference figures to read the model-free evidence against (a file written by "
+                   "benchmarks/make_reference.py) [default: the bundled SQuAD v1.1 dev reference].")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
 @on_invalid_option
 @config_option
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_steps, max_minutes, dev_fraction,
-          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, force, on_invalid) -> None:
+          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -79,7 +82,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
         seed=seed, profile=profile or default_profile(train), device=device,
         max_minutes=max_minutes, max_steps=max_steps, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
-        perturb_seeds=perturb_seeds, train_seeds=train_seeds,
+        perturb_seeds=perturb_seeds, train_seeds=train_seeds, reference=reference,
         option_sources=option_sources(ctx, _FIELDS), on_invalid=on_invalid,
     )
     if train is None:

@@ -33,6 +33,7 @@ from mrclens.artifacts.results import (
     AuditRecord,
     BootstrapSettings,
     InputFile,
+    ModelFreeFigure,
     ModelRecord,
     ReplicateRecord,
     Results,
@@ -43,6 +44,7 @@ from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import VARIANCE_METHOD, AblationInfo, Scored, combine_replicates, score_all
+from mrclens.scoring.model_free import cite as cite_model_free
 from mrclens.scoring.readings import note_instability, read_all
 from mrclens.formats import load_dataset
 from mrclens.squad import Dataset
@@ -223,6 +225,7 @@ def evaluate_perturbed(
     progress: bool | None = None,
     replicates: Sequence[Replicate] = (),
     reader_seed: int | None = None,
+    model_free: Sequence[ModelFreeFigure] = (),
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
 
@@ -244,6 +247,9 @@ def evaluate_perturbed(
             directories above are draw 0 of reader 0. With any, every figure is combined over
             the replicates (:func:`score_replicates`) and ``results.replicates`` lists them.
         reader_seed: the seed reader 0 was trained with (recorded in ``results.replicates``).
+        model_free: the data's model-free figures beside a reference
+            (:func:`mrclens.scoring.model_free.model_free_figures`; the audit computes them): kept in
+            ``results.model_free`` and cited at the end of each category's reading.
 
     Returns:
         an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction
@@ -296,6 +302,7 @@ def evaluate_perturbed(
                 extra_inputs.append(InputFile(f"{tag}: predictions:{name}", str(path), sha256_file(path)))
     t1 = time.perf_counter()
     scored = score_replicates(loaded, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    scored.categories = cite_model_free(scored.categories, model_free, confidence)
     t2 = time.perf_counter()
     all_inputs = list(inputs)
     mpath = manifest_path(perturbed_dir)
@@ -329,6 +336,7 @@ def evaluate_perturbed(
         audit=audit,
         replicates=records if len(records) > 1 else [],
         variance_method=VARIANCE_METHOD if len(records) > 1 else None,
+        model_free=list(model_free),
     )
     if results.model.kind not in ("baseline", "external"):
         raise ValueError(f"model kind must be 'baseline' or 'external', got {results.model.kind!r}")

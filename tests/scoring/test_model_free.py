@@ -1,0 +1,109 @@
+"""Model-free evidence (issue 17, part 3): figures from stats beside a reference, their CI arithmetic,
+the comparison in both directions, the citation in category readings and the reference file round trip."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from mrclens.artifacts.reference import BUNDLED_REFERENCE, Reference, ReferenceFigure, read_reference, write_reference
+from mrclens.artifacts.results import CategoryResult, ModelFreeFigure
+from mrclens.errors import ArtifactError
+from mrclens.scoring.model_free import FIGURES, cite, model_free_figures, reference_from_stats
+
+
+def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0):
+    return {
+        "similarity": {"answer_in_most_similar_sentence_pct": similar_pct, "n": n},
+        "overlap": {"longest_shared_ngram": {"n": n, "mean": ngram_mean, "std": ngram_std},
+                    "content_words_in_answer_sentence_pct": {"n": n, "mean": 60.0, "std": 20.0}},
+        "answer_position": {"first_sentence_pct": first_pct, "sentence_index": {"n": n}},
+    }
+
+
+REF = reference_from_stats(_stats(n=10000), "SQuAD v1.1 dev", {"source": "dev-v1.1.json.gz"})
+
+
+def test_share_and_mean_intervals_are_the_normal_approximation():
+    figs = {f.path: f for f in model_free_figures(_stats(), REF)}
+    share = figs["similarity.answer_in_most_similar_sentence_pct"]
+    se = math.sqrt(80 * 20 / 400)  # 2.0 points
+    assert share.ci_low == pytest.approx(80 - 1.959964 * se, abs=1e-3)
+    assert share.ci_high == pytest.approx(80 + 1.959964 * se, abs=1e-3)
+    mean = figs["overlap.longest_shared_ngram"]
+    assert mean.ci_high - mean.value == pytest.approx(1.959964 * 2.0 / 20, abs=1e-3)
+    # same data as the reference: in line, the difference interval straddles 0
+    assert all(f.comparison == "in line" and f.difference == 0.0 for f in figs.values())
+    assert {f.category for f in figs.values()} == {"Similarity", "Keyword", "Position"}
+    # a narrower interval at a lower confidence level
+    f90 = {f.path: f for f in model_free_figures(_stats(), REF, confidence=0.9)}
+    assert f90["overlap.longest_shared_ngram"].ci_high < mean.ci_high
+
+
+def test_comparison_moves_both_ways_with_the_data():
+    more = {f.path: f for f in model_free_figures(_stats(similar_pct=90.0, first_pct=20.0), REF)}
+    assert more["similarity.answer_in_most_similar_sentence_pct"].comparison == "higher"
+    assert more["answer_position.first_sentence_pct"].comparison == "lower"
+    d = more["similarity.answer_in_most_similar_sentence_pct"]
+    se_d = math.sqrt(90 * 10 / 400 + 80 * 20 / 10000)
+    assert d.difference == pytest.approx(10.0) and d.difference_ci_low == pytest.approx(10 - 1.959964 * se_d, abs=1e-3)
+    # a small difference on few questions is "in line"
+    few = {f.path: f for f in model_free_figures(_stats(similar_pct=82.0, n=50), REF)}
+    assert few["similarity.answer_in_most_similar_sentence_pct"].comparison == "in line"
+
+
+def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out():
+    figs = model_free_figures({"similarity": {"answer_in_most_similar_sentence_pct": None, "n": 0}}, None)
+    assert figs == []
+    figs = model_free_figures(_stats(), None)
+    assert len(figs) == len(FIGURES) and all(f.comparison is None and f.reference is None for f in figs)
+
+
+def test_category_readings_cite_their_figures_and_keep_their_level():
+    figs = model_free_figures(_stats(similar_pct=90.0), REF)
+    cats = [CategoryResult("Similarity", ["e1"], ["e1"], 1.0, 0.0, 2.0, reading="Similarity bias: x.", evidence="none"),
+            CategoryResult("Question", ["e4"], ["e4"], 1.0, 0.0, 2.0, reading="Question bias: y.", evidence="strong")]
+    sim, q = cite(cats, figs)
+    assert sim.evidence == "none" and q == cats[1]  # no figure for Question: unchanged
+    assert "Model-free (the data alone, no reader): answers in the sentence most similar to the question (%): 90.0" in sim.reading
+    assert "higher than SQuAD v1.1 dev (80.0; difference +10.0" in sim.reading
+    assert "in the direction that offers this shortcut" in sim.reading
+    assert cats[0].reading == "Similarity bias: x."  # inputs unchanged
+
+
+def test_reference_round_trip_and_errors(tmp_path):
+    path = write_reference(REF, tmp_path / "ref.json")
+    assert read_reference(path) == REF
+    raw = json.loads(path.read_text())
+    raw["figures"]["overlap.longest_shared_ngram"]["n"] = "many"
+    (tmp_path / "bad.json").write_text(json.dumps(raw))
+    with pytest.raises(ArtifactError, match=r"bad\.json.*figure overlap\.longest_shared_ngram.*\bn\b"):
+        read_reference(tmp_path / "bad.json")
+    with pytest.raises(ArtifactError, match="missing.json"):
+        read_reference(tmp_path / "missing.json")
+
+
+def test_bundled_reference_is_squad_dev_with_its_provenance():
+    ref = read_reference()
+    assert ref.name == "SQuAD v1.1 dev" and BUNDLED_REFERENCE.is_file()
+    assert set(ref.figures) == {path for _, path, *_ in FIGURES}
+    assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 10000
+    assert {"source", "sha256", "command", "commit", "date", "mrclens_version"} <= set(ref.provenance)
+
+
+def test_results_round_trip_with_model_free(tmp_path):
+    from mrclens.artifacts.results import BootstrapSettings, ModelRecord, Results, read_results, write_results
+
+    figs = model_free_figures(_stats(similar_pct=90.0), REF)
+    r = Results("0.1.0", "2026-01-01T00:00:00Z", 0, ModelRecord("baseline", "m", {}), BootstrapSettings(100, 0.95, 0),
+                model_free=figs)
+    write_results(r, tmp_path)
+    back = read_results(tmp_path)
+    assert back.model_free == figs and isinstance(back.model_free[0], ModelFreeFigure)
+    raw = json.loads((tmp_path / "results.json").read_text())
+    del raw["model_free"][0]["value"]
+    (tmp_path / "results.json").write_text(json.dumps(raw))
+    with pytest.raises(ArtifactError, match="model_free #1.*value"):
+        read_results(tmp_path)
