@@ -32,7 +32,8 @@ How strong the evidence is comes from the paired bootstrap CI of the drop (95% b
   already contains is a quarter of that effect and ten times the seed variation, so it cannot be
   put down to noise.
 
-* :data:`LOW_BASELINE_F1` = 30 F1. A drop cannot exceed the baseline F1, so for a weak model
+* :data:`LOW_BASELINE_F1` = 30 F1 (on SQuAD v2.0 data also the HasAns baseline F1: a reader that
+  abstains everywhere scores the NoAns share in total, about 50, while answering nothing). A drop cannot exceed the baseline F1, so for a weak model
   every drop is small in absolute terms (a floor effect). Below this baseline F1 the reading adds
   a caution and gives the share of the baseline F1 the model keeps. 30 is roughly the F1 of
   simple lexical baselines on SQuAD v1.1 (the sliding-window baseline of Rajpurkar et al. 2016
@@ -181,6 +182,11 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     level = ablation_evidence(signal, drop, low, high)
     base = result.baseline_f1
     weak_baseline = base is not None and base < LOW_BASELINE_F1
+    has_ans = (result.subsets or {}).get("HasAns")
+    weak_has_ans = (not weak_baseline and has_ans is not None and has_ans.n and has_ans.baseline_f1 is not None
+                    and has_ans.baseline_f1 < LOW_BASELINE_F1)
+    if weak_has_ans:  # SQuAD v2.0: abstaining on every question scores the NoAns share; the floor is on HasAns
+        weak_baseline = True
     if weak_baseline and (signal == "small_drop" or level == "none"):
         level = "inconclusive"
     kept = (
@@ -218,7 +224,13 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     other = _registered(aid)
     if level == "none" and other is not None and other.other_direction:
         text += f" Read the other way: {other.other_direction}"
-    if weak_baseline:
+    if weak_has_ans:
+        text += (
+            f" Caution: on the questions that have an answer (HasAns) the baseline F1 is only "
+            f"{_fmt(has_ans.baseline_f1)}, below {_fmt(LOW_BASELINE_F1)}; the total F1 ({_fmt(base)}) is carried by "
+            f"abstaining on unanswerable questions, so a small drop says little here."
+        )
+    elif weak_baseline:
         share = f" (it keeps {100.0 * result.f1 / base:.0f}% of it)" if base else ""
         text += (
             f" Caution: the baseline F1 is only {_fmt(base)}{share}, below {_fmt(LOW_BASELINE_F1)}; drops are bounded"

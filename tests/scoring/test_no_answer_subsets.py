@@ -238,3 +238,24 @@ def test_two_draws_combine_each_subset_with_the_two_stage_bootstrap():
     assert has.ci_low < has.f1_drop < has.ci_high
     cat = both.categories[0].subsets
     assert cat["NoAns"].f1_drop == 50.0 and cat["HasAns"].f1_drop == pytest.approx(round(100 / 6, 4))
+
+
+def test_a_reader_that_abstains_everywhere_is_inconclusive_not_strong():
+    """Total F1 40 (> the floor of 30) comes from abstaining on the two NoAns questions; HasAns F1 is 0.
+    A small drop of such a reader is no evidence (measured on the v2.0 half dev file: total 47.8, HasAns 4.5)."""
+    from mrclens.scoring.readings import read_all
+
+    abstain = {q: "" for q in BASE}
+    base = score_set("original", _v2_dataset(), abstain)
+    pert = score_set("e4", _v2_dataset("Q: "), abstain)
+    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    r = score_ablation(info, base, pert, seed=1, n_resamples=100)
+    assert r.baseline_f1 == 40.0 and r.subsets["HasAns"].baseline_f1 == 0.0 and r.f1_drop == 0.0
+    (read,), _ = read_all([r], [])
+    assert read.evidence == "inconclusive"
+    assert "on the questions that have an answer (HasAns) the baseline F1 is only 0.0" in read.reading
+    # the same small drop with answerable questions answered well is read as before
+    (ok,), _ = read_all([score_ablation(info, score_set("original", _v2_dataset(), dict(BASE, a3="Paris")),
+                                        score_set("e4", _v2_dataset("Q: "), dict(BASE, a3="Paris")),
+                                        seed=1, n_resamples=100)], [])
+    assert ok.evidence == "strong" and "HasAns) the baseline F1" not in ok.reading
