@@ -14,7 +14,7 @@ Profiles (:meth:`ReaderConfig.profile`) are defined in one place, the package fi
 ``mrclens/data/reader_profiles.toml`` (read through :mod:`mrclens.defaults`), which both
 ``mrclens train`` and ``mrclens audit`` use:
 
-* ``"paper"`` — the values above, with a budget of 6,000 optimizer steps. Exact-match features are **off**.
+* ``"paper"`` — the values above, with a budget of 3,500 optimizer steps. Exact-match features are **off**.
 * ``"paper-em"`` — ``"paper"`` plus DrQA-style exact-match features (Chen et al. 2017).
 * ``"quick"`` — a documented faster, smaller model for demos on the bundled sample
   (hidden 64, 50 character filters, at most 10 epochs and 1,700 steps, exact-match features off;
@@ -25,14 +25,14 @@ same data, options and seed give the same weights under any machine load. The st
 chosen from measured throughput so that the wall time stays what the former time caps gave on
 2 idle cores (BENCHMARKS.md, "Deterministic training"):
 
-* ``paper``: ≈ 80 examples/s on full SQuAD v1.1 train (batch 32) → the former 40-minute cap ≈
-  40 × 60 × 80 / 32 = 6,000 steps (≈ 2.3 epochs of the 83,535 questions the audit trains on).
-  A full SQuAD audit is then ≈ 40 min of training + ≈ 1 min of held-out evaluations + ≈ 4 min of
-  prediction (13 sets) + ≈ 1 min of perturbing and scoring ≈ 46 min on 2 cores, which leaves
-  ≈ 14 minutes of the 60-minute bar for repeated ablation draws (one more prediction pass per
-  perturbed set and draw).
+* ``paper``: ≈ 45 examples/s on full SQuAD v1.1 train (batch 32, 2 threads; measured 2026-11-23,
+  the 80 examples/s of an earlier measurement did not hold) → 3,500 steps ≈ 41 minutes (≈ 1.3
+  epochs of the 83,535 questions the audit trains on); the arithmetic of the whole audit is in
+  ``reader_profiles.toml``. (Earlier: 6,000 steps, from the 80 examples/s figure, which is
+  ≈ 71 minutes of training at the measured rate.)
 * ``quick``: ≈ 155 examples/s on the bundled sample → the former 6-minute cap ≈
-  6 × 60 × 155 / 32 ≈ 1,700 steps. The audit's training part of the sample (6,895 questions)
+  6 × 60 × 155 / 32 ≈ 1,700 steps (measured 2026-11-23: 72–94 examples/s, 10.9 minutes of
+  training on 2 idle cores, a 12:46 audit of the sample). The audit's training part of the sample (6,895 questions)
   has 216 batches per epoch, so 10 epochs would need 2,160 steps; the step budget stops first,
   at epoch ≈ 7.9.
 
@@ -44,7 +44,7 @@ record says so (``stopped_by == "time_limit"``).
 >>> quick.hidden, quick.char_filters, quick.epochs, quick.max_steps, quick.max_minutes, quick.cpu_threads
 (64, 50, 10, 1700, None, 2)
 >>> ReaderConfig.profile("paper").max_steps, ReaderConfig.profile("paper", max_minutes=5.0).max_minutes
-(6000, 5.0)
+(3500, 5.0)
 
 Exact-match features (``exact_match_features=True``) add two binary inputs per token: does
 the context token occur in the question as is / lower-cased (and the same for question

@@ -49,7 +49,7 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
 
 
 #: The step budgets of the shipped profiles (issue 16; arithmetic in reader_profiles.toml).
-STEPS = {"paper": 6000, "paper-em": 6000, "quick": 1700}
+STEPS = {"paper": 3500, "paper-em": 3500, "quick": 1700}
 
 
 def test_step_budgets_load_from_the_toml_file():

@@ -60,7 +60,7 @@ def test_train_uses_the_profiles_cap_unless_overridden(recorded, train_file, tmp
     default, em, quick = recorded
     # issue 16: step budgets from the profile, no wall-clock cap unless given
     assert default["config"].profile_name == "paper" and default["config"].max_minutes is None
-    assert (default["config"].max_steps, default["config"].cpu_threads) == (6000, 2)
+    assert (default["config"].max_steps, default["config"].cpu_threads) == (3500, 2)
     assert default["seed"] == DEFAULT_SEED
     # the override is recorded in the config that is saved with the weights, as in the audit
     assert em["config"].profile_name == "paper-em" and em["config"].max_minutes == 2.5
