@@ -252,6 +252,14 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     state = _State(out, fingerprint, options.force)
     versions = _pipeline_versions()
 
+    # the reference of the model-free figures (step 2b), read now so that a bad --reference stops
+    # the audit before any work; it is not part of the fingerprint (it changes no perturbed set)
+    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
+
+    reference_path = Path(options.reference) if options.reference else BUNDLED_REFERENCE
+    reference = read_reference(reference_path)
+    inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+
     # 2. perturb ------------------------------------------------------------------------
     perturbed = layout.perturbed_dir
     perturb_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions)
@@ -286,14 +294,10 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} ({took:.1f} s)")
 
     # 2b. model-free figures of the evaluation data beside the reference (issue 17) -----------
-    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
     from mrclens.scoring.model_free import model_free_figures
     from mrclens.stats import compute_stats
 
     t0 = time.perf_counter()
-    reference_path = Path(options.reference) if options.reference else BUNDLED_REFERENCE
-    reference = read_reference(reference_path)
-    inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
     model_free = model_free_figures(compute_stats(eval_data, cache_dir=options.cache_dir, progress=options.progress,
                                                   n_process=1), reference)
     seconds["stats"] = time.perf_counter() - t0

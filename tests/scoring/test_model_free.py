@@ -107,3 +107,16 @@ def test_results_round_trip_with_model_free(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps(raw))
     with pytest.raises(ArtifactError, match="model_free #1.*value"):
         read_results(tmp_path)
+
+
+def test_audit_with_a_bad_reference_stops_before_any_work(tmp_path):
+    from click.testing import CliRunner
+
+    from mrclens.cli import main
+
+    bad = tmp_path / "ref.json"
+    bad.write_text('{"name": "x", "figures": {"similarity.n": {"value": "high", "n": 3}}}')
+    for ref, what in ((tmp_path / "absent.json", "absent.json: not found"), (bad, "ref.json")):
+        result = CliRunner().invoke(main, ["audit", "--out", str(tmp_path / "out"), "--reference", str(ref)])
+        assert result.exit_code == 2 and what in result.output and "Traceback" not in result.output
+        assert not (tmp_path / "out" / "perturbed").exists()
