@@ -7,10 +7,12 @@ with the same random draws: they differ only in the one property that makes the 
 
 Common rules (every planting):
 
-* **One question per paragraph, one gold answer.** From each paragraph the first answerable
-  question is kept, with its first gold answer only (so that an edit next to the answer cannot cut
-  another gold answer); unanswerable questions and the rest are dropped. Both sides keep exactly the
-  same questions.
+* **One question per paragraph copy, one gold answer.** Every answerable question is kept, with its
+  first gold answer only, in its own copy of its paragraph (so that an edit made for one question
+  cannot cut or move another question's answer); unanswerable questions are dropped. Both sides keep
+  exactly the same questions. Keeping every question (not one per paragraph) gives the audits as
+  many training questions as the unplanted data: a reader trained on a fifth of them is too weak for
+  its drops to be read against the quick-profile reference, which was trained on all of them.
 * **Sentence units** are those of :func:`mrclens.units.sentence_units` (spaCy ``senter``, merged over
   the kept answer); the *answer unit* holds the answer.
 * **Exact offsets.** Every edit goes through :func:`mrclens.perturbations.base.insert_text` or a
@@ -318,16 +320,17 @@ def _items(dataset: Dataset, seed: int, cache_dir, progress: bool) -> list[Item]
     kept: list[tuple[str, Paragraph]] = []
     for article in dataset.articles:
         for p in article.paragraphs:
-            q = next((q for q in p.questions if q.answers), None)
-            if q is not None:
-                kept.append((article.title, Paragraph(p.context, [Question(q.id, q.question, [q.answers[0]])])))
-    contexts = [p.context for _, p in kept]
+            for q in p.questions:
+                if q.answers:
+                    kept.append((article.title, Paragraph(p.context, [Question(q.id, q.question, [q.answers[0]])])))
+    contexts = list(dict.fromkeys(p.context for _, p in kept))  # each paragraph parsed once
     questions = [p.questions[0].question for _, p in kept]
-    ctx_parses = parse_texts(contexts, sentences=True, cache_dir=cache_dir, progress=progress and "selftest: sentences")
+    by_ctx = dict(zip(contexts, parse_texts(contexts, sentences=True, cache_dir=cache_dir,
+                                            progress=progress and "selftest: sentences")))
+    ctx_parses = [by_ctx[p.context] for _, p in kept]
     q_parses = parse_texts(questions, pos=True, cache_dir=cache_dir, progress=progress and "selftest: questions")
-    by_ctx = dict(zip(contexts, ctx_parses))
     by_qid = {p.questions[0].id: qp for (_, p), qp in zip(kept, q_parses)}
-    pool = InsertionPool.build(Dataset([Article(t, [p]) for t, p in kept]), by_ctx, by_qid, seed)
+    pool = InsertionPool.build(dataset, by_ctx, by_qid, seed)  # each paragraph's sentences once
     items = []
     for (title, p), cp, qp in zip(kept, ctx_parses, q_parses):
         a = p.questions[0].answers[0]
@@ -350,7 +353,8 @@ def plant(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None, pro
         progress: show progress while parsing.
 
     Returns:
-        the :class:`PlantedPair`; both datasets keep the titles, one question per paragraph.
+        the :class:`PlantedPair`; both datasets keep the titles, one question per paragraph (a copy of
+        its original paragraph per answerable question).
 
     Raises:
         KeyError: an unknown planting name.
