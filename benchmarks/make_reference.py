@@ -1,13 +1,21 @@
-"""Write a reference file of model-free figures (issue 17): what audits read their data against.
+"""Write a reference file (issue 17): what audits read their data and their drops against.
 
-The shipped reference ``mrclens/data/reference-squad-v1.1-dev.json`` is made with:
+The shipped reference ``mrclens/data/reference-squad-v1.1.json`` is made in two steps: the
+model-free figures of SQuAD v1.1 dev, then the drops of one SQuAD v1.1 audit per shipped reader
+profile (a reader's strength changes its drops, so a quick-profile audit is read against the
+quick-profile reference)::
 
     .venv/bin/python benchmarks/make_reference.py ../shared/data/squad/dev-v1.1.json.gz \\
-        --name "SQuAD v1.1 dev" --out mrclens/data/reference-squad-v1.1-dev.json
+        --name "SQuAD v1.1" --out mrclens/data/reference-squad-v1.1.json
+    .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \\
+        --audit AUDIT_DIR [--audit AUDIT_DIR ...]
 
-Any dataset MRCLens reads can be a reference (e.g. the previous release of one's own data); pass
-the file to ``mrclens audit --reference FILE``. The file records its provenance: source file and
-sha256, this command, the git commit, the date and the MRCLens version.
+``--audit`` adds (or replaces) the audit's drops under its reader profile (``results.json`` →
+``audit.options.profile``) in the file given by ``--out``, keeping everything else. Any dataset
+MRCLens reads can be a reference (e.g. the previous release of one's own data); pass the file to
+``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``). The
+file records its provenance: source file and sha256, this command, the git commit, the date and
+the MRCLens version; each audit its own (source files, command, commit, date, reader F1).
 """
 
 from __future__ import annotations
@@ -18,35 +26,64 @@ import sys
 from pathlib import Path
 
 
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", help="the reference dataset (any format MRCLens reads)")
-    parser.add_argument("--name", required=True, help='how readings name it, e.g. "SQuAD v1.1 dev"')
-    parser.add_argument("--out", required=True, help="the reference file to write")
+    parser.add_argument("data", nargs="?", help="the reference dataset for the model-free figures (any format "
+                                                "MRCLens reads); without it, --out must exist and is updated")
+    parser.add_argument("--name", help='how readings name it, e.g. "SQuAD v1.1" (required with DATA)')
+    parser.add_argument("--out", required=True, help="the reference file to write (or update)")
+    parser.add_argument("--audit", action="append", default=[], metavar="AUDIT_DIR",
+                        help="an audit of the reference data whose drops to add under its reader profile")
     parser.add_argument("--cache-dir", default=None, help="spaCy parse cache")
     args = parser.parse_args(argv)
 
     from mrclens import __version__
-    from mrclens.artifacts.reference import write_reference
-    from mrclens.artifacts.results import utc_now
-    from mrclens.formats import load_dataset
+    from mrclens.artifacts.reference import read_reference, write_reference
+    from mrclens.artifacts.results import read_results, utc_now
     from mrclens.io_utils import sha256_file
-    from mrclens.scoring.model_free import reference_from_stats
-    from mrclens.stats import compute_stats
+    from mrclens.scoring.against_reference import reference_audit_from_results
 
-    stats = compute_stats(load_dataset(args.data), cache_dir=args.cache_dir, progress=True, n_process=1)
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = None
-    provenance = {"source": Path(args.data).name, "sha256": sha256_file(args.data),
-                  "command": "benchmarks/make_reference.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-                  "commit": commit, "date": utc_now(), "mrclens_version": __version__}
-    reference = reference_from_stats(stats, args.name, provenance)
+    command = "benchmarks/make_reference.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.data:
+        if not args.name:
+            parser.error("--name is required with DATA")
+        from mrclens.formats import load_dataset
+        from mrclens.scoring.model_free import reference_from_stats
+        from mrclens.stats import compute_stats
+
+        stats = compute_stats(load_dataset(args.data), cache_dir=args.cache_dir, progress=True, n_process=1)
+        provenance = {"source": Path(args.data).name, "sha256": sha256_file(args.data), "command": command,
+                      "commit": _commit(), "date": utc_now(), "mrclens_version": __version__}
+        old = read_reference(args.out) if Path(args.out).exists() else None
+        reference = reference_from_stats(stats, args.name, provenance)
+        if old is not None:
+            reference.audits = old.audits
+    else:
+        reference = read_reference(args.out)
+    for audit_dir in args.audit:
+        results = read_results(audit_dir)
+        profile = (results.audit.options if results.audit is not None else {}).get("profile")
+        if not profile:
+            parser.error(f"{audit_dir}: results.json records no reader profile (not an audit that trained a reader)")
+        sources = {i.role: Path(i.file).name for i in results.inputs if i.role in ("train", "dev")}
+        provenance = {"sources": sources, "command": command, "commit": _commit(), "date": utc_now(),
+                      "audit_options": {k: results.audit.options.get(k) for k in ("seed", "perturb_seeds", "max_steps")
+                                        if k in results.audit.options}}
+        reference.audits[profile] = reference_audit_from_results(results, profile, provenance)
     write_reference(reference, args.out)
     for path, fig in reference.figures.items():
         print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'})")
+    for profile, audit in reference.audits.items():
+        print(f"audit {profile}: reader F1 {audit.baseline_f1}; "
+              + ", ".join(f"{i} {d.value:.1f}%" for i, d in audit.ablations.items()))
     print(f"written to {args.out}")
     return 0
 

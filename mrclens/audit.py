@@ -113,8 +113,10 @@ class AuditOptions:
             :data:`mrclens.defaults.DEFAULT_PERTURB_SEEDS`), all predicted by the same reader(s).
         train_seeds: readers trained with different seeds (default 1; each costs a training run;
             must be 1 with ``model``).
-        reference: reference file the model-free figures are compared with
-            (:mod:`mrclens.artifacts.reference`; ``None``: the bundled SQuAD v1.1 dev reference).
+        reference: what the audit is read against: a reference file (:mod:`mrclens.artifacts.reference`)
+            or an earlier audit's directory (its ``results.json``); ``None``: the bundled SQuAD v1.1
+            reference. Its model-free figures are compared with the data's, and its audit with this
+            reader profile (when it has one) with the drops (:mod:`mrclens.scoring.against_reference`).
     """
 
     train: str | None = None
@@ -254,10 +256,9 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
 
     # the reference of the model-free figures (step 2b), read now so that a bad --reference stops
     # the audit before any work; it is not part of the fingerprint (it changes no perturbed set)
-    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
+    from mrclens.scoring.against_reference import read_any_reference
 
-    reference_path = Path(options.reference) if options.reference else BUNDLED_REFERENCE
-    reference = read_reference(reference_path)
+    reference, reference_path = read_any_reference(options.reference)
     inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
 
     # 2. perturb ------------------------------------------------------------------------
@@ -404,7 +405,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     evaluation = evaluate_perturbed(
         perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict, _no_answer_record(reader, model_dir)),
         inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
-        model_free=model_free,
+        model_free=model_free, reference=reference, profile=options.profile if model_path is None else None,
         progress=options.progress, reader_seed=readers[0]["seed"],
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
                               reader_seed=entry["seed"])

@@ -1,21 +1,38 @@
-"""The reference file: a reference dataset's model-free figures that audits are read against (issue 17).
+"""The reference file: what audits are read against (issue 17): a reference dataset's model-free
+figures and, per reader profile, the relative drops of its audit.
 
-MRCLens ships one, for SQuAD v1.1 dev (:data:`BUNDLED_REFERENCE`, built by
-``benchmarks/make_reference.py`` from ``mrclens stats``); ``mrclens audit --reference FILE`` reads
-another one written by the same script (for example from the previous release of one's own
-dataset). Schema (format version :data:`FORMAT_VERSION`)::
+MRCLens ships one, for SQuAD v1.1 (:data:`BUNDLED_REFERENCE`, built by
+``benchmarks/make_reference.py``: the model-free figures of SQuAD v1.1 dev from ``mrclens stats``,
+and the drops of SQuAD v1.1 audits with each shipped reader profile, since a reader's strength
+changes its drops); ``mrclens audit --reference FILE`` reads another one written by the same
+script, and ``--reference AUDIT_DIR`` reads an earlier audit as the reference
+(:func:`mrclens.scoring.against_reference.reference_from_audit`; e.g. the previous release of
+one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 files have no
+``audits``)::
 
-    {"format_version": 1, "name": "SQuAD v1.1 dev",
+    {"format_version": 2, "name": "SQuAD v1.1",
      "provenance": {"source", "sha256", "command", "commit", "date", "mrclens_version"},
-     "figures": {dotted stats path: {"value", "n", "std"}}}
+     "figures": {dotted stats path: {"value", "n", "std"}},
+     "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
+                          "source", "reader_f1", ...},
+                          "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
+                                             "f1_drop", "excess_drop"}}}}}
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses
 (:data:`mrclens.scoring.model_free.FIGURES`): a share in percent with ``std`` ``null``, or a
-mean with its standard deviation; ``n`` counts the questions it is computed on.
+mean with its standard deviation; ``n`` counts the questions it is computed on. An audit's
+``ablations`` hold, per ablation, the figure its reading compares (``figure``:
+``"relative_excess_drop"`` — the excess drop over the matched control as a percentage of the
+baseline F1 — for an insertion ablation with a control, else ``"relative_drop"``), in percent of
+the baseline F1, with its CI (:func:`mrclens.scoring.against_reference.relative_figure`).
 
 Examples:
     >>> ref = Reference("toy", {"source": "toy.json"}, {"similarity.answer_in_most_similar_sentence_pct":
     ...                                               ReferenceFigure(value=80.0, n=100)})
+    >>> Reference.from_json(ref.to_json(), "ref.json") == ref
+    True
+    >>> ref.audits["quick"] = ReferenceAudit("quick", 46.7, {"commit": "abc"},
+    ...     {"e1": ReferenceDrop("relative_excess_drop", 39.8, 31.0, 48.9, 336, 18.9, 18.6)})
     >>> Reference.from_json(ref.to_json(), "ref.json") == ref
     True
 """
@@ -31,12 +48,13 @@ from mrclens.artifacts import _files
 from mrclens.io_utils import atomic_write_json
 
 #: The reference format this MRCLens writes and the newest it reads.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
-#: The shipped reference: SQuAD v1.1 dev (file inside the package data).
-BUNDLED_REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference-squad-v1.1-dev.json"
+#: The shipped reference: SQuAD v1.1 (file inside the package data).
+BUNDLED_REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference-squad-v1.1.json"
 
-_HINT = "write a reference file with `benchmarks/make_reference.py DATA --name NAME --out FILE`"
+_HINT = ("write a reference file with `benchmarks/make_reference.py DATA --name NAME --out FILE [--audit DIR]`, "
+         "or pass an audit directory (the folder that holds its results.json)")
 _NUM = (float, type(None))
 
 
@@ -50,17 +68,51 @@ class ReferenceFigure:
 
 
 @dataclass
+class ReferenceDrop:
+    """One ablation's figure in a reference audit, in percent of the baseline F1.
+
+    Attributes:
+        figure: ``"relative_excess_drop"`` or ``"relative_drop"``.
+        value, ci_low, ci_high: the figure and its CI (percent of the baseline F1).
+        n: questions it is computed on.
+        f1_drop / excess_drop: the absolute figures behind it (F1 points), for the report.
+    """
+
+    figure: str
+    value: float
+    ci_low: float
+    ci_high: float
+    n: int
+    f1_drop: float | None = None
+    excess_drop: float | None = None
+
+
+@dataclass
+class ReferenceAudit:
+    """A reference dataset's audit with one reader profile: its baseline F1 and per-ablation figures."""
+
+    profile: str
+    baseline_f1: float | None
+    provenance: dict[str, Any] = field(default_factory=dict)
+    ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
+
+
+@dataclass
 class Reference:
     """A reference dataset's figures (schema in the module docstring)."""
 
     name: str
     provenance: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, ReferenceFigure] = field(default_factory=dict)
+    audits: dict[str, ReferenceAudit] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
 
     def to_json(self) -> dict[str, Any]:
-        return {"format_version": self.format_version, "name": self.name, "provenance": dict(self.provenance),
-                "figures": {path: {"value": f.value, "n": f.n, "std": f.std} for path, f in self.figures.items()}}
+        return {"format_version": FORMAT_VERSION, "name": self.name, "provenance": dict(self.provenance),
+                "figures": {path: {"value": f.value, "n": f.n, "std": f.std} for path, f in self.figures.items()},
+                "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
+                               "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()}}
+                           for p, a in self.audits.items()}}
 
     @classmethod
     def from_json(cls, obj: Any, path: str | os.PathLike) -> "Reference":
@@ -77,8 +129,22 @@ class Reference:
             figures[fig_path] = ReferenceFigure(value=f(fig, "value", _NUM, path, where),
                                                 n=f(fig, "n", int, path, where),
                                                 std=f(fig, "std", _NUM, path, where, None))
+        audits = {}
+        for profile, a in f(obj, "audits", dict, path, "", {}).items():
+            where = f"audit {profile}: "
+            drops = {}
+            for aid, d in f(a, "ablations", dict, path, where).items():
+                w = f"{where}ablation {aid}: "
+                drops[aid] = ReferenceDrop(figure=f(d, "figure", str, path, w), value=f(d, "value", (float, int), path, w),
+                                           ci_low=f(d, "ci_low", (float, int), path, w),
+                                           ci_high=f(d, "ci_high", (float, int), path, w), n=f(d, "n", int, path, w),
+                                           f1_drop=f(d, "f1_drop", _NUM + (int,), path, w, None),
+                                           excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None))
+            audits[profile] = ReferenceAudit(profile=f(a, "profile", str, path, where),
+                                             baseline_f1=f(a, "baseline_f1", _NUM + (int,), path, where, None),
+                                             provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops)
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
-                   figures=figures, format_version=version)
+                   figures=figures, audits=audits, format_version=version)
 
 
 def write_reference(reference: Reference, path: str | os.PathLike) -> Path:

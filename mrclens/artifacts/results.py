@@ -44,6 +44,16 @@ Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"catego
 "difference_ci_high", "comparison"}]`` — the :mod:`mrclens.stats` figures that bear on each bias
 category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`).
 
+Drops against a reference audit (issue 17; optional, absent when the reference has no audit with
+the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared ablation has
+``"reference"`` (its name), ``"reference_figure"`` (``"relative_excess_drop"`` or
+``"relative_drop"``), ``"compared_value"`` (this audit's figure, percent of the baseline F1),
+``"reference_value"``, ``"reference_ci_low"``, ``"reference_ci_high"``, ``"reference_difference"``,
+``"reference_difference_ci_low"``, ``"reference_difference_ci_high"`` and ``"reference_bias"``
+(``"more"``, ``"in line"``, ``"less"`` or ``"inconclusive"``); each category ``"reference"``,
+``"reference_bias"`` and the mean difference towards the bias ``"reference_difference"`` with its
+``"reference_difference_ci_low"``/``"_high"``.
+
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
 counts the questions it shares with its baseline set (the paired items the drop is computed on);
@@ -140,6 +150,15 @@ CSV_OPTIONAL_COLUMNS = (
     ("excess_drop_max", "excess_drop_max"),
     ("excess_drop_sd", "excess_drop_sd"),
     ("unstable", "unstable"),
+    ("reference_figure", "reference_figure"),
+    ("compared_value", "compared_value"),
+    ("reference_value", "reference_value"),
+    ("reference_ci_low", "reference_ci_low"),
+    ("reference_ci_high", "reference_ci_high"),
+    ("reference_difference", "reference_difference"),
+    ("reference_difference_ci_low", "reference_difference_ci_low"),
+    ("reference_difference_ci_high", "reference_difference_ci_high"),
+    ("reference_bias", "reference_bias"),
 )
 
 _INT_COLUMNS = ("n", "changed", "replicates")
@@ -330,6 +349,16 @@ class AblationResult:
         """How many draws × readers the figures combine (1 for a single run)."""
         return max(len(self.replicates), 1)
     subsets: dict[str, SubsetDrop] | None = None
+    reference: str | None = None
+    reference_figure: str | None = None
+    compared_value: float | None = None
+    reference_value: float | None = None
+    reference_ci_low: float | None = None
+    reference_ci_high: float | None = None
+    reference_difference: float | None = None
+    reference_difference_ci_low: float | None = None
+    reference_difference_ci_high: float | None = None
+    reference_bias: str | None = None
 
 
 @dataclass
@@ -350,6 +379,11 @@ class CategoryResult:
     f1_drop_sd: float | None = None
     unstable: bool | None = None
     subsets: dict[str, SubsetDrop] | None = None
+    reference: str | None = None
+    reference_bias: str | None = None
+    reference_difference: float | None = None
+    reference_difference_ci_low: float | None = None
+    reference_difference_ci_high: float | None = None
 
 
 @dataclass
@@ -603,7 +637,8 @@ def _set(s: Any, path: Any, where: str) -> SetResult:
 _ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
                    "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
                    "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR,
-                   "control_of": _STR, "control": _STR, "excess_n": _INT, "unstable": (bool, type(None))}
+                   "control_of": _STR, "control": _STR, "excess_n": _INT, "unstable": (bool, type(None)),
+                   "reference": _STR, "reference_figure": _STR, "reference_bias": _STR}
 _ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
 
 
@@ -669,7 +704,11 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           f1_drop_max=f(c, "f1_drop_max", _NUM, path, where, None),
                           f1_drop_sd=f(c, "f1_drop_sd", _NUM, path, where, None),
                           unstable=f(c, "unstable", (bool, type(None)), path, where, None),
-                          subsets=_subsets(c, path, where, SubsetDrop))
+                          subsets=_subsets(c, path, where, SubsetDrop),
+                          reference=f(c, "reference", _STR, path, where, None),
+                          reference_bias=f(c, "reference_bias", _STR, path, where, None),
+                          **{k: f(c, k, _NUM, path, where, None) for k in (
+                              "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high")})
 
 
 def _get(entry: Any, dotted: str) -> Any:

@@ -8,8 +8,11 @@ Schema (format version :data:`FORMAT_VERSION`; a file without ``format_version``
                     "planted_categories": {category: evidence}, "clean_categories": {category: evidence},
                     "changed": {"planted": n, "clean": n}, "passed": bool, "why": str}]}
 
-``*_evidence`` is the evidence level of the planting's family on each side (``None`` when the audit
-has no reading for that category); ``clean_flagged`` lists the categories flagged on the clean side.
+``*_evidence`` is the verdict on the planting's family on each side (``None`` when the audit has no
+reading for that category): its comparison with the reference audit (``"more"``, ``"in line"``,
+``"less"``, ``"inconclusive"``) or, without one, its evidence level
+(:func:`mrclens.selftest.runner.verdicts`); ``*_categories`` give the same per category;
+``clean_flagged`` lists the categories flagged on the clean side.
 
 Examples:
     >>> import tempfile

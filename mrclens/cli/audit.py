@@ -58,9 +58,10 @@ _FIELDS = {"resamples": "n_resamples"}
                                 "every reader scores every draw.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
-@click.option("--reference", type=click.Path(dir_okay=False), default=None,
-              help="Reference figures to read the model-free evidence against (a file written by "
-                   "benchmarks/make_reference.py) [default: the bundled SQuAD v1.1 dev reference].")
+@click.option("--reference", type=click.Path(), default=None, metavar="FILE|AUDIT_DIR",
+              help="What the drops and model-free figures are read against: a reference file (written by "
+                   "benchmarks/make_reference.py) or an earlier audit's --out directory, e.g. the previous "
+                   "release of your dataset [default: the bundled SQuAD v1.1 reference].")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
 @on_invalid_option
 @config_option

@@ -295,6 +295,10 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
                             (f"recovers {fmt_pct(a.get('recovered_share'))}% {fmt_ci(a.get('recovered_ci_low'), a.get('recovered_ci_high'))} "
                              f"of {a.get('control')}'s loss" if a.get("recovered_share") is not None else
                              (f"control for {a.get('control_of')}" if a.get("control_of") else "–"))),
+            "reference_text": reference_text(a) + (
+                f" (here {a['compared_value']:.1f}%, {a.get('reference')} {a['reference_value']:.1f}% "
+                f"{fmt_ci(a.get('reference_ci_low'), a.get('reference_ci_high'))})"
+                if a.get("reference_bias") not in (None, "inconclusive") else ""),
             "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
                              if not a.get("control_of") else "control (no verdict)",
         })
@@ -366,8 +370,24 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
             "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
             "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
+            "reference_text": reference_text(c),
         })
     return out
+
+
+def reference_text(entry: Mapping[str, Any]) -> str:
+    """How an ablation or category compares with the reference audit (issue 17), e.g. ``more than SQuAD
+    v1.1: +30.2 [+21.0, +39.4]``; ``""`` when it was not compared. The difference is in percent of the
+    baseline F1 (a category's: the mean over its ablations, signed towards the bias)."""
+    bias = entry.get("reference_bias")
+    if bias is None:
+        return ""
+    name = entry.get("reference") or "the reference"
+    if bias == "inconclusive" or entry.get("reference_difference") is None:
+        return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
+    words = {"more": "more than", "less": "less than", "in line": "in line with"}[bias]
+    return (f"{words} {name}: {entry['reference_difference']:+.1f} "
+            f"[{entry['reference_difference_ci_low']:+.1f}, {entry['reference_difference_ci_high']:+.1f}]")
 
 
 def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -521,6 +541,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "model": model,
         "verdict": _verdict(results, rows, confidence),
         "ablations": rows,
+        "has_reference": any(r.get("reference_bias") is not None for r in rows),
         "replicates": _replicate_section(results),
         "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
         "examples": examples,

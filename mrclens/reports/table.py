@@ -6,7 +6,11 @@ ablation's drop minus its matched control's (``control`` marks the control rows)
 says how much of the loss without any question (its reference c4) the wh-words recover; ``-`` marks
 what was not evaluated. With several draws or readers (issue 16) the drop and CI are the
 combined ones, a ``spread over K draws`` column gives min to max (SD) of the per-draw drops,
-and an evidence level that differs between draws reads ``level/level: unstable``. For SQuAD
+and an evidence level that differs between draws reads ``level/level: unstable``. When the
+drops were read against a reference audit (issue 17, :mod:`mrclens.scoring.against_reference`), a
+``vs reference`` column gives the comparison (more / in line / less of the bias than the reference)
+and the difference of the relative figures in percent of the baseline F1, with its CI (for a
+category: the mean difference signed towards the bias). For SQuAD
 v2.0 data (unanswerable questions), HasAns/NoAns scores and drops follow
 (:mod:`mrclens.reports.no_answer`).
 """
@@ -36,6 +40,17 @@ def _evidence(entry: Any) -> str:
         levels = list(dict.fromkeys(r.evidence for r in entry.replicates))
         return f"{'/'.join(levels)}: unstable"
     return entry.evidence or "-"
+
+
+def _versus(entry: Any) -> str:
+    """``more (+30.2 [+21.0, +39.4])``: the comparison with the reference audit and the difference of the
+    relative figures (an ablation's; a category's mean signed towards the bias); ``-`` when not compared."""
+    if entry.reference_bias is None:
+        return "-"
+    if entry.reference_difference is None or entry.reference_bias == "inconclusive":
+        return entry.reference_bias
+    return (f"{entry.reference_bias} ({entry.reference_difference:+.1f} [{entry.reference_difference_ci_low:+.1f}, "
+            f"{entry.reference_difference_ci_high:+.1f}])")
 
 
 def format_table(results: Results) -> str:
@@ -82,6 +97,8 @@ def format_table(results: Results) -> str:
         )
         if n_rep > 1:
             rows[-1][spread_col] = _spread(a)
+        if any(x.reference_bias is not None for x in results.ablations):
+            rows[-1]["vs reference"] = _versus(a)
     if rows:
         lines += ["", pd.DataFrame(rows).to_string(index=False)]
     cats = [
@@ -92,6 +109,7 @@ def format_table(results: Results) -> str:
             ci: f"[{_num(c.ci_low)}, {_num(c.ci_high)}]" if c.f1_drop is not None else "",
             "evidence": _evidence(c),
             **({spread_col: _spread(c)} if n_rep > 1 else {}),
+            **({"vs reference": _versus(c)} if any(x.reference_bias for x in results.categories) else {}),
         }
         for c in results.categories
     ]

@@ -44,6 +44,8 @@ from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import VARIANCE_METHOD, AblationInfo, Scored, combine_replicates, score_all
+from mrclens.artifacts.reference import Reference
+from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.model_free import cite as cite_model_free
 from mrclens.scoring.readings import note_instability, read_all
 from mrclens.formats import load_dataset
@@ -226,6 +228,8 @@ def evaluate_perturbed(
     replicates: Sequence[Replicate] = (),
     reader_seed: int | None = None,
     model_free: Sequence[ModelFreeFigure] = (),
+    reference: Reference | None = None,
+    profile: str | None = None,
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
 
@@ -250,6 +254,9 @@ def evaluate_perturbed(
         model_free: the data's model-free figures beside a reference
             (:func:`mrclens.scoring.model_free.model_free_figures`; the audit computes them): kept in
             ``results.model_free`` and cited at the end of each category's reading.
+        reference, profile: the reference whose audit with this reader ``profile`` the drops are
+            read against (:func:`mrclens.scoring.against_reference.compare_with_reference`);
+            ``None``: no comparison.
 
     Returns:
         an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction
@@ -303,6 +310,8 @@ def evaluate_perturbed(
     t1 = time.perf_counter()
     scored = score_replicates(loaded, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
+    scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
+                                                                 profile, confidence)
     t2 = time.perf_counter()
     all_inputs = list(inputs)
     mpath = manifest_path(perturbed_dir)

@@ -7,15 +7,18 @@ sample (40 SQuAD v1.1 articles) or a given dataset:
    and write them as ``OUT/<planting>/planted.json`` and ``clean.json``;
 2. audit each (:func:`mrclens.audit.run_audit`; one file split by title, the given reader profile,
    ``OUT/<planting>/planted-audit/`` and ``clean-audit/``; an interrupted selftest resumes there);
-3. read the category verdicts (``results.json`` ``categories[].evidence``).
+3. read the category verdicts (:func:`verdicts`): each category's comparison with the reference
+   audit of the same reader profile (``results.json`` ``categories[].reference_bias``,
+   :mod:`mrclens.scoring.against_reference`: ``"more"``, ``"in line"``, ``"less"``,
+   ``"inconclusive"``), or, when the reference has no audit with that profile, its absolute
+   evidence level (``categories[].evidence``, :mod:`mrclens.scoring.readings`).
 
-A planting **passes** when the audit of the planted dataset *flags* its family (evidence
-``"moderate"`` or ``"strong"``, :data:`FLAGGED`) and the audit of the clean counterpart flags
-**no** category. This is strict on purpose: the clean counterpart is the same data without the
-shortcut, so any category flagged there is flagged on SQuAD-like data whatever its bias, and a
-reader of the verdicts cannot tell it from a finding. (Issue 17 will read verdicts against a
-SQuAD reference; until then, "flagged" means the absolute evidence levels of
-:mod:`mrclens.scoring.readings`.)
+A planting **passes** when the audit of the planted dataset *flags* its family (:data:`FLAGGED`:
+more of the bias than the reference — or, without a reference audit, evidence ``"moderate"`` or
+``"strong"``) and the audit of the clean counterpart flags **no** category. This is strict on
+purpose: the clean counterpart is the same data without the shortcut, so any category flagged there
+is flagged on SQuAD-like data whatever its bias, and a reader of the verdicts cannot tell it from a
+finding. The reference is the bundled SQuAD v1.1 reference unless ``audit_options`` name another.
 
 The summary is ``OUT/selftest.json`` (:mod:`mrclens.artifacts.selftest`) and the table of
 :func:`format_selftest`. The whole run takes minutes (two quick-profile audits per planting), so it
@@ -36,8 +39,15 @@ from mrclens.squad import write_dataset
 
 log = logging.getLogger(__name__)
 
-#: Evidence levels that count as flagging a category.
-FLAGGED = frozenset({"moderate", "strong"})
+#: Verdicts that count as flagging a category: more of the bias than the reference, or (without a
+#: reference audit for the profile) a moderate or strong absolute evidence level.
+FLAGGED = frozenset({"more", "moderate", "strong"})
+
+
+def verdicts(results) -> dict[str, str | None]:
+    """Category → verdict of an audit's results: ``reference_bias`` where the category was read against a
+    reference audit, else its evidence level (module docstring)."""
+    return {c.category: c.reference_bias if c.reference_bias is not None else c.evidence for c in results.categories}
 
 
 def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | None]) -> tuple[bool, str]:
@@ -45,10 +55,10 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
 
     Args:
         planting: a key of :data:`~mrclens.selftest.plantings.PLANTINGS`.
-        planted / clean: category → evidence level of each side's audit.
+        planted / clean: category → verdict of each side's audit (:func:`verdicts`).
 
-    >>> judge("overlap", {"Similarity": "strong", "Question": "none"}, {"Similarity": "none", "Question": "none"})
-    (True, 'Similarity flagged (strong) on the planted dataset; nothing flagged on the clean counterpart')
+    >>> judge("overlap", {"Similarity": "more", "Question": "in line"}, {"Similarity": "in line", "Question": "less"})
+    (True, 'Similarity flagged (more) on the planted dataset; nothing flagged on the clean counterpart')
     >>> judge("overlap", {"Similarity": "strong"}, {"Similarity": "strong"})[0]
     False
     """
@@ -116,7 +126,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
                                              profile=profile, device=device, cache_dir=cache_dir, progress=progress,
                                              **(audit_options or {})), echo=echo)
             sides[side] = results
-        cats = {side: {c.category: c.evidence for c in r.categories} for side, r in sides.items()}
+        cats = {side: verdicts(r) for side, r in sides.items()}
         passed, why = judge(name, cats["planted"], cats["clean"])
         family = PLANTINGS[name].family
         rows.append(PlantingVerdict(

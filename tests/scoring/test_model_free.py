@@ -87,7 +87,7 @@ def test_reference_round_trip_and_errors(tmp_path):
 
 def test_bundled_reference_is_squad_dev_with_its_provenance():
     ref = read_reference()
-    assert ref.name == "SQuAD v1.1 dev" and BUNDLED_REFERENCE.is_file()
+    assert ref.name == "SQuAD v1.1" and BUNDLED_REFERENCE.is_file() and ref.provenance["source"] == "dev-v1.1.json.gz"
     assert set(ref.figures) == {path for _, path, *_ in FIGURES}
     assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 10000
     assert {"source", "sha256", "command", "commit", "date", "mrclens_version"} <= set(ref.provenance)

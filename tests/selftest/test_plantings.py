@@ -162,3 +162,21 @@ def test_runner_judges_and_writes_selftest_json(tmp_path, monkeypatch, sample_pa
     assert row.planted_evidence == "strong" and row.clean_flagged == ["Question"] and not row.passed
     assert read_selftest(tmp_path / "st") == report
     assert "FAIL" in format_selftest(report) and "Question (moderate)" in format_selftest(report)
+
+
+def test_verdicts_prefer_the_comparison_with_the_reference_audit():
+    from types import SimpleNamespace
+
+    from mrclens.artifacts.results import CategoryResult
+    from mrclens.selftest.runner import judge, verdicts
+
+    cats = [CategoryResult("Similarity", [], [], None, None, None, None, "strong", reference_bias="in line"),
+            CategoryResult("Position", [], [], None, None, None, None, "none", reference_bias="more"),
+            CategoryResult("Question", [], [], None, None, None, None, "moderate")]  # no reference audit
+    got = verdicts(SimpleNamespace(categories=cats))
+    assert got == {"Similarity": "in line", "Position": "more", "Question": "moderate"}
+    # strong in absolute terms but in line with SQuAD: not a flag; more than SQuAD: a flag
+    assert judge("overlap", got, {"Similarity": "in line"}) == (
+        False, "Similarity not flagged (in line) on the planted dataset; nothing flagged on the clean counterpart")
+    assert judge("position", got, {"Similarity": "less", "Keyword": "in line"})[0]
+    assert not judge("position", got, {"Keyword": "more"})[0]

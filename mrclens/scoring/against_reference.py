@@ -1,0 +1,266 @@
+"""Drops read against a reference audit: is the audited data more biased than the reference? (issue 17, part 1)
+
+A drop alone depends on the reader (a stronger reader has more to lose) and on what any edit costs,
+so the readings compare each ablation with the same ablation on a reference dataset audited with
+the same reader profile (SQuAD v1.1 by default, :mod:`mrclens.artifacts.reference`).
+
+**The compared figure** (:func:`relative_figure`), in percent of the baseline F1 so that readers of
+different strength can be compared:
+
+* an insertion ablation with a matched control (e1, e2, e6–e10 with c1, c2, c6–c10): the
+  **relative excess drop**, ``100 × excess drop / baseline F1``, with the excess drop's paired
+  bootstrap CI scaled the same way (the baseline F1 is taken as fixed);
+* any other ablation (e3, e4, e5): the **relative drop** ``100 × F1 drop / baseline F1`` and its CI
+  (:mod:`mrclens.scoring.drops`).
+
+**Per ablation**: difference = audited − reference, with a normal-approximation interval at the
+results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
+questions are independent, so ``se = sqrt(se_audit² + se_ref²)``). The difference is on the *bias
+side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``
+ablations, a smaller one for ``small_drop`` ablations). ``reference_bias`` is ``"more"`` when the
+interval lies wholly on the bias side, ``"less"`` when wholly on the other, else ``"in line"``.
+
+**Per category** (:func:`category_comparison`): the mean over its compared ablations of the
+difference signed towards the bias (``+`` = more of the bias than the reference), with standard
+error ``sqrt(Σ se_i²) / k`` (the ablations are treated as independent; they share questions, so
+the interval is approximate). ``"more"`` when its interval excludes 0 on the ``+`` side, ``"less"``
+on the ``−`` side, else ``"in line"``. Why a mean rather than a majority of the ablations (the rule
+of the absolute levels, :func:`mrclens.scoring.readings.category_level`): every ablation is
+already calibrated by its reference here, so an ablation that is small for every reader (e3) is
+small on the reference too and cannot decide the category, and a shortcut that one probe of a
+category catches far beyond the reference (e6 for nouns) is not outvoted by probes that could not
+see it (e7 verbs, e8 adjectives).
+
+**Weak readers**: below :data:`mrclens.scoring.readings.LOW_BASELINE_F1` baseline F1 (on SQuAD v2.0
+data also HasAns), the comparison is ``"inconclusive"``: a reader that has learned little cannot
+lose much, so its relative drops say little about the data.
+
+Examples:
+    >>> from mrclens.artifacts.results import AblationResult
+    >>> a = AblationResult("e1", "insert question", "Similarity", "e1", "original-truncated", "large_drop",
+    ...                    evaluated=True, n=400, f1_drop=30.0, ci_low=25.0, ci_high=35.0, baseline_f1=60.0,
+    ...                    control="c1", control_f1_drop=2.0, excess_drop=28.0, excess_ci_low=23.0, excess_ci_high=33.0)
+    >>> fig = relative_figure(a)
+    >>> fig.figure, round(fig.value, 1), round(fig.ci_low, 1), round(fig.ci_high, 1)
+    ('relative_excess_drop', 46.7, 38.3, 55.0)
+    >>> ref = ReferenceAudit("quick", 50.0, {}, {"e1": ReferenceDrop("relative_excess_drop", 20.0, 16.0, 24.0, 2000)})
+    >>> b = compare_ablation(a, ref, "SQuAD v1.1")
+    >>> b.reference_bias, round(b.reference_difference, 1)
+    ('more', 26.7)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import replace
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any, Sequence
+
+from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
+from mrclens.artifacts.results import AblationResult, CategoryResult, Results
+from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
+from mrclens.scoring.model_free import FIGURES
+
+#: Values of ``reference_bias``.
+COMPARISONS = ("more", "in line", "less", "inconclusive")
+
+
+def _z(confidence: float) -> float:
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def relative_figure(a: AblationResult) -> ReferenceDrop | None:
+    """The figure an ablation is compared on (module docstring), or ``None`` (a control, not evaluated, no baseline F1)."""
+    if a.control_of is not None or not a.evaluated or not a.baseline_f1 or a.n is None:
+        return None
+    if a.bias_signal == "large_drop" and a.excess_drop is not None and a.excess_ci_low is not None:
+        scale = 100.0 / a.baseline_f1
+        return ReferenceDrop("relative_excess_drop", a.excess_drop * scale, a.excess_ci_low * scale,
+                             a.excess_ci_high * scale, a.excess_n or a.n, a.f1_drop, a.excess_drop)
+    if a.relative_drop is None or a.relative_ci_low is None:
+        return None
+    return ReferenceDrop("relative_drop", a.relative_drop, a.relative_ci_low, a.relative_ci_high, a.n, a.f1_drop, None)
+
+
+def _se(low: float, high: float, z: float) -> float:
+    return max(high - low, 0.0) / (2.0 * z)
+
+
+def _weak(a: AblationResult) -> bool:
+    from mrclens.scoring.readings import LOW_BASELINE_F1
+
+    if a.baseline_f1 is not None and a.baseline_f1 < LOW_BASELINE_F1:
+        return True
+    has_ans = (a.subsets or {}).get("HasAns")
+    return bool(has_ans is not None and has_ans.n and has_ans.baseline_f1 is not None
+                and has_ans.baseline_f1 < LOW_BASELINE_F1)
+
+
+def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
+                     confidence: float = CONFIDENCE) -> AblationResult:
+    """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
+    when it has no figure or the reference lacks it."""
+    own, ref = relative_figure(a), reference.ablations.get(a.id)
+    if own is None or ref is None or ref.figure != own.figure:
+        return a
+    z = _z(confidence)
+    diff = own.value - ref.value
+    se = math.hypot(_se(own.ci_low, own.ci_high, z), _se(ref.ci_low, ref.ci_high, z))
+    low, high = diff - z * se, diff + z * se
+    above, below = low > 0, high < 0  # the whole interval above / below 0
+    if _weak(a):
+        bias = "inconclusive"
+    elif above or below:
+        bias = "more" if above == (a.bias_signal == "large_drop") else "less"
+    else:
+        bias = "in line"
+    return replace(a, reference=name, reference_figure=own.figure, compared_value=_r(own.value),
+                   reference_value=_r(ref.value), reference_ci_low=_r(ref.ci_low), reference_ci_high=_r(ref.ci_high),
+                   reference_difference=_r(diff), reference_difference_ci_low=_r(low),
+                   reference_difference_ci_high=_r(high), reference_bias=bias)
+
+
+def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE
+                        ) -> tuple[str, float, float, float] | None:
+    """``(reference_bias, mean signed difference, ci_low, ci_high)`` of a category's compared ablations, or ``None``.
+
+    The signed difference is ``+`` towards the bias (module docstring); ablations whose comparison is
+    ``"inconclusive"`` (weak reader) make the category inconclusive.
+    """
+    done = [a for a in members if a.reference_bias is not None]
+    if not done:
+        return None
+    if any(a.reference_bias == "inconclusive" for a in done):
+        return "inconclusive", math.nan, math.nan, math.nan
+    z = _z(confidence)
+    signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
+    ses = [_se(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
+    mean = sum(signed) / len(signed)
+    se = math.sqrt(sum(s * s for s in ses)) / len(ses)
+    low, high = mean - z * se, mean + z * se
+    return ("more" if low > 0 else "less" if high < 0 else "in line"), mean, low, high
+
+
+_BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line with"}
+
+
+def _describe_ablation(a: AblationResult, confidence: float) -> str:
+    ci = confidence_label(confidence)
+    what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
+    head = (f" Against {a.reference} (same reader profile): {what} {a.compared_value:.1f}% of the baseline F1 "
+            f"beside {a.reference_value:.1f}% ({ci} {a.reference_ci_low:.1f} to {a.reference_ci_high:.1f}); "
+            f"difference {a.reference_difference:+.1f} ({ci} {a.reference_difference_ci_low:+.1f} to "
+            f"{a.reference_difference_ci_high:+.1f})")
+    if a.reference_bias == "inconclusive":
+        return head + ": not compared, the baseline reader is too weak."
+    return head + f": {_BIAS_WORDS[a.reference_bias]} {a.reference} for this bias."
+
+
+def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
+                           reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE
+                           ) -> tuple[list[AblationResult], list[CategoryResult]]:
+    """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
+
+    Each compared ablation's and category's reading ends with one sentence on the comparison. Nothing
+    changes when there is no reference, or it holds no audit with this profile (the category readings
+    then say so). The evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
+    """
+    audit = reference.audits.get(profile) if reference is not None and profile else None
+    if audit is None:
+        if reference is None or not profile:
+            return list(ablations), list(categories)
+        note = (f" No {reference.name} audit with the {profile} profile to read the drops against "
+                f"(it has: {', '.join(reference.audits) or 'none'}).")
+        return list(ablations), [replace(c, reading=c.reading + note) if c.reading else c for c in categories]
+    compared = []
+    for a in ablations:
+        b = compare_ablation(a, audit, reference.name, confidence)
+        if b.reference_bias is not None and b.reading is not None:
+            b = replace(b, reading=b.reading + _describe_ablation(b, confidence))
+        compared.append(b)
+    cats = []
+    ci = confidence_label(confidence)
+    for c in categories:
+        members = [a for a in compared if a.id in c.ablations]
+        got = category_comparison(members, confidence)
+        if got is None:
+            cats.append(c)
+            continue
+        bias, mean, low, high = got
+        ids = ", ".join(a.id for a in members if a.reference_bias is not None)
+        if bias == "inconclusive":
+            text = f" Against {reference.name}: not compared, the baseline reader is too weak."
+            cats.append(replace(c, reference=reference.name, reference_bias=bias,
+                                reading=(c.reading or "") + text))
+            continue
+        text = (f" Against {reference.name} (same reader profile, {ids}): {_BIAS_WORDS[bias]} {reference.name} "
+                f"for this bias (mean difference towards the bias {mean:+.1f} points of relative drop, {ci} "
+                f"{low:+.1f} to {high:+.1f}).")
+        cats.append(replace(c, reference=reference.name, reference_bias=bias, reference_difference=_r(mean),
+                            reference_difference_ci_low=_r(low), reference_difference_ci_high=_r(high),
+                            reading=(c.reading or "") + text))
+    return compared, cats
+
+
+def reference_audit_from_results(results: Results, profile: str, provenance: dict[str, Any] | None = None
+                                 ) -> ReferenceAudit:
+    """The :class:`~mrclens.artifacts.reference.ReferenceAudit` of an audit's results (one figure per
+    evaluated ablation, :func:`relative_figure`)."""
+    original = results.sets.get("original")
+    drops = {a.id: fig for a in results.ablations for fig in [relative_figure(a)] if fig is not None}
+    drops = {k: ReferenceDrop(d.figure, _r(d.value), _r(d.ci_low), _r(d.ci_high), d.n,
+                              None if d.f1_drop is None else _r(d.f1_drop),
+                              None if d.excess_drop is None else _r(d.excess_drop)) for k, d in drops.items()}
+    prov = {"mrclens_version": results.mrclens_version, "created": results.created, "seed": results.seed,
+            "reader_f1": None if original is None or original.f1 is None else _r(original.f1),
+            **(provenance or {})}
+    return ReferenceAudit(profile, None if original is None or original.f1 is None else _r(original.f1), prov, drops)
+
+
+def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
+    """An earlier audit (the folder holding its ``results.json``) as a reference: its model-free figures
+    and its drops, under its reader profile.
+
+    Raises:
+        ArtifactError: no readable ``results.json`` there (the message names the file).
+    """
+    from mrclens.artifacts.results import read_results
+
+    results = read_results(audit_dir)
+    options = (results.audit.options if results.audit is not None else None) or {}
+    profile = options.get("profile") or "external"
+    name = f"the audit in {Path(audit_dir)}"
+    z = _z(results.bootstrap.confidence)
+    figures = {}
+    kinds = {path: kind for _, path, kind, _, _, _ in FIGURES}
+    for f in results.model_free:
+        std = None  # a share's standard error follows from its value and n
+        if kinds.get(f.path) == "mean" and f.n:
+            std = (f.ci_high - f.ci_low) / (2.0 * z) * math.sqrt(f.n)
+        figures[f.path] = ReferenceFigure(f.value, f.n, std)
+    prov = {"source": str(audit_dir), "kind": "audit"}
+    return Reference(name, prov, figures, {profile: reference_audit_from_results(results, profile, prov)})
+
+
+def read_any_reference(path: str | os.PathLike | None) -> tuple[Reference, Path]:
+    """A reference from a reference file or an audit directory (``None``: the bundled reference).
+
+    Returns:
+        ``(reference, file)``: ``file`` is the reference file or the audit's ``results.json`` (for its sha256).
+
+    Raises:
+        ArtifactError: the file or directory cannot be read as a reference.
+    """
+    from mrclens.artifacts.layout import RESULTS_JSON
+    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
+
+    if path is not None and Path(path).is_dir():
+        return reference_from_audit(path), Path(path) / RESULTS_JSON
+    file = BUNDLED_REFERENCE if path is None else Path(path)
+    return read_reference(file), file
+
+
+def _r(x: float) -> float:
+    return round(float(x), 4)

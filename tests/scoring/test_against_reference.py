@@ -1,0 +1,159 @@
+"""Drops read against a reference audit (issue 17, part 1): the arithmetic on hand-made results, both
+directions, categories, weak readers, and an audit directory used as the reference."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, read_reference, write_reference
+from mrclens.artifacts.results import (AblationResult, BootstrapSettings, CategoryResult, ModelRecord, Results,
+                                       AuditRecord, SetResult, read_results, write_results)
+from mrclens.errors import ArtifactError
+from mrclens.scoring.against_reference import (category_comparison, compare_ablation, compare_with_reference,
+                                               read_any_reference, reference_audit_from_results, relative_figure)
+
+Z = 1.959963984540054
+
+
+def _insertion(aid="e1", excess=30.0, low=25.0, high=35.0, base=60.0, category="Similarity", n=400):
+    return AblationResult(aid, "insert", category, aid, "original-truncated", "large_drop", evaluated=True, n=n,
+                          f1_drop=excess + 2.0, ci_low=low + 2.0, ci_high=high + 2.0, baseline_f1=base,
+                          relative_drop=100 * (excess + 2.0) / base, relative_ci_low=100 * (low + 2.0) / base,
+                          relative_ci_high=100 * (high + 2.0) / base, control="c" + aid[1:], control_f1_drop=2.0,
+                          excess_drop=excess, excess_ci_low=low, excess_ci_high=high, excess_n=n, reading="r.")
+
+
+def _removal(aid="e4", rel=70.0, low=66.0, high=74.0, base=60.0, category="Question"):
+    return AblationResult(aid, "remove", category, aid, "original", "small_drop", evaluated=True, n=1000,
+                          f1_drop=rel * base / 100, ci_low=low * base / 100, ci_high=high * base / 100,
+                          baseline_f1=base, relative_drop=rel, relative_ci_low=low, relative_ci_high=high, reading="r.")
+
+
+def _ref(**drops):
+    return ReferenceAudit("quick", 50.0, {}, {k: ReferenceDrop(*v) for k, v in drops.items()})
+
+
+def test_relative_figure_is_the_excess_over_the_control_for_insertions_and_the_relative_drop_otherwise():
+    fig = relative_figure(_insertion(excess=12.0, low=9.0, high=15.0, base=40.0))
+    assert fig.figure == "relative_excess_drop"
+    assert (fig.value, fig.ci_low, fig.ci_high) == pytest.approx((30.0, 22.5, 37.5))
+    fig = relative_figure(_removal(rel=70.0, low=66.0, high=74.0))
+    assert fig.figure == "relative_drop" and (fig.value, fig.ci_low, fig.ci_high) == (70.0, 66.0, 74.0)
+    control = AblationResult("c1", "control", "Similarity", "c1", "original-truncated", "large_drop", evaluated=True,
+                             n=10, baseline_f1=60.0, relative_drop=3.0, relative_ci_low=1.0, relative_ci_high=5.0,
+                             control_of="e1")
+    assert relative_figure(control) is None
+
+
+def test_the_difference_and_its_interval_combine_both_standard_errors():
+    a = _insertion(excess=30.0, low=24.0, high=36.0, base=60.0)  # 50 % [40, 60]
+    b = compare_ablation(a, _ref(e1=("relative_excess_drop", 20.0, 15.0, 25.0, 2000)), "SQuAD v1.1")
+    se = math.hypot(10.0 / Z, 5.0 / Z)
+    assert b.compared_value == pytest.approx(50.0) and b.reference_difference == pytest.approx(30.0)
+    assert b.reference_difference_ci_low == pytest.approx(30.0 - Z * se, abs=1e-3)
+    assert b.reference_difference_ci_high == pytest.approx(30.0 + Z * se, abs=1e-3)
+    assert b.reference_bias == "more" and b.reference == "SQuAD v1.1" and a.reference_bias is None
+
+
+@pytest.mark.parametrize("own, ref, expected", [
+    # insertion (large_drop): a larger relative excess drop is more of the bias
+    ((30.0, 24.0, 36.0), (20.0, 15.0, 25.0), "more"),
+    ((3.0, 0.0, 6.0), (20.0, 15.0, 25.0), "less"),
+    ((12.0, 6.0, 18.0), (10.0, 6.0, 14.0), "in line"),
+])
+def test_insertions_read_in_both_directions(own, ref, expected):
+    excess, low, high = (v * 60.0 / 100 for v in own)
+    b = compare_ablation(_insertion(excess=excess, low=low, high=high), _ref(e1=("relative_excess_drop", *ref, 900)), "R")
+    assert b.reference_bias == expected
+
+
+@pytest.mark.parametrize("own, ref, expected", [
+    # removal (small_drop): a smaller relative drop is more of the bias (the reader did not need it)
+    ((10.0, 7.0, 13.0), (70.0, 67.0, 73.0), "more"),
+    ((90.0, 87.0, 93.0), (70.0, 67.0, 73.0), "less"),
+    ((71.0, 68.0, 74.0), (70.0, 67.0, 73.0), "in line"),
+])
+def test_removals_read_in_both_directions(own, ref, expected):
+    b = compare_ablation(_removal(rel=own[0], low=own[1], high=own[2]), _ref(e4=("relative_drop", *ref, 900)), "R")
+    assert b.reference_bias == expected
+
+
+def test_a_weak_reader_is_not_compared_and_a_missing_figure_is_not_invented():
+    weak = compare_ablation(_insertion(base=20.0), _ref(e1=("relative_excess_drop", 1.0, 0.0, 2.0, 900)), "R")
+    assert weak.reference_bias == "inconclusive"
+    assert compare_ablation(_insertion(), _ref(e2=("relative_excess_drop", 1.0, 0.0, 2.0, 900)), "R").reference_bias is None
+    # an ablation read on another figure in the reference (no control there) is not compared
+    assert compare_ablation(_insertion(), _ref(e1=("relative_drop", 1.0, 0.0, 2.0, 900)), "R").reference_bias is None
+
+
+def test_a_category_is_the_mean_signed_difference_so_one_probe_far_beyond_the_reference_counts():
+    ref = _ref(e6=("relative_excess_drop", 10.0, 7.0, 13.0, 900), e7=("relative_excess_drop", 2.0, 0.0, 4.0, 900),
+               e8=("relative_excess_drop", 1.0, -1.0, 3.0, 900))
+    e6 = _insertion("e6", excess=24.0, low=21.0, high=27.0, category="Keyword")   # 40 % vs 10 %: more
+    e7 = _insertion("e7", excess=1.2, low=0.0, high=2.4, category="Keyword")     # 2 % vs 2 %: in line
+    e8 = _insertion("e8", excess=0.6, low=-0.6, high=1.8, category="Keyword")    # 1 % vs 1 %: in line
+    members = [compare_ablation(a, ref, "R") for a in (e6, e7, e8)]
+    assert [m.reference_bias for m in members] == ["more", "in line", "in line"]
+    bias, mean, low, high = category_comparison(members)
+    assert bias == "more" and mean == pytest.approx(10.0, abs=0.01) and low > 0
+    # signed towards the bias: a removal whose drop is smaller than the reference's adds to "more"
+    q = [compare_ablation(_removal(rel=20.0, low=17.0, high=23.0), _ref(e4=("relative_drop", 70.0, 67.0, 73.0, 9)), "R")]
+    assert category_comparison(q)[0] == "more" and category_comparison(q)[1] == pytest.approx(50.0)
+    # both ways at once cancel out
+    mixed = members[:1] + [compare_ablation(_insertion("e7", excess=-18.0, low=-21.0, high=-15.0), ref, "R")]
+    assert category_comparison(mixed)[0] == "in line"
+
+
+def test_compare_with_reference_appends_readings_and_says_when_the_profile_is_missing():
+    ref = Reference("SQuAD v1.1", {}, {}, {"quick": _ref(e1=("relative_excess_drop", 20.0, 15.0, 25.0, 2000))})
+    cat = CategoryResult("Similarity", ["e1", "e3"], ["e1"], 32.0, 27.0, 37.0, reading="Similarity bias: x.")
+    abl, cats = compare_with_reference([_insertion()], [cat], ref, "quick")
+    assert abl[0].reading.startswith("r. Against SQuAD v1.1 (same reader profile): excess drop 50.0% of the baseline F1")
+    assert "more than SQuAD v1.1 for this bias" in abl[0].reading
+    assert cats[0].reference_bias == "more" and "more than SQuAD v1.1 for this bias" in cats[0].reading
+    abl, cats = compare_with_reference([_insertion()], [cat], ref, "paper")
+    assert abl[0].reference_bias is None and cats[0].reference_bias is None
+    assert "No SQuAD v1.1 audit with the paper profile" in cats[0].reading and "(it has: quick)" in cats[0].reading
+
+
+def _results(ablations, f1=60.0):
+    return Results("0.1.0", "2026-01-01T00:00:00Z", 0, ModelRecord("baseline", "m", {}), BootstrapSettings(100, 0.95, 0),
+                   sets={"original": SetResult("original.json", 1000, 50.0, f1)}, ablations=ablations,
+                   audit=AuditRecord({"profile": "quick", "seed": 0}, None, "model", None))
+
+
+def test_an_audit_directory_is_a_reference_and_the_reference_file_round_trips(tmp_path):
+    write_results(_results([_insertion(), _removal()]), tmp_path / "old")
+    ref, file = read_any_reference(tmp_path / "old")
+    assert file == tmp_path / "old" / "results.json" and list(ref.audits) == ["quick"]
+    audit = ref.audits["quick"]
+    assert audit.baseline_f1 == 60.0 and set(audit.ablations) == {"e1", "e4"}
+    assert audit.ablations["e1"].value == pytest.approx(50.0) and audit.ablations["e4"].figure == "relative_drop"
+    # the same results read against themselves are in line everywhere
+    abl, _ = compare_with_reference([_insertion(), _removal()], [], ref, "quick")
+    assert [a.reference_bias for a in abl] == ["in line", "in line"]
+    assert all(a.reference_difference == 0 for a in abl)
+    path = write_reference(ref, tmp_path / "ref.json")
+    assert read_reference(path) == ref
+    raw = json.loads(path.read_text())
+    raw["audits"]["quick"]["ablations"]["e1"]["value"] = "big"
+    (tmp_path / "bad.json").write_text(json.dumps(raw))
+    with pytest.raises(ArtifactError, match=r"bad\.json.*audit quick: ablation e1.*value"):
+        read_reference(tmp_path / "bad.json")
+    with pytest.raises(ArtifactError, match="results.json"):
+        read_any_reference(tmp_path)  # a folder with no results.json
+
+
+def test_version_1_reference_files_still_read(tmp_path):
+    (tmp_path / "v1.json").write_text(json.dumps({"format_version": 1, "name": "old", "figures": {}}))
+    ref = read_reference(tmp_path / "v1.json")
+    assert ref.audits == {} and ref.name == "old"
+
+
+def test_reference_audit_records_the_reader_f1_and_provenance():
+    audit = reference_audit_from_results(_results([_insertion()], f1=71.3), "paper", {"command": "x"})
+    assert audit.profile == "paper" and audit.baseline_f1 == 71.3
+    assert audit.provenance["reader_f1"] == 71.3 and audit.provenance["command"] == "x"
