@@ -11,7 +11,9 @@ quick-profile reference)::
         --audit AUDIT_DIR [--audit AUDIT_DIR ...]
 
 ``--audit`` adds (or replaces) the audit's drops under its reader profile (``results.json`` →
-``audit.options.profile``) in the file given by ``--out``, keeping everything else. Any dataset
+``audit.options.profile``) in the file given by ``--out``, keeping everything else; several audits
+of one profile (e.g. ``--seed 0`` and ``--seed 1``) are combined: the mean figure, and how much it
+moves between training runs (:func:`mrclens.scoring.against_reference.combine_reference_audits`). Any dataset
 MRCLens reads can be a reference (e.g. the previous release of one's own data); pass the file to
 ``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``). The
 file records its provenance: source file and sha256, this command, the git commit, the date and
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.artifacts.reference import read_reference, write_reference
     from mrclens.artifacts.results import read_results, utc_now
     from mrclens.io_utils import sha256_file
-    from mrclens.scoring.against_reference import reference_audit_from_results
+    from mrclens.scoring.against_reference import combine_reference_audits, reference_audit_from_results
 
     command = "benchmarks/make_reference.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.data:
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             reference.audits = old.audits
     else:
         reference = read_reference(args.out)
+    by_profile: dict[str, list] = {}
     for audit_dir in args.audit:
         results = read_results(audit_dir)
         profile = (results.audit.options if results.audit is not None else {}).get("profile")
@@ -77,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         provenance = {"sources": sources, "command": command, "commit": _commit(), "date": utc_now(),
                       "audit_options": {k: results.audit.options.get(k) for k in ("seed", "perturb_seeds", "max_steps")
                                         if k in results.audit.options}}
-        reference.audits[profile] = reference_audit_from_results(results, profile, provenance)
+        provenance["audit_dir"] = str(audit_dir)
+        by_profile.setdefault(profile, []).append(reference_audit_from_results(results, profile, provenance))
+    for profile, audits in by_profile.items():  # several audits of one profile: mean + between-run spread
+        reference.audits[profile] = combine_reference_audits(audits)
     write_reference(reference, args.out)
     for path, fig in reference.figures.items():
         print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'})")

@@ -16,7 +16,7 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
      "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
-                                             "f1_drop", "excess_drop"}}}}}
+                                             "f1_drop", "excess_drop", "runs", "run_sd"}}}}}
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses
 (:data:`mrclens.scoring.model_free.FIGURES`): a share in percent with ``std`` ``null``, or a
@@ -76,6 +76,10 @@ class ReferenceDrop:
         value, ci_low, ci_high: the figure and its CI (percent of the baseline F1).
         n: questions it is computed on.
         f1_drop / excess_drop: the absolute figures behind it (F1 points), for the report.
+        runs: how many audits (training runs) the figure combines.
+        run_sd: with several runs, the standard deviation of the figure between training runs
+            beyond what each run's CI covers (``None``: one run, not measured); a comparison adds
+            it to the audited run's uncertainty (:mod:`mrclens.scoring.against_reference`).
     """
 
     figure: str
@@ -85,6 +89,8 @@ class ReferenceDrop:
     n: int
     f1_drop: float | None = None
     excess_drop: float | None = None
+    runs: int = 1
+    run_sd: float | None = None
 
 
 @dataclass
@@ -139,7 +145,9 @@ class Reference:
                                            ci_low=f(d, "ci_low", (float, int), path, w),
                                            ci_high=f(d, "ci_high", (float, int), path, w), n=f(d, "n", int, path, w),
                                            f1_drop=f(d, "f1_drop", _NUM + (int,), path, w, None),
-                                           excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None))
+                                           excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None),
+                                           runs=f(d, "runs", int, path, w, 1),
+                                           run_sd=f(d, "run_sd", _NUM + (int,), path, w, None))
             audits[profile] = ReferenceAudit(profile=f(a, "profile", str, path, where),
                                              baseline_f1=f(a, "baseline_f1", _NUM + (int,), path, where, None),
                                              provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops)

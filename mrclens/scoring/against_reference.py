@@ -15,7 +15,10 @@ different strength can be compared:
 
 **Per ablation**: difference = audited − reference, with a normal-approximation interval at the
 results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
-questions are independent, so ``se = sqrt(se_audit² + se_ref²)``). The difference is on the *bias
+questions are independent, so ``se = sqrt(se_audit² + se_ref² + run_sd²)``, where ``run_sd`` is
+how much the figure moves between training runs beyond their CIs, measured when the reference
+combines several audits (:func:`combine_reference_audits`; the audited run's own CI covers the
+questions and the perturbation draws, not its training seed). The difference is on the *bias
 side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``
 ablations, a smaller one for ``small_drop`` ablations). ``reference_bias`` is ``"more"`` when the
 interval lies wholly on the bias side, ``"less"`` when wholly on the other, else ``"in line"``.
@@ -107,7 +110,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
         return a
     z = _z(confidence)
     diff = own.value - ref.value
-    se = math.hypot(_se(own.ci_low, own.ci_high, z), _se(ref.ci_low, ref.ci_high, z))
+    se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
     above, below = low > 0, high < 0  # the whole interval above / below 0
     if _weak(a):
@@ -217,6 +220,47 @@ def reference_audit_from_results(results: Results, profile: str, provenance: dic
             "reader_f1": None if original is None or original.f1 is None else _r(original.f1),
             **(provenance or {})}
     return ReferenceAudit(profile, None if original is None or original.f1 is None else _r(original.f1), prov, drops)
+
+
+def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float = CONFIDENCE) -> ReferenceAudit:
+    """One reference audit from several audits of the same data and profile (different ``--seed``).
+
+    Per ablation present in every audit: the value is the mean of the runs' values; the between-run
+    SD beyond the runs' own CIs is ``run_sd = sqrt(max(s² − mean(se_i²), 0))`` (``s²``: the sample
+    variance of the run values; ``se_i``: each run's CI half-width ÷ z), and the CI of the mean is
+    ``mean ± z sqrt(s² / k)`` (at least ``± z sqrt(mean(se_i²) / k)``). With two runs ``s²`` rests on
+    one difference, so ``run_sd`` is a rough estimate; it is recorded, not hidden.
+
+    Raises:
+        ValueError: no audits, or audits of different profiles.
+    """
+    if not audits:
+        raise ValueError("combine_reference_audits needs at least one audit")
+    if len({a.profile for a in audits}) > 1:
+        raise ValueError(f"audits of different profiles: {sorted({a.profile for a in audits})}")
+    if len(audits) == 1:
+        return audits[0]
+    z, k = _z(confidence), len(audits)
+    drops = {}
+    for aid in audits[0].ablations:
+        runs = [a.ablations.get(aid) for a in audits]
+        if any(r is None or r.figure != runs[0].figure for r in runs):
+            continue
+        values = [r.value for r in runs]
+        mean = sum(values) / k
+        s2 = sum((v - mean) ** 2 for v in values) / (k - 1)
+        within = sum(_se(r.ci_low, r.ci_high, z) ** 2 for r in runs) / k
+        half = z * math.sqrt(max(s2, within) / k)
+        drops[aid] = ReferenceDrop(runs[0].figure, _r(mean), _r(mean - half), _r(mean + half), runs[0].n,
+                                   _mean_or_none([r.f1_drop for r in runs]), _mean_or_none([r.excess_drop for r in runs]),
+                                   runs=k, run_sd=_r(math.sqrt(max(s2 - within, 0.0))))
+    f1s = [a.baseline_f1 for a in audits if a.baseline_f1 is not None]
+    return ReferenceAudit(audits[0].profile, _r(sum(f1s) / len(f1s)) if f1s else None,
+                          {"runs": [dict(a.provenance) for a in audits]}, drops)
+
+
+def _mean_or_none(xs: Sequence[float | None]) -> float | None:
+    return None if any(x is None for x in xs) else _r(sum(xs) / len(xs))
 
 
 def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:

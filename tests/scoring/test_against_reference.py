@@ -157,3 +157,23 @@ def test_reference_audit_records_the_reader_f1_and_provenance():
     audit = reference_audit_from_results(_results([_insertion()], f1=71.3), "paper", {"command": "x"})
     assert audit.profile == "paper" and audit.baseline_f1 == 71.3
     assert audit.provenance["reader_f1"] == 71.3 and audit.provenance["command"] == "x"
+
+
+def test_two_runs_combine_into_their_mean_and_their_spread_widens_the_comparison():
+    from mrclens.scoring.against_reference import combine_reference_audits
+
+    run0 = ReferenceAudit("paper", 71.0, {"seed": 0}, {"e1": ReferenceDrop("relative_excess_drop", 20.0, 18.0, 22.0, 2000)})
+    run1 = ReferenceAudit("paper", 72.0, {"seed": 1}, {"e1": ReferenceDrop("relative_excess_drop", 30.0, 28.0, 32.0, 2000),
+                                                       "e2": ReferenceDrop("relative_excess_drop", 9.0, 7.0, 11.0, 2000)})
+    both = combine_reference_audits([run0, run1])
+    e1 = both.ablations["e1"]
+    assert set(both.ablations) == {"e1"} and both.baseline_f1 == 71.5 and e1.runs == 2
+    se = 2.0 / Z
+    assert e1.value == 25.0 and e1.run_sd == pytest.approx(math.sqrt(50.0 - se ** 2), abs=1e-3)
+    assert (e1.ci_low, e1.ci_high) == pytest.approx((25.0 - Z * 5.0, 25.0 + Z * 5.0), abs=1e-3)
+    # a new run at 31 % is "more" against one run at 20 % but in line against the two runs' spread
+    new = _insertion(excess=31.0 * 0.6, low=29.0 * 0.6, high=33.0 * 0.6)
+    assert compare_ablation(new, run0, "R").reference_bias == "more"
+    assert compare_ablation(new, both, "R").reference_bias == "in line"
+    with pytest.raises(ValueError):
+        combine_reference_audits([run0, ReferenceAudit("quick", 40.0)])
