@@ -20,6 +20,7 @@ def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.
         "overlap": {"longest_shared_ngram": {"n": n, "mean": ngram_mean, "std": ngram_std},
                     "content_words_in_answer_sentence_pct": {"n": n, "mean": 60.0, "std": 20.0}},
         "answer_position": {"first_sentence_pct": first_pct, "sentence_index": {"n": n}},
+        "heuristics": {"type_matched_sentence": {"exact_match": 27.0, "n": n}},
     }
 
 
@@ -36,7 +37,7 @@ def test_share_and_mean_intervals_are_the_normal_approximation():
     assert mean.ci_high - mean.value == pytest.approx(1.959964 * 2.0 / 20, abs=1e-3)
     # same data as the reference: in line, the difference interval straddles 0
     assert all(f.comparison == "in line" and f.difference == 0.0 for f in figs.values())
-    assert {f.category for f in figs.values()} == {"Similarity", "Keyword", "Position"}
+    assert {f.category for f in figs.values()} == {"Similarity", "Keyword", "Position", "Question"}
     # a narrower interval at a lower confidence level
     f90 = {f.path: f for f in model_free_figures(_stats(), REF, confidence=0.9)}
     assert f90["overlap.longest_shared_ngram"].ci_high < mean.ci_high
@@ -64,9 +65,9 @@ def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out
 def test_category_readings_cite_their_figures_and_keep_their_level():
     figs = model_free_figures(_stats(similar_pct=90.0), REF)
     cats = [CategoryResult("Similarity", ["e1"], ["e1"], 1.0, 0.0, 2.0, reading="Similarity bias: x.", evidence="none"),
-            CategoryResult("Question", ["e4"], ["e4"], 1.0, 0.0, 2.0, reading="Question bias: y.", evidence="strong")]
+            CategoryResult("Bogus", ["e4"], ["e4"], 1.0, 0.0, 2.0, reading="Bogus bias: y.", evidence="strong")]
     sim, q = cite(cats, figs)
-    assert sim.evidence == "none" and q == cats[1]  # no figure for Question: unchanged
+    assert sim.evidence == "none" and q == cats[1]  # no figure for this category: unchanged
     assert "Model-free (the data alone, no reader): answers in the sentence most similar to the question (%): 90.0" in sim.reading
     assert "higher than SQuAD v1.1 dev (80.0; difference +10.0" in sim.reading
     assert "in the direction that offers this shortcut" in sim.reading
