@@ -42,13 +42,13 @@ def table(results) -> str:
                f"{orig.n if orig else 0:,} questions); truncated-set F1 {_n(trunc.f1 if trunc else None, '{:.2f}')}"
                + (f"; training: {training.summary()}" if training is not None else ""))
     out.append("")
-    out.append("| ablation | F1 drop [CI] | control drop | excess [CI] | relative % [CI] | spread over draws | evidence | vs reference |")
-    out.append("|---|---|---|---|---|---|---|---|")
+    out.append("| ablation | changed / n | F1 drop [CI] | control drop | excess [CI] | relative % [CI] | spread over draws | evidence | vs reference |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for a in results.ablations:
         if a.control_of is not None:
             continue
         if not a.evaluated:
-            out.append(f"| {a.id} {a.name} | not evaluated | | | | | | |")
+            out.append(f"| {a.id} {a.name} | | not evaluated | | | | | | |")
             continue
         control = f"{a.control}: {_n(a.control_f1_drop)}" if a.control else "–"
         excess = f"{_n(a.excess_drop)}{_ci(a.excess_ci_low, a.excess_ci_high)}" if a.excess_drop is not None else (
@@ -57,7 +57,8 @@ def table(results) -> str:
         level = a.evidence or "–"
         if a.unstable:
             level += " (unstable)"
-        out.append(f"| {a.id} {a.name} | {_n(a.f1_drop)}{_ci(a.ci_low, a.ci_high)} | {control} | {excess} | "
+        cover = f"{a.changed:,} / {a.n:,}" if a.changed is not None and a.n else "–"
+        out.append(f"| {a.id} {a.name} | {cover} | {_n(a.f1_drop)}{_ci(a.ci_low, a.ci_high)} | {control} | {excess} | "
                    f"{_n(a.relative_drop)}{_ci(a.relative_ci_low, a.relative_ci_high)} | {spread} | {level} | {_vs(a)} |")
     out.append("")
     out.append("| category | mean F1 drop [CI] | evidence | vs reference |")

@@ -76,10 +76,14 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     # issue 17: the data's model-free figures beside the bundled SQuAD v1.1 dev reference, cited by the readings
     mf = {m["path"]: m for m in on_disk["model_free"]}
     sim = mf["similarity.answer_in_most_similar_sentence_pct"]
-    assert sim["reference"] == "SQuAD v1.1 dev" and sim["n"] == 68 and sim["ci_low"] < sim["value"] < sim["ci_high"]
+    assert sim["reference"] == "SQuAD v1.1" and sim["n"] == 68 and sim["ci_low"] < sim["value"] < sim["ci_high"]
     assert sim["comparison"] in ("higher", "lower", "in line")
     cats = {c["category"]: c["reading"] for c in on_disk["categories"]}
-    assert "Model-free (the data alone, no reader)" in cats["Similarity"] and "Model-free" not in cats["Question"]
+    assert "Model-free (the data alone, no reader)" in cats["Similarity"] and "Model-free" in cats["Question"]
+    # issue 17: the drops against the bundled reference's quick-profile audit; an 8-step reader is too weak to compare
+    by_cat = {c["category"]: c for c in on_disk["categories"]}
+    assert {c["reference_bias"] for c in by_cat.values()} == {"inconclusive"}
+    assert "Against SQuAD v1.1: not compared, the baseline reader is too weak." in by_cat["Similarity"]["reading"]
     by_id = {a["id"]: a for a in on_disk["ablations"]}
     assert list(by_id) == ALL_ABLATION_IDS
     for a in by_id.values():
