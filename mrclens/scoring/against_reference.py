@@ -307,4 +307,4 @@ def read_any_reference(path: str | os.PathLike | None) -> tuple[Reference, Path]
 
 
 def _r(x: float) -> float:
-    return round(float(x), 4)
+    return round(float(x), 4) + 0.0  # + 0.0: no "-0.0" in files and readings
