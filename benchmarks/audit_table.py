@@ -28,6 +28,8 @@ def _ci(lo, hi):
 def _vs(e):
     if e.reference_bias is None:
         return "–"
+    if getattr(e, "reference_basis", None) == "model-free":
+        return f"{e.reference_bias} (data)"
     if e.reference_difference is None:
         return e.reference_bias
     return f"{e.reference_bias} ({e.reference_difference:+.1f}{_ci(e.reference_difference_ci_low, e.reference_difference_ci_high)})"

@@ -58,14 +58,16 @@ def main(argv: list[str] | None = None) -> int:
         if not args.name:
             parser.error("--name is required with DATA")
         from mrclens.formats import load_dataset
-        from mrclens.scoring.model_free import reference_from_stats
-        from mrclens.stats import compute_stats
+        from mrclens.scoring.model_free import cluster_standard_errors, reference_from_stats
+        from mrclens.stats import compute_stats, compute_stats_per_article
 
-        stats = compute_stats(load_dataset(args.data), cache_dir=args.cache_dir, progress=True, n_process=1)
+        data = load_dataset(args.data)
+        stats = compute_stats(data, cache_dir=args.cache_dir, progress=True, n_process=1)
+        clusters = cluster_standard_errors(compute_stats_per_article(data, args.cache_dir))
         provenance = {"source": Path(args.data).name, "sha256": sha256_file(args.data), "command": command,
                       "commit": _commit(), "date": utc_now(), "mrclens_version": __version__}
         old = read_reference(args.out) if Path(args.out).exists() else None
-        reference = reference_from_stats(stats, args.name, provenance)
+        reference = reference_from_stats(stats, args.name, provenance, clusters)
         if old is not None:
             reference.audits = old.audits
     else:
@@ -86,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         reference.audits[profile] = combine_reference_audits(audits)
     write_reference(reference, args.out)
     for path, fig in reference.figures.items():
-        print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'})")
+        print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'}"
+              f"{'' if fig.se is None else f', se by article {fig.se:.3f}'})")
     for profile, audit in reference.audits.items():
         print(f"audit {profile}: reader F1 {audit.baseline_f1}; "
               + ", ".join(f"{i} {d.value:.1f}%" for i, d in audit.ablations.items()))

@@ -295,12 +295,13 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} ({took:.1f} s)")
 
     # 2b. model-free figures of the evaluation data beside the reference (issue 17) -----------
-    from mrclens.scoring.model_free import model_free_figures
-    from mrclens.stats import compute_stats
+    from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
+    from mrclens.stats import compute_stats, compute_stats_per_article
 
     t0 = time.perf_counter()
     model_free = model_free_figures(compute_stats(eval_data, cache_dir=options.cache_dir, progress=options.progress,
-                                                  n_process=1), reference)
+                                                  n_process=1), reference,
+                                    clusters=cluster_standard_errors(compute_stats_per_article(eval_data, options.cache_dir)))
     seconds["stats"] = time.perf_counter() - t0
     echo(f"[stats] {len(model_free)} model-free figures of the evaluation data beside {reference.name} "
          f"({seconds['stats']:.1f} s)")

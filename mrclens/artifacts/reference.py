@@ -12,7 +12,7 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
 
     {"format_version": 2, "name": "SQuAD v1.1",
      "provenance": {"source", "sha256", "command", "commit", "date", "mrclens_version"},
-     "figures": {dotted stats path: {"value", "n", "std"}},
+     "figures": {dotted stats path: {"value", "n", "std", "se"}},
      "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
@@ -60,11 +60,14 @@ _NUM = (float, type(None))
 
 @dataclass
 class ReferenceFigure:
-    """One reference figure: ``value`` (percent or words), its standard deviation (``None`` for a share) and ``n``."""
+    """One reference figure: ``value`` (percent or words), its standard deviation (``None`` for a share),
+    ``n`` and, when computed, ``se``: its standard error clustered by article
+    (:func:`mrclens.scoring.model_free.cluster_standard_errors`)."""
 
     value: float | None
     n: int
     std: float | None = None
+    se: float | None = None
 
 
 @dataclass
@@ -115,7 +118,7 @@ class Reference:
 
     def to_json(self) -> dict[str, Any]:
         return {"format_version": FORMAT_VERSION, "name": self.name, "provenance": dict(self.provenance),
-                "figures": {path: {"value": f.value, "n": f.n, "std": f.std} for path, f in self.figures.items()},
+                "figures": {path: {"value": f.value, "n": f.n, "std": f.std, "se": f.se} for path, f in self.figures.items()},
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
                                "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()}}
                            for p, a in self.audits.items()}}
@@ -134,7 +137,8 @@ class Reference:
             where = f"figure {fig_path}: "
             figures[fig_path] = ReferenceFigure(value=f(fig, "value", _NUM, path, where),
                                                 n=f(fig, "n", int, path, where),
-                                                std=f(fig, "std", _NUM, path, where, None))
+                                                std=f(fig, "std", _NUM, path, where, None),
+                                                se=f(fig, "se", _NUM, path, where, None))
         audits = {}
         for profile, a in f(obj, "audits", dict, path, "", {}).items():
             where = f"audit {profile}: "

@@ -41,8 +41,9 @@ percentage of the F1 lost without the question that the ablation's kept words re
 Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"category", "path",
 "label", "bias_when", "value", "ci_low", "ci_high", "n", "reference", "reference_value",
 "reference_ci_low", "reference_ci_high", "reference_n", "difference", "difference_ci_low",
-"difference_ci_high", "comparison"}]`` — the :mod:`mrclens.stats` figures that bear on each bias
-category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`).
+"difference_ci_high", "comparison", "articles"}]`` — the :mod:`mrclens.stats` figures that bear on each
+bias category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`; ``articles``: the
+number of articles the cluster-robust standard error was computed over, ``null`` without one).
 
 Drops against a reference audit (issue 17; optional, absent when the reference has no audit with
 the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared ablation has
@@ -51,8 +52,9 @@ the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared a
 ``"reference_value"``, ``"reference_ci_low"``, ``"reference_ci_high"``, ``"reference_difference"``,
 ``"reference_difference_ci_low"``, ``"reference_difference_ci_high"`` and ``"reference_bias"``
 (``"more"``, ``"in line"``, ``"less"`` or ``"inconclusive"``); each category ``"reference"``,
-``"reference_bias"`` and the mean difference towards the bias ``"reference_difference"`` with its
-``"reference_difference_ci_low"``/``"_high"``.
+``"reference_bias"``, ``"reference_basis"`` (``"drops"``, ``"model-free"`` or ``"drops and
+model-free"``: the evidence that decided it) and the mean difference of its drops towards the bias
+``"reference_difference"`` with its ``"reference_difference_ci_low"``/``"_high"``.
 
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
@@ -384,6 +386,7 @@ class CategoryResult:
     reference_difference: float | None = None
     reference_difference_ci_low: float | None = None
     reference_difference_ci_high: float | None = None
+    reference_basis: str | None = None
 
 
 @dataclass
@@ -465,6 +468,7 @@ class ModelFreeFigure:
     difference_ci_low: float | None = None
     difference_ci_high: float | None = None
     comparison: str | None = None
+    articles: int | None = None
 
 
 @dataclass
@@ -582,7 +586,7 @@ def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
             values[fl.name] = f(obj, fl.name, str, path, where)
         elif fl.name in ("reference", "comparison"):
             values[fl.name] = f(obj, fl.name, _STR, path, where, None)
-        elif fl.name in ("n", "reference_n"):
+        elif fl.name in ("n", "reference_n", "articles"):
             values[fl.name] = f(obj, fl.name, int if fl.name == "n" else _INT, path, where, ... if fl.name == "n" else None)
         else:
             values[fl.name] = f(obj, fl.name, float if fl.name in ("value", "ci_low", "ci_high") else _NUM, path, where,
@@ -707,6 +711,7 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           subsets=_subsets(c, path, where, SubsetDrop),
                           reference=f(c, "reference", _STR, path, where, None),
                           reference_bias=f(c, "reference_bias", _STR, path, where, None),
+                          reference_basis=f(c, "reference_basis", _STR, path, where, None),
                           **{k: f(c, k, _NUM, path, where, None) for k in (
                               "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high")})
 

@@ -10,7 +10,8 @@ and an evidence level that differs between draws reads ``level/level: unstable``
 drops were read against a reference audit (issue 17, :mod:`mrclens.scoring.against_reference`), a
 ``vs reference`` column gives the comparison (more / in line / less of the bias than the reference)
 and the difference of the relative figures in percent of the baseline F1, with its CI (for a
-category: the mean difference signed towards the bias). For SQuAD
+category: the mean difference signed towards the bias; ``(data)`` when the model-free figures
+decided the category's verdict). For SQuAD
 v2.0 data (unanswerable questions), HasAns/NoAns scores and drops follow
 (:mod:`mrclens.reports.no_answer`).
 """
@@ -47,9 +48,11 @@ def _versus(entry: Any) -> str:
     relative figures (an ablation's; a category's mean signed towards the bias); ``-`` when not compared."""
     if entry.reference_bias is None:
         return "-"
+    basis = getattr(entry, "reference_basis", None)
+    tag = " (data)" if basis == "model-free" else ""
     if entry.reference_difference is None or entry.reference_bias == "inconclusive":
-        return entry.reference_bias
-    return (f"{entry.reference_bias} ({entry.reference_difference:+.1f} [{entry.reference_difference_ci_low:+.1f}, "
+        return entry.reference_bias + tag
+    return (f"{entry.reference_bias}{tag} ({entry.reference_difference:+.1f} [{entry.reference_difference_ci_low:+.1f}, "
             f"{entry.reference_difference_ci_high:+.1f}])")
 
 

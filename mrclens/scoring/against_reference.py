@@ -34,6 +34,18 @@ small on the reference too and cannot decide the category, and a shortcut that o
 category catches far beyond the reference (e6 for nouns) is not outvoted by probes that could not
 see it (e7 verbs, e8 adjectives).
 
+**The category verdict** (``reference_bias`` of a category) also reads the category's model-free
+figures (:mod:`mrclens.scoring.model_free`, compared with the reference's by article-clustered
+intervals): it is ``"more"`` when the drops say more **or** a model-free figure differs from the
+reference's in the direction that offers the shortcut (``reference_basis`` says which). Why: a
+probe can miss a shortcut that it offers again. On data whose answer sentences repeat the question
+(the ``overlap`` planting of ``mrclens selftest``), a reader that has learned to find the answer by
+its overlap with the question is *less* drawn away than a SQuAD reader by e1's inserted question
+(measured: e1 costs it 5.5 F1 points, the quick SQuAD reader 18.3), because the answer sentence
+still matches the question better; the data itself shows the shortcut plainly (answers in the
+sentence most similar to the question: 98 % against SQuAD's 81 %). Otherwise the verdict is the
+drops' (``"less"``, ``"in line"``, ``"inconclusive"``), and with no compared drop the figures'.
+
 **Weak readers**: below :data:`mrclens.scoring.readings.LOW_BASELINE_F1` baseline F1 (on SQuAD v2.0
 data also HasAns), the comparison is ``"inconclusive"``: a reader that has learned little cannot
 lose much, so its relative drops say little about the data.
@@ -161,14 +173,23 @@ def _describe_ablation(a: AblationResult, confidence: float) -> str:
     return head + f": {_BIAS_WORDS[a.reference_bias]} {a.reference} for this bias."
 
 
+def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], list[Any]]:
+    """The category's model-free figures that differ from the reference towards the shortcut, and away from it."""
+    mine = [f for f in figures if f.category == category and f.comparison not in (None, "in line")]
+    return [f for f in mine if f.comparison == f.bias_when], [f for f in mine if f.comparison != f.bias_when]
+
+
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
-                           reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE
-                           ) -> tuple[list[AblationResult], list[CategoryResult]]:
+                           reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE,
+                           model_free: Sequence[Any] = ()) -> tuple[list[AblationResult], list[CategoryResult]]:
     """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
 
-    Each compared ablation's and category's reading ends with one sentence on the comparison. Nothing
-    changes when there is no reference, or it holds no audit with this profile (the category readings
-    then say so). The evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
+    Each compared ablation's and category's reading ends with one sentence on the comparison; the
+    category verdict also reads ``model_free`` (:class:`~mrclens.artifacts.results.ModelFreeFigure`
+    entries already compared with the same reference; module docstring). Without a reference audit
+    for this profile, the categories are read from the model-free figures alone (the readings say
+    that the drops could not be compared). The evidence levels (absolute,
+    :mod:`mrclens.scoring.readings`) are unchanged.
     """
     audit = reference.audits.get(profile) if reference is not None and profile else None
     if audit is None:
@@ -176,7 +197,16 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             return list(ablations), list(categories)
         note = (f" No {reference.name} audit with the {profile} profile to read the drops against "
                 f"(it has: {', '.join(reference.audits) or 'none'}).")
-        return list(ablations), [replace(c, reading=c.reading + note) if c.reading else c for c in categories]
+        cats = []
+        for c in categories:
+            more, less = _model_free_side(model_free, c.category)
+            c = replace(c, reading=c.reading + note) if c.reading else c
+            if more or less:
+                bias = "more" if more else "less"
+                c = replace(c, reference=reference.name, reference_bias=bias, reference_basis="model-free",
+                            reading=(c.reading or "") + _model_free_sentence(reference.name, bias, more or less))
+            cats.append(c)
+        return list(ablations), cats
     compared = []
     for a in ablations:
         b = compare_ablation(a, audit, reference.name, confidence)
@@ -188,23 +218,53 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     for c in categories:
         members = [a for a in compared if a.id in c.ablations]
         got = category_comparison(members, confidence)
-        if got is None:
+        more, less = _model_free_side(model_free, c.category)
+        if got is None and not (more or less):
             cats.append(c)
             continue
-        bias, mean, low, high = got
-        ids = ", ".join(a.id for a in members if a.reference_bias is not None)
-        if bias == "inconclusive":
-            text = f" Against {reference.name}: not compared, the baseline reader is too weak."
-            cats.append(replace(c, reference=reference.name, reference_bias=bias,
-                                reading=(c.reading or "") + text))
-            continue
-        text = (f" Against {reference.name} (same reader profile, {ids}): {_BIAS_WORDS[bias]} {reference.name} "
-                f"for this bias (mean difference towards the bias {mean:+.1f} points of relative drop, {ci} "
-                f"{low:+.1f} to {high:+.1f}).")
-        cats.append(replace(c, reference=reference.name, reference_bias=bias, reference_difference=_r(mean),
-                            reference_difference_ci_low=_r(low), reference_difference_ci_high=_r(high),
-                            reading=(c.reading or "") + text))
+        fields: dict[str, Any] = {"reference": reference.name}
+        text = ""
+        drops_bias = None
+        if got is not None:
+            drops_bias, mean, low, high = got
+            ids = ", ".join(a.id for a in members if a.reference_bias is not None)
+            if drops_bias == "inconclusive":
+                text = f" Against {reference.name}: the drops are not compared, the baseline reader is too weak."
+            else:
+                text = (f" Against {reference.name} (same reader profile, {ids}): the drops read {_BIAS_WORDS[drops_bias]} "
+                        f"{reference.name} for this bias (mean difference towards the bias {mean:+.1f} points of "
+                        f"relative drop, {ci} {low:+.1f} to {high:+.1f}).")
+                fields.update(reference_difference=_r(mean), reference_difference_ci_low=_r(low),
+                              reference_difference_ci_high=_r(high))
+        if more:
+            bias = "more"
+            basis = "drops and model-free" if drops_bias == "more" else "model-free"
+            if drops_bias == "more":
+                text += _model_free_sentence(reference.name, "more", more, also=True)
+            else:
+                text += _model_free_sentence(reference.name, "more", more)
+                if drops_bias in ("less", "in line"):
+                    text += (" The drops do not show it: a reader that already finds the answer by this cue is not "
+                             "drawn away by a probe that offers the same cue elsewhere, so the data decides here.")
+        elif drops_bias is not None:
+            bias, basis = drops_bias, "drops"
+        else:
+            bias, basis = "less", "model-free"
+            text += _model_free_sentence(reference.name, "less", less)
+        text += f" Verdict against {reference.name}: {_VERDICT[bias]}."
+        cats.append(replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields))
     return compared, cats
+
+
+_VERDICT = {"more": "more of this bias than the reference", "less": "less of this bias than the reference",
+            "in line": "in line with the reference", "inconclusive": "inconclusive (the reader is too weak)"}
+
+
+def _model_free_sentence(name: str, bias: str, figures: Sequence[Any], also: bool = False) -> str:
+    what = "; ".join(f"{f.label} {f.value:.1f} against {f.reference_value:.1f}" for f in figures)
+    lead = " The data alone agrees" if also else " The data alone"
+    side = "offers this shortcut more than" if bias == "more" else "offers this shortcut less than"
+    return f"{lead}: it {side} {name} ({what}; intervals clustered by article)."
 
 
 def reference_audit_from_results(results: Results, profile: str, provenance: dict[str, Any] | None = None
@@ -280,10 +340,9 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     figures = {}
     kinds = {path: kind for _, path, kind, _, _, _ in FIGURES}
     for f in results.model_free:
-        std = None  # a share's standard error follows from its value and n
-        if kinds.get(f.path) == "mean" and f.n:
-            std = (f.ci_high - f.ci_low) / (2.0 * z) * math.sqrt(f.n)
-        figures[f.path] = ReferenceFigure(f.value, f.n, std)
+        se = (f.ci_high - f.ci_low) / (2.0 * z)  # the standard error its interval was drawn with
+        std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None
+        figures[f.path] = ReferenceFigure(f.value, f.n, std, _r(se))
     prov = {"source": str(audit_dir), "kind": "audit"}
     return Reference(name, prov, figures, {profile: reference_audit_from_results(results, profile, prov)})
 

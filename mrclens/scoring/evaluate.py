@@ -311,7 +311,7 @@ def evaluate_perturbed(
     scored = score_replicates(loaded, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
-                                                                 profile, confidence)
+                                                                 profile, confidence, model_free)
     t2 = time.perf_counter()
     all_inputs = list(inputs)
     mpath = manifest_path(perturbed_dir)

@@ -6,6 +6,7 @@ import multiprocessing as mp
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from mrclens.progress import progress as progress_bar
 from mrclens.scoring.official import evaluate_set as evaluate
@@ -368,3 +369,13 @@ def compute_stats(
     }
     check_layout(result)
     return result
+
+
+def compute_stats_per_article(dataset: Dataset, cache_dir: str | Path | None = None, **kwargs: Any) -> list[dict]:
+    """:func:`compute_stats` of each article of ``dataset`` on its own (no progress bar), in article order:
+    the article-level values behind cluster-robust standard errors
+    (:func:`mrclens.scoring.model_free.cluster_standard_errors`). Keyword arguments go to
+    :func:`compute_stats` (``n_process`` defaults to 1)."""
+    kwargs.setdefault("n_process", 1)
+    return [compute_stats(Dataset([article], dataset.version), cache_dir=cache_dir, progress=False, **kwargs)
+            for article in dataset.articles]

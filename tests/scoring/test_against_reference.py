@@ -177,3 +177,34 @@ def test_two_runs_combine_into_their_mean_and_their_spread_widens_the_comparison
     assert compare_ablation(new, both, "R").reference_bias == "in line"
     with pytest.raises(ValueError):
         combine_reference_audits([run0, ReferenceAudit("quick", 40.0)])
+
+
+def _figure(category="Similarity", comparison="higher", value=98.0, ref=80.6):
+    from mrclens.artifacts.results import ModelFreeFigure
+
+    return ModelFreeFigure(category, "similarity.answer_in_most_similar_sentence_pct", "answers in the most similar sentence (%)",
+                           "higher", value, value - 1, value + 1, 1700, "SQuAD v1.1", ref, ref - 1, ref + 1, 10570,
+                           value - ref, value - ref - 2, value - ref + 2, comparison, 8)
+
+
+def test_a_category_is_more_when_the_data_offers_the_shortcut_even_if_its_probe_is_not_pulled():
+    # the overlap planting: the answer sentence repeats the question, so e1 pulls the reader *less* than on SQuAD
+    ref = Reference("SQuAD v1.1", {}, {}, {"quick": _ref(e1=("relative_excess_drop", 34.5, 27.8, 41.7, 360))})
+    cat = CategoryResult("Similarity", ["e1"], ["e1"], 5.5, 4.3, 6.7, reading="Similarity bias: x.")
+    weak_pull = _insertion(excess=5.3, low=4.1, high=6.5, base=54.5)  # 9.7 % of its baseline F1
+    abl, cats = compare_with_reference([weak_pull], [cat], ref, "quick", model_free=[_figure()])
+    assert abl[0].reference_bias == "less"
+    assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
+    assert "the drops read less than SQuAD v1.1" in cats[0].reading and "The drops do not show it" in cats[0].reading
+    assert "answers in the most similar sentence (%) 98.0 against 80.6" in cats[0].reading
+    # the same drops with the data in line with the reference: the drops decide
+    _, cats = compare_with_reference([weak_pull], [cat], ref, "quick", model_free=[_figure(comparison="in line", value=81.0)])
+    assert (cats[0].reference_bias, cats[0].reference_basis) == ("less", "drops")
+    # a figure away from the shortcut does not make a category "more"
+    _, cats = compare_with_reference([_insertion(excess=20.7, low=17.0, high=24.0, base=60.0)], [cat], ref, "quick",
+                                     model_free=[_figure(comparison="lower", value=70.0)])
+    assert cats[0].reference_bias == "in line"
+    # no reference audit for the profile: the data alone reads the category
+    _, cats = compare_with_reference([weak_pull], [cat], ref, "paper", model_free=[_figure()])
+    assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
+    assert "No SQuAD v1.1 audit with the paper profile" in cats[0].reading

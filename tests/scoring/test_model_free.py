@@ -121,3 +121,19 @@ def test_audit_with_a_bad_reference_stops_before_any_work(tmp_path):
         result = CliRunner().invoke(main, ["audit", "--out", str(tmp_path / "out"), "--reference", str(ref)])
         assert result.exit_code == 2 and what in result.output and "Traceback" not in result.output
         assert not (tmp_path / "out" / "perturbed").exists()
+
+
+def test_article_clustered_errors_widen_the_interval_and_decide_the_comparison():
+    from mrclens.scoring.model_free import cluster_standard_errors
+
+    # two articles far apart: the per-question error says "higher", the per-article one "in line"
+    per_article = [{"overlap": {"longest_shared_ngram": {"n": 200, "mean": m, "std": 2.0}}} for m in (2.7, 3.9)]
+    clusters = cluster_standard_errors(per_article)
+    se, k = clusters["overlap.longest_shared_ngram"]
+    assert k == 2 and se == pytest.approx(0.6, abs=1e-9)
+    stats = {"overlap": {"longest_shared_ngram": {"n": 400, "mean": 3.3, "std": 2.0}}}
+    plain = {f.path: f for f in model_free_figures(stats, REF)}["overlap.longest_shared_ngram"]
+    robust = {f.path: f for f in model_free_figures(stats, REF, clusters=clusters)}["overlap.longest_shared_ngram"]
+    assert plain.comparison == "higher" and plain.articles is None
+    assert robust.comparison == "in line" and robust.articles == 2
+    assert robust.ci_high - robust.value == pytest.approx(1.959964 * 0.6, abs=1e-3)
