@@ -139,6 +139,29 @@ READER_KEY = "reader.original_f1"
 _TOLERANCE = 1e-3
 
 
+def is_row_key(key: str) -> bool:
+    """Whether :func:`compare` can produce a row with this key (``mrclens check`` validates ``compare.`` rules with it).
+
+    >>> is_row_key("similarity.answer_in_most_similar_sentence_pct"), is_row_key("ablations.e1.relative_drop")
+    (True, True)
+    >>> is_row_key("question_types.shares_pct.what"), is_row_key("similarity.typo")
+    (True, False)
+    """
+    import re
+
+    from mrclens.stats.answer_types import ANSWER_TYPES
+    from mrclens.stats.text import QUESTION_TYPES
+
+    if key == READER_KEY or key in {row[1] for row in MODEL_FREE_ROWS}:
+        return True
+    labels = {"question_types": QUESTION_TYPES, "answer_types": ANSWER_TYPES}
+    section, _, label = key.partition(".shares_pct.")
+    if section in labels:
+        return label in labels[section]
+    m = re.fullmatch(r"ablations\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)", key)
+    return bool(m) and m.group(2) in {f for f, *_ in ABLATION_FIGURES}
+
+
 @dataclass
 class Estimate:
     """One input's value of one row: the value, its interval and, when it can be resampled,
@@ -732,7 +755,7 @@ def _fmt(x: float | None, unit: str = "") -> str:
     return f"{x:.2f}" if unit == "words" else f"{x:.1f}"
 
 
-def format_comparison(c: Comparison, *, width: int = 46) -> str:
+def format_comparison(c: Comparison, *, width: int = 60) -> str:
     """The terminal table: one line per row, each input's value and each later input's difference
     with its interval; ``*`` marks a significant difference, ``~`` one from the normal approximation,
     ``n/c`` one not compared (the reasons are listed under the table)."""
