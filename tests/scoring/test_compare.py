@@ -261,3 +261,36 @@ def test_bad_inputs_are_named(tmp_path):
         compare([tmp_path])
     with pytest.raises(MRCLensError, match="gives 1 name"):
         compare([tmp_path, tmp_path], names=["x"])
+
+
+def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypatch):
+    """The miniature set with a matched control c1 of e1 (the control changes both questions and misleads
+    nowhere): e1's excess drop over c1 is 50 points, bootstrapped from the question scores paired as
+    scoring pairs them, and its relative form scales it by the baseline F1 (100)."""
+    from perturbed_fixture import TRUNC, _ds, _entry
+
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
+    dirs = []
+    for name, c1 in (("A", {"q1": "France", "q3": "Paris"}), ("B", {"q1": "Germany", "q3": "Paris"})):
+        d = tmp_path / name
+        perturbed = make_perturbed_dir(d)
+        manifest = json.loads((perturbed / "manifest.json").read_text())
+        manifest["ablations"]["c1"] = {**_entry("control of insert question", "Similarity", "truncated", "large_drop",
+                                                TRUNC, {"q1", "q3"}), "control_of": "e1", "file": "c1.json"}
+        (perturbed / "manifest.json").write_text(json.dumps(manifest))
+        from mrclens.squad import write_dataset
+
+        write_dataset(_ds(TRUNC), perturbed / "c1.json")
+        score_and_publish(perturbed, write_predictions(d, {**PREDICTIONS, "c1": c1}), d, model_name="m", seed=0,
+                          n_resamples=200, progress=False)
+        dirs.append(d)
+    e1 = next(a for a in json.loads((dirs[0] / "results.json").read_text())["ablations"] if a["id"] == "e1")
+    assert e1["control"] == "c1" and e1["excess_drop"] == 50.0
+    c = compare(dirs, n_resamples=500)
+    assert c.row("ablations.c1.f1_drop") is None  # controls have no rows of their own
+    for figure, first, later in (("excess_drop", 50.0, 0.0), ("relative_excess_drop", 50.0, 0.0)):
+        row = c.row(f"ablations.e1.{figure}")
+        assert [v.value for v in row.values] == [first, later], figure
+        d = row.differences[0]
+        # A: per-question excess 100 and 0 -> resampled means 0/50/100; B: the control misleads like e1 -> 0 always
+        assert (d.difference, d.ci_low, d.ci_high, d.ci_method) == (-50.0, -100.0, 0.0, "bootstrap"), figure
