@@ -208,6 +208,9 @@ def _is_stats_json(path: Path) -> dict | None:
 
     if path.suffix.lower() != ".json" or path.stat().st_size > 50_000_000:
         return None
+    with open(path, "rb") as fh:  # `mrclens stats --out` writes the title first: skip a SQuAD file without parsing it
+        if json.dumps(TITLE).encode("utf-8") not in fh.read(4096):
+            return None
     try:
         obj = json.loads(path.read_bytes().decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
