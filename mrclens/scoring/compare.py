@@ -99,7 +99,7 @@ from mrclens.artifacts.comparison import (
 )
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import AblationResult, Results
-from mrclens.errors import ArtifactError, MRCLensError
+from mrclens.errors import ArtifactError, CompareMsg, MRCLensError
 from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES, percentile_interval, resample_counts, stable_rng
 from mrclens.scoring.model_free import FIGURES, figure_from_stats, standard_error
 
@@ -283,8 +283,7 @@ def _audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pr
     from mrclens.scoring.drops import AblationInfo
 
     if not (directory / RESULTS_JSON).is_file():
-        raise ArtifactError(f"{directory}: not an audit or evaluation directory (no {RESULTS_JSON}); give a dataset file, "
-                            f"a `mrclens stats --out` JSON file, or the --out directory of `mrclens audit` / `mrclens evaluate`")
+        raise ArtifactError(CompareMsg.NOT_AN_AUDIT.format(path=directory, results=RESULTS_JSON))
     results = read_results(directory)
     scores = read_question_scores(directory) if (directory / QUESTION_SCORES).is_file() else None
     perturbed = Path(results.paths.get("perturbed_dir") or "perturbed")
@@ -731,17 +730,17 @@ def compare(inputs: Sequence[str | os.PathLike], names: Sequence[str] | None = N
             unreadable input (:func:`load_input`).
     """
     if len(inputs) < 2:
-        raise MRCLensError(f"compare needs at least two inputs, got {len(inputs)}")
+        raise MRCLensError(CompareMsg.TOO_FEW.format(n=len(inputs)))
     if names is not None and len(names) != len(inputs):
-        raise MRCLensError(f"--names gives {len(names)} name(s) for {len(inputs)} inputs; give one per input")
+        raise MRCLensError(CompareMsg.NAMES_COUNT.format(n_names=len(names), n_inputs=len(inputs)))
     if not 0.0 < confidence < 1.0:
-        raise MRCLensError(f"confidence must be between 0 and 1, got {confidence}")
+        raise MRCLensError(CompareMsg.CONFIDENCE.format(value=confidence))
     if n_resamples < 1:
-        raise MRCLensError(f"n_resamples must be at least 1, got {n_resamples}")
+        raise MRCLensError(CompareMsg.RESAMPLES.format(value=n_resamples))
     chosen = list(names) if names is not None else [_default_name(Path(p)) for p in inputs]
     if len(set(chosen)) != len(chosen):
         if names is not None:
-            raise MRCLensError(f"--names repeats a name ({', '.join(chosen)}); give each input its own")
+            raise MRCLensError(CompareMsg.NAMES_REPEAT.format(names=", ".join(chosen)))
         chosen = [f"{n} ({i + 1})" if chosen.count(n) > 1 else n for i, n in enumerate(chosen)]
     sources = []
     for path, name in zip(inputs, chosen):
