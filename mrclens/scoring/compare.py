@@ -58,6 +58,13 @@ excludes 0; ``direction`` then says whether the later input has *more* or *less*
 the row measures (``bias_when``: a higher share in the most similar sentence, a larger drop for a
 ``large_drop`` ablation, a smaller one for a ``small_drop`` ablation …).
 
+**What the intervals leave out.** Questions are resampled one by one, as the issue asks, but
+questions on one passage (and passages of one article) are alike: when two inputs hold different
+articles (two title-level splits of one dataset, say), the article-to-article variation is larger
+than a question-level interval shows, so a "significant" difference of a figure that depends on
+the topic (answer types, question types) may be a difference of articles. Many rows make a few
+significant by chance, too (the notes give the expected number).
+
 **Compared only where comparable.** Drops depend on the reader, so an ablation row is compared
 only between audits with the same reader profile (an evaluation's model name) and the same
 numbers of perturbation draws and readers; when the readers' F1 on the original set differs
