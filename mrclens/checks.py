@@ -28,6 +28,24 @@ Exit codes (:func:`exit_code`): 0 every evaluated rule passes, 1 any fails; bad 
 rules file, audit file) raises :class:`~mrclens.errors.MRCLensError`, which the CLI maps to 2.
 Rules on ``leakage.`` need a second (dev) file and rules on ``audit.`` need an audit
 directory; without them they are *skipped* (reported, never counted as failures).
+
+Gating on a comparison (issue 19): with ``--compare-with REF`` (a dataset, ``mrclens stats`` JSON
+or audit directory; :func:`mrclens.scoring.compare.compare` with REF first and DATA second), a
+rule's metric may be ``compare.<row key>.<field>``: the row keys are those of ``comparison.json``
+(``similarity.answer_in_most_similar_sentence_pct``, ``lengths.question_words``,
+``question_types.shares_pct.what``; for audits ``ablations.e1.relative_drop`` …) and the fields
+:data:`COMPARE_FIELDS`: ``value`` (DATA's), ``reference_value`` (REF's), ``difference`` (DATA −
+REF), ``difference_ci_low``, ``difference_ci_high`` and ``significant`` (1 or 0). "Fail unless
+DATA has significantly fewer answers in the most similar sentence than REF"::
+
+    [[rule]]
+    id = "less-similarity-than-squad"
+    metric = "compare.similarity.answer_in_most_similar_sentence_pct.difference_ci_high"
+    op = "<"
+    threshold = 0
+
+Without ``--compare-with`` these rules are skipped, and so is one whose difference was not
+compared (e.g. drops of audits with different reader profiles).
 """
 
 from __future__ import annotations
@@ -49,6 +67,10 @@ OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operat
 
 #: The first component of a metric path into an audit's ``results.json``.
 AUDIT_SECTION = "audit"
+#: The first component of a metric path into the comparison with ``--compare-with`` (issue 19).
+COMPARE_SECTION = "compare"
+#: The last component of a ``compare.`` metric: what of the row is checked.
+COMPARE_FIELDS = ("value", "reference_value", "difference", "difference_ci_low", "difference_ci_high", "significant")
 
 _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
 
@@ -105,6 +127,8 @@ class CheckReport:
     rules_file: str | None = None
     audit_dir: str | None = None
     stats: dict | None = field(default=None, repr=False)
+    compare_with: str | None = None
+    comparison: Any = field(default=None, repr=False)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -119,6 +143,7 @@ class CheckReport:
             "dev": self.dev,
             "rules_file": self.rules_file,
             "audit_dir": self.audit_dir,
+            **({"compare_with": self.compare_with} if self.compare_with else {}),
             "counts": {s: sum(1 for r in self.results if r.status == s) for s in ("pass", "fail", "skip")},
             "rules": [r.to_json() for r in self.results],
             **({"invalid_input": self.notes} if self.notes else {}),
@@ -166,6 +191,9 @@ def _check_metric(metric: Any, where: str) -> None:
         if not rest or "" in rest.split("."):
             raise RulesError(f"{where}: metric {metric!r} must be a dotted path into the audit's results, e.g. audit.ablations.e4.f1_drop")
         return
+    if section == COMPARE_SECTION:
+        _check_compare_metric(metric, rest, where)
+        return
     if metric not in METRIC_PATHS:
         close = difflib.get_close_matches(metric, METRIC_PATHS, n=3)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
@@ -175,6 +203,37 @@ def _check_metric(metric: Any, where: str) -> None:
             f"path of a number in the `mrclens stats --json` output (sections: {sections}) or, for an "
             f"audit's results, starts with {AUDIT_SECTION}."
         )
+
+
+def _check_compare_metric(metric: str, rest: str, where: str) -> None:
+    """Raise :class:`RulesError` unless ``compare.<row key>.<field>`` names a row :func:`mrclens.scoring.compare.compare`
+    can produce and one of :data:`COMPARE_FIELDS`."""
+    from mrclens.scoring.compare import is_row_key
+
+    key, _, fld = rest.rpartition(".")
+    if fld not in COMPARE_FIELDS or not is_row_key(key):
+        raise RulesError(
+            f"{where}: metric {metric!r} must be compare.<row key>.<field>, the row key one of comparison.json's "
+            f"(e.g. similarity.answer_in_most_similar_sentence_pct, ablations.e1.relative_drop) and the field one of "
+            f"{', '.join(COMPARE_FIELDS)}")
+
+
+def compare_value(comparison: Any, metric: str) -> tuple[float | None, str]:
+    """The value of a ``compare.<row key>.<field>`` metric in a two-input comparison (REF first, DATA
+    second), or ``(None, why)`` when there is none (the row is absent, or the difference was not compared)."""
+    key, _, fld = metric.partition(".")[2].rpartition(".")
+    row = comparison.row(key)
+    if row is None:
+        return None, f"the comparison has no row {key} (e.g. drops need two audits)"
+    if fld in ("value", "reference_value"):
+        v = row.values[1 if fld == "value" else 0].value
+        return v, "" if v is not None else f"no value for {key}"
+    d = row.differences[0]
+    if not d.compared:
+        return None, f"{key} was not compared: {d.reason}"
+    if fld == "significant":
+        return float(bool(d.significant)), ""
+    return {"difference": d.difference, "difference_ci_low": d.ci_low, "difference_ci_high": d.ci_high}[fld], ""
 
 
 def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None) -> tuple[dict[str, Rule], bool]:
@@ -279,13 +338,15 @@ def resolve_metric(path: str, data: dict) -> Any:
     return node
 
 
-def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None) -> list[RuleResult]:
+def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, comparison: Any = None) -> list[RuleResult]:
     """Evaluate ``rules`` on a statistics dict (and an audit's results, if given).
 
     A rule is skipped (never failed) when its section is absent for a reason the user controls:
     ``leakage`` without a dev file, ``audit`` without an audit directory, an ablation that the
     audit did not evaluate (``"evaluated": false``), or a value that is ``null`` (e.g. no
-    answerable question).
+    answerable question). Rules on ``compare.`` read ``comparison`` (a two-input
+    :class:`~mrclens.artifacts.comparison.Comparison`, reference first) and are skipped without
+    one, or when the row is absent or its difference was not compared (:func:`compare_value`).
 
     Raises:
         RulesError: a metric path does not exist in the statistics or the audit results, or
@@ -294,6 +355,17 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None) ->
     results = []
     for rule in rules:
         section, _, rest = rule.metric.partition(".")
+        if section == COMPARE_SECTION:
+            if comparison is None:
+                results.append(RuleResult(rule, "skip", reason="needs a comparison: run with --compare-with REF"))
+                continue
+            value, why = compare_value(comparison, rule.metric)
+            if value is None:
+                results.append(RuleResult(rule, "skip", reason=why))
+                continue
+            ok = OPERATORS[rule.op](value, rule.threshold)
+            results.append(RuleResult(rule, "pass" if ok else "fail", float(value)))
+            continue
         if section == AUDIT_SECTION:
             if audit is None:
                 results.append(RuleResult(rule, "skip", reason="needs an audit: run with --with-audit DIR"))
@@ -337,6 +409,7 @@ def run_check(
     cache_dir: str | Path | None = None,
     progress: bool = True,
     on_invalid: str = "refuse",
+    compare_with: str | Path | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -351,6 +424,9 @@ def run_check(
         progress: show progress bars.
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.load_dataset`);
             what was skipped or repaired is in ``report.notes``.
+        compare_with: a reference to compare ``data`` with (a dataset, ``mrclens stats`` JSON or
+            audit directory; :func:`mrclens.scoring.compare.compare`, the reference first): enables
+            the rules on ``compare.``.
 
     Raises:
         DataError: a data file is invalid (exit 2).
@@ -358,17 +434,28 @@ def run_check(
         FileNotFoundError: an input file does not exist (exit 2).
     """
     from mrclens.formats import load_dataset
-    from mrclens.stats import compute_stats
+    from mrclens.stats import compute_stats_with_values
 
     rule_list = load_rules(rules)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    reference = None
+    if compare_with is not None:  # read before the data is parsed, so a bad reference fails early
+        from mrclens.scoring.compare import load_input
+
+        reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     dataset = load_dataset(data, on_invalid=on_invalid)
     dev_set = load_dataset(dev, on_invalid=on_invalid) if dev is not None else None
-    stats = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=progress)
-    results = evaluate_rules(rule_list, stats, audit)
+    stats, values = compute_stats_with_values(dataset, dev_set, cache_dir=cache_dir, progress=progress)
+    comparison = None
+    if reference is not None:
+        from mrclens.scoring.compare import compare_sources, source_from_stats
+
+        comparison = compare_sources([reference, source_from_stats(stats, "data", str(data), values=values, kind="dataset")])
+    results = evaluate_rules(rule_list, stats, audit, comparison)
     notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
-                       str(audit_dir) if audit_dir else None, stats, notes)
+                       str(audit_dir) if audit_dir else None, stats, notes=notes,
+                       compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison)
 
 
 def _fmt(x: float | None) -> str:

@@ -250,3 +250,15 @@ class FormatMsg:
     PRED_DUPLICATE = "{path}: {where}: question {qid} has a second prediction"
     NA_THRESHOLD = "--na-threshold {value!r}: give a number between 0 and 1, or 'best'"
     NA_NO_PROBS = "{path}: --na-threshold needs no-answer probabilities, and this file has none"
+
+
+class CompareMsg:
+    """Message templates of ``mrclens compare`` (:mod:`mrclens.scoring.compare`)."""
+
+    NOT_AN_AUDIT = ("{path}: not an audit or evaluation directory (no {results}); give a dataset file, a "
+                    "`mrclens stats --out` JSON file, or the --out directory of `mrclens audit` / `mrclens evaluate`")
+    TOO_FEW = "compare needs at least two inputs, got {n}"
+    NAMES_COUNT = "--names gives {n_names} name(s) for {n_inputs} inputs; give one per input"
+    NAMES_REPEAT = "--names repeats a name ({names}); give each input its own"
+    CONFIDENCE = "confidence must be between 0 and 1, got {value}"
+    RESAMPLES = "n_resamples must be at least 1, got {value}"

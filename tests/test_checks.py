@@ -201,6 +201,7 @@ def test_a_bad_metric_fails_before_any_data_is_read(tmp_path, monkeypatch):
     import mrclens.stats
 
     monkeypatch.setattr(mrclens.stats, "compute_stats", no_stats)  # checks imports it when it runs
+    monkeypatch.setattr(mrclens.stats, "compute_stats_with_values", no_stats)
     f = tmp_path / "rules.toml"
     f.write_text('[[rule]]\nid = "typo"\nmetric = "heuristics.sliding_window.f2"\nop = "<="\nthreshold = 40\n')
     with pytest.raises(RulesError) as err:

@@ -10,6 +10,7 @@ names of all files and folders         :mod:`mrclens.artifacts.layout`          
 ``audit-state.json``                   :mod:`mrclens.artifacts.audit_state`        the audit
 ``predictions/<set>.json``             :mod:`mrclens.artifacts.predictions`        ``mrclens predict``, the audit
 ``training.json`` (reader checkpoint)  :mod:`mrclens.artifacts.training_record`    ``mrclens train``, the audit
+``comparison.json``, ``.csv``          :mod:`mrclens.artifacts.comparison`         ``mrclens compare --out``
 =====================================  ==========================================  ==================================
 
 The perturbed sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is

@@ -42,6 +42,12 @@ PREDICTIONS_DIR = "predictions"
 MODEL_DIR = "model"
 #: The summary of ``mrclens selftest --out DIR`` (:mod:`mrclens.artifacts.selftest`).
 SELFTEST_JSON = "selftest.json"
+#: The outputs of ``mrclens compare … --out DIR`` (:mod:`mrclens.artifacts.comparison`, the page :mod:`mrclens.reports.compare`).
+COMPARISON_JSON = "comparison.json"
+COMPARISON_CSV = "comparison.csv"
+COMPARISON_HTML = "comparison.html"
+#: The files of a comparison directory, in the order they are listed.
+COMPARISON_FILES = (COMPARISON_JSON, COMPARISON_CSV, COMPARISON_HTML)
 
 #: The files an audit or evaluation directory holds at its top level, in the order they are listed.
 OUTPUT_FILES = (RESULTS_JSON, RESULTS_CSV, QUESTION_SCORES, REPORT_HTML)

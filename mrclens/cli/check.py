@@ -1,4 +1,4 @@
-"""``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--json]``: pre-training sanity check.
+"""``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--compare-with REF] [--json]``: pre-training sanity check.
 
 Exit status: 0 every rule passes, 1 any rule fails, 2 bad input (data, rules file, audit file).
 """
@@ -18,19 +18,21 @@ from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_prog
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev): enables the train/dev leakage rules.")
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), help="TOML file overriding the default rules.")
 @click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
+@click.option("--compare-with", "compare_with", type=click.Path(exists=True),
+              help="A reference (dataset, `mrclens stats` JSON or audit directory) to compare DATA with: enables the rules on compare.… (as `mrclens compare REF DATA`).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @on_invalid_option
 @verbosity_options
-def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, as_json: bool,
-          cache_dir: str | None, on_invalid: str) -> None:
+def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
+          as_json: bool, cache_dir: str | None, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job."""
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
-                       on_invalid=on_invalid)
+                       on_invalid=on_invalid, compare_with=compare_with)
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:

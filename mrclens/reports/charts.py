@@ -105,3 +105,111 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
             return _svg_text(fig)
         finally:
             plt.close(fig)
+
+
+#: One colour per compared input (Okabe–Ito, colour-blind-safe), in input order; more inputs cycle.
+INPUT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+
+
+def _rc():
+    return {"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10, "font.family": "sans-serif",
+            "axes.spines.top": False, "axes.spines.right": False}
+
+
+def distribution_chart_svg(series: Sequence[dict[str, Any]], xlabel: str) -> str:
+    """Overlaid histograms (``mrclens compare``): per input, the percentage of its questions in each bin, as a step line.
+
+    Args:
+        series: ``[{"input", "edges", "counts"}]`` (a :class:`mrclens.artifacts.comparison.DistributionSeries`
+            as a dict); bins of width 1 from 0 (:func:`mrclens.stats.summary.integer_bins`), the last
+            holding every larger value (labelled ``≥``).
+        xlabel: the x-axis label (the figure and its unit).
+
+    Returns:
+        the ``<svg …>`` element as text, or ``""`` when there is no series with items.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    rows = [s for s in series if sum(s.get("counts") or []) > 0]
+    if not rows:
+        return ""
+    with matplotlib.rc_context(_rc()):
+        fig, ax = plt.subplots(figsize=(4.2, 2.8))
+        upper = 0.0
+        for k, s in enumerate(rows):
+            edges, counts = s["edges"], s["counts"]
+            total = float(sum(counts))
+            pct = [100.0 * c / total for c in counts]
+            # trim empty bins at the top so the interesting range fills the plot
+            last = max((i for i, c in enumerate(counts) if c), default=0)
+            upper = max(upper, edges[min(last + 1, len(edges) - 1)])
+            ax.step(edges[:-1], pct, where="post", color=INPUT_COLOURS[k % len(INPUT_COLOURS)], linewidth=1.8,
+                    label=str(s["input"]))
+        ax.set_xlim(0, max(upper, 1.0))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("% of questions")
+        ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        for text in ax.legend(fontsize=8, frameon=False).get_texts():
+            text.set_parse_math(False)
+        fig.tight_layout()
+        try:
+            return _svg_text(fig)
+        finally:
+            plt.close(fig)
+
+
+def grouped_bars_svg(labels: Sequence[str], series: Sequence[dict[str, Any]], ylabel: str, *,
+                     width: float = 10.0) -> str:
+    """Bars side by side per label, one colour per input, with interval whiskers (``mrclens compare``).
+
+    Args:
+        labels: the x-axis groups (question types, ablation ids …).
+        series: per input ``{"input", "values", "lows", "highs"}``, lists parallel to ``labels``
+            (``None`` where the input has no value: no bar).
+        ylabel: the y-axis label.
+
+    Returns:
+        the ``<svg …>`` element as text, or ``""`` when no bar has a value.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    if not labels or not any(isinstance(v, (int, float)) for s in series for v in s["values"]):
+        return ""
+    k = max(len(series), 1)
+    bar = 0.8 / k
+    with matplotlib.rc_context(_rc()):
+        fig, ax = plt.subplots(figsize=(width, 3.0))
+        for j, s in enumerate(series):
+            colour = INPUT_COLOURS[j % len(INPUT_COLOURS)]
+            xs, ys, err_lo, err_hi = [], [], [], []
+            for i, v in enumerate(s["values"]):
+                if not isinstance(v, (int, float)):
+                    continue
+                x = i - 0.4 + bar * (j + 0.5)
+                xs.append(x)
+                ys.append(v)
+                lo, hi = s["lows"][i], s["highs"][i]
+                err_lo.append(max(0.0, v - lo) if isinstance(lo, (int, float)) else 0.0)
+                err_hi.append(max(0.0, hi - v) if isinstance(hi, (int, float)) else 0.0)
+            ax.bar(xs, ys, width=bar * 0.92, color=colour, alpha=0.85, label=str(s["input"]))
+            ax.errorbar(xs, ys, yerr=[err_lo, err_hi], fmt="none", ecolor="#222222", elinewidth=1.0, capsize=2.5)
+        ax.axhline(0, color="#444444", linewidth=0.8)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels([str(lab) for lab in labels], fontsize=8, parse_math=False)
+        ax.set_ylabel(ylabel)
+        ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        for text in ax.legend(fontsize=8, frameon=False, ncol=min(k, 4)).get_texts():
+            text.set_parse_math(False)
+        fig.tight_layout()
+        try:
+            return _svg_text(fig)
+        finally:
+            plt.close(fig)

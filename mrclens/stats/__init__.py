@@ -18,7 +18,7 @@ predictions, which :mod:`mrclens.stats.cache` stores (keyed by a fingerprint of 
 and the dotted path of every figure (the metrics ``mrclens check`` accepts).
 """
 
-from mrclens.stats.core import TITLE, compute_stats, compute_stats_per_article
+from mrclens.stats.core import TITLE, compute_stats, compute_stats_per_article, compute_stats_with_values
 from mrclens.stats.report import format_stats
 
-__all__ = ["TITLE", "compute_stats", "compute_stats_per_article", "format_stats"]
+__all__ = ["TITLE", "compute_stats", "compute_stats_per_article", "compute_stats_with_values", "format_stats"]

@@ -146,7 +146,37 @@ def compute_stats(
     first_k: int = 3,
     n_process: int | None = None,
 ) -> dict:
-    """Compute every model-free statistic of ``dataset`` (MRCLens issue 7).
+    """Compute every model-free statistic of ``dataset`` (MRCLens issue 7): the result of
+    :func:`compute_stats_with_values` without the per-question values (the figures, arguments
+    and sections are documented there).
+
+    Returns:
+        a JSON-serialisable dict; its sections and figures are declared in :mod:`mrclens.stats.schema`.
+
+    Raises:
+        PipelineNotInstalled: no English spaCy pipeline is installed.
+        InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
+    """
+    return compute_stats_with_values(dataset, dev, cache_dir, progress, first_k=first_k, n_process=n_process)[0]
+
+
+#: The per-question values :func:`compute_stats_with_values` returns, by the dotted path of the
+#: summary they make up (a :func:`mrclens.stats.summary.summarize` node of the result).
+VALUE_PATHS = ("lengths.question_words", "lengths.answer_words", "overlap.longest_shared_ngram",
+               "overlap.content_words_in_answer_sentence_pct")
+
+
+def compute_stats_with_values(
+    dataset: Dataset,
+    dev: Dataset | None = None,
+    cache_dir: str | Path | None = None,
+    progress: bool = True,
+    *,
+    first_k: int = 3,
+    n_process: int | None = None,
+) -> tuple[dict, dict[str, list[float]]]:
+    """Compute every model-free statistic of ``dataset`` (MRCLens issue 7), and the per-question
+    values behind its means (for a bootstrap, :mod:`mrclens.scoring.compare`).
 
     Per question, then aggregated (mean, median, histogram; counts and shares in percent):
 
@@ -192,7 +222,10 @@ def compute_stats(
             multiprocessing was slower here).
 
     Returns:
-        a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "dev_source", "counts",
+        ``(result, values)``. ``values``: ``{path: [value per question]}`` for each of
+        :data:`VALUE_PATHS` (the numbers that path's mean is taken over, ``None`` entries left
+        out; question length over every question, the others over the answerable ones, file
+        order). ``result``: a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "dev_source", "counts",
         "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
         "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
         "timings_s", "statistics_cache"}`` (``statistics_cache``: paragraphs computed and
@@ -368,7 +401,8 @@ def compute_stats(
         "statistics_cache": cache_use,
     }
     check_layout(result)
-    return result
+    values = dict(zip(VALUE_PATHS, ([v for v in vs if v is not None] for vs in (q_len, a_len, longest, content_share))))
+    return result, values
 
 
 def compute_stats_per_article(dataset: Dataset, cache_dir: str | Path | None = None, **kwargs: Any) -> list[dict]:

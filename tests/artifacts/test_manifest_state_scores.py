@@ -99,7 +99,7 @@ def test_output_file_names_are_defined_once():
     import mrclens
 
     names = [layout.RESULTS_JSON, layout.RESULTS_CSV, layout.QUESTION_SCORES, layout.REPORT_HTML,
-             layout.AUDIT_STATE, layout.MANIFEST]
+             layout.AUDIT_STATE, layout.MANIFEST, layout.COMPARISON_JSON, layout.COMPARISON_CSV, layout.COMPARISON_HTML]
     root = Path(mrclens.__file__).parent
     offenders = []
     for path in sorted(root.rglob("*.py")):

@@ -122,6 +122,28 @@ def test_real_slice_of_squad(sample_path):
     assert s["question_types"]["largest"] == "what"
 
 
+def test_per_question_values_make_up_the_means(sample_path):
+    """compute_stats_with_values (used by `mrclens compare` to bootstrap means): for every value path,
+    as many values as the summary's n, with its mean and SD; and the same figures as compute_stats."""
+    import numpy as np
+
+    from mrclens.stats import compute_stats_with_values
+    from mrclens.stats.core import VALUE_PATHS
+
+    full = load_dataset(sample_path)
+    full.articles = full.articles[3:5]
+    s, values = compute_stats_with_values(full, cache_dir=False, progress=False, n_process=1)
+    assert set(values) == set(VALUE_PATHS)
+    for path in VALUE_PATHS:
+        section, name = path.split(".")
+        node, v = s[section][name], np.asarray(values[path], dtype=float)
+        assert v.size == node["n"] > 50, path
+        assert v.mean() == pytest.approx(node["mean"]) and v.std() == pytest.approx(node["std"]), path
+    assert len(values["lengths.question_words"]) == s["counts"]["questions"]
+    plain = compute_stats(full, cache_dir=False, progress=False, n_process=1)
+    assert {k: v for k, v in plain.items() if k != "timings_s"} == {k: v for k, v in s.items() if k != "timings_s"}
+
+
 def test_worker_processes_give_the_same_figures(mini_stats):
     from stats_helpers import MINI
 

@@ -1,0 +1,81 @@
+"""``mrclens compare A B [C …] --out DIR [--names …]``: datasets and audits side by side, with CIs on the differences.
+
+Writes ``DIR/comparison.json``, ``DIR/comparison.csv`` and ``DIR/comparison.html`` (all or
+nothing) and prints the table; the library function is :func:`mrclens.scoring.compare.compare`.
+Exit status: 0 done, 2 bad input (an unreadable input, a bad option, an unwritable --out), 3 a bug.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import click
+
+from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+
+log = logging.getLogger(__name__)
+
+
+def _is_previous(directory) -> bool:
+    from mrclens.artifacts.comparison import read_comparison
+    from mrclens.errors import ArtifactError
+
+    try:
+        read_comparison(directory)
+        return True
+    except ArtifactError:
+        return False
+
+
+@click.command(epilog=example(
+    "mrclens compare dev-v1.1.json.gz DROP.jsonl.gz DuoRC.ParaphraseRC.jsonl.gz --out compare-out",
+    "mrclens compare audit-seed0/ audit-seed1/ --names seed0,seed1 --out seeds"))
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write comparison.json, comparison.csv and comparison.html here.")
+@click.option("--names", default=None, help="Comma-separated names of the inputs, one per input (default: the file names).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True, help="Bootstrap resamples.")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
+              help="Worker processes for the statistics of dataset inputs.")
+@click.option("--force", is_flag=True, help="Write into a non-empty --out that does not hold an earlier comparison (same-named files are replaced).")
+@on_invalid_option
+@verbosity_options
+def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, seed: int, resamples: int, confidence: float,
+            as_json: bool, cache_dir: str | None, jobs: int | None, force: bool, on_invalid: str) -> None:
+    """Compare INPUTS side by side: each a dataset file (any format MRCLens reads; statistics
+    computed on the fly), a `mrclens stats --out` JSON file, or an audit / evaluation output
+    directory. Every later input is compared with the first: lengths, the model-free evidence
+    per bias category, question and answer types and, for audits, each ablation's drops, each
+    difference with a bootstrap confidence interval (normal approximation where an input has
+    summary figures only); significant differences are marked. Drops are compared only between
+    audits with the same reader profile and number of draws (only relative drops when the
+    readers' strength differs)."""
+    from mrclens.artifacts.comparison import write_comparison
+    from mrclens.artifacts.layout import COMPARISON_FILES
+    from mrclens.io_utils import refuse_foreign_output, staged_output
+    from mrclens.reports.compare import write_comparison_page
+    from mrclens.scoring.compare import compare as run_compare, format_comparison
+
+    if len(inputs) < 2:
+        raise click.UsageError("give at least two inputs to compare")
+    name_list = [n.strip() for n in names.split(",")] if names else None
+    if out_dir is not None:
+        refuse_foreign_output(out_dir, "compare", _is_previous, force=force)
+    comparison = run_compare(list(inputs), name_list, seed=seed, n_resamples=resamples, confidence=confidence,
+                             cache_dir=cache_dir, progress=show_progress() and not as_json, on_invalid=on_invalid,
+                             n_process=jobs)
+    if out_dir is not None:
+        with staged_output(out_dir, protect=inputs) as stage:
+            write_comparison(comparison, stage)
+            write_comparison_page(comparison, stage)
+    if as_json:
+        click.echo(json.dumps(comparison.to_json(), ensure_ascii=False))
+    else:
+        click.echo(format_comparison(comparison))
+    if out_dir is not None:
+        click.echo(f"\nwrote {', '.join(str(Path(out_dir) / name) for name in COMPARISON_FILES)}")
