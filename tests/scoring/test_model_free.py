@@ -11,7 +11,7 @@ import pytest
 from mrclens.artifacts.reference import BUNDLED_REFERENCE, Reference, ReferenceFigure, read_reference, write_reference
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure
 from mrclens.errors import ArtifactError
-from mrclens.scoring.model_free import FIGURES, cite, model_free_figures, reference_from_stats
+from mrclens.scoring.model_free import FIGURES, cite, model_free_figures, reference_from_stats, standard_error
 
 
 def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0):
@@ -92,6 +92,18 @@ def test_bundled_reference_is_squad_dev_with_its_provenance():
     assert set(ref.figures) == {path for _, path, *_ in FIGURES}
     assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 10000
     assert {"source", "sha256", "command", "commit", "date", "mrclens_version"} <= set(ref.provenance)
+    # the article-clustered standard errors are at least the per-question ones
+    assert all(f.se is not None and standard_error(f) >= f.se for f in ref.figures.values())
+    # issue 17: one reference audit per shipped reader profile, each combining two seeds, with its provenance
+    assert set(ref.audits) == {"paper", "quick"}
+    for profile, audit in ref.audits.items():
+        assert [r["seed"] for r in audit.provenance["runs"]] == [0, 1]
+        assert all({"command", "commit", "date", "reader_f1", "sources"} <= set(r) for r in audit.provenance["runs"])
+        assert {f"e{i}" for i in range(1, 11)} <= set(audit.ablations)
+        assert all(d.runs == 2 and d.run_sd is not None and d.ci_low <= d.value <= d.ci_high for d in audit.ablations.values())
+    assert ref.audits["paper"].provenance["runs"][0]["sources"] == {"train": "train-v1.1.json.gz", "dev": "dev-v1.1.json.gz"}
+    assert ref.audits["quick"].provenance["runs"][0]["sources"] == {"train": "squad-v1.1-sample.json.gz"}
+    assert ref.audits["paper"].baseline_f1 > ref.audits["quick"].baseline_f1 > 30
 
 
 def test_results_round_trip_with_model_free(tmp_path):
