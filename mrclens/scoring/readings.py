@@ -54,10 +54,15 @@ Evidence levels (the ``evidence`` field of each result):
 * ``"strong"``: the whole CI is on the bias side of the threshold (``small_drop``: CI high
   < :data:`SMALL_DROP`; ``large_drop``: CI low > :data:`LARGE_DROP`).
 * ``"moderate"``: the point estimate is on the bias side of the threshold but the CI crosses it;
-  for ``large_drop`` ablations, also a drop whose CI excludes 0 but lies below the threshold
-  (a real but limited pull towards the distractor).
+  for ``large_drop`` ablations, also a drop of at least :data:`SMALL_DROP` whose CI excludes 0
+  but lies below the threshold (a real and material, but limited, pull towards the distractor).
 * ``"none"``: the CI is entirely on the other side (``small_drop``: CI low > :data:`LARGE_DROP`,
-  the model clearly needs the information; ``large_drop``: CI includes 0 or lies below it).
+  the model clearly needs the information; ``large_drop``: CI includes 0 or lies below it), or,
+  for ``large_drop``, the drop is real but small (CI above 0, point estimate under
+  :data:`SMALL_DROP`: the reading says so). Why not "moderate" for a small real drop (the rule
+  before 2026-11-23): a 1-point pull is no material evidence of the bias, and its level then
+  flipped with the training seed as the CI's lower bound crossed 0 (e9 on full SQuAD v1.1:
+  0.6 [−0.3, 1.4] with seed 0, 0.8 [0.1, 1.6] with seed 1; BENCHMARKS.md).
 * ``"weak"``: everything in between (a ``small_drop`` ablation whose drop is neither small nor
   clearly large).
 * ``"inconclusive"``: the baseline F1 is below :data:`LOW_BASELINE_F1` and the result would
@@ -134,7 +139,7 @@ def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) ->
     if bias_signal == "large_drop":
         if low > LARGE_DROP:
             return "strong"
-        if drop > LARGE_DROP or low > 0:
+        if drop > LARGE_DROP or (low > 0 and drop >= SMALL_DROP):
             return "moderate"
         return "none"
     raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
@@ -214,7 +219,11 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                 if drop <= LARGE_DROP
                 else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model likely {words['bias']}, moderate evidence of the bias."
             ),
-            "none": f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}.",
+            "none": (
+                f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
+                f"{words['change']} hardly mislead{'s' if words['s'] else ''} the model, no material sign that it {words['bias']}."
+                if low > 0 else
+                f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
         }[level]
     if result.recovered_share is not None and result.control is not None:
         text += (f" Without the question at all ({result.control}) F1 falls by {_fmt(result.control_f1_drop)} points; "

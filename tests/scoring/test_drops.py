@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from mrclens.artifacts.results import CategoryResult
 from mrclens.scoring.bootstrap import confidence_label, paired_bootstrap_drop, stable_rng
@@ -186,7 +186,8 @@ def test_score_all_partial_predictions_and_categories():
         ("small_drop", 30.0, 25.0, 35.0, "none"),  # model clearly needs the information
         ("large_drop", 20.0, 15.0, 25.0, "strong"),  # whole CI above LARGE_DROP
         ("large_drop", 12.0, 8.0, 16.0, "moderate"),
-        ("large_drop", 3.0, 1.0, 5.0, "moderate"),  # real (CI excludes 0) but limited
+        ("large_drop", 3.0, 1.0, 5.0, "none"),  # real (CI excludes 0) but small: no material evidence
+        ("large_drop", 6.0, 2.0, 10.0, "moderate"),  # real and material, below LARGE_DROP
         ("large_drop", 0.5, -1.0, 2.0, "none"),
     ],
 )
@@ -353,3 +354,18 @@ def test_a_large_shuffle_drop_is_read_the_other_way_and_cited_by_position():
     e3_small = score_ablation(_info("e3", signal="small_drop"), base, _scores("e3", [1] * 40), n_resamples=200)
     _, (pos,) = read_all([e9, e3_small], [CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0)])
     assert "Also:" not in pos.reading
+
+
+def test_a_real_but_small_pull_reads_as_no_material_sign():
+    from mrclens.artifacts.results import AblationResult
+    from mrclens.scoring.readings import read_ablation
+
+    a = AblationResult("e7", "insert verbs", "Keyword", "e7", "original-truncated", "large_drop", evaluated=True,
+                       n=2011, f1_drop=2.3, ci_low=1.7, ci_high=3.0, baseline_f1=74.4, relative_drop=3.1,
+                       relative_ci_low=2.2, relative_ci_high=4.0, control="c7", control_f1_drop=-0.2,
+                       excess_drop=2.5, excess_ci_low=1.8, excess_ci_high=3.2)
+    text, level = read_ablation(a)
+    assert level == "none"
+    assert "the interval excludes 0 but the drop is under 5.0 points, a real but small pull" in text
+    text, level = read_ablation(replace(a, excess_drop=0.4, excess_ci_low=-0.3, excess_ci_high=1.1))
+    assert level == "none" and "the interval includes 0 or lies below it" in text
