@@ -77,6 +77,7 @@ from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
 from mrclens.scoring.model_free import FIGURES
+from mrclens.scoring.readings import weak_reader
 
 #: Values of ``reference_bias``.
 COMPARISONS = ("more", "in line", "less", "inconclusive")
@@ -103,16 +104,6 @@ def _se(low: float, high: float, z: float) -> float:
     return max(high - low, 0.0) / (2.0 * z)
 
 
-def _weak(a: AblationResult) -> bool:
-    from mrclens.scoring.readings import LOW_BASELINE_F1
-
-    if a.baseline_f1 is not None and a.baseline_f1 < LOW_BASELINE_F1:
-        return True
-    has_ans = (a.subsets or {}).get("HasAns")
-    return bool(has_ans is not None and has_ans.n and has_ans.baseline_f1 is not None
-                and has_ans.baseline_f1 < LOW_BASELINE_F1)
-
-
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                      confidence: float = CONFIDENCE) -> AblationResult:
     """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
@@ -125,7 +116,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
     above, below = low > 0, high < 0  # the whole interval above / below 0
-    if _weak(a):
+    if weak_reader(a):
         bias = "inconclusive"
     elif above or below:
         bias = "more" if above == (a.bias_signal == "large_drop") else "less"

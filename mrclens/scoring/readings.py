@@ -186,12 +186,9 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
     base = result.baseline_f1
-    weak_baseline = base is not None and base < LOW_BASELINE_F1
     has_ans = (result.subsets or {}).get("HasAns")
-    weak_has_ans = (not weak_baseline and has_ans is not None and has_ans.n and has_ans.baseline_f1 is not None
-                    and has_ans.baseline_f1 < LOW_BASELINE_F1)
-    if weak_has_ans:  # SQuAD v2.0: abstaining on every question scores the NoAns share; the floor is on HasAns
-        weak_baseline = True
+    weak_baseline = weak_reader(result)
+    weak_has_ans = weak_baseline and not (base is not None and base < LOW_BASELINE_F1)  # the floor came from HasAns
     if weak_baseline and (signal == "small_drop" or level == "none"):
         level = "inconclusive"
     kept = (
@@ -246,6 +243,17 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
             " by it, so a small drop says little here."
         )
     return f"{head}: {text}", level
+
+
+def weak_reader(result: AblationResult) -> bool:
+    """Whether the reader is below the :data:`LOW_BASELINE_F1` floor for this ablation: its baseline F1,
+    or on SQuAD v2.0 data its HasAns baseline F1 (abstaining on every question scores the NoAns share,
+    so the total F1 can pass the floor while nothing is answered). Rationale in the module docstring."""
+    if result.baseline_f1 is not None and result.baseline_f1 < LOW_BASELINE_F1:
+        return True
+    has_ans = (result.subsets or {}).get("HasAns")
+    return bool(has_ans is not None and has_ans.n and has_ans.baseline_f1 is not None
+                and has_ans.baseline_f1 < LOW_BASELINE_F1)
 
 
 def category_level(levels: Sequence[str]) -> str:
