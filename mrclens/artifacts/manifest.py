@@ -12,7 +12,8 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
                           ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
                           ["no_answer_rule": what it does to unanswerable (SQuAD v2.0) questions,]
                           "items": {question id: {"changed", "reason", "detail"}}}, ...},
-     ["draw": k, "draw_seed": seed of draw k]}   (written for draws k >= 1 only; issue 16)
+     ["draw": k, "draw_seed": seed of draw k],   (written for draws k >= 1 only; issue 16)
+     ["task": "multiple_choice"]}   (written for multiple-choice sets only, issue 20; absent = "span")
 
 ``n`` counts questions; ``items`` records, per question id, whether the ablation changed it,
 the reason when it did not (a snake_case code) and a free-form ``detail`` object.
@@ -46,14 +47,18 @@ _HINT = "the directory does not look like the output of `mrclens perturb`"
 
 def ablation_order(ablation_id: str) -> tuple[int, int, str]:
     """Sort key of ablation ids: by number, each control (``c1``) right after its ablation (``e1``);
-    ``e2`` before ``e10``; ids without a number last.
+    ``e2`` before ``e10``; ids without a number last. Multiple-choice ids (issue 20) sort the same
+    way: ``m4`` then its control ``mc4``.
 
     >>> sorted(["e10", "c1", "e2", "x", "e1"], key=ablation_order)
     ['e1', 'c1', 'e2', 'e10', 'x']
+    >>> sorted(["mc4", "m10", "m4", "m1"], key=ablation_order)
+    ['m1', 'm4', 'mc4', 'm10']
     """
-    digits = ablation_id[1:]
-    if ablation_id[:1] in ("e", "c") and digits.isdigit():
-        return (int(digits), 0 if ablation_id[0] == "e" else 1, ablation_id)
+    for prefix, rank in (("mc", 1), ("m", 0), ("e", 0), ("c", 1)):
+        digits = ablation_id[len(prefix):]
+        if ablation_id.startswith(prefix) and digits.isdigit():
+            return (int(digits), rank, ablation_id)
     return (10**9, 0, ablation_id)
 
 
@@ -158,6 +163,9 @@ class PerturbationManifest:
     draw: int = 0
     #: the seed draw ``draw`` used (:func:`mrclens.seeds.derived_seed`); ``None`` for draw 0.
     draw_seed: int | None = None
+    #: ``"span"`` (SQuAD-format sets, the default) or ``"multiple_choice"`` (multiple-choice JSON
+    #: Lines sets, :mod:`mrclens.multiple_choice`; issue 20).
+    task: str = "span"
 
     def ablation_ids(self) -> list[str]:
         """The ablation ids in report order (e1, e2, …, e10)."""
@@ -182,6 +190,8 @@ class PerturbationManifest:
         }
         if self.draw:
             out["draw"], out["draw_seed"] = self.draw, self.draw_seed
+        if self.task != "span":
+            out["task"] = self.task
         return out
 
     @classmethod
@@ -229,6 +239,7 @@ class PerturbationManifest:
             pipeline=f(obj, "pipeline", (str, type(None)), path, "", None),
             sets=sets, ablations=ablations, format_version=version,
             draw=f(obj, "draw", int, path, "", 0), draw_seed=f(obj, "draw_seed", (int, type(None)), path, "", None),
+            task=f(obj, "task", str, path, "", "span"),
         )
 
 

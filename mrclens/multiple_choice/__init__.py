@@ -1,0 +1,22 @@
+"""Multiple-choice datasets (CODAH-style; issue 20): the second task type of MRCLens.
+
+The same steps as the span audit — load, perturb, train, predict, score, report — with their own
+data type (:mod:`.data`), ablations (:mod:`.ablations`), baseline (:mod:`.model`), model-free
+statistics (:mod:`.stats`) and audit (:mod:`.audit`); scoring goes through the span audit's code
+(:mod:`mrclens.scoring.drops`) with accuracy as the per-question score.
+"""
+
+from mrclens.multiple_choice.data import (
+    CODAH_CATEGORIES,
+    Fold,
+    MCDataset,
+    MCQuestion,
+    load_mc_dataset,
+    make_folds,
+    read_folds,
+    sniff_mc,
+    write_jsonl,
+)
+
+__all__ = ["CODAH_CATEGORIES", "Fold", "MCDataset", "MCQuestion", "load_mc_dataset", "make_folds", "read_folds",
+           "sniff_mc", "write_jsonl"]
