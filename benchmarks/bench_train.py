@@ -42,6 +42,11 @@ def main() -> None:
     ap.add_argument("--max-minutes", type=float, default=50.0, help="training-time cap (evaluation not counted)")
     ap.add_argument("--epochs", type=int, default=None)
     ap.add_argument("--marks", default="10,20,30,45", help="extra dev evaluations at these training minutes")
+    ap.add_argument("--step-marks", default="", help="extra dev evaluations after these optimizer steps (deterministic)")
+    ap.add_argument("--batch-size", type=int, default=None, help="override config.batch_size (questions)")
+    ap.add_argument("--lr", type=float, default=None, help="override config.lr")
+    ap.add_argument("--hidden", type=int, default=None, help="override config.hidden (LSTM units per direction)")
+    ap.add_argument("--char-filters", type=int, default=None, help="override config.char_filters")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: CPUs available)")
     ap.add_argument("--max-steps", type=int, default=None,
                     help="step budget (default: the profile's; 0 = none, to let --max-minutes decide)")
@@ -68,6 +73,9 @@ def main() -> None:
         cfg.lstm_impl = args.lstm
     if args.bucket_width is not None:
         cfg.bucket_width = args.bucket_width
+    for name in ("batch_size", "lr", "hidden", "char_filters"):
+        if getattr(args, name) is not None:
+            setattr(cfg, name, getattr(args, name))
     print(f"# machine: {platform.node()} {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, torch {torch.__version__} with {threads} threads, "
           f"cuda={torch.cuda.is_available()}; python {sys.version.split()[0]}")
@@ -77,14 +85,14 @@ def main() -> None:
     train_ds, dev_ds = load_dataset(args.train), load_dataset(args.dev)
     print(f"# loaded data in {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
     out = open(args.out, "a", encoding="utf-8") if args.out else None
-    print(f"{'event':>10} {'train_min':>9} {'epoch':>6} {'ex/s':>7} {'loss':>7} {'dev_EM':>7} {'dev_F1':>7} "
+    print(f"{'event':>10} {'step':>6} {'train_min':>9} {'epoch':>6} {'ex/s':>7} {'loss':>7} {'dev_EM':>7} {'dev_F1':>7} "
           f"{'peak_MiB':>9} {'load1':>6} {'wall_min':>8}", flush=True)
     started = time.perf_counter()
 
     def row(r: dict) -> None:
-        r = dict(r, load1=round(os.getloadavg()[0], 2), wall_minutes=round((time.perf_counter() - started) / 60, 2),
+        r = dict(r, batch_size=cfg.batch_size, lr=cfg.lr, hidden=cfg.hidden, load1=round(os.getloadavg()[0], 2), wall_minutes=round((time.perf_counter() - started) / 60, 2),
                  profile=args.profile, exact_match_features=cfg.exact_match_features, threads=threads)
-        print(f"{r['event']:>10} {r['minutes']:9.1f} {r['epoch']:6.2f} {r['examples_per_s'] or 0:7.1f} "
+        print(f"{r['event']:>10} {r['step']:6d} {r['minutes']:9.1f} {r['epoch']:6.2f} {r['examples_per_s'] or 0:7.1f} "
               f"{r['loss'] or 0:7.3f} {r['dev_em']:7.2f} {r['dev_f1']:7.2f} {r['peak_rss_mb']:9.0f} "
               f"{r['load1']:6.2f} {r['wall_minutes']:8.1f}", flush=True)
         if out:
@@ -92,8 +100,9 @@ def main() -> None:
             out.flush()
 
     marks = [float(m) for m in args.marks.split(",") if m.strip()]
+    step_marks = [int(m) for m in args.step_marks.split(",") if m.strip()]
     reader = train(train_ds, cfg, dev=dev_ds, max_minutes=args.max_minutes, epochs=args.epochs, seed=args.seed,
-                   device=args.device, progress=False, eval_at_minutes=marks, on_eval=row)
+                   device=args.device, progress=False, eval_at_minutes=marks, eval_at_steps=step_marks, on_eval=row)
     epoch_rows = [r for r in reader.training_log if r["event"] == "epoch"]
     for r in epoch_rows:
         print(f"# epoch {r['epoch']:.0f}: {r['examples_per_s']} examples/s")

@@ -46,6 +46,13 @@ DATA has significantly fewer answers in the most similar sentence than REF"::
 
 Without ``--compare-with`` these rules are skipped, and so is one whose difference was not
 compared (e.g. drops of audits with different reader profiles).
+
+Multiple-choice data (issue 20): when DATA is multiple-choice (a CODAH TSV or JSON Lines file, or
+a folds folder; :func:`mrclens.multiple_choice.stats.is_mc_input`), the figures are those of
+:func:`mrclens.multiple_choice.stats.compute_mc_stats`, the defaults ship in
+``mrclens/data/default_rules_mc.toml`` and a rule's metric must be one of its figures
+(:func:`mrclens.multiple_choice.stats.is_mc_metric`) or a path under ``audit.``; a ``--rules``
+file overrides them the same way. ``--compare-with`` is not available for it.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, RulesError
+from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
 from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS
 
 #: Comparison operators a rule may use.
@@ -73,6 +80,10 @@ COMPARE_SECTION = "compare"
 COMPARE_FIELDS = ("value", "reference_value", "difference", "difference_ci_low", "difference_ci_high", "significant")
 
 _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
+
+#: The task types whose rules :func:`load_rules` reads, and each one's shipped defaults.
+SPAN, MULTIPLE_CHOICE = "span", "multiple_choice"
+DEFAULT_RULE_FILES = {SPAN: "default_rules.toml", MULTIPLE_CHOICE: "default_rules_mc.toml"}
 
 EXIT_PASS = EXIT_OK
 EXIT_FAIL = EXIT_CHECK_FAILED
@@ -150,7 +161,7 @@ class CheckReport:
         }
 
 
-def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
+def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str = SPAN) -> Rule:
     if not isinstance(table, dict):
         raise RulesError(f"{where}: each [[rule]] must be a table")
     unknown = set(table) - _RULE_KEYS
@@ -165,7 +176,7 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
         if key not in values:
             raise RulesError(f"{where}: rule {rid!r} has no {key!r} (a new rule needs metric, op and threshold)")
     metric, op, threshold = values["metric"], values["op"], values["threshold"]
-    _check_metric(metric, f"{where}: rule {rid!r}")
+    _check_metric(metric, f"{where}: rule {rid!r}", task)
     if op not in OPERATORS:
         raise RulesError(f"{where}: rule {rid!r}: op {op!r} is not one of {' '.join(OPERATORS)}")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
@@ -181,9 +192,10 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None) -> Rule:
     )
 
 
-def _check_metric(metric: Any, where: str) -> None:
+def _check_metric(metric: Any, where: str, task: str = SPAN) -> None:
     """Raise :class:`RulesError` (prefixed ``where``) unless ``metric`` is a figure of
-    ``mrclens stats`` (:data:`~mrclens.stats.schema.METRIC_PATHS`) or a dotted path under ``audit.``."""
+    ``mrclens stats`` (:data:`~mrclens.stats.schema.METRIC_PATHS`; for ``task`` multiple-choice
+    :func:`~mrclens.multiple_choice.stats.is_mc_metric`) or a dotted path under ``audit.``."""
     if not isinstance(metric, str):
         raise RulesError(f"{where}: metric must be a string, got {metric!r}")
     section, _, rest = metric.partition(".")
@@ -194,12 +206,17 @@ def _check_metric(metric: Any, where: str) -> None:
     if section == COMPARE_SECTION:
         _check_compare_metric(metric, rest, where)
         return
-    if metric not in METRIC_PATHS:
-        close = difflib.get_close_matches(metric, METRIC_PATHS, n=3)
+    paths, known, data = METRIC_PATHS, metric in METRIC_PATHS, ""
+    if task == MULTIPLE_CHOICE:
+        from mrclens.multiple_choice.stats import MC_METRIC_PATHS, is_mc_metric
+
+        paths, known, data = MC_METRIC_PATHS, is_mc_metric(metric), " on multiple-choice data"
+    if not known:
+        close = difflib.get_close_matches(metric, paths, n=3)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        sections = ", ".join(dict.fromkeys(p.split(".")[0] for p in METRIC_PATHS))
+        sections = ", ".join(dict.fromkeys(p.split(".")[0] for p in paths))
         raise RulesError(
-            f"{where}: metric {metric!r} is not a figure of `mrclens stats`{hint}; a metric is the dotted "
+            f"{where}: metric {metric!r} is not a figure of `mrclens stats`{data}{hint}; a metric is the dotted "
             f"path of a number in the `mrclens stats --json` output (sections: {sections}) or, for an "
             f"audit's results, starts with {AUDIT_SECTION}."
         )
@@ -236,7 +253,8 @@ def compare_value(comparison: Any, metric: str) -> tuple[float | None, str]:
     return {"difference": d.difference, "difference_ci_low": d.ci_low, "difference_ci_high": d.ci_high}[fld], ""
 
 
-def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None) -> tuple[dict[str, Rule], bool]:
+def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None,
+                      task: str = SPAN) -> tuple[dict[str, Rule], bool]:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -256,19 +274,21 @@ def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None
         rid = table.get("id") if isinstance(table, dict) else None
         if rid in seen:
             raise RulesError(f"{where}: rule #{i + 1}: duplicate id {rid!r}")
-        rule = _rule_from_table(table, f"{where}: rule #{i + 1}", rules.get(rid) if isinstance(rid, str) else None)
+        rule = _rule_from_table(table, f"{where}: rule #{i + 1}", rules.get(rid) if isinstance(rid, str) else None, task)
         seen.add(rule.id)
         rules[rule.id] = rule
     return rules, replace
 
 
-def default_rules_text() -> str:
-    """The text of the shipped default rules file (``mrclens/data/default_rules.toml``)."""
-    return resources.files("mrclens").joinpath("data/default_rules.toml").read_text(encoding="utf-8")
+def default_rules_text(task: str = SPAN) -> str:
+    """The text of the shipped default rules file of ``task`` (``mrclens/data/default_rules.toml``;
+    multiple-choice: ``default_rules_mc.toml``)."""
+    return resources.files("mrclens").joinpath(f"data/{DEFAULT_RULE_FILES[task]}").read_text(encoding="utf-8")
 
 
-def load_rules(path: str | Path | None = None) -> list[Rule]:
-    """The rules to check: the shipped defaults, overridden by the TOML file ``path`` if given.
+def load_rules(path: str | Path | None = None, task: str = SPAN) -> list[Rule]:
+    """The rules to check: the shipped defaults of ``task`` (``"span"`` or ``"multiple_choice"``),
+    overridden by the TOML file ``path`` if given.
 
     Override rules: a rule in ``path`` with an existing id replaces only the fields it gives;
     a new id adds a rule (``metric``, ``op`` and ``threshold`` required); ``enabled = false``
@@ -283,7 +303,7 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
             ``mrclens stats`` nor a path under ``audit.``); the message names the file and the rule.
         FileNotFoundError: ``path`` does not exist.
     """
-    rules, _ = _parse_rules_toml(default_rules_text(), "default_rules.toml")
+    rules, _ = _parse_rules_toml(default_rules_text(task), DEFAULT_RULE_FILES[task], task=task)
     if path is not None:
         try:
             text = Path(path).read_bytes().decode("utf-8-sig")
@@ -295,7 +315,7 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
             if isinstance(err, FileNotFoundError):
                 raise
             raise RulesError(f"{path}: cannot be read: {err.strerror or err}") from None
-        rules, _ = _parse_rules_toml(text, str(path), rules)
+        rules, _ = _parse_rules_toml(text, str(path), rules, task)
     return [r for r in rules.values() if r.enabled]
 
 
@@ -416,7 +436,10 @@ def run_check(
     The rules file and the audit are read first, so a bad one fails before any parsing.
 
     Args:
-        data: the SQuAD file to check (e.g. the training file).
+        data: the SQuAD file to check (e.g. the training file), or multiple-choice data (a CODAH
+            TSV or JSON Lines file, or a folds folder): then the figures are those of
+            :func:`mrclens.multiple_choice.stats.compute_mc_stats` and the defaults
+            ``default_rules_mc.toml``.
         dev: a second file, for the leakage rules.
         rules: a TOML rules file overriding the defaults (:func:`load_rules`).
         audit_dir: an ``mrclens audit`` output directory (its ``results.json``).
@@ -434,10 +457,18 @@ def run_check(
         FileNotFoundError: an input file does not exist (exit 2).
     """
     from mrclens.formats import load_dataset
+    from mrclens.multiple_choice.stats import compute_mc_stats, is_mc_input
     from mrclens.stats import compute_stats_with_values
 
-    rule_list = load_rules(rules)
+    task = MULTIPLE_CHOICE if is_mc_input(data) else SPAN
+    rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    if task == MULTIPLE_CHOICE:
+        if compare_with is not None:
+            raise MRCLensError(f"{data}: --compare-with is not available for multiple-choice data")
+        stats = compute_mc_stats(data, dev)
+        return CheckReport(evaluate_rules(rule_list, stats, audit), str(data), str(dev) if dev else None,
+                           str(rules) if rules else None, str(audit_dir) if audit_dir else None, stats)
     reference = None
     if compare_with is not None:  # read before the data is parsed, so a bad reference fails early
         from mrclens.scoring.compare import load_input

@@ -32,6 +32,7 @@ PREDICTION_FORMATS = {
     "n-best": '{"question id": [n-best answers, best first]} (strings, or objects with "text"; the first is used)',
     "hf-list": 'a JSON list of {"id", "prediction_text"[, "no_answer_probability"]} (Hugging Face squad/squad_v2 metric)',
     "hf-jsonl": "JSON Lines of the same objects, one per line",
+    "choice": '{"question id": ending index} (multiple-choice data, issue 20: the 0-based index of the chosen ending)',
 }
 
 
@@ -63,8 +64,11 @@ class PredictionFile:
         return {qid: "" if self.na_probs.get(qid, 0.0) > threshold else text for qid, text in self.texts.items()}
 
 
-def read_prediction_file(path: str | os.PathLike) -> PredictionFile:
+def read_prediction_file(path: str | os.PathLike, task: str = "span") -> PredictionFile:
     """Read a prediction file in any of :data:`PREDICTION_FORMATS` (UTF-8, a BOM allowed; ``.gz`` names gunzipped).
+
+    ``task="multiple_choice"`` (issue 20) reads ``{"question id": ending index}`` (the ``"choice"``
+    form; indices kept as decimal strings); for span data an index is not an answer and is an error.
 
     Raises:
         PredictionsError: unreadable, of no known shape, a non-string answer, an empty n-best list, a
@@ -92,7 +96,7 @@ def read_prediction_file(path: str | os.PathLike) -> PredictionFile:
                     raise PredictionsError(FormatMsg.PRED_NOT_JSON.format(path=path, err=line_err.msg, line=number,
                                                                           col=line_err.colno)) from None
     if isinstance(obj, dict):
-        return _read_mapping(path, obj)
+        return _read_mapping(path, obj, task)
     if fmt == "hf-list":
         obj = [(f"item {i}", item) for i, item in enumerate(obj)]
     if fmt is None:
@@ -100,9 +104,15 @@ def read_prediction_file(path: str | os.PathLike) -> PredictionFile:
     return _read_items(path, fmt, obj)
 
 
-def _read_mapping(path: str, obj: dict) -> PredictionFile:
+def _read_mapping(path: str, obj: dict, task: str = "span") -> PredictionFile:
     texts: dict[str, str] = {}
     n_best = False
+    if task == "multiple_choice":  # {id: 0-based ending index}, kept as decimal strings ("2")
+        for qid, v in obj.items():
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(
+                    path=path, where=f"question {qid}", what=f"the chosen ending must be a 0-based index, got {v!r}"))
+        return PredictionFile(path, "choice", {qid: str(v) for qid, v in obj.items()})
     for qid, answer in obj.items():
         if isinstance(answer, list):
             n_best = True
@@ -147,7 +157,7 @@ def _read_items(path: str, fmt: str, items: list) -> PredictionFile:
     return PredictionFile(path, fmt, texts, probs or None)
 
 
-def read_predictions(path: str | os.PathLike) -> dict[str, str]:
+def read_predictions(path: str | os.PathLike, task: str = "span") -> dict[str, str]:
     """``{question id: answer text}`` from a prediction file in any of :data:`PREDICTION_FORMATS`.
 
     Answers are used as the file gives them (a Hugging Face ``prediction_text`` already holds
@@ -158,7 +168,21 @@ def read_predictions(path: str | os.PathLike) -> dict[str, str]:
         PredictionsError: see :func:`read_prediction_file`.
         FileNotFoundError: the file does not exist.
     """
-    return read_prediction_file(path).texts
+    return read_prediction_file(path, task).texts
+
+
+def write_choice_predictions(path: str | os.PathLike, predictions: Mapping[str, int], *,
+                             protect: tuple[str | os.PathLike, ...] = ()) -> Path:
+    """Write multiple-choice predictions ``{"question id": ending index}`` atomically (the
+    ``"choice"`` form of :data:`PREDICTION_FORMATS`; indices are 0-based ints).
+
+    Raises:
+        ValueError: an index is not a non-negative int.
+    """
+    bad = next((q for q, v in predictions.items() if isinstance(v, bool) or not isinstance(v, int) or v < 0), None)
+    if bad is not None:
+        raise ValueError(f"{path}: question {bad}: the chosen ending must be a 0-based index, got {predictions[bad]!r}")
+    return atomic_write_json(path, {q: int(v) for q, v in predictions.items()}, protect=protect)
 
 
 def write_predictions(path: str | os.PathLike, predictions: Mapping[str, str], *,
@@ -216,8 +240,8 @@ class PredictionsDir:
         return self.directory / prediction_file_name(set_name)
 
 
-def read_predictions_dir(predictions_dir: str | os.PathLike, set_names: Sequence[str]) -> PredictionsDir:
-    """Read ``<set name>.json`` from ``predictions_dir`` for every set name.
+def read_predictions_dir(predictions_dir: str | os.PathLike, set_names: Sequence[str], task: str = "span") -> PredictionsDir:
+    """Read ``<set name>.json`` from ``predictions_dir`` for every set name (``task``: see :func:`read_prediction_file`).
 
     Raises:
         ArtifactError: ``predictions_dir`` is not a directory, or it holds none of the expected files.
@@ -231,7 +255,7 @@ def read_predictions_dir(predictions_dir: str | os.PathLike, set_names: Sequence
     for name in set_names:
         path = out.file(name)
         if path.exists():
-            out.predictions[name] = read_predictions(path)
+            out.predictions[name] = read_predictions(path, task)
         else:
             out.predictions[name] = None
             out.missing_reasons[name] = f"no prediction file {path}"

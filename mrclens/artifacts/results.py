@@ -56,6 +56,11 @@ the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared a
 model-free"``: the evidence that decided it) and the mean difference of its drops towards the bias
 ``"reference_difference"`` with its ``"reference_difference_ci_low"``/``"_high"``.
 
+Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
+and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
+accuracy drops, and ``sections["multiple_choice"]`` holds the per-fold accuracies, accuracy per
+question category and the heuristic baselines (:mod:`mrclens.multiple_choice.audit`).
+
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``
 counts the questions it shares with its baseline set (the paired items the drop is computed on);
@@ -494,6 +499,14 @@ class Results:
     replicates: list[ReplicateRecord] = field(default_factory=list)
     variance_method: str | None = None
     model_free: list[ModelFreeFigure] = field(default_factory=list)
+    #: ``"span"`` (extractive QA: EM/F1) or ``"multiple_choice"`` (issue 20: every ``exact_match``/``f1``
+    #: figure, drop and CI is an **accuracy** figure, see :attr:`metric`); written only when not ``"span"``.
+    task: str = "span"
+
+    @property
+    def metric(self) -> str:
+        """The name of the per-question score behind the ``f1`` fields: ``"F1"`` or ``"accuracy"``."""
+        return "accuracy" if self.task == "multiple_choice" else "F1"
 
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
@@ -526,6 +539,8 @@ class Results:
             out["variance_method"] = self.variance_method
         if self.model_free:
             out["model_free"] = [asdict(m) for m in self.model_free]
+        if self.task != "span":
+            out["task"] = self.task
         return out
 
     @classmethod
@@ -574,6 +589,7 @@ class Results:
             replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
             variance_method=f(obj, "variance_method", _STR, path, "", None),
             model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
+            task=f(obj, "task", str, path, "", "span"),
         )
 
 

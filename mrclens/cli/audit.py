@@ -24,7 +24,7 @@ _FIELDS = {"resamples": "n_resamples"}
 
 
 @click.command(epilog=example("mrclens audit train-v1.1.json.gz --dev dev-v1.1.json.gz --out audit-squad"))
-@click.argument("train", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("train", required=False, type=click.Path(exists=True))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False),
               help="Evaluation data. Without it, TRAIN is split by article title (seeded; see --dev-fraction).")
 @click.option("--out", "out", default="mrclens-audit", show_default=True, type=click.Path(file_okay=False),
@@ -63,20 +63,34 @@ _FIELDS = {"resamples": "n_resamples"}
                    "benchmarks/make_reference.py) or an earlier audit's --out directory, e.g. the previous "
                    "release of your dataset [default: the bundled SQuAD v1.1 reference].")
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
+@click.option("--folds", default=None, metavar="K,K",
+              help="Multiple-choice data only: the cross-validation folds to run, e.g. 0,1 (default: all).")
 @on_invalid_option
 @config_option
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_steps, max_minutes, dev_fraction,
-          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, on_invalid) -> None:
+          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, folds, on_invalid) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
     quick profile. Step messages and progress go to standard error, the result table to standard
     output; OUT/results.json records the options used and where each came from.
+
+    Multiple-choice data (issue 20) — a CODAH folder with cv_split/fold_k/, a CODAH TSV file or
+    multiple-choice JSON Lines — is audited with cross-validation and accuracy instead of F1
+    (see the README, "Multiple-choice data").
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
+    from mrclens.multiple_choice.audit import is_multiple_choice
+
+    if is_multiple_choice(train):
+        _audit_multiple_choice(ctx, train, out, ablations, seed, device, resamples, perturb_seeds, cache_dir, force,
+                               folds, dev=dev, model=model, train_seeds=train_seeds, profile=profile)
+        return
+    if folds is not None:
+        raise click.UsageError("--folds is for multiple-choice data only")
     options = AuditOptions(
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
@@ -92,6 +106,34 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     from mrclens.artifacts.layout import OutputLayout
     from mrclens.reports.table import format_table
 
+    click.echo("")
+    click.echo(format_table(results))
+    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")
+
+
+def _audit_multiple_choice(ctx, data, out, ablations, seed, device, resamples, perturb_seeds, cache_dir, force, folds, *,
+                           dev, model, train_seeds, profile) -> None:
+    """The multiple-choice audit (:func:`mrclens.multiple_choice.audit.run_mc_audit`)."""
+    from mrclens.artifacts.layout import OutputLayout
+    from mrclens.multiple_choice.audit import MCAuditOptions, run_mc_audit
+    from mrclens.reports.table import format_table
+
+    for name, value in (("--dev", dev), ("--model", model), ("--profile", profile)):
+        if value is not None:
+            raise click.UsageError(f"{name} is for span (SQuAD-format) data; multiple-choice data is audited with "
+                                   "cross-validation over its folds")
+    if train_seeds != 1:
+        raise click.UsageError("--train-seeds is for span data; multiple-choice data trains one reader per fold")
+    try:
+        fold_ids = [int(k) for k in folds.split(",") if k.strip()] if folds else None
+    except ValueError:
+        raise click.BadParameter(f"{folds!r}: give fold numbers separated by commas, e.g. 0,1", param_hint="--folds")
+    options = MCAuditOptions(
+        data=data, out=out, seed=seed, folds=fold_ids,
+        ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
+        perturb_seeds=perturb_seeds, device=device, n_resamples=resamples, force=force, cache_dir=cache_dir,
+        progress=show_progress(), option_sources=option_sources(ctx, _FIELDS))
+    results = run_mc_audit(options)
     click.echo("")
     click.echo(format_table(results))
     click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")

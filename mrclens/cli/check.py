@@ -1,6 +1,8 @@
 """``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--compare-with REF] [--json]``: pre-training sanity check.
 
 Exit status: 0 every rule passes, 1 any rule fails, 2 bad input (data, rules file, audit file).
+DATA may be multiple-choice data (issue 20: a CODAH TSV or JSON Lines file, or a folds folder):
+then the rules are ``mrclens/data/default_rules_mc.toml`` on its multiple-choice figures.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_prog
 
 
 @click.command(epilog=example("mrclens check train-v1.1.json.gz --dev dev-v1.1.json.gz --rules my-rules.toml"))
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", type=click.Path(exists=True))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev): enables the train/dev leakage rules.")
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), help="TOML file overriding the default rules.")
 @click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
@@ -28,7 +30,12 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
           as_json: bool, cache_dir: str | None, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
-    gate a training pipeline or a CI job."""
+    gate a training pipeline or a CI job.
+
+    Multiple-choice DATA (a CODAH TSV or JSON Lines file, or a CODAH folder with
+    cv_split/fold_k/) is checked with the multiple-choice rules (heuristic baselines against
+    chance, ending length, label balance, duplicates, leakage between each fold's train and
+    test parts)."""
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,

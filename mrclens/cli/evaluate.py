@@ -53,6 +53,8 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
     or a JSON list / JSON Lines of {"id", "prediction_text"[, "no_answer_probability"]} (Hugging Face).
     DATA is any format MRCLens reads (SQuAD JSON, flat JSON Lines/parquet, MRQA, simplified NQ).
+    For multiple-choice DATA (CODAH TSV, multiple-choice JSON Lines) the predictions are
+    {"question id": ending index} (0-based) and the score is accuracy.
 
     \b
     mrclens evaluate DATA PREDICTIONS
@@ -77,6 +79,13 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
+    from mrclens.multiple_choice.data import load_mc_dataset, sniff_mc
+
+    if sniff_mc(data) is not None:  # multiple choice (issue 20): {"question id": ending index}
+        from mrclens.scoring.drops import choice_accuracy
+
+        click.echo(json.dumps(choice_accuracy(load_mc_dataset(data), read_prediction_file(predictions, "multiple_choice").texts)))
+        return
     from mrclens.scoring.no_answer import evaluate_prediction_file, parse_threshold
 
     threshold = parse_threshold(na_threshold)

@@ -1,4 +1,8 @@
-"""``mrclens stats DATA [--dev DEV] [--json] [--out FILE]``: model-free dataset statistics."""
+"""``mrclens stats DATA [--dev DEV] [--json] [--out FILE]``: model-free dataset statistics.
+
+DATA may be multiple-choice data (issue 20: a CODAH TSV or JSON Lines file, or a folds folder):
+then the figures are :func:`mrclens.multiple_choice.stats.compute_mc_stats`'s.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ class _StatsCommand(click.Command):
 
 
 @click.command(cls=_StatsCommand, epilog=example("mrclens stats train-v1.1.json.gz --dev dev-v1.1.json.gz --out stats.json"))
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", type=click.Path(exists=True))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev) to check for leakage from DATA.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP + " Every figure, histograms included.")
 @click.option("--out", "json_out", type=click.Path(dir_okay=False), help="Also write every figure (histograms included) to this JSON file.")
@@ -46,23 +50,33 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
 
     No model is trained: this takes seconds to minutes. Percentages are 0-100. Parses and
     each paragraph's figures are cached, so a re-run recomputes only edited paragraphs.
+
+    Multiple-choice DATA (a CODAH TSV or JSON Lines file, or a CODAH folder with
+    cv_split/fold_k/): label distribution, categories, heuristic baselines (longest / shortest
+    ending, prompt overlap) with bootstrap CIs, ending length by label, duplicates and leakage
+    (a folder: each fold's test part against its training part; a file: DEV's questions in DATA).
     """
     from mrclens.io_utils import atomic_write_json, check_output_file
+    from mrclens.multiple_choice.stats import compute_mc_stats, format_mc_stats, is_mc_input
     from mrclens.stats import compute_stats, format_stats
 
     if json_out:
         check_output_file(json_out)
-    dataset = load_dataset(data, on_invalid=on_invalid)
-    dev_set = load_dataset(dev, on_invalid=on_invalid) if dev else None
-    for d in (dataset, dev_set):
-        if d is not None:
-            echo_notes(d, on_invalid)
-    result = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=show_progress(), first_k=first_k, n_process=jobs)
-    notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
-    if notes:  # only then, so that the figures of a valid file are unchanged
-        result["invalid_input"] = {"on_invalid": on_invalid, "notes": notes}
+    if is_mc_input(data):
+        result, text = compute_mc_stats(data, dev), format_mc_stats
+    else:
+        dataset = load_dataset(data, on_invalid=on_invalid)
+        dev_set = load_dataset(dev, on_invalid=on_invalid) if dev else None
+        for d in (dataset, dev_set):
+            if d is not None:
+                echo_notes(d, on_invalid)
+        result, text = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
+                                     n_process=jobs), format_stats
+        notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
+        if notes:  # only then, so that the figures of a valid file are unchanged
+            result["invalid_input"] = {"on_invalid": on_invalid, "notes": notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
-    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else format_stats(result))
+    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else text(result))
     if json_out:
         log.info(f"wrote {json_out}")

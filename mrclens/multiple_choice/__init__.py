@@ -1,9 +1,10 @@
 """Multiple-choice datasets (CODAH-style; issue 20): the second task type of MRCLens.
 
 The same steps as the span audit — load, perturb, train, predict, score, report — with their own
-data type (:mod:`.data`), ablations (:mod:`.ablations`), baseline (:mod:`.model`), model-free
-statistics (:mod:`.stats`) and audit (:mod:`.audit`); scoring goes through the span audit's code
-(:mod:`mrclens.scoring.drops`) with accuracy as the per-question score.
+data type (:mod:`.data`), ablations (:mod:`.ablations`, :mod:`.perturb`), baseline (:mod:`.model`,
+:mod:`.train`), model-free statistics (:mod:`.stats`) and audit (:mod:`.audit`); scoring goes
+through the span audit's code (:mod:`mrclens.scoring.drops`) with accuracy as the per-question score.
+Heavy parts (torch, spaCy) are imported by those modules, not here.
 """
 
 from mrclens.multiple_choice.data import (

@@ -323,16 +323,13 @@ def load_mc_dataset(path: str | os.PathLike, format: str = "auto") -> MCDataset:
 
 
 def write_jsonl(dataset: MCDataset, path: str | os.PathLike) -> Path:
-    """Write ``dataset`` as multiple-choice JSON Lines (atomically; gzip when the name ends in ``.gz``).
+    """Write ``dataset`` as multiple-choice JSON Lines (atomically; :func:`~mrclens.io_utils.atomic_write_bytes`
+    gzips names that end in ``.gz``).
 
     Raises:
         OutputError: the file cannot be written.
     """
-    import gzip
-
     data = "".join(json.dumps(q.to_json(), ensure_ascii=False) + "\n" for q in dataset.questions).encode("utf-8")
-    if str(path).endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
     return atomic_write_bytes(path, data)
 
 

@@ -28,8 +28,9 @@ def _svg_text(fig) -> str:
     return svg.strip()
 
 
-def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]] = ()) -> str:
-    """A bar chart of the F1 drop per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
+def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]] = (),
+                   metric: str = "F1") -> str:
+    """A bar chart of the F1 drop (``metric``: ``"accuracy"`` for multiple-choice results) per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
 
     Bars are the drop over all items (``f1_drop``, percentage points) with whiskers from
     ``ci_low`` to ``ci_high``; a diamond marks the drop over changed items only
@@ -95,7 +96,7 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
         ax.axhline(0, color="#444444", linewidth=0.8)
         ax.set_xticks(ticks)
         ax.set_xticklabels(labels, fontsize=8, parse_math=False)
-        ax.set_ylabel("F1 drop (percentage points)")
+        ax.set_ylabel(f"{metric} drop (percentage points)")
         ax.grid(axis="y", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
         if seen_changed:

@@ -230,24 +230,34 @@ class _Sources:
         files = self.manifest.set_files() if self.manifest is not None else {}
         return self.perturbed_dir / files.get(name, set_file_name(name))
 
+    @property
+    def task(self) -> str:
+        return self.manifest.task if self.manifest is not None else "span"
+
     def dataset(self, name: str) -> Dataset | None:
         if name not in self._sets:
             path = self.set_file(name)
             try:
-                self._sets[name] = load_dataset(path)
+                if self.task == "multiple_choice":
+                    from mrclens.multiple_choice.data import load_mc_dataset
+
+                    self._sets[name] = load_mc_dataset(path)
+                else:
+                    self._sets[name] = load_dataset(path)
             except FileNotFoundError:
                 self._sets[name] = None
                 self.notes.append(f"{path}: not found")
             except DataError as err:
                 self._sets[name] = None
-                self.notes.append(f"{path}: not a valid SQuAD file ({len(err.problems)} problem(s), first: {err.problems[0]})")
+                what = "multiple-choice" if self.task == "multiple_choice" else "SQuAD"
+                self.notes.append(f"{path}: not a valid {what} file ({len(err.problems)} problem(s), first: {err.problems[0]})")
         return self._sets[name]
 
     def predictions(self, name: str) -> dict[str, str] | None:
         if name not in self._preds:
             path = self.predictions_dir / f"{name}.json"
             try:
-                self._preds[name] = read_predictions(path)
+                self._preds[name] = read_predictions(path, self.task)
             except FileNotFoundError:
                 self._preds[name] = None
                 self.notes.append(f"{path}: not found; predictions on this set are not shown")
@@ -405,6 +415,9 @@ def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
     original = sources.dataset("original")
     if original is None:
         return None
+    if sources.task == "multiple_choice":  # issue 20: questions, endings and categories
+        counts = {**original.counts(), **{f"category {k}": v for k, v in original.category_counts().items()}}
+        return {"counts": [(_label(k), fmt_int(v)) for k, v in counts.items()], "qpp": [], "truncated": None}
     per_par = [len(p.questions) for _, p in original.iter_paragraphs()]
     counts = original.counts()
     facts = {
@@ -443,6 +456,14 @@ def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) 
             continue
         items = entry.get("items") if isinstance(entry.get("items"), Mapping) else None
         changed_ids = {q for q, r in items.items() if isinstance(r, Mapping) and r.get("changed")} if items is not None else None
+        if sources.task == "multiple_choice":  # issue 20
+            from mrclens.reports.mc_examples import build_mc_examples
+
+            block["mc_examples"] = build_mc_examples(
+                baseline, ablated, ablation_id=aid, seed=seed, k=k, changed_ids=changed_ids, items=items,
+                baseline_predictions=sources.predictions(baseline_name), ablated_predictions=sources.predictions(aid))
+            out.append(block)
+            continue
         base_preds = sources.predictions(baseline_name)
         abl_preds = sources.predictions(aid)
         base_scores = sources.scores(baseline_name) if base_preds is not None else None
@@ -543,7 +564,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "ablations": rows,
         "has_reference": any(r.get("reference_bias") is not None for r in rows),
         "replicates": _replicate_section(results),
-        "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [])),
+        "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [], typed.metric)),
         "examples": examples,
         "sets": _sets_rows(results),
         "v2": v2_view(typed),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)
@@ -557,6 +578,8 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "n_examples": n_examples,
         "example_seed": seed,
         "ci_label": confidence_label(confidence),
+        "metric": typed.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
+        "task": typed.task,
         "ci_level": confidence_label(confidence).replace(" CI", ""),
         "generator": f"MRCLens {__version__}",
     }

@@ -1,6 +1,7 @@
 """The drop table for the terminal (``mrclens audit`` / ``mrclens evaluate`` print it).
 
-Drops are in F1 points; ``[low, high]`` is the paired bootstrap CI at the results' confidence
+Drops are in F1 points (accuracy points for multiple-choice results, issue 20, which also get
+their per-fold, per-category and heuristic lines, :func:`format_mc_lines`); ``[low, high]`` is the paired bootstrap CI at the results' confidence
 level; ``rel. %`` is the drop as a percentage of the baseline F1; ``excess`` is an insertion
 ablation's drop minus its matched control's (``control`` marks the control rows); for e4 it
 says how much of the loss without any question (its reference c4) the wh-words recover; ``-`` marks
@@ -66,10 +67,12 @@ def format_table(results: Results) -> str:
     if training is not None:  # issue 16: say prominently when a wall clock shaped the result
         notice = training.notice()
         lines += [f"  {training.summary()}"] + ([f"  WARNING: {notice}"] if notice else [])
+    metric = results.metric  # "F1", or "accuracy" for multiple-choice results (issue 20)
     for name in ("original", "original-truncated"):
         s = results.sets.get(name)
         if s is not None:
-            state = f"EM {_num(s.exact_match)}  F1 {_num(s.f1)}" if s.evaluated else "not evaluated"
+            scores = f"EM {_num(s.exact_match)}  F1 {_num(s.f1)}" if metric == "F1" else f"accuracy {_num(s.f1)}"
+            state = scores if s.evaluated else "not evaluated"
             lines.append(f"  {name}: {s.n:,} questions, {state}")
     ci = confidence_label(results.bootstrap.confidence)
     n_rep = len(results.replicates)
@@ -86,8 +89,8 @@ def format_table(results: Results) -> str:
                 "set": a.eval_set,
                 "n": a.n,
                 "changed": "-" if a.changed is None else a.changed,
-                "F1": _num(a.f1),
-                "F1 drop": _num(a.f1_drop, "{:+.1f}") if a.evaluated else "not evaluated",
+                metric: _num(a.f1),
+                f"{metric} drop": _num(a.f1_drop, "{:+.1f}") if a.evaluated else "not evaluated",
                 ci: f"[{_num(a.ci_low)}, {_num(a.ci_high)}]" if a.evaluated else "",
                 "rel. %": _num(a.relative_drop, "{:+.0f}"),
                 "drop (changed)": _num(co.f1_drop if co else None, "{:+.1f}"),
@@ -108,7 +111,7 @@ def format_table(results: Results) -> str:
         {
             "category": c.category,
             "ablations": ",".join(c.ablations),
-            "mean F1 drop": _num(c.f1_drop, "{:+.1f}"),
+            f"mean {metric} drop": _num(c.f1_drop, "{:+.1f}"),
             ci: f"[{_num(c.ci_low)}, {_num(c.ci_high)}]" if c.f1_drop is not None else "",
             "evidence": _evidence(c),
             **({spread_col: _spread(c)} if n_rep > 1 else {}),
@@ -123,4 +126,37 @@ def format_table(results: Results) -> str:
 
     lines += format_v2_lines(results)
     # --- end SQuAD v2.0 ---
+    lines += format_mc_lines(results)
     return "\n".join(lines)
+
+
+def format_mc_lines(results: Results) -> list[str]:
+    """Multiple-choice results (issue 20): accuracy per fold, per question category (original and
+    answer-only) and the heuristic baselines; nothing for span results."""
+    mc = results.sections.get("multiple_choice") or {}
+    if not mc:
+        return []
+    import pandas as pd
+
+    lines = ["", f"Cross-validation: accuracy {_num(mc.get('accuracy_mean'))} (SD {_num(mc.get('accuracy_sd'))}) over "
+                 f"{len(mc.get('folds', []))} folds; chance {_num(mc.get('chance'))}"]
+    folds = [{"fold": f["name"], "train": f["train"], "test": f["n"], "accuracy": _num(f["accuracy"]),
+              "95% CI": f"[{_num(f['ci_low'])}, {_num(f['ci_high'])}]"} for f in mc.get("folds", [])]
+    if folds:
+        lines += [pd.DataFrame(folds).to_string(index=False)]
+    cats = []
+    for name, entry in (mc.get("categories") or {}).items():
+        o, ao = entry.get("original") or {}, entry.get("answer_only") or {}
+        cats.append({"category": name, "n": o.get("n"), "accuracy": _num(o.get("accuracy")),
+                     "95% CI": f"[{_num(o.get('ci_low'))}, {_num(o.get('ci_high'))}]",
+                     "answer-only": _num(ao.get("accuracy")),
+                     "answer-only CI": f"[{_num(ao.get('ci_low'))}, {_num(ao.get('ci_high'))}]" if ao else "-"})
+    if cats:
+        lines += ["", pd.DataFrame(cats).to_string(index=False)]
+    heur = ((mc.get("stats") or {}).get("heuristics")) or {}
+    rows = [{"heuristic": name, "accuracy": _num(h.get("accuracy")),
+             "95% CI": f"[{_num(h.get('ci_low'))}, {_num(h.get('ci_high'))}]"}
+            for name, h in heur.items() if isinstance(h, dict) and "accuracy" in h]
+    if rows:
+        lines += ["", "Heuristic baselines (no model):", pd.DataFrame(rows).to_string(index=False)]
+    return lines

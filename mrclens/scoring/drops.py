@@ -155,8 +155,41 @@ def _pct(values: np.ndarray) -> float:
     return float(100.0 * values.mean()) if len(values) else 0.0
 
 
+def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
+    """Per-question accuracy of multiple-choice ``predictions`` on an
+    :class:`~mrclens.multiple_choice.data.MCDataset` (issue 20).
+
+    ``predictions`` maps question ids to the chosen ending's 0-based index, as an int or its
+    decimal string (the ``"choice"`` prediction form). A question scores 1 when the index is its
+    gold label, else 0 (also when the prediction is missing or not an index). Accuracy is both the
+    exact match and the "F1" of the span task here, so ``em`` and ``f1`` hold the same 0/1 array and
+    every drop, CI and reading below is an accuracy figure.
+
+    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> ds = MCDataset([MCQuestion("a", "p", ("x", "y"), 1), MCQuestion("b", "p", ("x", "y"), 0)])
+    >>> score_choice_set("original", ds, {"a": "1", "b": 1}).f1.tolist()
+    [1.0, 0.0]
+    """
+    ids = [q.id for q in dataset.questions]
+    if predictions is None:
+        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set")
+    correct = np.fromiter((str(predictions.get(q.id, "")).strip() == str(q.label) for q in dataset.questions),
+                          dtype=np.float64, count=len(ids))
+    id_set = set(ids)
+    return SetScores(name, ids, em=correct, f1=correct.copy(), missing=sum(1 for q in ids if q not in predictions),
+                     unknown=sum(1 for q in predictions if q not in id_set))
+
+
+def choice_accuracy(dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
+    """``{"accuracy": percent, "n", "missing", "unknown"}`` of multiple-choice predictions on an
+    :class:`~mrclens.multiple_choice.data.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
+    s = score_choice_set("data", dataset, predictions)
+    return {"accuracy": round(_pct(s.f1), 4), "n": s.n, "missing": s.missing, "unknown": s.unknown}
+
+
 def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
-    """Official per-question EM/F1 of ``predictions`` (``{question id: answer text}``) on ``dataset``.
+    """Official per-question EM/F1 of ``predictions`` (``{question id: answer text}``) on ``dataset``
+    (a multiple-choice dataset is scored by :func:`score_choice_set`).
 
     Args:
         name: the set name, kept in the result.
@@ -168,6 +201,8 @@ def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None
     Returns:
         a :class:`SetScores` with arrays of shape ``(n_questions,)`` (scores in 0–1).
     """
+    if getattr(dataset, "task", "span") == "multiple_choice":
+        return score_choice_set(name, dataset, predictions, reason=reason)
     ids = [q.id for _, _, q in dataset.iter_questions()]
     has_answer = None
     if dataset.is_v2:

@@ -93,9 +93,12 @@ def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | Non
         FileNotFoundError: a set file listed in the manifest is missing.
     """
     manifest = read_manifest(perturbed_dir)
+    load = load_dataset
+    if manifest.task == "multiple_choice":  # issue 20: JSON Lines of multiple-choice questions
+        from mrclens.multiple_choice.data import load_mc_dataset as load
     datasets = {}
     for name, file in progress_bar(manifest.set_files().items(), desc="loading sets", unit="set", enabled=progress):
-        datasets[name] = load_dataset(Path(perturbed_dir) / file)
+        datasets[name] = load(Path(perturbed_dir) / file)
     return manifest, datasets
 
 
@@ -202,6 +205,17 @@ def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str) -> lis
     return out
 
 
+def name_accuracy(results: Results) -> None:
+    """Multiple-choice results (issue 20): say "accuracy" where the readings say "F1" (the scores
+    are accuracies; the readings' wording is shared with the span task)."""
+    import re
+
+    word = re.compile(r"\bF1\b")
+    for entry in [*results.ablations, *results.categories]:
+        if entry.reading:
+            entry.reading = word.sub("accuracy", entry.reading)
+
+
 def _rel(path: str | os.PathLike, start: str | os.PathLike | None) -> str:
     if start is None:
         return str(Path(path).resolve())
@@ -270,7 +284,7 @@ def evaluate_perturbed(
     t0 = time.perf_counter()
     manifest, datasets = load_perturbed_dir(perturbed_dir, progress=progress)
     files = manifest.set_files()
-    found = read_predictions_dir(predictions_dir, list(files))
+    found = read_predictions_dir(predictions_dir, list(files), manifest.task)
     loaded = [(manifest, datasets, found.predictions, found.missing_reasons)]
     labels = [(0, 0)]
     records = [ReplicateRecord(0, manifest.seed if manifest.draw == 0 else (manifest.draw_seed or 0), 0, reader_seed,
@@ -284,7 +298,7 @@ def evaluate_perturbed(
             rep_sets[key] = load_perturbed_dir(rep.perturbed_dir, progress=progress)
         r_manifest, r_datasets = rep_sets[key]
         r_files = r_manifest.set_files()
-        r_found = read_predictions_dir(rep.predictions_dir, list(r_files))
+        r_found = read_predictions_dir(rep.predictions_dir, list(r_files), r_manifest.task)
         preds, reasons = dict(r_found.predictions), dict(r_found.missing_reasons)
         if rep.draw == 0:
             first_of.setdefault(rep.reader, (r_manifest, rep.perturbed_dir, r_found))
@@ -346,7 +360,10 @@ def evaluate_perturbed(
         replicates=records if len(records) > 1 else [],
         variance_method=VARIANCE_METHOD if len(records) > 1 else None,
         model_free=list(model_free),
+        task=manifest.task,
     )
+    if results.task == "multiple_choice":
+        name_accuracy(results)
     if results.model.kind not in ("baseline", "external"):
         raise ValueError(f"model kind must be 'baseline' or 'external', got {results.model.kind!r}")
     question_scores = {

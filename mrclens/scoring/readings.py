@@ -287,10 +287,15 @@ def category_level(levels: Sequence[str]) -> str:
 
 
 def _registered(ablation_id: str):
-    """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id, or ``None``."""
+    """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id (span ablations,
+    or the multiple-choice ones of issue 20), or ``None``."""
     from mrclens.perturbations.registry import ABLATIONS
 
-    return ABLATIONS.get(ablation_id)
+    if ablation_id in ABLATIONS:
+        return ABLATIONS[ablation_id]
+    from mrclens.multiple_choice.ablations import MC_ABLATIONS
+
+    return MC_ABLATIONS.get(ablation_id)
 
 
 def read_category(category: CategoryResult, ablations: Sequence[AblationResult],

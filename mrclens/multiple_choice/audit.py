@@ -1,0 +1,332 @@
+"""``mrclens audit`` on multiple-choice data (issue 20): load, perturb, train, predict, score, report.
+
+The same steps, output layout and scoring code as the span audit (:mod:`mrclens.audit`), with
+cross-validation as CODAH's authors publish it (Chen et al. 2019, §5: 5-fold cross-validation,
+mean accuracy over folds):
+
+1. **load** — a folder with ``cv_split/fold_k/{train,dev,test}`` (CODAH's official split) or one
+   file, split with :func:`~mrclens.multiple_choice.data.make_folds` (seeded; 5 folds, a dev part of
+   20 % shared by all folds). The folds' test parts must not share a question; together they are the
+   **evaluation set** (every CODAH question exactly once in the official split).
+2. **perturb** — the evaluation set's original and ablation sets (m1–m6, controls mc4–mc6;
+   :mod:`mrclens.multiple_choice.ablations`), ``perturb_seeds`` draws, under ``OUT/perturbed/``.
+3. **stats** — the model-free figures (:func:`mrclens.multiple_choice.stats.mc_stats`): heuristic
+   baselines (longest / shortest ending, prompt–ending overlap), ending length by label, duplicates.
+4. **train** — one baseline reader per fold (:func:`mrclens.multiple_choice.train.train_mc`) on the
+   fold's training part, best epoch by accuracy on its dev part, saved to ``OUT/model/fold_k/``.
+5. **predict** — every question of every set is predicted by the reader of the fold whose test part
+   holds it (cross-validated predictions, so no reader sees its own training questions);
+   ``OUT/predictions/<set>.json`` as ``{"question id": ending index}``.
+6. **score** — :func:`mrclens.scoring.evaluate.evaluate_perturbed`, the code that scores span audits,
+   with accuracy as the per-question score (``results.json`` ``"task": "multiple_choice"``): accuracy
+   drop, relative drop and excess drop over the matched control per ablation and per bias category,
+   with paired bootstrap CIs. ``sections["multiple_choice"]`` adds the accuracy per fold (mean and
+   sample SD over folds), per CODAH question category (with CIs, on the original and the answer-only
+   set) and the heuristic baselines.
+7. **report** — ``results.json``, ``results.csv``, ``question-scores.json``, ``report.html``
+   (:func:`mrclens.publish.write_outputs`).
+
+Every step is keyed like the span audit's (``OUT/audit-state.json``): a re-run reuses the steps whose
+inputs and options did not change.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
+from mrclens.artifacts.manifest import read_manifest
+from mrclens.artifacts.predictions import write_choice_predictions
+from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
+from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, N_RESAMPLES
+from mrclens.errors import MRCLensError
+from mrclens.io_utils import sha256_file
+from mrclens.multiple_choice.data import Fold, MCDataset, load_mc_dataset, make_folds, read_folds, sniff_mc
+from mrclens.seeds import derived_seed
+
+log = logging.getLogger(__name__)
+
+BASELINE_NAME = "MRCLens multiple-choice baseline: BiLSTM ending scorer"
+#: Ablation whose per-category accuracy the results list beside the original's (answer-only).
+ANSWER_ONLY = "m1"
+
+
+@dataclass
+class MCAuditOptions:
+    """Everything that determines a multiple-choice audit.
+
+    Attributes:
+        data: a CODAH-style folder (``cv_split/fold_k/``) or one multiple-choice file.
+        out: output directory.
+        seed: one seed for the fold split (one file only), the perturbations, training and the bootstrap.
+        folds: fold numbers to use (``None``: all). Fewer folds cover fewer evaluation questions.
+        n_folds: folds made from one file (ignored for a folder with folds).
+        ablations: ablation ids (``None``: all, with their controls).
+        perturb_seeds: draws of every ablation's random choices (as in the span audit).
+        epochs: training epochs per fold (``None``: the reader config's).
+        device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
+        n_resamples: bootstrap resamples per interval.
+        force: overwrite an ``out`` that holds something else.
+        cache_dir: spaCy parse cache (``None``: the default).
+        progress: show progress bars.
+    """
+
+    data: str
+    out: str = "mrclens-audit"
+    seed: int = DEFAULT_SEED
+    folds: Sequence[int] | None = None
+    n_folds: int = 5
+    ablations: Sequence[str] | None = None
+    perturb_seeds: int = DEFAULT_PERTURB_SEEDS
+    epochs: int | None = None
+    device: str = "auto"
+    n_resamples: int = N_RESAMPLES
+    force: bool = False
+    cache_dir: str | None = None
+    progress: bool = True
+    option_sources: dict[str, str] = field(default_factory=dict)
+
+
+def is_multiple_choice(path: str | None) -> bool:
+    """Whether ``path`` holds multiple-choice data (a CODAH folder or file, or MC JSON Lines)."""
+    return path is not None and sniff_mc(path) is not None
+
+
+def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], dict[str, Any]]:
+    """The folds of ``options.data`` with the input files read and a record of the split.
+
+    Raises:
+        MRCLensError: not multiple-choice data, no fold, or test parts that share a question.
+        DataError: an invalid file.
+    """
+    path = Path(options.data)
+    kind = sniff_mc(path)
+    if kind is None:
+        raise MRCLensError(f"{path}: not multiple-choice data (see `mrclens audit --help`)")
+    if kind == "folds":
+        folds = read_folds(path, options.folds)
+        files = sorted({f for fold in folds for f in (fold.train.source, fold.dev.source, fold.test.source) if f})
+        split = {"kind": "official folds", "folder": str(path)}
+    else:
+        whole = load_mc_dataset(path)
+        folds = make_folds(whole, options.n_folds, seed=options.seed)
+        if options.folds is not None:
+            folds = [f for f in folds if int(f.name.split("_")[1]) in set(options.folds)]
+        files = [str(path)]
+        split = {"kind": "seeded folds", "n_folds": options.n_folds, "dev_fraction": 0.2, "seed": options.seed}
+    if not folds:
+        raise MRCLensError(f"{path}: no fold selected (--folds {list(options.folds or [])})")
+    seen: dict[str, str] = {}
+    for fold in folds:
+        for q in fold.test.questions:
+            if q.id in seen:
+                raise MRCLensError(f"{path}: question {q.id} is in the test part of {seen[q.id]} and of {fold.name}; "
+                                   "cross-validation needs disjoint test parts")
+            seen[q.id] = fold.name
+        leak = set(fold.train.ids()) & set(fold.test.ids())
+        if leak:
+            raise MRCLensError(f"{path}: {fold.name}: {len(leak)} question(s) are in both train and test "
+                               f"(e.g. {sorted(leak)[0]})")
+    inputs = [InputFile("data", f, sha256_file(f)) for f in files]
+    split["folds"] = [{"name": f.name, "train": len(f.train), "dev": len(f.dev), "test": len(f.test)} for f in folds]
+    return folds, inputs, split
+
+
+def evaluation_set(folds: Sequence[Fold]) -> MCDataset:
+    """The union of the folds' test parts, fold by fold in file order."""
+    return MCDataset([q for f in folds for q in f.test.questions], folds[0].test.source, folds[0].test.format)
+
+
+def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = None) -> Results:
+    """Run (or resume) a multiple-choice audit and write its outputs under ``options.out``.
+
+    Returns:
+        the results written to ``results.json``.
+
+    Raises:
+        DataError: an input file is invalid (before any training).
+        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
+        FileNotFoundError: the data path does not exist.
+    """
+    from mrclens.audit import _key, _pipeline_versions, _State
+    from mrclens.multiple_choice.ablations import resolve_mc_ablations
+    from mrclens.multiple_choice.perturb import perturb_mc
+    from mrclens.multiple_choice.stats import mc_stats
+
+    echo = echo or log.info
+    if not Path(options.data).exists():
+        raise FileNotFoundError(f"{options.data}: no such file or folder")
+    if isinstance(options.perturb_seeds, bool) or not isinstance(options.perturb_seeds, int) or options.perturb_seeds < 1:
+        raise MRCLensError(f"--perturb-seeds must be a whole number >= 1, got {options.perturb_seeds!r}")
+    out = Path(options.out)
+    layout = OutputLayout(out)
+    seconds: dict[str, float] = {}
+
+    # 1. load -------------------------------------------------------------------------------
+    t0 = time.perf_counter()
+    folds, inputs, split = load_folds(options)
+    eval_set = evaluation_set(folds)
+    ablation_ids = resolve_mc_ablations(options.ablations)
+    seconds["load"] = time.perf_counter() - t0
+    echo(f"[load] {len(folds)} fold(s) ({split['kind']}); evaluation set: {len(eval_set):,} questions "
+         f"(the folds' test parts); training parts of {', '.join(str(len(f.train)) for f in folds)} questions")
+    fingerprint = _key("multiple_choice", [i.sha256 for i in inputs], split.get("seed"), [f.name for f in folds])
+    state = _State(out, fingerprint, options.force)
+    versions = _pipeline_versions()
+
+    # 2. perturb ----------------------------------------------------------------------------
+    t0 = time.perf_counter()
+    for k in range(options.perturb_seeds):
+        target = layout.draw_perturbed_dir(k)
+        key = _key("mc-perturb", fingerprint, options.seed, ablation_ids, versions, k)
+        step = "perturb" if k == 0 else f"perturb:draw-{k}"
+        if state.done(step, key) and (target / MANIFEST).exists():
+            continue
+        ts = time.perf_counter()
+        perturb_mc(eval_set, target, ablations=ablation_ids, seed=options.seed, draw=k, cache_dir=options.cache_dir,
+                   progress=options.progress, force=True)
+        state.finish(step, key, time.perf_counter() - ts)
+    seconds["perturb"] = time.perf_counter() - t0
+    echo(f"[perturb] {len(ablation_ids)} ablation sets × {options.perturb_seeds} draw(s) under {layout.perturbed_dir} "
+         f"({seconds['perturb']:.1f} s)")
+
+    # 3. model-free statistics --------------------------------------------------------------
+    t0 = time.perf_counter()
+    stats = mc_stats(eval_set, seed=options.seed, n_resamples=options.n_resamples)
+    seconds["stats"] = time.perf_counter() - t0
+    echo(f"[stats] heuristic baselines and ending lengths of the evaluation set ({seconds['stats']:.1f} s)")
+
+    # 4. train ------------------------------------------------------------------------------
+    from mrclens.multiple_choice.train import MCReader, MCReaderConfig, train_mc
+
+    config = MCReaderConfig()
+    if options.epochs is not None:
+        config.epochs = options.epochs
+    readers: dict[str, Any] = {}
+    seconds["train"] = 0.0
+    for fold in folds:
+        model_dir = layout.model_dir / fold.name
+        key = _key("mc-train", fingerprint, fold.name, options.seed, config.to_dict(), versions)
+        done = state.done(f"train:{fold.name}", key)
+        if done and (model_dir / "config.json").exists():
+            readers[fold.name] = MCReader.load(model_dir, device=options.device)
+            seconds["train"] += done["seconds"]
+            continue
+        ts = time.perf_counter()
+        reader = train_mc(fold.train, config, dev=fold.dev, seed=options.seed, device=options.device,
+                          progress=options.progress, log=echo)
+        reader.save(model_dir)
+        took = time.perf_counter() - ts
+        seconds["train"] += took
+        state.finish(f"train:{fold.name}", key, took)
+        readers[fold.name] = reader
+        echo(f"[train] {fold.name}: {len(fold.train):,} questions, {took:.0f} s; saved to {model_dir}")
+
+    # 5. predict ----------------------------------------------------------------------------
+    t0 = time.perf_counter()
+    fold_of = {q.id: f.name for f in folds for q in f.test.questions}
+    for k in range(options.perturb_seeds):
+        pdir = layout.draw_perturbed_dir(k)
+        target_dir = layout.replicate_predictions_dir(k, 0)
+        for name, file in read_manifest(pdir).set_files().items():
+            target = target_dir / prediction_file_name(name)
+            key = _key("mc-predict", [state.steps[f"train:{f.name}"]["key"] for f in folds], sha256_file(pdir / file))
+            step = f"predict:{name}" if k == 0 else f"predict:draw-{k}:{name}"
+            if state.done(step, key) and target.exists():
+                continue
+            ts = time.perf_counter()
+            data = load_mc_dataset(pdir / file)
+            preds: dict[str, int] = {}
+            for fold in folds:
+                part = MCDataset([q for q in data.questions if fold_of.get(q.id) == fold.name])
+                if part.questions:
+                    preds.update(readers[fold.name].predict(part))
+            ordered = {q.id: preds[q.id] for q in data.questions if q.id in preds}
+            write_choice_predictions(target, ordered)
+            state.finish(step, key, time.perf_counter() - ts)
+    seconds["predict"] = time.perf_counter() - t0
+    echo(f"[predict] every set predicted by the reader of each question's fold ({seconds['predict']:.1f} s)")
+
+    # 6-7. score + report ---------------------------------------------------------------------
+    from mrclens.publish import write_outputs
+    from mrclens.scoring.evaluate import Replicate, evaluate_perturbed
+
+    first = readers[folds[0].name]
+    audit_record = AuditRecord(
+        options={**{k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")},
+                 "ablations": list(ablation_ids), "task": "multiple_choice", "reader_config": config.to_dict()},
+        split=split, model_dir=str(layout.model_dir), training_log=getattr(first, "training_log", None),
+        option_sources=dict(options.option_sources))
+    evaluation = evaluate_perturbed(
+        layout.perturbed_dir, layout.predictions_dir, results_dir=out,
+        model=ModelRecord("baseline", BASELINE_NAME, config.to_dict()), inputs=inputs, step_seconds=seconds,
+        audit=audit_record, seed=options.seed, n_resamples=options.n_resamples, progress=options.progress,
+        replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, 0), draw=k, reader=0)
+                    for k in range(1, options.perturb_seeds)])
+    results = evaluation.results
+    results.sections["multiple_choice"] = mc_section(folds, eval_set, evaluation.question_scores, stats, readers,
+                                                     seed=options.seed, n_resamples=options.n_resamples)
+    write_outputs(evaluation, out)
+    return results
+
+
+def _accuracy_ci(correct: np.ndarray, seed: int, key: str, n_resamples: int) -> dict[str, float | int | None]:
+    """Accuracy (percent) of a 0/1 array with its percentile bootstrap CI (95 %)."""
+    from mrclens.scoring.bootstrap import CONFIDENCE, percentile_interval, stable_rng
+
+    n = len(correct)
+    if n == 0:
+        return {"n": 0, "accuracy": None, "ci_low": None, "ci_high": None}
+    rng = stable_rng(seed, key)
+    means = np.array([correct[rng.integers(0, n, n)].mean() for _ in range(n_resamples)]) * 100.0
+    low, high = percentile_interval(means, CONFIDENCE)
+    return {"n": int(n), "accuracy": round(float(correct.mean() * 100.0), 4), "ci_low": round(low, 4),
+            "ci_high": round(high, 4)}
+
+
+def mc_section(folds: Sequence[Fold], eval_set: MCDataset, question_scores: dict, stats: dict, readers: dict,
+               *, seed: int, n_resamples: int) -> dict[str, Any]:
+    """``results.json`` ``sections["multiple_choice"]``: accuracy per fold (mean, SD), per category
+    (original and answer-only, with CIs), the heuristic baselines and the stats' summary figures."""
+    original = question_scores.get("original")
+    if original is None:
+        return {}
+    correct = dict(zip(original.ids, original.f1))
+    answer_only = question_scores.get(ANSWER_ONLY)
+    ao_correct = dict(zip(answer_only.ids, answer_only.f1)) if answer_only is not None else {}
+    per_fold = []
+    for fold in folds:
+        values = np.array([correct[q.id] for q in fold.test.questions if q.id in correct])
+        entry = {"name": fold.name, "train": len(fold.train), "dev": len(fold.dev),
+                 **_accuracy_ci(values, seed, f"fold:{fold.name}", n_resamples)}
+        log_ = getattr(readers.get(fold.name), "training_log", None) or []
+        best = [r for r in log_ if r.get("best")]
+        if best:
+            entry["dev_accuracy"] = best[-1].get("dev_accuracy")
+            entry["epoch"] = best[-1].get("epoch")
+        per_fold.append(entry)
+    accs = np.array([f["accuracy"] for f in per_fold if f["accuracy"] is not None])
+    categories: dict[str, Any] = {}
+    for name in eval_set.category_counts():
+        ids = [q.id for q in eval_set.questions if name in (q.categories or ("(none)",))]
+        categories[name] = {
+            "original": _accuracy_ci(np.array([correct[i] for i in ids if i in correct]), seed, f"category:{name}",
+                                     n_resamples),
+            "answer_only": _accuracy_ci(np.array([ao_correct[i] for i in ids if i in ao_correct]), seed,
+                                        f"category:{name}:{ANSWER_ONLY}", n_resamples) if ao_correct else None,
+        }
+    endings = {len(q.endings) for q in eval_set.questions}
+    return {
+        "folds": per_fold,
+        "accuracy_mean": round(float(accs.mean()), 4) if len(accs) else None,
+        "accuracy_sd": round(float(accs.std(ddof=1)), 4) if len(accs) > 1 else None,
+        "chance": round(100.0 / min(endings), 4) if endings else None,
+        "categories": categories,
+        "stats": stats,
+    }

@@ -1,0 +1,58 @@
+"""Real items per ablation for the report of a multiple-choice audit (issue 20).
+
+For each ablation, up to ``k`` questions the ablation changed, chosen with a generator seeded from
+(seed, ablation id) (:func:`mrclens.scoring.bootstrap.stable_rng`): the prompt and endings before and
+after, the gold ending, and the ending the model chose on each version (right or wrong). Nothing is
+scored here: correctness is the gold label against the prediction file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from mrclens.multiple_choice.data import MCDataset
+from mrclens.scoring.bootstrap import stable_rng
+
+
+def _choice(predictions: Mapping[str, str] | None, qid: str, label: int) -> dict[str, Any] | None:
+    if predictions is None:
+        return None
+    value = predictions.get(qid)
+    if value is None:
+        return {"index": None, "verdict": "missing"}
+    index = int(value) if str(value).strip().isdigit() else None
+    return {"index": index, "letter": "ABCDEFGH"[index] if index is not None and index < 8 else str(value),
+            "verdict": "right" if index == label else "wrong"}
+
+
+def build_mc_examples(baseline: MCDataset, ablated: MCDataset, *, ablation_id: str, seed: int, k: int,
+                      changed_ids: set[str] | None, items: Mapping[str, Any] | None,
+                      baseline_predictions: Mapping[str, str] | None,
+                      ablated_predictions: Mapping[str, str] | None) -> list[dict[str, Any]]:
+    """Up to ``k`` examples (dicts for the template), changed items first, in a seeded random order."""
+    before = baseline.by_id()
+    pool = [q for q in ablated.questions if q.id in before and (changed_ids is None or q.id in changed_ids)]
+    if not pool:
+        pool = [q for q in ablated.questions if q.id in before]
+    rng = stable_rng(seed, f"examples:{ablation_id}")
+    picked = sorted(rng.choice(len(pool), size=min(k, len(pool)), replace=False).tolist()) if pool else []
+    out = []
+    for i in picked:
+        after = pool[i]
+        orig = before[after.id]
+        record = (items or {}).get(after.id) or {}
+        out.append({
+            "qid": after.id,
+            "categories": ", ".join(after.categories) or "–",
+            "changed": changed_ids is None or after.id in changed_ids,
+            "reason": record.get("reason"),
+            "prompt_before": orig.prompt, "prompt_after": after.prompt,
+            "endings": [{"letter": "ABCDEFGH"[j] if j < 8 else str(j), "before": e,
+                         "after": after.endings[j] if j < len(after.endings) else "",
+                         "changed": j >= len(after.endings) or after.endings[j] != e, "gold": j == orig.label}
+                        for j, e in enumerate(orig.endings)],
+            "before": _choice(baseline_predictions, after.id, orig.label),
+            "after": _choice(ablated_predictions, after.id, after.label),
+            "detail": record.get("detail") or {},
+        })
+    return out
