@@ -326,6 +326,9 @@ def mc_section(folds: Sequence[Fold], eval_set: MCDataset, question_scores: dict
         "folds": per_fold,
         "accuracy_mean": round(float(accs.mean()), 4) if len(accs) else None,
         "accuracy_sd": round(float(accs.std(ddof=1)), 4) if len(accs) > 1 else None,
+        "accuracy": _accuracy_ci(np.array(original.f1), seed, "accuracy", n_resamples),
+        "answer_only": (_accuracy_ci(np.array(answer_only.f1), seed, f"accuracy:{ANSWER_ONLY}", n_resamples)
+                        if answer_only is not None else None),
         "chance": round(100.0 / min(endings), 4) if endings else None,
         "categories": categories,
         "stats": stats,

@@ -140,6 +140,10 @@ def format_mc_lines(results: Results) -> list[str]:
 
     lines = ["", f"Cross-validation: accuracy {_num(mc.get('accuracy_mean'))} (SD {_num(mc.get('accuracy_sd'))}) over "
                  f"{len(mc.get('folds', []))} folds; chance {_num(mc.get('chance'))}"]
+    ao = mc.get("answer_only") or {}
+    if ao.get("accuracy") is not None:
+        lines.append(f"Answer-only (m1, prompt removed): accuracy {_num(ao['accuracy'])} "
+                     f"[{_num(ao['ci_low'])}, {_num(ao['ci_high'])}] on {ao['n']:,} questions")
     folds = [{"fold": f["name"], "train": f["train"], "test": f["n"], "accuracy": _num(f["accuracy"]),
               "95% CI": f"[{_num(f['ci_low'])}, {_num(f['ci_high'])}]"} for f in mc.get("folds", [])]
     if folds:

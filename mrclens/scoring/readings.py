@@ -114,6 +114,11 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}"
 
 
+def _falls(drop: float) -> str:
+    """``F1 falls by 3.2 points`` / ``F1 rises by 3.2 points`` (a negative drop)."""
+    return f"F1 falls by {_fmt(drop)} points" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points"
+
+
 def _ci(low: float, high: float, confidence: float) -> str:
     return f"{confidence_label(confidence)} {_fmt(low)} to {_fmt(high)}"
 
@@ -172,16 +177,16 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                 f"says how much of this loss what {result.control_of} keeps recovers."), None
     if result.control_of is not None:
         if result.category in _WORDING:
-            return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) " \
+            return f"{head}: {_falls(drop)} ({_ci(low, high, confidence)}) " \
                    f"{words['control_reading'].format(of=result.control_of)}", None
-        return f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when as many unrelated words " \
+        return f"{head}: {_falls(drop)} ({_ci(low, high, confidence)}) when as many unrelated words " \
                f"are inserted where {result.control_of} inserts the question's words. This is what any insertion " \
                f"there costs; {result.control_of}'s excess drop over it is what the overlap with the question costs.", None
     ci = _ci(low, high, confidence)
     rel = f", {_fmt(result.relative_drop)}% of the baseline F1" if result.relative_drop is not None and drop >= 0 else ""
     excess = None
     if signal == "large_drop" and result.excess_drop is not None:
-        excess = (f"F1 falls by {_fmt(drop)} points ({ci}{rel}); its control {result.control} ({words['control']}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
+        excess = (f"{_falls(drop)} ({ci}{rel}); its control {result.control} ({words['control']}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
                   f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
@@ -220,6 +225,11 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                 f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
                 f"{words['change']} hardly mislead{'s' if words['s'] else ''} the model, no material sign that it {words['bias']}."
                 if low > 0 else
+                f"{moves}: the whole interval lies below 0, a reversed pull: the inserted words make the model avoid "
+                f"the option they are inserted into{' more than unrelated words do' if excess is not None else ''}, so it "
+                f"reads overlap with the question as a sign of a wrong option (a shortcut in the other direction; "
+                f"issue 20: CODAH's adversarially written wrong endings repeat the prompt's words)."
+                if high < 0 and result.category == "Keyword" and result.id.startswith("m") else
                 f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
         }[level]
     if result.recovered_share is not None and result.control is not None:
@@ -228,7 +238,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     other = _registered(aid)
-    if level == "none" and other is not None and other.other_direction:
+    if level == "none" and other is not None and other.other_direction and not (high < 0 and aid.startswith("m")):
         text += f" Read the other way: {other.other_direction}"
     if weak_has_ans:
         text += (
