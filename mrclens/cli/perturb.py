@@ -56,6 +56,18 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, for
     A non-empty DIR that holds something other than an earlier perturb output is refused
     unless --force; a failed run leaves DIR as it was.
     """
+    from mrclens.multiple_choice.data import load_mc_dataset, sniff_mc
+
+    if sniff_mc(data) is not None:  # multiple-choice data (issue 20): m1-m6 and their controls, JSON Lines sets
+        from mrclens.multiple_choice.perturb import perturb_mc
+
+        ids = [a.strip() for a in ablations.split(",") if a.strip()] if ablations else None
+        manifest = perturb_mc(load_mc_dataset(data), out_dir, ablations=ids, seed=seed, draw=draw, cache_dir=cache_dir,
+                              progress=show_progress(), force=force)
+        for aid, a in manifest.ablations.items():
+            click.echo(f"  {aid:<4} {a.name:<32} changed {a.changed:,} of {a.n:,}")
+        click.echo(f"wrote {len(manifest.ablations) + 2} files to {out_dir}")
+        return
     formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
     dataset = load_dataset(data, on_invalid=on_invalid)
     echo_notes(dataset, on_invalid)
