@@ -5,8 +5,8 @@ cross-validation as CODAH's authors publish it (Chen et al. 2019, §5: 5-fold cr
 mean accuracy over folds):
 
 1. **load** — a folder with ``cv_split/fold_k/{train,dev,test}`` (CODAH's official split) or one
-   file, split with :func:`~mrclens.multiple_choice.data.make_folds` (seeded; 5 folds, a dev part of
-   20 % shared by all folds). The folds' test parts must not share a question; together they are the
+   file, split with :func:`~mrclens.multiple_choice.data.make_folds` (seeded; 5 folds of 3/5 train,
+   1/5 dev, 1/5 test, every question tested once). The folds' test parts must not share a question; together they are the
    **evaluation set** (every CODAH question exactly once in the official split).
 2. **perturb** — the evaluation set's original and ablation sets (m1–m6, controls mc4–mc6;
    :mod:`mrclens.multiple_choice.ablations`), ``perturb_seeds`` draws, under ``OUT/perturbed/``.
@@ -119,7 +119,7 @@ def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], di
         if options.folds is not None:
             folds = [f for f in folds if int(f.name.split("_")[1]) in set(options.folds)]
         files = [str(path)]
-        split = {"kind": "seeded folds", "n_folds": options.n_folds, "dev_fraction": 0.2, "seed": options.seed}
+        split = {"kind": "seeded folds", "n_folds": options.n_folds, "seed": options.seed}
     if not folds:
         raise MRCLensError(f"{path}: no fold selected (--folds {list(options.folds or [])})")
     seen: dict[str, str] = {}

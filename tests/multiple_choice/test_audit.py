@@ -42,9 +42,9 @@ def test_audit_scores_accuracy_with_the_span_scoring(audited):
     assert results.task == "multiple_choice" and results.metric == "accuracy"
     saved = read_results(out)
     assert saved.task == "multiple_choice"
-    # the evaluation set is the two folds' test parts: 2 x (160 - 32 dev) / 4 = 64 questions
+    # the evaluation set is the two folds' test parts: 2 x 160 / 4 = 80 questions
     original = saved.sets["original"]
-    assert original.n == 64 and original.evaluated
+    assert original.n == 80 and original.evaluated
     # accuracy recomputed from the prediction file and the gold labels
     preds = json.loads((out / "predictions" / "original.json").read_text())
     gold = {q.id: q.label for q in load_mc_dataset(out / "perturbed" / "original.jsonl").questions}
@@ -65,10 +65,11 @@ def test_section_has_folds_categories_and_heuristics(audited):
     out, results, _ = audited
     mc = read_results(out).sections["multiple_choice"]
     assert [f["name"] for f in mc["folds"]] == ["fold_0", "fold_1"]
-    assert all(f["n"] == 32 and f["ci_low"] <= f["accuracy"] <= f["ci_high"] for f in mc["folds"])
+    assert all(f["n"] == 40 and f["train"] == 80 and f["dev"] == 40 and f["ci_low"] <= f["accuracy"] <= f["ci_high"]
+               for f in mc["folds"])
     assert mc["accuracy_mean"] == pytest.approx(np.mean([f["accuracy"] for f in mc["folds"]]), abs=1e-3)
     assert mc["chance"] == 25.0
-    assert sum(c["original"]["n"] for c in mc["categories"].values()) >= 64
+    assert sum(c["original"]["n"] for c in mc["categories"].values()) >= 80
     assert "longest_ending" in mc["stats"]["heuristics"]
 
 
