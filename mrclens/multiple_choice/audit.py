@@ -181,18 +181,20 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
     versions = _pipeline_versions()
 
     # 2. perturb ----------------------------------------------------------------------------
-    t0 = time.perf_counter()
+    seconds["perturb"] = 0.0  # step times: measured now, or as recorded when the step is reused
     for k in range(options.perturb_seeds):
         target = layout.draw_perturbed_dir(k)
         key = _key("mc-perturb", fingerprint, options.seed, ablation_ids, versions, k)
         step = "perturb" if k == 0 else f"perturb:draw-{k}"
-        if state.done(step, key) and (target / MANIFEST).exists():
+        done = state.done(step, key)
+        if done and (target / MANIFEST).exists():
+            seconds["perturb"] += done["seconds"]
             continue
         ts = time.perf_counter()
         perturb_mc(eval_set, target, ablations=ablation_ids, seed=options.seed, draw=k, cache_dir=options.cache_dir,
                    progress=options.progress, force=True)
         state.finish(step, key, time.perf_counter() - ts)
-    seconds["perturb"] = time.perf_counter() - t0
+        seconds["perturb"] += time.perf_counter() - ts
     echo(f"[perturb] {len(ablation_ids)} ablation sets × {options.perturb_seeds} draw(s) under {layout.perturbed_dir} "
          f"({seconds['perturb']:.1f} s)")
 
@@ -229,7 +231,7 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
         echo(f"[train] {fold.name}: {len(fold.train):,} questions, {took:.0f} s; saved to {model_dir}")
 
     # 5. predict ----------------------------------------------------------------------------
-    t0 = time.perf_counter()
+    seconds["predict"] = 0.0
     fold_of = {q.id: f.name for f in folds for q in f.test.questions}
     for k in range(options.perturb_seeds):
         pdir = layout.draw_perturbed_dir(k)
@@ -238,7 +240,9 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
             target = target_dir / prediction_file_name(name)
             key = _key("mc-predict", [state.steps[f"train:{f.name}"]["key"] for f in folds], sha256_file(pdir / file))
             step = f"predict:{name}" if k == 0 else f"predict:draw-{k}:{name}"
-            if state.done(step, key) and target.exists():
+            done = state.done(step, key)
+            if done and target.exists():
+                seconds["predict"] += done["seconds"]
                 continue
             ts = time.perf_counter()
             data = load_mc_dataset(pdir / file)
@@ -250,7 +254,7 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
             ordered = {q.id: preds[q.id] for q in data.questions if q.id in preds}
             write_choice_predictions(target, ordered)
             state.finish(step, key, time.perf_counter() - ts)
-    seconds["predict"] = time.perf_counter() - t0
+            seconds["predict"] += time.perf_counter() - ts
     echo(f"[predict] every set predicted by the reader of each question's fold ({seconds['predict']:.1f} s)")
 
     # 6-7. score + report ---------------------------------------------------------------------
