@@ -6,13 +6,23 @@ Schema (format version :data:`FORMAT_VERSION`; a file without ``format_version``
      "plantings": [{"planting", "family", "planted_evidence", "clean_evidence",
                     "clean_flagged": [category, ...], "planted_f1", "clean_f1",
                     "planted_categories": {category: evidence}, "clean_categories": {category: evidence},
-                    "changed": {"planted": n, "clean": n}, "passed": bool, "why": str}]}
+                    "changed": {"planted": n, "clean": n}, "passed": bool, "why": str,
+                    "task": "span" | "multiple_choice", "criteria": {...} | null}]}
 
 ``*_evidence`` is the verdict on the planting's family on each side (``None`` when the audit has no
 reading for that category): its comparison with the reference audit (``"more"``, ``"in line"``,
 ``"less"``, ``"inconclusive"``) or, without one, its evidence level
 (:func:`mrclens.selftest.runner.verdicts`); ``*_categories`` give the same per category;
-``clean_flagged`` lists the categories flagged on the clean side.
+``clean_flagged`` lists the categories flagged on the clean side. ``planted_f1`` / ``clean_f1`` are
+the readers' baseline scores: F1, or accuracy (%) for a multiple-choice planting.
+
+``task`` and ``criteria`` came with the multiple-choice plantings (issue 20); a file without them
+holds span plantings only (``task`` ``"span"``, ``criteria`` ``null``). A span planting is judged on
+the verdicts alone (:func:`mrclens.selftest.runner.judge`; ``criteria`` ``null``); a multiple-choice
+planting by :func:`mrclens.selftest.runner.judge_mc`, whose ``criteria`` record what decided:
+``rule`` (in words), ``readings`` (the family's verdict on each side), ``answer_only`` (each side's
+answer-only accuracy with its CI) and ``check_rule`` (the ``mrclens check`` rule, its value and
+status on each side), each with ``passed``. There ``clean_flagged`` is recorded, not judged.
 
 Examples:
     >>> import tempfile
@@ -56,6 +66,8 @@ class PlantingVerdict:
     changed: dict[str, int]
     passed: bool
     why: str
+    task: str = "span"
+    criteria: dict[str, Any] | None = None
 
 
 @dataclass
@@ -107,7 +119,9 @@ def read_selftest(out_dir: str | os.PathLike) -> SelftestReport:
             planted_categories=dict(f(raw, "planted_categories", dict, path, w)),
             clean_categories=dict(f(raw, "clean_categories", dict, path, w)),
             changed=dict(f(raw, "changed", dict, path, w)),
-            passed=f(raw, "passed", bool, path, w), why=f(raw, "why", str, path, w)))
+            passed=f(raw, "passed", bool, path, w), why=f(raw, "why", str, path, w),
+            task=f(raw, "task", str, path, w, default="span"),
+            criteria=f(raw, "criteria", (dict, type(None)), path, w, default=None)))
     return SelftestReport(mrclens_version=f(obj, "mrclens_version", str, path), seed=f(obj, "seed", int, path),
                           profile=f(obj, "profile", str, path), passed=f(obj, "passed", bool, path),
                           plantings=rows, format_version=version)

@@ -44,15 +44,38 @@ questions (none in this question), at a random word boundary of a random non-ans
 ``position`` (Position): the answer sentence is moved to the front of the context (Ko et al. 2020,
 "Look at the First Sentence", EMNLP: readers trained where answers sit in the first sentence
 learn the position). Clean: a random sentence unit (of any kind) is moved to the front.
+
+Multiple-choice plantings (issue 20; :data:`MC_PLANTINGS`, built by :func:`plant_mc` from CODAH-style
+data, :mod:`mrclens.multiple_choice.data`). Their own rules:
+
+* **Same questions, same gold.** Both sides keep every question of the (sub)set with its id, prompt,
+  label and categories; only endings change, and the gold ending keeps its text (a planting adds an
+  artefact to it, it never makes another ending correct).
+* **Subset.** ``n_questions`` (the runner: :data:`mrclens.selftest.runner.MC_QUESTIONS`) keeps the
+  first questions in an order fixed by the seed (sha256 of seed and question id), so the subset does
+  not follow the file's order.
+* **Randomness** as above: :func:`~mrclens.perturbations.base.make_rng` seeded with (seed,
+  ``"selftest-" + planting``, question id); the planted side makes the clean side's draw and
+  ignores it.
+
+``mc-length`` (Question): the fixed tail :data:`MC_TAIL` (six words that say nothing about any
+prompt) is added to the correct ending, before its final punctuation: "I will fail." becomes
+"I will fail as far as anyone could tell." Every question's answer can then be found from the
+endings alone — the longest ending, or the one with the tail — so a reader needs no prompt (an
+answer-only shortcut, the annotation artefact of Gururangan et al. 2018, planted). Clean: the same
+tail on an ending drawn uniformly at random, so that the tail and the length it adds say nothing
+about the label.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 from mrclens.errors import InvariantError
+from mrclens.multiple_choice.data import MCDataset, MCQuestion
 from mrclens.parsing import ParsedText, parse_texts
 from mrclens.perturbations.ablations.e4_interrogative_only import INTERROGATIVES
 from mrclens.perturbations.base import check_answers, copy_question, insert_text, make_rng
@@ -131,14 +154,16 @@ class PlantedPair:
 
     Attributes:
         planting: the planting's name.
-        planted / clean: the datasets (same question ids, in the same order).
+        planted / clean: the datasets (same question ids, in the same order): SQuAD-format
+            :class:`~mrclens.squad.Dataset` for :data:`PLANTINGS`, :class:`~mrclens.multiple_choice.data.MCDataset`
+            for :data:`MC_PLANTINGS`.
         changed: number of questions each side changed (``{"planted": n, "clean": m}``).
         unchanged: per side, reason → number of questions left as they were.
     """
 
     planting: str
-    planted: Dataset
-    clean: Dataset
+    planted: Dataset | MCDataset
+    clean: Dataset | MCDataset
     changed: dict[str, int] = field(default_factory=dict)
     unchanged: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -379,3 +404,121 @@ def plant(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None, pro
             articles[-1].paragraphs.append(paragraph)
     return PlantedPair(planting, Dataset(out["planted"], dataset.version), Dataset(out["clean"], dataset.version),
                        changed, unchanged)
+
+
+# ----------------------------------------------------------------------------------------------- multiple choice
+#: The words ``mc-length`` adds to an ending: six common words that answer no prompt.
+MC_TAIL = "as far as anyone could tell"
+_END_PUNCT = re.compile(r"[.!?]*\s*$")
+
+#: A multiple-choice planting side: ``(question, rng) -> (new question, reason)``, as :data:`Side`.
+MCSide = Callable[[MCQuestion, object], tuple[MCQuestion, str | None]]
+
+
+@dataclass(frozen=True)
+class MCPlanting:
+    """One shortcut planted into multiple-choice data (fields as :class:`Planting`).
+
+    Attributes:
+        check_rule: the id of the ``mrclens check`` rule on multiple-choice data
+            (``mrclens/data/default_rules_mc.toml``) whose model-free figure the planted artefact
+            moves: it must fail on the planted dataset and pass on the clean counterpart
+            (:func:`mrclens.selftest.runner.judge_mc`).
+    """
+
+    name: str
+    family: str
+    description: str
+    should_report: str
+    should_not_report: str
+    planted: MCSide
+    clean: MCSide
+    check_rule: str
+
+
+def add_tail(ending: str, tail: str = MC_TAIL) -> str:
+    """``ending`` with ``tail`` put before its final run of ``.``/``!``/``?`` (trailing spaces dropped).
+
+    >>> add_tail("I will fail.")
+    'I will fail as far as anyone could tell.'
+    >>> add_tail("a kitten")
+    'a kitten as far as anyone could tell'
+    """
+    m = _END_PUNCT.search(ending)
+    body, punct = ending[:m.start()], ending[m.start():].strip()
+    return f"{body.rstrip()} {tail}{punct}"
+
+
+def _with_tail_on(question: MCQuestion, index: int) -> MCQuestion:
+    endings = tuple(add_tail(e) if i == index else e for i, e in enumerate(question.endings))
+    return MCQuestion(question.id, question.prompt, endings, question.label, question.categories)
+
+
+def _length_planted(question: MCQuestion, rng) -> tuple[MCQuestion, str | None]:
+    rng.randrange(len(question.endings))  # the clean side's draw
+    return _with_tail_on(question, question.label), None
+
+
+def _length_clean(question: MCQuestion, rng) -> tuple[MCQuestion, str | None]:
+    return _with_tail_on(question, rng.randrange(len(question.endings))), None
+
+
+#: The multiple-choice plantings (issue 20). Kept apart from :data:`PLANTINGS` (span data): they are
+#: built from other data by :func:`plant_mc`, and ``mrclens selftest`` runs them only when named.
+MC_PLANTINGS: dict[str, MCPlanting] = {p.name: p for p in (
+    MCPlanting("mc-length", "Question", f"the correct ending gets the tail \"{MC_TAIL}\"",
+               "Question flagged (removing the prompt, m1-m3, costs the reader little: it needs no prompt), its "
+               "answer-only accuracy above the clean counterpart's, and the check rule mc-longest-ending failed "
+               "('pick the longest ending' far above chance)",
+               "the clean counterpart (the tail on a random ending): mc-longest-ending passes (the longest ending "
+               "is right about as often as chance)",
+               _length_planted, _length_clean, "mc-longest-ending"),
+)}
+
+
+def mc_subset(dataset: MCDataset, n_questions: int | None, seed: int) -> MCDataset:
+    """The first ``n_questions`` questions of ``dataset`` in an order fixed by ``seed`` (sha256 of seed
+    and question id), kept in file order; all of them when ``n_questions`` is ``None`` or not smaller."""
+    if n_questions is None or n_questions >= len(dataset.questions):
+        return MCDataset(list(dataset.questions), dataset.source, dataset.format)
+    rank = sorted(dataset.questions, key=lambda q: hashlib.sha256(f"{seed}\x1fselftest\x1f{q.id}".encode()).digest())
+    keep = {q.id for q in rank[:n_questions]}
+    return MCDataset([q for q in dataset.questions if q.id in keep], dataset.source, dataset.format)
+
+
+def plant_mc(dataset: MCDataset, planting: str, seed: int = 0, *, n_questions: int | None = None) -> PlantedPair:
+    """Build a multiple-choice planted dataset and its clean counterpart (rules in the module docstring).
+
+    Args:
+        dataset: multiple-choice data (:func:`mrclens.multiple_choice.data.load_mc_dataset`).
+        planting: a key of :data:`MC_PLANTINGS`.
+        seed: seeds the subset and every random choice (same seed, same datasets).
+        n_questions: keep this many questions (:func:`mc_subset`; ``None``: all).
+
+    Returns:
+        the :class:`PlantedPair` (its ``planted`` and ``clean`` are :class:`~mrclens.multiple_choice.data.MCDataset`).
+
+    Raises:
+        KeyError: an unknown planting name.
+        InvariantError: a side changed a question's id, prompt, label or gold ending text beyond the
+            planting (a bug).
+    """
+    spec = MC_PLANTINGS[planting]
+    sides = {"planted": spec.planted, "clean": spec.clean}
+    out: dict[str, list[MCQuestion]] = {k: [] for k in sides}
+    changed = dict.fromkeys(sides, 0)
+    unchanged: dict[str, dict[str, int]] = {k: {} for k in sides}
+    subset = mc_subset(dataset, n_questions, seed)
+    for q in subset.questions:
+        for side, fn in sides.items():
+            new, reason = fn(q, make_rng(seed, f"selftest-{planting}", q.id))
+            if (new.id, new.prompt, new.label, new.categories, len(new.endings)) != (
+                    q.id, q.prompt, q.label, q.categories, len(q.endings)):
+                raise InvariantError(f"selftest {planting} ({side}): question {q.id} changed beyond its endings")
+            if reason is None:
+                changed[side] += 1
+            else:
+                unchanged[side][reason] = unchanged[side].get(reason, 0) + 1
+            out[side].append(new)
+    return PlantedPair(planting, MCDataset(out["planted"], subset.source, "mc-jsonl"),
+                       MCDataset(out["clean"], subset.source, "mc-jsonl"), changed, unchanged)

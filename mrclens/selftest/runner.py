@@ -20,6 +20,25 @@ purpose: the clean counterpart is the same data without the shortcut, so any cat
 is flagged on SQuAD-like data whatever its bias, and a reader of the verdicts cannot tell it from a
 finding. The reference is the bundled SQuAD v1.1 reference unless ``audit_options`` name another.
 
+**Multiple-choice plantings** (issue 20; :data:`mrclens.selftest.plantings.MC_PLANTINGS`, run only
+when named in ``plantings``: the default stays the four span plantings) are built from CODAH-style
+data (``mc_data``; default :func:`default_mc_data`) by
+:func:`~mrclens.selftest.plantings.plant_mc` on :data:`MC_QUESTIONS` questions, written as
+``OUT/<planting>/planted.jsonl`` and ``clean.jsonl`` and audited by
+:func:`mrclens.multiple_choice.audit.run_mc_audit` (:data:`MC_FOLDS` seeded folds of the file; the
+audit's default reader and bootstrap). They are judged by :func:`judge_mc`, not by the span rule:
+there is no reference audit of multiple-choice data, and the span rule's "nothing flagged on the
+clean counterpart" cannot hold on CODAH, whose own reader barely reads the prompt (the Question
+category reads *strong* on CODAH itself, README "Multiple-choice data"), so a clean counterpart is
+flagged whatever was planted. The clean counterpart is the reference instead, and a planting passes
+when (1) the readings flag its family on the planted dataset (:data:`FLAGGED` evidence), (2) the
+planted reader's answer-only accuracy (``sections.multiple_choice.answer_only``: the m1 set, no
+prompt) has a 95 % CI wholly above the clean reader's — the figure that says how much the planted
+artefact lets a reader answer without the prompt; the m1–m3 *drops* cannot say it here, since they
+are near 0 on both sides — and (3) the planting's ``mrclens check`` rule (model-free,
+``mrclens/data/default_rules_mc.toml``) fails on the planted dataset and passes on the clean
+counterpart. ``selftest.json`` records each part under ``criteria``.
+
 The summary is ``OUT/selftest.json`` (:mod:`mrclens.artifacts.selftest`) and the table of
 :func:`format_selftest`. The whole run takes minutes (two quick-profile audits per planting), so it
 is a benchmark, not a unit test; its output is recorded in BENCHMARKS.md.
@@ -28,13 +47,14 @@ is a benchmark, not a unit test; its output is recorded in BENCHMARKS.md.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from mrclens import __version__
 from mrclens.artifacts.selftest import PlantingVerdict, SelftestReport, write_selftest
 from mrclens.errors import MRCLensError
-from mrclens.selftest.plantings import PLANTINGS, plant
+from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, plant, plant_mc
 from mrclens.squad import write_dataset
 
 log = logging.getLogger(__name__)
@@ -42,6 +62,13 @@ log = logging.getLogger(__name__)
 #: Verdicts that count as flagging a category: more of the bias than the reference, or (without a
 #: reference audit for the profile) a moderate or strong absolute evidence level.
 FLAGGED = frozenset({"more", "moderate", "strong"})
+#: Questions of the multiple-choice data a multiple-choice planting keeps (seeded subset,
+#: :func:`mrclens.selftest.plantings.mc_subset`), and the folds its audits cut them into: on CODAH,
+#: 1,000 questions in 3 folds (333 training questions a fold) give a reader that learns the planted
+#: artefact in every fold (100 % accuracy, seeds 0 and 1) and two audits that take 67-85 s together
+#: on 2 shared cores (README, selftest section).
+MC_QUESTIONS = 1000
+MC_FOLDS = 3
 
 
 def verdicts(results) -> dict[str, str | None]:
@@ -79,14 +106,98 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
     return got in FLAGGED and not clean_flagged, "; ".join(parts)
 
 
+def _answer_only(results) -> dict[str, Any] | None:
+    section = (getattr(results, "sections", None) or {}).get("multiple_choice") or {}
+    ao = section.get("answer_only")
+    return dict(ao) if ao and ao.get("accuracy") is not None else None
+
+
+def _fmt_acc(ao: dict[str, Any] | None) -> str:
+    return "-" if ao is None else f"{ao['accuracy']:.1f} [{ao['ci_low']:.1f}, {ao['ci_high']:.1f}]"
+
+
+def _check_rule(rule_id: str, results) -> dict[str, Any]:
+    """``{"status", "value"}`` of the ``mrclens check`` rule ``rule_id`` (multiple-choice defaults) on the
+    model-free statistics the audit computed (``sections.multiple_choice.stats``)."""
+    from mrclens.checks import MULTIPLE_CHOICE, evaluate_rules, load_rules
+
+    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE) if r.id == rule_id]
+    stats = ((getattr(results, "sections", None) or {}).get("multiple_choice") or {}).get("stats")
+    if not stats:
+        return {"status": "skip", "value": None}
+    [got] = evaluate_rules([rule], stats)
+    return {"status": got.status, "value": got.value}
+
+
+def judge_mc(planting: str, planted, clean) -> tuple[bool, str, dict[str, Any]]:
+    """Whether a multiple-choice planting passes, why, and what decided (rule in the module docstring).
+
+    Args:
+        planting: a key of :data:`~mrclens.selftest.plantings.MC_PLANTINGS`.
+        planted / clean: each side's audit results (:func:`mrclens.multiple_choice.audit.run_mc_audit`).
+
+    Returns:
+        ``(passed, why, criteria)``; ``criteria`` has one entry per part of the rule (``readings``,
+        ``answer_only``, ``check_rule``), each with both sides' figures and ``passed``, and ``rule``,
+        the rule in words.
+    """
+    from mrclens.checks import MULTIPLE_CHOICE, load_rules
+
+    spec = MC_PLANTINGS[planting]
+    family = spec.family
+    cats = {"planted": verdicts(planted), "clean": verdicts(clean)}
+    got = cats["planted"].get(family)
+    readings_ok = got in FLAGGED
+    ao = {"planted": _answer_only(planted), "clean": _answer_only(clean)}
+    ao_ok = ao["planted"] is not None and ao["clean"] is not None and ao["planted"]["ci_low"] > ao["clean"]["ci_high"]
+    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE) if r.id == spec.check_rule]
+    checks = {"planted": _check_rule(spec.check_rule, planted), "clean": _check_rule(spec.check_rule, clean)}
+    check_ok = checks["planted"]["status"] == "fail" and checks["clean"]["status"] == "pass"
+    criteria = {
+        "rule": (f"{family} flagged (evidence moderate or strong) on the planted dataset; its answer-only accuracy's "
+                 f"95% CI wholly above the clean counterpart's; check rule {spec.check_rule} fails on the planted "
+                 "dataset and passes on the clean counterpart. The clean counterpart's own readings are recorded, "
+                 "not judged: it is the reference (no reference audit of multiple-choice data)"),
+        "readings": {"category": family, "planted": got, "clean": cats["clean"].get(family), "passed": readings_ok},
+        "answer_only": {"planted": ao["planted"], "clean": ao["clean"], "passed": ao_ok},
+        "check_rule": {"id": rule.id, "metric": rule.metric, "op": rule.op, "threshold": rule.threshold,
+                       "planted": checks["planted"], "clean": checks["clean"], "passed": check_ok},
+    }
+    parts = [f"{family} {'flagged' if readings_ok else 'not flagged'} ({got}) on the planted dataset",
+             f"answer-only accuracy {_fmt_acc(ao['planted'])} planted vs {_fmt_acc(ao['clean'])} clean"
+             f" ({'above' if ao_ok else 'not above'} the clean counterpart's)"]
+    value = {side: "-" if c["value"] is None else f"{c['value']:.1f}" for side, c in checks.items()}
+    verb = {"pass": "passes", "fail": "fails", "skip": "is skipped"}
+    status = {side: verb[c["status"]] for side, c in checks.items()}
+    parts.append(f"check rule {rule.id} ({rule.metric} {rule.op} {rule.threshold:g}) {status['planted']} on the "
+                 f"planted dataset ({value['planted']}) and {status['clean']} on the clean counterpart ({value['clean']})")
+    flagged = [c for c, e in cats["clean"].items() if e in FLAGGED]
+    if flagged:
+        parts.append("not judged: the clean counterpart's own readings ("
+                     + ", ".join(f"{c} {cats['clean'][c]}" for c in flagged) + ")")
+    return readings_ok and ao_ok and check_ok, "; ".join(parts), criteria
+
+
+def default_mc_data() -> Path | None:
+    """The CODAH file the multiple-choice plantings use when none is given: ``full_data.tsv.gz`` under
+    ``$MRCLENS_SHARED_DATA/codah/``, else under ``../shared/data/codah/`` beside a development checkout
+    of MRCLens; ``None`` when neither exists (CODAH is not bundled)."""
+    root = Path(__file__).resolve().parents[2]
+    shared = Path(os.environ.get("MRCLENS_SHARED_DATA", root.parent / "shared" / "data"))
+    path = shared / "codah" / "full_data.tsv.gz"
+    return path if path.is_file() else None
+
+
 def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, data: str | None = None, seed: int = 0,
                  profile: str = "quick", device: str = "auto", cache_dir: str | None = None, progress: bool = True,
-                 audit_options: dict | None = None, echo: Callable[[str], None] | None = None) -> SelftestReport:
+                 audit_options: dict | None = None, mc_data: str | None = None, mc_questions: int | None = MC_QUESTIONS,
+                 mc_audit_options: dict | None = None, echo: Callable[[str], None] | None = None) -> SelftestReport:
     """Build, audit and judge every planting; write ``out/selftest.json``.
 
     Args:
         out: output directory (created; an earlier selftest there is resumed).
-        plantings: planting names (default: all of :data:`~mrclens.selftest.plantings.PLANTINGS`).
+        plantings: planting names (default: all of :data:`~mrclens.selftest.plantings.PLANTINGS`; the
+            multiple-choice ones of :data:`~mrclens.selftest.plantings.MC_PLANTINGS` only when named).
         data: the dataset the plantings are built from (any format MRCLens reads; default: the
             bundled sample).
         seed: seeds the plantings and every audit.
@@ -94,28 +205,49 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         cache_dir: spaCy parse cache.
         progress: show progress.
-        audit_options: further :class:`mrclens.audit.AuditOptions` fields for every audit (e.g. a
-            training budget).
+        audit_options: further :class:`mrclens.audit.AuditOptions` fields for every span audit (e.g. a
+            training budget); ``profile`` too applies to the span audits only.
+        mc_data: the multiple-choice file the multiple-choice plantings are built from (default:
+            :func:`default_mc_data`).
+        mc_questions: questions of ``mc_data`` they keep (``None``: all).
+        mc_audit_options: further :class:`mrclens.multiple_choice.audit.MCAuditOptions` fields for their
+            audits (default ``n_folds`` :data:`MC_FOLDS`).
         echo: called with one line per step (default: an INFO record on this module's logger).
 
     Returns:
         the :class:`~mrclens.artifacts.selftest.SelftestReport` (also written to ``out/selftest.json``).
 
     Raises:
-        MRCLensError: an unknown planting name; what :func:`mrclens.audit.run_audit` raises.
+        MRCLensError: an unknown planting name; a multiple-choice planting without multiple-choice
+            data; what :func:`mrclens.audit.run_audit` or :func:`~mrclens.multiple_choice.audit.run_mc_audit` raises.
     """
     from mrclens.audit import SAMPLE_PATH, AuditOptions, run_audit
     from mrclens.formats import load_dataset
 
     echo = echo or log.info
     names = list(plantings) if plantings else list(PLANTINGS)
-    unknown = [n for n in names if n not in PLANTINGS]
+    unknown = [n for n in names if n not in PLANTINGS and n not in MC_PLANTINGS]
     if unknown:
-        raise MRCLensError(f"unknown planting(s): {', '.join(unknown)} (known: {', '.join(PLANTINGS)})")
+        raise MRCLensError(f"unknown planting(s): {', '.join(unknown)} "
+                           f"(known: {', '.join([*PLANTINGS, *MC_PLANTINGS])})")
     out = Path(out)
-    source = load_dataset(data or SAMPLE_PATH)
+    mc_source = None
+    if any(n in MC_PLANTINGS for n in names):
+        from mrclens.multiple_choice.data import load_mc_dataset
+
+        path = mc_data or default_mc_data()
+        if path is None:
+            raise MRCLensError(f"the multiple-choice planting(s) {', '.join(n for n in names if n in MC_PLANTINGS)} "
+                               "need multiple-choice data: pass --mc-data FILE (e.g. CODAH's full_data.tsv.gz)")
+        mc_source = load_mc_dataset(path)
+    source = load_dataset(data or SAMPLE_PATH) if any(n in PLANTINGS for n in names) else None
     rows = []
     for name in names:
+        if name in MC_PLANTINGS:
+            rows.append(_run_mc_planting(name, mc_source, out, seed=seed, device=device, cache_dir=cache_dir,
+                                         progress=progress, mc_questions=mc_questions,
+                                         mc_audit_options=mc_audit_options, echo=echo))
+            continue
         pair = plant(source, name, seed, cache_dir=cache_dir, progress=progress)
         echo(f"[selftest] {name}: {PLANTINGS[name].description}; changed {pair.changed['planted']:,} planted / "
              f"{pair.changed['clean']:,} clean of {pair.planted.counts()['questions']:,} questions")
@@ -142,14 +274,45 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     return report
 
 
+def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, cache_dir: str | None, progress: bool,
+                     mc_questions: int | None, mc_audit_options: dict | None, echo: Callable[[str], None]
+                     ) -> PlantingVerdict:
+    """Build, audit and judge one multiple-choice planting (:func:`run_selftest`)."""
+    from mrclens.multiple_choice.audit import MCAuditOptions, run_mc_audit
+    from mrclens.multiple_choice.data import write_jsonl
+
+    spec = MC_PLANTINGS[name]
+    pair = plant_mc(source, name, seed, n_questions=mc_questions)
+    echo(f"[selftest] {name}: {spec.description}; changed {pair.changed['planted']:,} planted / "
+         f"{pair.changed['clean']:,} clean of {len(pair.planted):,} questions")
+    sides = {}
+    for side, dataset in (("planted", pair.planted), ("clean", pair.clean)):
+        path = write_jsonl(dataset, out / name / f"{side}.jsonl")
+        options = {"n_folds": MC_FOLDS, **(mc_audit_options or {})}
+        sides[side] = run_mc_audit(MCAuditOptions(data=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
+                                                  device=device, cache_dir=cache_dir, progress=progress, **options),
+                                   echo=echo)
+    passed, why, criteria = judge_mc(name, sides["planted"], sides["clean"])
+    cats = {side: verdicts(r) for side, r in sides.items()}
+    echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
+    return PlantingVerdict(
+        planting=name, family=spec.family, planted_evidence=cats["planted"].get(spec.family),
+        clean_evidence=cats["clean"].get(spec.family),
+        clean_flagged=[c for c, e in cats["clean"].items() if e in FLAGGED],
+        planted_f1=_baseline_f1(sides["planted"]), clean_f1=_baseline_f1(sides["clean"]),
+        planted_categories=cats["planted"], clean_categories=cats["clean"], changed=dict(pair.changed),
+        passed=passed, why=why, task="multiple_choice", criteria=criteria)
+
+
 def _baseline_f1(results) -> float | None:
     scores = results.sets.get("original")
     return None if scores is None or scores.f1 is None else round(scores.f1, 2)
 
 
 def format_selftest(report: SelftestReport) -> str:
-    """The pass/fail table: one row per planting."""
-    head = f"{'planting':<10} {'family':<11} {'planted':<9} {'clean':<9} {'F1 pl/cl':<13} {'result':<6} why"
+    """The pass/fail table: one row per planting (a multiple-choice planting's score is its readers' accuracy)."""
+    score = "F1 pl/cl" if all(r.task == "span" for r in report.plantings) else "F1/acc pl/cl"  # MC: accuracy
+    head = f"{'planting':<10} {'family':<11} {'planted':<9} {'clean':<9} {score:<13} {'result':<6} why"
     lines = [head]
     for r in report.plantings:
         f1 = f"{r.planted_f1 if r.planted_f1 is not None else '-'}/{r.clean_f1 if r.clean_f1 is not None else '-'}"
