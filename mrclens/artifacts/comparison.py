@@ -7,7 +7,8 @@ the intervals are in its docstring)::
 
     {"format_version": 1, "mrclens_version", "seed", "n_resamples", "confidence",
      "inputs": [{"name", "path", "kind" ("dataset" | "stats" | "audit" | "evaluation"), "sha256",
-                 "questions", "figures_from", "reader", "reader_f1", "draws", "readers", "ablations"}],
+                 "questions", "figures_from", "reader", "reader_f1", "draws", "readers", "ablations",
+                 "task" (only for multiple-choice inputs: "multiple_choice")}],
      "rows": [{"key", "section", "label", "unit", "bias_when", "category", "ablation",
                "values": [{"value", "ci_low", "ci_high", "n"}]            (one per input),
                "differences": [{"input", "compared", "difference", "ci_low", "ci_high",
@@ -17,7 +18,10 @@ the intervals are in its docstring)::
      "differs": [str], "notes": [str]}
 
 Values are percentages (0–100) for shares and F1, words for lengths, percentage points for
-drops, percent of the baseline F1 for relative drops (``unit`` says which). A difference is
+drops, percent of the baseline F1 for relative drops (``unit`` says which). Multiple-choice
+inputs (issue 20; every input of one comparison has one task) have ``"task": "multiple_choice"``;
+there ``reader_f1`` and every ``f1``/``f1_drop`` row is an accuracy (the keys stay those of the
+span rows, the labels say "accuracy"). A difference is
 *later input − first input*; ``significant`` is true when its interval excludes 0, ``direction``
 is ``"more"`` / ``"less"`` (of the shortcut the row measures, from ``bias_when``) for a
 significant difference and ``null`` otherwise. A difference that is not computed has
@@ -76,6 +80,8 @@ class ComparedInput:
         reader, reader_f1, draws, readers: an audit's reader profile (or an evaluation's model
             name), F1 on the original set (percent), perturbation draws and trained readers.
         ablations: the ids of its evaluated ablations.
+        task: ``"span"`` (span extraction) or ``"multiple_choice"`` (issue 20; ``reader_f1`` is then
+            an accuracy); written to ``comparison.json`` only when not ``"span"``.
     """
 
     name: str
@@ -89,6 +95,13 @@ class ComparedInput:
     draws: int | None = None
     readers: int | None = None
     ablations: list[str] = field(default_factory=list)
+    task: str = "span"
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        if self.task == "span":  # span comparisons are written as before issue 20
+            del out["task"]
+        return out
 
 
 @dataclass
@@ -172,7 +185,7 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         return {"format_version": self.format_version, "mrclens_version": self.mrclens_version, "seed": self.seed,
                 "n_resamples": self.n_resamples, "confidence": self.confidence,
-                "inputs": [asdict(i) for i in self.inputs], "rows": [asdict(r) for r in self.rows],
+                "inputs": [i.to_json() for i in self.inputs], "rows": [asdict(r) for r in self.rows],
                 "distributions": [asdict(d) for d in self.distributions],
                 "differs": list(self.differs), "notes": list(self.notes)}
 
@@ -212,7 +225,8 @@ class Comparison:
 #: Field types of each dataclass when read back (lists of dataclasses are read by their owner).
 _TYPES: dict[type, dict[str, Any]] = {
     ComparedInput: {"name": str, "path": str, "kind": str, "sha256": _STR, "questions": _INT, "figures_from": _STR,
-                    "reader": _STR, "reader_f1": _NUM, "draws": _INT, "readers": _INT, "ablations": list},
+                    "reader": _STR, "reader_f1": _NUM, "draws": _INT, "readers": _INT, "ablations": list,
+                    "task": str},
     InputValue: {"value": _NUM, "ci_low": _NUM, "ci_high": _NUM, "n": _INT},
     Difference: {"input": str, "compared": bool, "difference": _NUM, "ci_low": _NUM, "ci_high": _NUM,
                  "significant": _BOOL, "direction": _STR, "ci_method": _STR, "reason": _STR},

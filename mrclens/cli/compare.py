@@ -2,7 +2,9 @@
 
 Writes ``DIR/comparison.json``, ``DIR/comparison.csv`` and ``DIR/comparison.html`` (all or
 nothing) and prints the table; the library function is :func:`mrclens.scoring.compare.compare`.
-Exit status: 0 done, 2 bad input (an unreadable input, a bad option, an unwritable --out), 3 a bug.
+Inputs are all span-extraction or all multiple-choice (issue 20).
+Exit status: 0 done, 2 bad input (an unreadable input, span and multiple-choice inputs mixed, a bad
+option, an unwritable --out), 3 a bug.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def _is_previous(directory) -> bool:
 
 @click.command(epilog=example(
     "mrclens compare dev-v1.1.json.gz DROP.jsonl.gz DuoRC.ParaphraseRC.jsonl.gz --out compare-out",
-    "mrclens compare audit-seed0/ audit-seed1/ --names seed0,seed1 --out seeds"))
+    "mrclens compare audit-seed0/ audit-seed1/ --names seed0,seed1 --out seeds",
+    "mrclens compare codah/cv_split/fold_0/test.tsv.gz codah/cv_split/fold_1/test.tsv.gz --out codah-folds"))
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write comparison.json, comparison.csv and comparison.html here.")
 @click.option("--names", default=None, help="Comma-separated names of the inputs, one per input (default: the file names).")
@@ -54,7 +57,12 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     difference with a bootstrap confidence interval (normal approximation where an input has
     summary figures only); significant differences are marked. Drops are compared only between
     audits with the same reader profile and number of draws (only relative drops when the
-    readers' strength differs)."""
+    readers' strength differs).
+
+    Multiple-choice INPUTS (CODAH TSV or JSON Lines files, CODAH folders, their `mrclens stats`
+    JSON, multiple-choice audits) are compared with each other only: heuristic-baseline
+    accuracies, correct-minus-wrong ending length, label and category shares and, for audits,
+    accuracy and its drops. Mixing them with span inputs is refused (exit 2)."""
     from mrclens.artifacts.comparison import write_comparison
     from mrclens.artifacts.layout import COMPARISON_FILES
     from mrclens.io_utils import refuse_foreign_output, staged_output

@@ -6,7 +6,8 @@ names and paths are text), a Content-Security-Policy that forbids scripts and ev
 request, inline CSS and charts as inline SVG (:mod:`mrclens.reports.charts`), so the one file can
 be opened, mailed and printed anywhere. The page shows the inputs, what differs between them
 beyond the figures, overlaid distributions of question length, answer length and longest shared
-n-gram, question-type shares side by side, drops side by side with their interval whiskers, and
+n-gram, question-type shares side by side (multiple-choice inputs, issue 20: the heuristic
+baselines' accuracies side by side), drops side by side with their interval whiskers, and
 the table of every row with each later input's difference to the first (significant ones marked,
 rows not compared with the reason).
 """
@@ -29,7 +30,16 @@ from mrclens.scoring.bootstrap import confidence_label
 
 _SECTION_TITLES = {"reader": "Reader", "lengths": "Lengths", "model-free": "Model-free evidence per bias category",
                    "question types": "Question types (first word)", "answer types": "Answer types",
-                   "ablations": "Ablations (drops of the audits' readers)"}
+                   "ablations": "Ablations (drops of the audits' readers)",
+                   # multiple-choice inputs (issue 20)
+                   "heuristics": "Heuristic baselines (accuracy of rules that read no meaning)",
+                   "ending lengths": "Ending length: correct minus wrong endings",
+                   "labels": "Position of the correct ending", "categories": "Question categories"}
+
+
+def _metric(c: Comparison) -> str:
+    """The per-question score's name: accuracy for multiple-choice comparisons (issue 20), else F1."""
+    return "accuracy" if c.inputs and c.inputs[0].task == "multiple_choice" else "F1"
 
 
 def _num(x: Any, unit: str) -> str:
@@ -73,8 +83,15 @@ def _charts(c: Comparison) -> list[dict[str, Any]]:
     if svg:
         charts.append({"id": "question-types", "title": "Question types (first word)", "svg": svg, "wide": True,
                        "caption": f"Share of questions per first word, with {confidence_label(c.confidence)} whiskers."})
-    for figure, title, ylabel in (("f1_drop", "F1 drop per ablation", "F1 drop (points)"),
-                                  ("relative_drop", "Relative drop per ablation", "% of baseline F1")):
+    heuristics = [(r.key, r.key.split(".")[1].replace("_", " ")) for r in c.rows if r.section == "heuristics"]
+    svg = grouped_bars_svg([lab for _, lab in heuristics], _bars(c, heuristics), "accuracy (%)") if heuristics else ""
+    if svg:
+        charts.append({"id": "heuristics", "title": "Heuristic baselines", "svg": svg, "wide": True,
+                       "caption": f"Accuracy of each rule that reads no meaning, with {confidence_label(c.confidence)} "
+                                  "whiskers; above chance means the data carries that cue."})
+    metric = _metric(c)
+    for figure, title, ylabel in (("f1_drop", f"{metric[0].upper()}{metric[1:]} drop per ablation", f"{metric} drop (points)"),
+                                  ("relative_drop", "Relative drop per ablation", f"% of baseline {metric}")):
         keys = [(r.key, r.ablation) for r in c.rows if r.section == "ablations" and r.key.endswith("." + figure)]
         svg = grouped_bars_svg([lab for _, lab in keys], _bars(c, keys), ylabel) if keys else ""
         if svg:
@@ -109,6 +126,7 @@ def build_context(c: Comparison) -> dict[str, Any]:
     n_cmp = sum(1 for r in c.rows for d in r.differences if d.compared)
     return {
         "title": "MRCLens comparison: " + " vs ".join(names),
+        "metric": _metric(c),
         "names": names,
         "first": names[0],
         "inputs": [dict(i.__dict__, colour=INPUT_COLOURS[k % len(INPUT_COLOURS)]) for k, i in enumerate(c.inputs)],

@@ -65,6 +65,25 @@ than a question-level interval shows, so a "significant" difference of a figure 
 the topic (answer types, question types) may be a difference of articles. Many rows make a few
 significant by chance, too (the notes give the expected number).
 
+**Multiple-choice inputs** (issue 20; :mod:`mrclens.multiple_choice`): a multiple-choice file
+(CODAH TSV or JSON Lines) or a CODAH folder with ``cv_split/fold_k/`` (every question of the folds'
+test parts once, :func:`mrclens.multiple_choice.stats.folds_union`), a multiple-choice ``mrclens
+stats --out`` JSON file (``"schema": "mrclens-mc-stats"``), or a multiple-choice audit or
+evaluation directory (``results.json`` ``"task": "multiple_choice"``; its model-free figures from
+``perturbed/original.jsonl`` when it is there, else from the audit's
+``sections.multiple_choice.stats``). Multiple-choice inputs are compared only with multiple-choice
+inputs: a mix raises :class:`~mrclens.errors.MRCLensError` naming each input's task. Their rows
+(:data:`MC_ROWS`, :data:`MC_SHARE_SECTIONS`): the accuracy of each heuristic baseline
+(:data:`mrclens.multiple_choice.stats.MC_HEURISTICS`: longest / shortest ending, most / least
+prompt overlap; a higher accuracy is more of the cue), bootstrapped from each question's 0/1
+correctness (:func:`mrclens.multiple_choice.stats.mc_heuristic_predictions`; from a stats JSON
+the accuracy and its n, binomially, which is the same resampling); the mean correct-minus-wrong
+ending length in words and characters (per-question values, or the stats JSON's own interval
+through the normal approximation); the share of each gold label position and of each question
+category. For audits the rows are the span audit's (every ``f1`` is an accuracy there; the labels
+say "accuracy"). Input kinds are the same (``dataset``, ``stats``, ``audit``, ``evaluation``) and
+each :class:`~mrclens.artifacts.comparison.ComparedInput` records ``task``.
+
 **Compared only where comparable.** Drops depend on the reader, so an ablation row is compared
 only between audits with the same reader profile (an evaluation's model name) and the same
 numbers of perturbation draws and readers; when the readers' F1 on the original set differs
@@ -140,8 +159,37 @@ ABLATION_FIGURES = (
     ("relative_excess_drop", "relative excess drop", "% of baseline F1", False),
 )
 
-#: The key of the reader-strength row (F1 on the original set).
+#: The key of the reader-strength row (F1 on the original set; accuracy for multiple-choice audits).
 READER_KEY = "reader.original_f1"
+
+#: The two tasks (issue 20): inputs of one comparison must share one.
+SPAN, MULTIPLE_CHOICE = "span", "multiple_choice"
+_TASK_WORDS = {SPAN: "span extraction", MULTIPLE_CHOICE: "multiple-choice"}
+#: The message when span and multiple-choice inputs are mixed.
+MIXED_TASKS = ("cannot compare span-extraction inputs with multiple-choice inputs: {listing}; give inputs of one "
+               "task (all span-extraction data, stats and audits, or all multiple-choice ones)")
+
+_MC_HEURISTIC_LABELS = {
+    "longest_ending": ("longest-ending heuristic: accuracy (%)", None),
+    "shortest_ending": ("shortest-ending heuristic: accuracy (%)", None),
+    "prompt_overlap": ("most-prompt-overlap heuristic: accuracy (%)", "Keyword"),
+    "least_prompt_overlap": ("least-prompt-overlap heuristic: accuracy (%)", "Keyword"),
+}
+#: Rows of multiple-choice inputs, shaped like :data:`MODEL_FREE_ROWS`; kind ``"accuracy"`` is a
+#: share of questions answered right by a heuristic (per-question 0/1 values when known).
+MC_ROWS: tuple[tuple[str, str, str, str | None, str, str | None, str | None], ...] = tuple(
+    ("heuristics", f"heuristics.{name}.accuracy", "accuracy", f"heuristics.{name}.n", label, "higher", category)
+    for name, (label, category) in _MC_HEURISTIC_LABELS.items()) + (
+    ("ending lengths", "ending_lengths.words.difference", "mean", "ending_lengths.n",
+     "correct minus wrong ending length (words)", None, None),
+    ("ending lengths", "ending_lengths.characters.difference", "mean", "ending_lengths.n",
+     "correct minus wrong ending length (characters)", None, None),
+)
+#: Multiple-choice share sections: ``(section, stats section, label template, n path)``.
+MC_SHARE_SECTIONS = (
+    ("labels", "labels", "correct ending at index {} (%)", "counts.questions"),
+    ("categories", "categories", "questions of category {} (%)", "counts.questions"),
+)
 
 _TOLERANCE = 1e-3
 
@@ -153,18 +201,24 @@ def is_row_key(key: str) -> bool:
     (True, True)
     >>> is_row_key("question_types.shares_pct.what"), is_row_key("similarity.typo")
     (True, False)
+    >>> is_row_key("heuristics.longest_ending.accuracy"), is_row_key("labels.shares_pct.3")
+    (True, True)
     """
     import re
 
     from mrclens.stats.answer_types import ANSWER_TYPES
     from mrclens.stats.text import QUESTION_TYPES
 
-    if key == READER_KEY or key in {row[1] for row in MODEL_FREE_ROWS}:
+    if key == READER_KEY or key in {row[1] for row in MODEL_FREE_ROWS + MC_ROWS}:
         return True
     labels = {"question_types": QUESTION_TYPES, "answer_types": ANSWER_TYPES}
     section, _, label = key.partition(".shares_pct.")
     if section in labels:
         return label in labels[section]
+    if section == "labels":
+        return label.isdigit()
+    if section == "categories":
+        return bool(label)
     m = re.fullmatch(r"ablations\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)", key)
     return bool(m) and m.group(2) in {f for f, *_ in ABLATION_FIGURES}
 
@@ -202,10 +256,44 @@ class Source:
     scores: Mapping[str, Any] | None = None
     infos: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def task(self) -> str:
+        return self.info.task
+
     def figure(self, path: str, kind: str, n_path: str | None) -> ReferenceFigure | None:
         if self.stats is not None:
+            if self.task == MULTIPLE_CHOICE:
+                return _mc_figure(self.stats, path, kind, n_path)
             return figure_from_stats(self.stats, path, kind, n_path)
         return self.figures.get(path)
+
+
+def _node(obj: Any, path: str | None) -> Any:
+    for part in (path or "").split("."):
+        obj = obj.get(part) if isinstance(obj, Mapping) else None
+    return obj
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _mc_figure(stats: Mapping[str, Any], path: str, kind: str, n_path: str | None) -> ReferenceFigure | None:
+    """One figure of a multiple-choice statistics dict (:func:`mrclens.multiple_choice.stats.mc_stats`)
+    as ``(value, n, std)``: a share or accuracy with its n; a mean (the ending-length difference) with
+    the SD its own bootstrap interval implies (``None`` when it has none); ``None`` when absent."""
+    value, n = _node(stats, path), _node(stats, n_path)
+    if not _number(value) or not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        return None
+    if kind != "mean":
+        return ReferenceFigure(float(value), n)
+    parent, _, leaf = path.rpartition(".")
+    low, high = _node(stats, f"{parent}.{leaf}_ci_low"), _node(stats, f"{parent}.{leaf}_ci_high")
+    level = _node(stats, "config.confidence")
+    std = None
+    if _number(low) and _number(high) and _number(level) and 0 < level < 1:
+        std = (high - low) / (2.0 * _z(level)) * math.sqrt(n)
+    return ReferenceFigure(float(value), n, std)
 
 
 # ------------------------------------------------------------------------------------------ inputs
@@ -225,14 +313,125 @@ def _is_stats_json(path: Path) -> dict | None:
     return obj if isinstance(obj, dict) and obj.get("title") == TITLE and "counts" in obj else None
 
 
+def _is_mc_stats_json(path: Path) -> dict | None:
+    """The statistics in ``path`` when it is a multiple-choice ``mrclens stats`` JSON file
+    (``"schema": "mrclens-mc-stats"``), else ``None``."""
+    from mrclens.multiple_choice.stats import MC_STATS_FORMAT_VERSION, MC_STATS_SCHEMA
+
+    if not path.is_file() or path.suffix.lower() != ".json" or path.stat().st_size > 50_000_000:
+        return None
+    with open(path, "rb") as fh:  # the schema is the first key `mrclens stats --out` writes
+        if MC_STATS_SCHEMA.encode("utf-8") not in fh.read(4096):
+            return None
+    try:
+        obj = json.loads(path.read_bytes().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(obj, dict) or obj.get("schema") != MC_STATS_SCHEMA or "heuristics" not in obj:
+        return None
+    version = obj.get("format_version")
+    if isinstance(version, int) and version > MC_STATS_FORMAT_VERSION:
+        raise ArtifactError(f"{path}: multiple-choice statistics of format version {version}; this MRCLens reads "
+                            f"version {MC_STATS_FORMAT_VERSION} and older (upgrade MRCLens)")
+    return obj
+
+
+def _results_task(results_json: Path) -> str:
+    """The ``task`` of an audit's ``results.json`` (span when absent or unreadable: reading it later says why)."""
+    try:
+        obj = json.loads(results_json.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return SPAN
+    task = obj.get("task") if isinstance(obj, dict) else None
+    return MULTIPLE_CHOICE if task == MULTIPLE_CHOICE else SPAN
+
+
+def input_task(path: str | os.PathLike) -> str | None:
+    """The task of one input of :func:`compare`: :data:`MULTIPLE_CHOICE` for a multiple-choice file,
+    CODAH folder, multiple-choice stats JSON or audit (``results.json`` ``"task"``), ``None`` for a
+    folder that is neither an audit nor a CODAH folder, else :data:`SPAN`. Never raises on bad
+    content (reading the input later says what is wrong)."""
+    from mrclens.artifacts.layout import RESULTS_JSON
+    from mrclens.multiple_choice.data import sniff_mc
+
+    p = Path(path)
+    if p.is_dir():
+        if (p / RESULTS_JSON).is_file():
+            return _results_task(p / RESULTS_JSON)
+        return MULTIPLE_CHOICE if sniff_mc(p) == "folds" else None
+    if not p.is_file():
+        return SPAN
+    try:
+        if _is_mc_stats_json(p) is not None:
+            return MULTIPLE_CHOICE
+    except ArtifactError:
+        return MULTIPLE_CHOICE
+    return MULTIPLE_CHOICE if sniff_mc(p) is not None else SPAN
+
+
+def check_one_task(tasks: Sequence[str | None], names: Sequence[str]) -> None:
+    """Raise :class:`MRCLensError` (:data:`MIXED_TASKS`, every input named with its task) unless all
+    ``tasks`` are one (``None``, an input of unknown task, is left out)."""
+    if len({t for t in tasks if t is not None}) > 1:
+        listing = ", ".join(f"{n} ({_TASK_WORDS.get(t, t)})" for n, t in zip(names, tasks) if t is not None)
+        raise MRCLensError(MIXED_TASKS.format(listing=listing))
+
+
 def source_from_stats(stats: Mapping[str, Any], name: str, path: str = "", *, values: Mapping[str, Sequence[float]] | None = None,
-                      kind: str = "stats", sha256: str | None = None) -> Source:
-    """A :class:`Source` from a statistics dict (and the per-question values behind its means, if known)."""
+                      kind: str = "stats", sha256: str | None = None, task: str = SPAN) -> Source:
+    """A :class:`Source` from a statistics dict (and the per-question values behind its means, if known);
+    ``task`` :data:`MULTIPLE_CHOICE` for :func:`mrclens.multiple_choice.stats.mc_stats`'s dicts."""
     counts = stats.get("counts") or {}
     vals = {k: np.asarray(v, dtype=np.float64) for k, v in (values or {}).items()}
     info = ComparedInput(name=name, path=str(path), kind=kind, sha256=sha256, questions=counts.get("questions"),
-                         figures_from="per-question values" if vals else "summary figures")
+                         figures_from="per-question values" if vals else "summary figures", task=task)
     return Source(info, stats=stats, values=vals)
+
+
+def mc_question_values(dataset) -> dict[str, np.ndarray]:
+    """The per-question values behind the multiple-choice rows (:data:`MC_ROWS`), in question order:
+    per heuristic ``100 ×`` whether its prediction is right
+    (:func:`mrclens.multiple_choice.stats.mc_heuristic_predictions`), and the correct ending's length
+    minus the wrong endings' mean length, in words (``\\w+`` runs) and characters (of the stripped
+    ending), as :func:`mrclens.multiple_choice.stats.mc_stats` counts them.
+
+    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> ds = MCDataset([MCQuestion("a", "The dog barked.", ("It slept.", "The dog barked at the cat."), 1)])
+    >>> v = mc_question_values(ds)
+    >>> v["heuristics.longest_ending.accuracy"].tolist(), v["ending_lengths.words.difference"].tolist()
+    ([100.0], [4.0])
+    """
+    from mrclens.multiple_choice.stats import MC_HEURISTICS, mc_heuristic_predictions
+    from mrclens.perturbations.controls import word_count
+
+    qs = dataset.questions
+    preds = mc_heuristic_predictions(dataset)
+    out = {f"heuristics.{name}.accuracy": np.array([100.0 * (preds[name][q.id] == q.label) for q in qs], dtype=np.float64)
+           for name in MC_HEURISTICS}
+    for unit, measure in (("words", word_count), ("characters", lambda e: len(e.strip()))):
+        diffs = []
+        for q in qs:
+            lengths = np.array([measure(e) for e in q.endings], dtype=np.float64)
+            diffs.append(lengths[q.label] - np.delete(lengths, q.label).mean())
+        out[f"ending_lengths.{unit}.difference"] = np.array(diffs, dtype=np.float64)
+    return out
+
+
+def _mc_dataset_source(dataset, name: str, path: str, kind: str, *, sha256: str | None) -> Source:
+    """A multiple-choice dataset's source: :func:`mrclens.multiple_choice.stats.mc_stats` and the
+    per-question values (:func:`mc_question_values`); a value array that does not reproduce its
+    figure (to 1e-3) is dropped, so that figure falls back to the summary figures."""
+    from mrclens.multiple_choice.stats import mc_stats
+
+    stats = mc_stats(dataset)
+    values = mc_question_values(dataset)
+    for path_, arr in list(values.items()):
+        fig = _node(stats, path_)
+        if not _number(fig) or not arr.size or abs(float(arr.mean()) - fig) > _TOLERANCE:
+            log.warning(f"{name}: the per-question values of {path_} give {arr.mean() if arr.size else None}, the "
+                        f"statistics {fig}; using the summary figure")
+            del values[path_]
+    return source_from_stats(stats, name, path, values=values, kind=kind, sha256=sha256, task=MULTIPLE_CHOICE)
 
 
 def _dataset_source(dataset, name: str, path: str, kind: str, *, cache_dir, progress: bool, n_process: int | None,
@@ -244,23 +443,44 @@ def _dataset_source(dataset, name: str, path: str, kind: str, *, cache_dir, prog
 
 
 def load_input(path: str | os.PathLike, name: str | None = None, *, cache_dir: str | os.PathLike | None = None,
-               progress: bool = False, on_invalid: str = "refuse", n_process: int | None = None) -> Source:
+               progress: bool = False, on_invalid: str = "refuse", n_process: int | None = None,
+               task: str | None = None) -> Source:
     """Read one input of :func:`compare` (kinds in the module docstring).
 
+    Args:
+        task: the input's task when known (:func:`input_task`; ``None``: found here).
+
     Raises:
-        ArtifactError: a directory without a readable ``results.json``, or a malformed results,
-            question-scores or manifest file (the message names it).
+        ArtifactError: a directory without a readable ``results.json`` (and no multiple-choice
+            folds), or a malformed results, question-scores or manifest file (the message names it).
         DataError: a dataset file that MRCLens cannot read.
         FileNotFoundError: ``path`` does not exist.
     """
+    from mrclens.artifacts.layout import RESULTS_JSON
     from mrclens.io_utils import sha256_file
 
     p = Path(path)
     name = name or _default_name(p)
     if not p.exists():
         raise FileNotFoundError(2, "No such file or directory", str(path))
+    task = task or input_task(p)
     if p.is_dir():
+        if task == MULTIPLE_CHOICE and not (p / RESULTS_JSON).is_file():
+            from mrclens.multiple_choice.data import read_folds
+            from mrclens.multiple_choice.stats import folds_union
+
+            return _mc_dataset_source(folds_union(read_folds(p), str(p)), name, str(path), "dataset", sha256=None)
         return _audit_source(p, name, cache_dir=cache_dir, progress=progress, n_process=n_process)
+    if task == MULTIPLE_CHOICE:
+        mc = _is_mc_stats_json(p)
+        if mc is not None:
+            return source_from_stats(mc, name, str(path), kind="stats", sha256=sha256_file(p), task=MULTIPLE_CHOICE)
+        from mrclens.multiple_choice.data import load_mc_dataset
+
+        dataset = load_mc_dataset(p)
+        for note in dataset.notes:
+            log.warning(str(note))
+        return _mc_dataset_source(dataset, name, str(path), "dataset", sha256=sha256_file(p))
     stats = _is_stats_json(p)
     if stats is not None:
         return source_from_stats(stats, name, str(path), kind="stats", sha256=sha256_file(p))
@@ -275,7 +495,7 @@ def load_input(path: str | os.PathLike, name: str | None = None, *, cache_dir: s
 
 def _default_name(p: Path) -> str:
     name = p.name
-    for suffix in (".gz", ".json", ".jsonl", ".parquet"):
+    for suffix in (".gz", ".json", ".jsonl", ".parquet", ".tsv"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     return name or str(p)
@@ -301,7 +521,9 @@ def _audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pr
         infos = {aid: AblationInfo.from_manifest(aid, entry) for aid, entry in manifest.ablations.items()}
     kind = "audit" if results.audit is not None else "evaluation"
     original = perturbed / set_file_name("original")
-    if original.is_file():
+    if results.task == MULTIPLE_CHOICE:
+        src = _mc_audit_figures(results, perturbed, directory, name, kind)
+    elif original.is_file():
         from mrclens.squad import load_dataset as load_squad
 
         src = _dataset_source(load_squad(original), name, str(directory), kind, cache_dir=cache_dir, progress=progress,
@@ -320,6 +542,24 @@ def _audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pr
     src.info.readers = len({r.reader for r in results.replicates}) or 1
     src.info.ablations = [a.id for a in results.ablations if a.evaluated]
     return src
+
+
+def _mc_audit_figures(results: Results, perturbed: Path, directory: Path, name: str, kind: str) -> Source:
+    """A multiple-choice audit's model-free figures: from its evaluation data (``original.jsonl``)
+    when it is there, else the statistics its ``results.json`` holds (``sections.multiple_choice.stats``)."""
+    from mrclens.artifacts.layout import RESULTS_JSON, set_file_name
+    from mrclens.io_utils import sha256_file
+    from mrclens.multiple_choice.data import load_mc_dataset
+
+    sha = sha256_file(directory / RESULTS_JSON)
+    original = perturbed / set_file_name("original", "jsonl")
+    if original.is_file():
+        return _mc_dataset_source(load_mc_dataset(original), name, str(directory), kind, sha256=sha)
+    stats = (results.sections.get("multiple_choice") or {}).get("stats")
+    if isinstance(stats, Mapping) and stats.get("heuristics"):
+        return source_from_stats(stats, name, str(directory), kind=kind, sha256=sha, task=MULTIPLE_CHOICE)
+    return Source(ComparedInput(name=name, path=str(directory), kind=kind, sha256=sha, figures_from="summary figures",
+                                task=MULTIPLE_CHOICE))
 
 
 def _has_manifest(perturbed: Path) -> bool:
@@ -367,14 +607,16 @@ def model_free_estimate(src: Source, path: str, kind: str, n_path: str | None, r
     fig = src.figure(path, kind, n_path)
     if fig is None or fig.value is None or not fig.n:
         return None
-    if kind == "share":
+    values = src.values.get(path)
+    if kind == "share" or (kind == "accuracy" and (values is None or values.size != fig.n)):
         p = min(max(fig.value / 100.0, 0.0), 1.0)
         samples = rng.binomial(fig.n, p, size=n_resamples) * (100.0 / fig.n)
         return _from_samples(fig.value, samples, fig.n, confidence)
-    values = src.values.get(path)
     if values is not None and values.size == fig.n:
         samples = _boot(lambda c: c @ values / values.size, values.size, rng, n_resamples)
         return _from_samples(fig.value, samples, fig.n, confidence)
+    if fig.std is None:
+        return Estimate(fig.value, None, None, fig.n)
     return _normal(fig.value, standard_error(fig), fig.n, confidence)
 
 
@@ -519,7 +761,14 @@ def _row(key: str, section: str, label: str, unit: str, estimates: Sequence[Esti
 
 
 def _unit(path: str, kind: str) -> str:
-    return "%" if kind == "share" or path.endswith("_pct") else "words"
+    if kind in ("share", "accuracy") or path.endswith("_pct"):
+        return "%"
+    return "characters" if ".characters." in path else "words"
+
+
+def _metric(task: str) -> str:
+    """The per-question score's name: accuracy for multiple-choice audits, F1 for span ones."""
+    return "accuracy" if task == MULTIPLE_CHOICE else "F1"
 
 
 def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: int = N_RESAMPLES,
@@ -528,12 +777,17 @@ def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: in
 
     Raises:
         ValueError: fewer than two sources, or two with one name.
+        MRCLensError: span and multiple-choice sources mixed (:data:`MIXED_TASKS`).
     """
     if len(sources) < 2:
         raise ValueError("compare needs at least two inputs")
     names = [s.info.name for s in sources]
     if len(set(names)) != len(names):
         raise ValueError(f"two inputs have one name: {names}")
+    check_one_task([s.task for s in sources], [f"{s.info.name} ({s.info.path})" if s.info.path else s.info.name
+                                                for s in sources])
+    task = sources[0].task
+    metric = _metric(task)
     rows: list[ComparisonRow] = []
 
     def rng(key: str, i: int) -> np.random.Generator:
@@ -545,15 +799,19 @@ def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: in
     if any(audits):
         reader = [reader_estimate(s, rng(READER_KEY, i), n_resamples, confidence) if s.results is not None else None
                   for i, s in enumerate(sources)]
-        rows.append(_row(READER_KEY, "reader", "reader's F1 on the original set (%)", "%", reader, names, confidence))
+        rows.append(_row(READER_KEY, "reader", f"reader's {metric} on the original set (%)", "%", reader, names,
+                         confidence))
 
     # model-free figures
-    for section, path, kind, n_path, label, bias_when, category in MODEL_FREE_ROWS:
+    mc = task == MULTIPLE_CHOICE
+    for section, path, kind, n_path, label, bias_when, category in (MC_ROWS if mc else MODEL_FREE_ROWS):
         est = [model_free_estimate(s, path, kind, n_path, rng(path, i), n_resamples, confidence) for i, s in enumerate(sources)]
         if any(e is not None for e in est):
             rows.append(_row(path, section, label, _unit(path, kind), est, names, confidence, bias_when=bias_when,
                              category=category))
-    for section, stats_section, template in SHARE_SECTIONS:
+    share_sections = (MC_SHARE_SECTIONS if mc else
+                      tuple((sec, stats_sec, tpl, f"{stats_sec}.n") for sec, stats_sec, tpl in SHARE_SECTIONS))
+    for section, stats_section, template, n_path in share_sections:
         labels: list[str] = []
         for s in sources:
             for lab in ((s.stats or {}).get(stats_section) or {}).get("shares_pct", {}):
@@ -561,14 +819,14 @@ def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: in
                     labels.append(lab)
         for lab in labels:
             path = f"{stats_section}.shares_pct.{lab}"
-            est = [model_free_estimate(s, path, "share", f"{stats_section}.n", rng(path, i), n_resamples, confidence)
+            est = [model_free_estimate(s, path, "share", n_path, rng(path, i), n_resamples, confidence)
                    for i, s in enumerate(sources)]
             rows.append(_row(path, section, template.format(lab), "%", est, names, confidence))
 
     # ablations
     notes_by_input = _comparability(sources, rows)
     if any(audits):
-        rows.extend(_ablation_rows(sources, names, notes_by_input, seed, n_resamples, confidence))
+        rows.extend(_ablation_rows(sources, names, notes_by_input, seed, n_resamples, confidence, metric=metric))
     comparison = Comparison(inputs=[s.info for s in sources], rows=rows, distributions=_distributions(sources),
                             seed=seed, n_resamples=n_resamples, confidence=confidence)
     comparison.differs = _differs(sources, notes_by_input)
@@ -595,7 +853,8 @@ def _comparability(sources: Sequence[Source], rows: Sequence[ComparisonRow]) -> 
         else:
             d = reader_row.differences[i - 1] if reader_row is not None else None
             if d is not None and d.significant:
-                notes["absolute"] = (f"the readers differ in strength (F1 on the original set {first.info.reader_f1:.1f} vs "
+                notes["absolute"] = (f"the readers differ in strength ({_metric(first.task)} on the original set "
+                                     f"{first.info.reader_f1:.1f} vs "
                                      f"{s.info.reader_f1:.1f}, difference significant): absolute drops are not compared, "
                                      f"relative ones are")
         out[i] = notes
@@ -603,7 +862,7 @@ def _comparability(sources: Sequence[Source], rows: Sequence[ComparisonRow]) -> 
 
 
 def _ablation_rows(sources: Sequence[Source], names: Sequence[str], notes_by_input: Mapping[int, Mapping[str, str]],
-                   seed: int, n_resamples: int, confidence: float) -> list[ComparisonRow]:
+                   seed: int, n_resamples: int, confidence: float, *, metric: str = "F1") -> list[ComparisonRow]:
     from mrclens.artifacts.manifest import ablation_order
 
     by_source = [{a.id: a for a in (s.results.ablations if s.results is not None else [])} for s in sources]
@@ -614,6 +873,7 @@ def _ablation_rows(sources: Sequence[Source], names: Sequence[str], notes_by_inp
     for aid in sorted(ids, key=ablation_order):
         entry = next(d[aid] for d in by_source if aid in d)
         for figure, label, unit, absolute in ABLATION_FIGURES:
+            label, unit = label.replace("F1", metric), unit.replace("F1", metric)
             key = f"ablations.{aid}.{figure}"
             est: list[Estimate | None] = []
             for i, (s, d) in enumerate(zip(sources, by_source)):
@@ -668,6 +928,11 @@ def _differs(sources: Sequence[Source], notes_by_input: Mapping[int, Mapping[str
         head = f"{s.info.name} vs {first.info.name}: "
         if s.info.kind != first.info.kind:
             out.append(head + f"a {s.info.kind} beside a {first.info.kind}.")
+        if s.task == MULTIPLE_CHOICE:
+            chances = [_node(x.stats, "heuristics.chance.accuracy") for x in (first, s)]
+            if all(_number(c) for c in chances) and abs(chances[0] - chances[1]) > _TOLERANCE:
+                out.append(head + f"chance accuracy differs ({chances[1]:.1f}% vs {chances[0]:.1f}%: other numbers of "
+                                  f"endings), so the heuristics' accuracies differ by that much with no cue at all.")
         if s.info.figures_from != first.info.figures_from:
             out.append(head + f"model-free figures from {s.info.figures_from} vs {first.info.figures_from}: "
                               f"differences of means use the normal approximation.")
@@ -695,6 +960,12 @@ def _method_notes(c: Comparison) -> list[str]:
              f"significant when its interval excludes 0.",
              f"Bootstrap: each input's questions resampled on their own, {c.n_resamples:,} times (seed {c.seed}); "
              f"shares resampled from their count and n (binomial, the same as resampling yes/no values)."]
+    if c.inputs and c.inputs[0].task == MULTIPLE_CHOICE:
+        notes.append("Multiple-choice inputs: a heuristic's accuracy and the ending-length differences are resampled "
+                     "from each question's value (a dataset, or an audit with its evaluation data); from summary "
+                     "figures, an accuracy from its count and n (binomial, the same resampling) and a length "
+                     "difference by the normal approximation from its own interval. For audits every F1 field "
+                     "is an accuracy.")
     if "normal" in methods:
         notes.append("Normal approximation (ci_method \"normal\"): used where an input has summary figures only (a mean "
                      "from a stats JSON or an audit's results) or a multi-draw audit's drops (its results' intervals "
@@ -717,7 +988,8 @@ def _r(x: float | None) -> float | None:
 def compare(inputs: Sequence[str | os.PathLike], names: Sequence[str] | None = None, *, seed: int = 0,
             n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE, cache_dir: str | os.PathLike | None = None,
             progress: bool = False, on_invalid: str = "refuse", n_process: int | None = None) -> Comparison:
-    """Compare two or more datasets, ``stats`` JSON files, audits or evaluations (``mrclens compare``).
+    """Compare two or more datasets, ``stats`` JSON files, audits or evaluations (``mrclens compare``),
+    all of span extraction or all multiple-choice (issue 20).
 
     Args:
         inputs: paths (kinds in the module docstring); the first is the one the others are compared with.
@@ -732,9 +1004,10 @@ def compare(inputs: Sequence[str | os.PathLike], names: Sequence[str] | None = N
         the :class:`~mrclens.artifacts.comparison.Comparison` (the same inputs and seed give the same one).
 
     Raises:
-        MRCLensError: fewer than two inputs, names that do not match them or repeat, or ``confidence``
-            / ``n_resamples`` out of range; ArtifactError, DataError, FileNotFoundError: an
-            unreadable input (:func:`load_input`).
+        MRCLensError: fewer than two inputs, names that do not match them or repeat, ``confidence``
+            / ``n_resamples`` out of range, or span and multiple-choice inputs mixed (raised before
+            any input is read); ArtifactError, DataError, FileNotFoundError: an unreadable input
+            (:func:`load_input`).
     """
     if len(inputs) < 2:
         raise MRCLensError(CompareMsg.TOO_FEW.format(n=len(inputs)))
@@ -749,11 +1022,16 @@ def compare(inputs: Sequence[str | os.PathLike], names: Sequence[str] | None = N
         if names is not None:
             raise MRCLensError(CompareMsg.NAMES_REPEAT.format(names=", ".join(chosen)))
         chosen = [f"{n} ({i + 1})" if chosen.count(n) > 1 else n for i, n in enumerate(chosen)]
+    for path in inputs:
+        if not Path(path).exists():
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+    tasks = [input_task(p) for p in inputs]  # before anything is read: a mix fails at once
+    check_one_task(tasks, [str(p) for p in inputs])
     sources = []
-    for path, name in zip(inputs, chosen):
+    for path, name, task in zip(inputs, chosen, tasks):
         log.info(f"reading {path} as {name}")
         sources.append(load_input(path, name, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
-                                  n_process=n_process))
+                                  n_process=n_process, task=task))
     return compare_sources(sources, seed=seed, n_resamples=n_resamples, confidence=confidence)
 
 
@@ -772,7 +1050,7 @@ def format_comparison(c: Comparison, *, width: int = 60) -> str:
     level = f"{100 * c.confidence:g}%"
     lines = ["Inputs:"]
     for k, i in enumerate(c.inputs):
-        extra = f", reader {i.reader} (F1 {_fmt(i.reader_f1)})" if i.reader else ""
+        extra = f", reader {i.reader} ({_metric(i.task)} {_fmt(i.reader_f1)})" if i.reader else ""
         q = f", {i.questions:,} questions" if i.questions else ""
         lines.append(f"  {k + 1}. {i.name}: {i.kind} {i.path}{q}{extra}")
     lines.append(f"Each later input minus {names[0]}, [{level} interval]; * significant, ~ normal approximation, n/c not compared.")
