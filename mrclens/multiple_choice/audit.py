@@ -111,14 +111,14 @@ def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], di
         raise MRCLensError(f"{path}: not multiple-choice data (see `mrclens audit --help`)")
     if kind == "folds":
         folds = read_folds(path, options.folds)
-        files = sorted({f for fold in folds for f in (fold.train.source, fold.dev.source, fold.test.source) if f})
+        files = [(f"{fold.name}:{part}", getattr(fold, part).source) for fold in folds for part in ("train", "dev", "test")]
         split = {"kind": "official folds", "folder": str(path)}
     else:
         whole = load_mc_dataset(path)
         folds = make_folds(whole, options.n_folds, seed=options.seed)
         if options.folds is not None:
             folds = [f for f in folds if int(f.name.split("_")[1]) in set(options.folds)]
-        files = [str(path)]
+        files = [("data", str(path))]
         split = {"kind": "seeded folds", "n_folds": options.n_folds, "seed": options.seed}
     if not folds:
         raise MRCLensError(f"{path}: no fold selected (--folds {list(options.folds or [])})")
@@ -133,7 +133,9 @@ def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], di
         if leak:
             raise MRCLensError(f"{path}: {fold.name}: {len(leak)} question(s) are in both train and test "
                                f"(e.g. {sorted(leak)[0]})")
-    inputs = [InputFile("data", f, sha256_file(f)) for f in files]
+    # a folder is named first (role "data": the report's title), then each fold file with its role
+    inputs = ([InputFile("data", str(path), None)] if kind == "folds" else []) + [
+        InputFile(role, f, sha256_file(f)) for role, f in files if f]
     split["folds"] = [{"name": f.name, "train": len(f.train), "dev": len(f.dev), "test": len(f.test)} for f in folds]
     return folds, inputs, split
 
