@@ -15,6 +15,7 @@ from typing import Iterable
 
 from mrclens import __version__
 from mrclens.artifacts.layout import MANIFEST, set_file_name
+from mrclens.perturbations.driver import is_perturb_output
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
                                         write_manifest)
 from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
@@ -30,12 +31,6 @@ from mrclens.seeds import derived_seed
 TASK = "multiple_choice"
 
 
-def _is_perturb_output(directory: Path) -> bool:
-    try:
-        read_manifest(directory)
-    except ArtifactError:
-        return False
-    return True
 
 
 def perturb_mc(dataset: MCDataset, out_dir: str | os.PathLike, *, ablations: Iterable[str] | str | None = None,
@@ -82,7 +77,7 @@ def perturb_mc(dataset: MCDataset, out_dir: str | os.PathLike, *, ablations: Ite
         raise MRCLensError(f"{dataset.source or 'the dataset'}: no question to perturb")
     if isinstance(draw, bool) or not isinstance(draw, int) or draw < 0:
         raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
-    refuse_foreign_output(out_dir, "perturb", _is_perturb_output, force=force)
+    refuse_foreign_output(out_dir, "perturb", is_perturb_output, force=force)
     protected = tuple(protect) + ((dataset.source,) if dataset.source else ())
     with staged_output(out_dir, protect=protected, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, draw=draw, cache_dir=cache_dir, progress=progress)

@@ -171,18 +171,11 @@ def is_mc_metric(path: str) -> bool:
 
 def mc_figure_paths(result: dict) -> Iterator[str]:
     """The dotted path of every figure (a number or ``null``) in ``result``, in its order; strings and
-    lists are not figures, and a section that is ``null`` has none."""
+    lists are not figures, and a section that is ``null`` has none (:func:`mrclens.stats.schema.figure_paths`
+    over :data:`MC_FIGURE_SECTIONS`)."""
+    from mrclens.stats.schema import figure_paths
 
-    def walk(prefix: str, node: Any) -> Iterator[str]:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                yield from walk(f"{prefix}.{key}", value)
-        elif node is None or (isinstance(node, (int, float)) and not isinstance(node, bool)):
-            yield prefix
-
-    for section in MC_FIGURE_SECTIONS:
-        if result.get(section) is not None:
-            yield from walk(section, result[section])
+    return figure_paths(result, MC_FIGURE_SECTIONS)
 
 
 # ------------------------------------------------------------------------------------------------

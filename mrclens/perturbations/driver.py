@@ -169,7 +169,8 @@ def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
             f"not English, which MRCLens's English spaCy pipeline cannot split into sentences")
 
 
-def _is_perturb_output(directory: Path) -> bool:
+def is_perturb_output(directory: Path) -> bool:
+    """Whether ``directory`` holds a readable perturbation manifest (an earlier ``mrclens perturb`` output)."""
     try:
         read_manifest(directory)
     except ArtifactError:
@@ -190,7 +191,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         raise MRCLensError(f"formats must include 'json' and be among {FORMATS}, got {formats}")
     if not isinstance(dataset, Dataset):
         dataset = load_dataset(dataset)
-    refuse_foreign_output(out_dir, "perturb", _is_perturb_output, force=force)
+    refuse_foreign_output(out_dir, "perturb", is_perturb_output, force=force)
     protect = (dataset.source,) if dataset.source else ()
     with staged_output(out_dir, protect=protect, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,

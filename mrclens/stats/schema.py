@@ -14,7 +14,7 @@ and strings (descriptions, units) are not figures. Dict keys are joined with dot
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from mrclens.errors import InternalError
 from mrclens.squad import Dataset
@@ -83,10 +83,11 @@ METRIC_PATHS: tuple[str, ...] = tuple(
 )
 
 
-def figure_paths(result: dict) -> Iterator[str]:
+def figure_paths(result: dict, sections: Iterable[str] | None = None) -> Iterator[str]:
     """The dotted path of every figure in ``result`` (a :func:`~mrclens.stats.compute_stats`
-    dict), in its order: each number or ``null`` under :data:`FIGURE_SECTIONS`, lists and
-    strings skipped; a section that is ``null`` has none."""
+    dict), in its order: each number or ``null`` under ``sections`` (default :data:`FIGURE_SECTIONS`;
+    the multiple-choice statistics pass theirs), lists and strings skipped; a section that is
+    ``null`` has none."""
 
     def walk(prefix: str, node: Any) -> Iterator[str]:
         if isinstance(node, dict):
@@ -95,7 +96,7 @@ def figure_paths(result: dict) -> Iterator[str]:
         elif node is None or (isinstance(node, (int, float)) and not isinstance(node, bool)):
             yield prefix
 
-    for section in FIGURE_SECTIONS:
+    for section in FIGURE_SECTIONS if sections is None else sections:
         if result.get(section) is not None:
             yield from walk(section, result[section])
 
