@@ -46,6 +46,21 @@ def test_same_seed_gives_bitwise_identical_weights(first_run, sample32):
     assert first_run.training == again.training
 
 
+def test_no_kernel_reads_uninitialized_memory(first_run, sample32, monkeypatch):
+    """Training skips torch's NaN fill of new tensors (issue 21: 18-20 % of a step); with the fill on,
+    a kernel that read memory it had not written would change the weights. They are bitwise the same."""
+    import importlib
+
+    import torch.utils.deterministic as deterministic
+
+    train_module = importlib.import_module("mrclens.baseline_model.train")  # the package exports train()
+    before = deterministic.fill_uninitialized_memory
+    monkeypatch.setattr(train_module, "FILL_UNINITIALIZED_MEMORY", True)
+    filled = _train(sample32, threads=2)
+    assert _same(_weights(first_run), _weights(filled))
+    assert deterministic.fill_uninitialized_memory == before  # restored after training
+
+
 def test_a_different_seed_gives_different_weights(first_run, sample32):
     other = _train(sample32, seed=1, threads=2)
     assert not _same(_weights(first_run), _weights(other))
