@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import click
 
@@ -83,14 +84,17 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
-    from mrclens.multiple_choice.audit import is_multiple_choice
+    from mrclens.multiple_choice.data import sniff_mc
 
-    if is_multiple_choice(train):
+    if train is not None and sniff_mc(train) is not None:
         _audit_multiple_choice(ctx, train, out, ablations, seed, device, resamples, perturb_seeds, cache_dir, force,
                                folds, dev=dev, model=model, train_seeds=train_seeds, profile=profile)
         return
     if folds is not None:
         raise click.UsageError("--folds is for multiple-choice data only")
+    if train is not None and Path(train).is_dir():
+        raise click.BadParameter(f"{train} is a folder: SQuAD-format data is one file; a folder is read only as "
+                                 "multiple-choice data with cv_split/fold_k/ or fold_k/", param_hint="TRAIN")
     options = AuditOptions(
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,

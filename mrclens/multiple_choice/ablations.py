@@ -40,7 +40,7 @@ from mrclens.errors import MRCLensError
 from mrclens.multiple_choice.data import MCQuestion
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import Change, changed, unchanged
-from mrclens.perturbations.registry import BIAS_SIGNALS, EVAL_SETS, Ablation
+from mrclens.perturbations.registry import BIAS_SIGNALS, EVAL_SETS, Ablation, resolve_ids
 
 #: The unperturbed set every multiple-choice ablation is compared with (file ``original.jsonl``).
 BASELINE_SET = "original"
@@ -382,15 +382,4 @@ def resolve_mc_ablations(ids: Iterable[str] | str | None) -> list[str]:
     >>> resolve_mc_ablations("m4, m1")
     ['m1', 'm4', 'mc4']
     """
-    if ids is None:
-        return list(MC_ABLATIONS)
-    if isinstance(ids, str):
-        ids = ids.split(",")
-    wanted = [a.strip().lower() for a in ids if a.strip()]
-    unknown = [a for a in wanted if a not in MC_ABLATIONS]
-    if unknown:
-        raise MRCLensError(f"unknown multiple-choice ablation(s) {', '.join(unknown)}; known: {', '.join(MC_ABLATIONS)}")
-    if not wanted:
-        raise MRCLensError(f"no multiple-choice ablation given; known: {', '.join(MC_ABLATIONS)}")
-    wanted += [a.id for a in MC_ABLATIONS.values() if a.control_of in wanted]
-    return [a for a in MC_ABLATIONS if a in wanted]
+    return resolve_ids(ids, MC_ABLATIONS, "multiple-choice ")

@@ -93,11 +93,6 @@ class MCAuditOptions:
     option_sources: dict[str, str] = field(default_factory=dict)
 
 
-def is_multiple_choice(path: str | None) -> bool:
-    """Whether ``path`` holds multiple-choice data (a CODAH folder or file, or MC JSON Lines)."""
-    return path is not None and sniff_mc(path) is not None
-
-
 def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], dict[str, Any]]:
     """The folds of ``options.data`` with the input files read and a record of the split.
 

@@ -67,7 +67,7 @@ import torch
 import torch.nn.functional as F
 
 from mrclens.artifacts.training_record import TrainingRecord
-from mrclens.baseline_model.reader import resolve_device
+from mrclens.baseline_model.reader import TRAINING_RECORD, read_training_log, read_training_record, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_texts
 from mrclens.baseline_model.train import cpu_determinism, peak_rss_mb
 from mrclens.baseline_model.vectors import Vocab, build_vocab
@@ -86,8 +86,6 @@ _logger = logging.getLogger(__name__)
 MC_CHECKPOINT_FORMAT = "mrclens-mc-reader-1"
 #: ``config.json``'s ``task`` value.
 MC_TASK = "multiple_choice"
-#: The training record's file name in a checkpoint directory.
-TRAINING_RECORD = "training.json"
 _CHECKPOINT_FILES = ("config.json", "vocab.json", "weights.pt")
 # keys only a span-reader (SQuAD) config.json has: how a span checkpoint is recognised
 _SPAN_KEYS = frozenset({"max_answer_tokens", "max_train_context_tokens", "lr_decay_steps"})
@@ -398,27 +396,7 @@ class MCReader:
             model.load_state_dict(state, strict=True)
         except RuntimeError as err:
             raise CheckpointError(f"{wpath}: weights do not fit the configured model: {err}") from None
-        log_path = d / "training_log.json"
-        try:
-            log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
-        except (ValueError, UnicodeDecodeError) as err:
-            raise CheckpointError(f"{log_path}: unreadable training log: {err}") from None
-        if not isinstance(log, list):
-            raise CheckpointError(f"{log_path}: expected a JSON list of training records")
-        return cls(config, vocab, model, device, log, training=_read_training_record(d))
-
-
-def _read_training_record(d: Path) -> TrainingRecord | None:
-    from mrclens.artifacts import _files
-    from mrclens.errors import ArtifactError
-
-    path = d / TRAINING_RECORD
-    if not path.is_file():
-        return None
-    try:
-        return TrainingRecord.from_json(_files.read_json_object(path, ""), path)
-    except ArtifactError as err:
-        raise CheckpointError(str(err)) from None
+        return cls(config, vocab, model, device, read_training_log(d) or [], training=read_training_record(d))
 
 
 def _accuracy(predictions: dict[str, int], dataset: MCDataset) -> float:

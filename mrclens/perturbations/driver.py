@@ -24,7 +24,7 @@ from mrclens.io_utils import atomic_write_bytes, gc_paused, refuse_foreign_outpu
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.controls import InsertionPool
-from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, resolve_ids
 from mrclens.perturbations.truncation import truncate_dataset
 from mrclens.progress import progress as progress_bar
 from mrclens.seeds import derived_seed
@@ -47,18 +47,7 @@ def resolve_ablations(ablations: Iterable[str] | str | None) -> list[str]:
     Raises:
         MRCLensError: an id is not registered (the message lists the known ids).
     """
-    if ablations is None:
-        return list(ABLATIONS)
-    if isinstance(ablations, str):
-        ablations = [a for a in ablations.split(",")]
-    wanted = [a.strip().lower() for a in ablations if a.strip()]
-    unknown = [a for a in wanted if a not in ABLATIONS]
-    if unknown:
-        raise MRCLensError(f"unknown ablation(s) {', '.join(unknown)}; known: {', '.join(ABLATIONS)}")
-    if not wanted:
-        raise MRCLensError(f"no ablation given; known: {', '.join(ABLATIONS)}")
-    wanted += [c.id for c in ABLATIONS.values() if c.control_of in wanted]
-    return [a for a in ABLATIONS if a in wanted]
+    return resolve_ids(ablations, ABLATIONS)
 
 
 def to_jsonl(dataset: Dataset) -> str:

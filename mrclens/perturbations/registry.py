@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Mapping
 
 #: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020).
 CATEGORY_NAMES = ("Similarity", "Question", "Keyword", "Position")
@@ -131,6 +131,33 @@ def register(ablation: Ablation) -> Ablation:
     ABLATIONS.update(sorted(items.items(), key=lambda kv: _order(kv[0])))
     _rebuild_categories()
     return ablation
+
+
+def resolve_ids(ids: Iterable[str] | str | None, registry: Mapping[str, Ablation], what: str = "") -> list[str]:
+    """Ablation ids of ``registry`` to run, in registry order (``None`` → all), each ablation's matched
+    control included (``e1`` → ``e1, c1``: its drop is read against the control's). One rule for the
+    span registry (:data:`ABLATIONS`) and the multiple-choice one (``what="multiple-choice "``).
+
+    Args:
+        ids: ids like ``["e1", "e3"]`` or a comma-separated string ``"e1,e3"`` (case and spaces ignored).
+
+    Raises:
+        MRCLensError: an id is unknown, or none is given (the message lists the known ids).
+    """
+    from mrclens.errors import MRCLensError
+
+    if ids is None:
+        return list(registry)
+    if isinstance(ids, str):
+        ids = ids.split(",")
+    wanted = [a.strip().lower() for a in ids if a.strip()]
+    unknown = [a for a in wanted if a not in registry]
+    if unknown:
+        raise MRCLensError(f"unknown {what}ablation(s) {', '.join(unknown)}; known: {', '.join(registry)}")
+    if not wanted:
+        raise MRCLensError(f"no {what}ablation given; known: {', '.join(registry)}")
+    wanted += [c.id for c in registry.values() if c.control_of in wanted]
+    return [a for a in registry if a in wanted]
 
 
 def _discover() -> None:

@@ -225,11 +225,10 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                 f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
                 f"{words['change']} hardly mislead{'s' if words['s'] else ''} the model, no material sign that it {words['bias']}."
                 if low > 0 else
-                f"{moves}: the whole interval lies below 0, a reversed pull: the inserted words make the model avoid "
-                f"the option they are inserted into{' more than unrelated words do' if excess is not None else ''}, so it "
-                f"reads overlap with the question as a sign of a wrong option (a shortcut in the other direction; "
-                f"issue 20: CODAH's adversarially written wrong endings repeat the prompt's words)."
-                if high < 0 and result.category == "Keyword" and result.id.startswith("m") else
+                f"{moves}: the whole interval lies below 0, a reversed pull: the model avoids the text the words are "
+                f"inserted into{' more than after unrelated words' if excess is not None else ''}, so it reads overlap "
+                f"with the question as a sign against an answer (a shortcut in the other direction)."
+                if high < 0 else
                 f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
         }[level]
     if result.recovered_share is not None and result.control is not None:
@@ -238,7 +237,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     other = _registered(aid)
-    if level == "none" and other is not None and other.other_direction and not (high < 0 and aid.startswith("m")):
+    if level == "none" and other is not None and other.other_direction and not (signal == "large_drop" and high < 0):
         text += f" Read the other way: {other.other_direction}"
     if weak_has_ans:
         text += (

@@ -119,3 +119,7 @@ def test_cli_refuses_span_options(small_codah, tmp_path):
 
     res = CliRunner().invoke(main, ["audit", str(small_codah), "--profile", "quick", "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "--profile" in res.output
+    empty = tmp_path / "not-folds"
+    empty.mkdir()
+    res = CliRunner().invoke(main, ["audit", str(empty), "--out", str(tmp_path / "o2")])
+    assert res.exit_code == 2 and "is a folder" in res.output and "Traceback" not in res.output
