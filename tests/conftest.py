@@ -77,3 +77,10 @@ def nq_simplified_dev_path() -> Path:
 def nq_simplified_train_path() -> Path:
     """One simplified-NQ line without a long or short answer (example -8062182676792486818)."""
     return _real("natural-questions-simplified/train_sample.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def codah_dir() -> Path:
+    """CODAH as released (SOURCES.md §2): ``full_data.tsv.gz`` (2,776 questions) and the official
+    5-fold split ``cv_split/fold_k/{train,dev,test}.tsv.gz``."""
+    return _real("codah")

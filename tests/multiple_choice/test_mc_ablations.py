@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from pathlib import Path
 
@@ -25,15 +24,7 @@ from mrclens.parsing import parse_texts
 from mrclens.perturbations.base import make_rng
 from mrclens.perturbations.registry import ABLATIONS
 
-REPO = Path(__file__).resolve().parents[2]
-CODAH = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "codah"
 _WORD = re.compile(r"\w+")
-
-
-def _real(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"real CODAH data not available: {path} is absent (see shared/data/SOURCES.md)")
-    return path
 
 
 @pytest.fixture(scope="session")
@@ -42,16 +33,16 @@ def cache(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def full(cache):
+def full(cache, codah_dir):
     """``(dataset, {question id: prompt parse}, pool)`` of the whole CODAH release."""
-    data = load_mc_dataset(_real(CODAH / "full_data.tsv.gz"))
+    data = load_mc_dataset(codah_dir / "full_data.tsv.gz")
     parses = parse_texts([q.prompt for q in data.questions], pos=True, cache_dir=cache)
     return data, {q.id: p for q, p in zip(data.questions, parses)}, MCWordPool.build(parses)
 
 
 @pytest.fixture(scope="session")
-def fold0_test():
-    return load_mc_dataset(_real(CODAH / "cv_split" / "fold_0" / "test.tsv.gz"))
+def fold0_test(codah_dir):
+    return load_mc_dataset(codah_dir / "cv_split" / "fold_0" / "test.tsv.gz")
 
 
 @pytest.fixture(scope="session")

@@ -12,14 +12,11 @@ import pytest
 from mrclens.artifacts.results import read_results
 from mrclens.multiple_choice.data import load_mc_dataset, write_jsonl
 
-CODAH = Path(__file__).resolve().parents[3] / "shared" / "data" / "codah"
 
 
 @pytest.fixture(scope="module")
-def small_codah(tmp_path_factory) -> Path:
-    if not (CODAH / "full_data.tsv.gz").exists():
-        pytest.skip(f"real CODAH data not found at {CODAH} (see ../shared/data/SOURCES.md)")
-    data = load_mc_dataset(CODAH / "full_data.tsv.gz")
+def small_codah(codah_dir, tmp_path_factory) -> Path:
+    data = load_mc_dataset(codah_dir / "full_data.tsv.gz")
     data.questions = data.questions[:160]
     path = tmp_path_factory.mktemp("codah") / "codah-160.jsonl"
     write_jsonl(data, path)

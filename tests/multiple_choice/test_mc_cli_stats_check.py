@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,24 +17,14 @@ from mrclens.artifacts.results import AblationResult, BootstrapSettings, Categor
 from mrclens.cli import main
 from mrclens.errors import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK
 
-REPO = Path(__file__).resolve().parents[2]
-CODAH = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "codah"
-
-
-def _real(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"real CODAH data not available: {path} is absent (see shared/data/SOURCES.md)")
-    return path
+@pytest.fixture(scope="module")
+def full(codah_dir) -> Path:
+    return codah_dir / "full_data.tsv.gz"
 
 
 @pytest.fixture(scope="module")
-def full() -> Path:
-    return _real(CODAH / "full_data.tsv.gz")
-
-
-@pytest.fixture(scope="module")
-def folder() -> Path:
-    return _real(CODAH / "cv_split")
+def folder(codah_dir) -> Path:
+    return codah_dir / "cv_split"
 
 
 def run(*args: str):

@@ -18,14 +18,11 @@ from mrclens.multiple_choice.data import (
     write_jsonl,
 )
 
-CODAH = Path(__file__).resolve().parents[3] / "shared" / "data" / "codah"
 
 
 @pytest.fixture(scope="module")
-def codah() -> MCDataset:
-    if not (CODAH / "full_data.tsv.gz").exists():
-        pytest.skip(f"real CODAH data not found at {CODAH} (see ../shared/data/SOURCES.md)")
-    return load_mc_dataset(CODAH / "full_data.tsv.gz")
+def codah(codah_dir) -> MCDataset:
+    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
 
 
 def test_reads_the_release_with_its_categories_and_labels(codah):
@@ -41,15 +38,15 @@ def test_reads_the_release_with_its_categories_and_labels(codah):
     assert len(set(codah.ids())) == 2776
 
 
-def test_official_folds_cover_every_question_once(codah):
-    folds = read_folds(CODAH)
+def test_official_folds_cover_every_question_once(codah, codah_dir):
+    folds = read_folds(codah_dir)
     assert [f.name for f in folds] == [f"fold_{k}" for k in range(5)]
     assert [len(f.train) for f in folds] == [1665] * 5
     tests = [set(f.test.ids()) for f in folds]
     assert sum(map(len, tests)) == 2776 and set().union(*tests) == set(codah.ids())
     for f in folds:  # ids agree across files: the same question, the same id
         assert set(f.train.ids()) | set(f.dev.ids()) | set(f.test.ids()) <= set(codah.ids())
-    assert sniff_mc(CODAH) == "folds" and sniff_mc(CODAH / "full_data.tsv.gz") == "codah-tsv"
+    assert sniff_mc(codah_dir) == "folds" and sniff_mc(codah_dir / "full_data.tsv.gz") == "codah-tsv"
 
 
 def test_seeded_folds_test_every_question_once(codah):

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,9 +22,6 @@ from mrclens.multiple_choice.data import MCDataset, MCQuestion, read_folds
 from mrclens.multiple_choice.model import MCReaderConfig
 from mrclens.multiple_choice.train import MCReader, encode_datasets, make_batch, pair_tokens, train_mc
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data"))
-CODAH = SHARED_DATA / "codah"
 
 
 def tiny(**overrides) -> MCReaderConfig:
@@ -36,11 +31,8 @@ def tiny(**overrides) -> MCReaderConfig:
 
 
 @pytest.fixture(scope="module")
-def fold0():
-    root = CODAH / "cv_split"
-    if not root.is_dir():
-        pytest.skip(f"real data not available: {root} is absent (see shared/data/SOURCES.md)")
-    fold = read_folds(root, only=[0])[0]
+def fold0(codah_dir):
+    fold = read_folds(codah_dir / "cv_split", only=[0])[0]
     return (MCDataset(fold.train.questions[:200], fold.train.source, fold.train.format),
             MCDataset(fold.dev.questions[:100], fold.dev.source, fold.dev.format),
             MCDataset(fold.test.questions[:100], fold.test.source, fold.test.format))

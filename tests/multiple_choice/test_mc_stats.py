@@ -8,8 +8,6 @@ lines of ``full_data.tsv`` (words are ``\\w+`` runs, counted by hand below).
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,19 +30,9 @@ from mrclens.multiple_choice.stats import (
     normalise,
 )
 
-REPO = Path(__file__).resolve().parents[2]
-CODAH = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "codah"
-
-
-def _real(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"real CODAH data not available: {path} is absent (see shared/data/SOURCES.md)")
-    return path
-
-
 @pytest.fixture(scope="module")
-def full() -> MCDataset:
-    return load_mc_dataset(_real(CODAH / "full_data.tsv.gz"))
+def full(codah_dir) -> MCDataset:
+    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +41,8 @@ def full_stats(full) -> dict:
 
 
 @pytest.fixture(scope="module")
-def fold0():
-    [fold] = read_folds(_real(CODAH), only=[0])
+def fold0(codah_dir):
+    [fold] = read_folds(codah_dir, only=[0])
     return fold
 
 
@@ -219,17 +207,17 @@ def test_leakage_between_fold0_train_and_test(fold0):
     assert mc_stats(fold0.test, n_resamples=50)["leakage"] is None
 
 
-def test_folds_folder_is_every_question_once(full):
-    folds = read_folds(_real(CODAH))
-    union = folds_union(folds, str(CODAH))
+def test_folds_folder_is_every_question_once(full, codah_dir):
+    folds = read_folds(codah_dir)
+    union = folds_union(folds, str(codah_dir))
     assert len(union) == 2776 and set(union.ids()) == set(full.ids())
-    s = compute_mc_stats(CODAH, n_resamples=100)
+    s = compute_mc_stats(codah_dir, n_resamples=100)
     assert s["counts"]["questions"] == 2776 and s["input"]["form"] == "folds"
     assert s["labels"]["counts"] == {"0": 689, "1": 684, "2": 697, "3": 706}
     assert [p["name"] for p in s["leakage"]["parts"]] == [f"fold_{k}" for k in range(5)]
     assert s["leakage"]["prompt_in_train"] == sum(p["prompt_in_train"] for p in s["leakage"]["parts"])
     with pytest.raises(MRCLensError, match="--dev is not used with a folds folder"):
-        compute_mc_stats(CODAH, CODAH / "full_data.tsv.gz")
+        compute_mc_stats(codah_dir, codah_dir / "full_data.tsv.gz")
 
 
 def test_file_with_dev_measures_dev_questions_in_data(fold0):

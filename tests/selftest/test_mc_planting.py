@@ -4,9 +4,7 @@ label, the model-free figure the judgement reads moves with it, the rule, and a 
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -20,15 +18,9 @@ from mrclens.multiple_choice.stats import mc_stats
 from mrclens.selftest.plantings import MC_PLANTINGS, MC_TAIL, PLANTINGS, add_tail, plant_mc
 from mrclens.selftest.runner import FLAGGED, format_selftest, judge_mc, run_selftest
 
-CODAH = Path(os.environ.get("MRCLENS_SHARED_DATA", Path(__file__).resolve().parents[3] / "shared" / "data")
-             ) / "codah" / "full_data.tsv.gz"
-
-
 @pytest.fixture(scope="module")
-def codah():
-    if not CODAH.exists():
-        pytest.skip(f"real CODAH data not found at {CODAH} (see ../shared/data/SOURCES.md)")
-    return load_mc_dataset(CODAH)
+def codah(codah_dir):
+    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
 
 
 @pytest.fixture(scope="module")
@@ -150,10 +142,10 @@ def test_mc_planting_is_named_only_and_needs_data(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------ a real audit pair
-def test_selftest_mc_length_with_real_audits_planted_vs_clean(codah, tmp_path):
+def test_selftest_mc_length_with_real_audits_planted_vs_clean(codah, codah_dir, tmp_path):
     """The whole planting through the runner with tiny settings (300 questions, 3 folds of 100 training
     questions, 3 epochs): the planted reader answers from the endings alone, the clean one cannot."""
-    report = run_selftest(tmp_path / "st", plantings=["mc-length"], mc_data=str(CODAH), mc_questions=300, seed=0,
+    report = run_selftest(tmp_path / "st", plantings=["mc-length"], mc_data=str(codah_dir / "full_data.tsv.gz"), mc_questions=300, seed=0,
                           device="cpu", cache_dir=str(tmp_path / "cache"), progress=False,
                           mc_audit_options={"epochs": 3, "n_resamples": 200, "perturb_seeds": 1})
     [row] = report.plantings
