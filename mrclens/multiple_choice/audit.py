@@ -278,16 +278,16 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
 
 
 def _accuracy_ci(correct: np.ndarray, seed: int, key: str, n_resamples: int) -> dict[str, float | int | None]:
-    """Accuracy (percent) of a 0/1 array with its percentile bootstrap CI (95 %)."""
-    from mrclens.scoring.bootstrap import CONFIDENCE, percentile_interval, stable_rng
+    """Accuracy (percent) of a 0/1 array ``(n,)`` with its 95 % percentile bootstrap CI over questions
+    (:func:`mrclens.scoring.bootstrap.bootstrap_mean_intervals`, seeded by ``(seed, key)``)."""
+    from mrclens.scoring.bootstrap import CONFIDENCE, bootstrap_mean_intervals
 
     n = len(correct)
     if n == 0:
         return {"n": 0, "accuracy": None, "ci_low": None, "ci_high": None}
-    rng = stable_rng(seed, key)
-    means = np.array([correct[rng.integers(0, n, n)].mean() for _ in range(n_resamples)]) * 100.0
-    low, high = percentile_interval(means, CONFIDENCE)
-    return {"n": int(n), "accuracy": round(float(correct.mean() * 100.0), 4), "ci_low": round(low, 4),
+    [(low, high)] = bootstrap_mean_intervals(100.0 * np.asarray(correct, dtype=np.float64)[:, None], seed=seed,
+                                             key=key, n_resamples=n_resamples, confidence=CONFIDENCE)
+    return {"n": int(n), "accuracy": round(float(np.mean(correct) * 100.0), 4), "ci_low": round(low, 4),
             "ci_high": round(high, 4)}
 
 

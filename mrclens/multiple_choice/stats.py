@@ -274,17 +274,17 @@ def _pct(part: int | float, whole: int) -> float | None:
 
 
 def _bootstrap_means(columns: np.ndarray, *, seed: int, key: str, n_resamples: int) -> list[tuple[float, float]]:
-    """Percentile CIs of the column means of ``columns`` ``(n, m)``, one resampling of the rows
-    (questions) shared by all columns, seeded by ``(seed, key)``."""
-    from mrclens.scoring.bootstrap import percentile_interval, resample_counts, stable_rng
+    """:func:`mrclens.scoring.bootstrap.bootstrap_mean_intervals` at :data:`CONFIDENCE`.
 
-    n, m = columns.shape
-    if n == 0:
-        return [(float("nan"), float("nan"))] * m
-    if n_resamples < 1:
-        raise MRCLensError(f"n_resamples must be at least 1, got {n_resamples}")
-    means = np.concatenate([counts @ columns / n for counts in resample_counts(stable_rng(seed, key), n, n_resamples)])
-    return [percentile_interval(means[:, j], CONFIDENCE) for j in range(m)]
+    Raises:
+        MRCLensError: ``n_resamples < 1``.
+    """
+    from mrclens.scoring.bootstrap import bootstrap_mean_intervals
+
+    try:
+        return bootstrap_mean_intervals(columns, seed=seed, key=key, n_resamples=n_resamples, confidence=CONFIDENCE)
+    except ValueError as err:
+        raise MRCLensError(str(err)) from None
 
 
 def chi_square_sf(x: float, df: int) -> float:

@@ -62,6 +62,30 @@ def resample_counts(rng: np.random.Generator, n: int, n_resamples: int) -> Itera
         done += chunk
 
 
+def bootstrap_mean_intervals(columns: np.ndarray, *, seed: int, key: str, n_resamples: int,
+                             confidence: float = CONFIDENCE) -> list[tuple[float, float]]:
+    """Percentile CIs of the column means of ``columns`` (shape ``(n, m)``, e.g. per-question 0/1
+    correctness or values), one resampling of the ``n`` rows (questions) shared by all columns, seeded
+    by ``(seed, key)`` (:func:`stable_rng`). Units are those of ``columns``.
+
+    Returns:
+        ``m`` pairs ``(low, high)``; ``(nan, nan)`` each when ``n == 0``.
+
+    Raises:
+        ValueError: ``n_resamples < 1``.
+
+    >>> bootstrap_mean_intervals(np.ones((5, 1)), seed=0, key="k", n_resamples=10)
+    [(1.0, 1.0)]
+    """
+    n, m = columns.shape
+    if n == 0:
+        return [(float("nan"), float("nan"))] * m
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
+    means = np.concatenate([counts @ columns / n for counts in resample_counts(stable_rng(seed, key), n, n_resamples)])
+    return [percentile_interval(means[:, j], confidence) for j in range(m)]
+
+
 def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
     samples = samples[~np.isnan(samples)]
     if samples.size == 0:
