@@ -40,6 +40,8 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
     config = ReaderConfig.profile(name).to_dict()
     # issue 21 added three execution-path fields (GPU/AMP/bucketing), all at defaults that keep the CPU path identical
     assert {k: config.pop(k) for k in ("amp", "lstm_impl", "bucket_width")} == {"amp": "auto", "lstm_impl": "auto", "bucket_width": None}
+    # issue 21 part 3 added the weight average, off in these profiles
+    assert config.pop("ema_decay") is None
     # issue 16 replaced the time caps by step budgets (from the TOML file) and fixed the thread count: the only changes
     assert {k: config.pop(k) for k in ("max_steps", "cpu_threads")} == {"max_steps": STEPS[name], "cpu_threads": 2}
     assert config.pop("max_minutes") is None
@@ -49,7 +51,7 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
 
 
 #: The step budgets of the shipped profiles (issue 16; arithmetic in reader_profiles.toml).
-STEPS = {"paper": 3500, "paper-em": 3500, "quick": 1700}
+STEPS = {"paper": 3500, "paper-em": 3500, "paper-fast": 2600, "quick": 1700}
 
 
 def test_step_budgets_load_from_the_toml_file():
@@ -62,11 +64,20 @@ def test_step_budgets_load_from_the_toml_file():
 
 
 def test_profile_names_come_from_the_file():
-    assert ReaderConfig.PROFILES == reader_profile_names() == ("paper", "paper-em", "quick")
-    with pytest.raises(MRCLensError, match=r"unknown reader profile 'huge'; choose one of paper, paper-em, quick"):
+    assert ReaderConfig.PROFILES == reader_profile_names() == ("paper", "paper-em", "paper-fast", "quick")
+    with pytest.raises(MRCLensError, match=r"unknown reader profile 'huge'; choose one of paper, paper-em, paper-fast, quick"):
         ReaderConfig.profile("huge")
     with pytest.raises(MRCLensError, match="unknown reader profile"):
         reader_profile_values("huge")
+
+
+def test_paper_fast_is_the_paper_network_with_a_faster_recipe():
+    """paper-fast changes only how the paper's network is trained (issue 21 part 3), not the network."""
+    paper, fast = ReaderConfig.profile("paper"), ReaderConfig.profile("paper-fast")
+    assert fast.architecture() == paper.architecture()
+    changed = {k for k, v in fast.to_dict().items() if paper.to_dict()[k] != v}
+    assert changed == {"batch_size", "lr", "ema_decay", "max_steps", "profile_name"}
+    assert (fast.batch_size, fast.lr, fast.ema_decay, fast.lr_decay, fast.dropout) == (64, 0.002, 0.995, 0.999, 0.2)
 
 
 def test_default_profile_rule():
