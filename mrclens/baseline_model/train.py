@@ -400,6 +400,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         reader.training_log.append(record)
         dev_txt = (f"dev EM {record['dev_em']:.2f} F1 {record['dev_f1']:.2f}" if record["dev_f1"] is not None
                    else "no dev set")
+        if "dev_f1_average" in record:
+            dev_txt += f" (current weights {record['dev_f1_current']:.2f}, averaged {record['dev_f1_average']:.2f})"
         say(f"[{event}] epoch {record['epoch']:.2f}, {record['minutes']:.1f} min of training, "
             f"{record['examples_per_s'] or 0:.1f} examples/s, loss {record['loss'] or 0:.3f}, {dev_txt}")
         if on_eval is not None and main:
