@@ -82,7 +82,7 @@ def test_paper_fast_is_the_paper_network_with_a_faster_recipe():
 
 def test_default_profile_rule():
     assert default_profile(None) == "quick"  # the bundled sample
-    assert default_profile("train.json") == default_profile(Path("train.json")) == "paper"
+    assert default_profile("train.json") == default_profile(Path("train.json")) == "paper-fast"
 
 
 def test_max_minutes_override_replaces_only_the_cap():
