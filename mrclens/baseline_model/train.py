@@ -6,7 +6,9 @@ by ``lr_decay`` every ``lr_decay_steps`` steps (staircase), gradient-norm clippi
 (first gold answer; answers not on token boundaries map to the covering tokens). Batches hold
 questions of similar context length (pools of 50 batches sorted by length, then shuffled) to cut
 padding. Training contexts are cut to ``max_train_context_tokens``; questions whose answer lies
-beyond are skipped.
+beyond are skipped. With ``config.ema_decay`` set, a moving average of the weights
+(:mod:`mrclens.baseline_model.averaging`) is kept beside them and scored at every held-out
+evaluation; the better of the averaged and the current weights is what best-F1 selection sees.
 
 SQuAD v2.0: when the training data has unanswerable questions, the reader gets the no-answer
 option and they are trained on too (joint no-answer NLL, threshold chosen on ``dev`` at every
