@@ -84,3 +84,11 @@ def codah_dir() -> Path:
     """CODAH as released (SOURCES.md §2): ``full_data.tsv.gz`` (2,776 questions) and the official
     5-fold split ``cv_split/fold_k/{train,dev,test}.tsv.gz``."""
     return _real("codah")
+
+
+@pytest.fixture(scope="session")
+def codah_full(codah_dir):
+    """``full_data.tsv.gz`` of CODAH read once for the session (an ``MCDataset``; tests must not change it)."""
+    from mrclens.multiple_choice.data import load_mc_dataset
+
+    return load_mc_dataset(codah_dir / "full_data.tsv.gz")

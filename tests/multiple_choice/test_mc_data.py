@@ -21,8 +21,8 @@ from mrclens.multiple_choice.data import (
 
 
 @pytest.fixture(scope="module")
-def codah(codah_dir) -> MCDataset:
-    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
+def codah(codah_full):
+    return codah_full
 
 
 def test_reads_the_release_with_its_categories_and_labels(codah):

@@ -14,7 +14,7 @@ import pytest
 
 from mrclens.checks import MULTIPLE_CHOICE, RulesError, evaluate_rules, exit_code, load_rules
 from mrclens.errors import MRCLensError
-from mrclens.multiple_choice.data import MCDataset, MCQuestion, load_mc_dataset, read_folds
+from mrclens.multiple_choice.data import MCDataset, MCQuestion, read_folds
 from mrclens.multiple_choice.stats import (
     MC_HEURISTICS,
     MC_METRIC_PATHS,
@@ -31,8 +31,8 @@ from mrclens.multiple_choice.stats import (
 )
 
 @pytest.fixture(scope="module")
-def full(codah_dir) -> MCDataset:
-    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
+def full(codah_full):
+    return codah_full
 
 
 @pytest.fixture(scope="module")

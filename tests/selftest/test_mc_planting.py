@@ -13,14 +13,13 @@ from mrclens.artifacts.results import CategoryResult
 from mrclens.artifacts.selftest import read_selftest
 from mrclens.checks import MULTIPLE_CHOICE, evaluate_rules, load_rules
 from mrclens.errors import MRCLensError
-from mrclens.multiple_choice.data import load_mc_dataset
 from mrclens.multiple_choice.stats import mc_stats
 from mrclens.selftest.plantings import MC_PLANTINGS, MC_TAIL, PLANTINGS, add_tail, plant_mc
 from mrclens.selftest.runner import FLAGGED, format_selftest, judge_mc, run_selftest
 
 @pytest.fixture(scope="module")
-def codah(codah_dir):
-    return load_mc_dataset(codah_dir / "full_data.tsv.gz")
+def codah(codah_full):
+    return codah_full
 
 
 @pytest.fixture(scope="module")
