@@ -91,7 +91,7 @@ class AuditOptions:
         ablations: ablation ids (``None``: all registered).
         seed: one seed for the split, the perturbations, training and the bootstrap
             (default :data:`mrclens.defaults.DEFAULT_SEED`).
-        profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``); ``None`` picks one
+        profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``); ``None`` picks one
             with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper
             otherwise) when the options are created.
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.

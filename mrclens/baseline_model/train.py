@@ -70,7 +70,7 @@ from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import distributed as ddp
 from mrclens.baseline_model import no_answer as na
 from mrclens.baseline_model.averaging import WeightAverage
-from mrclens.baseline_model.config import ReaderConfig
+from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
@@ -98,6 +98,26 @@ def _averaged(model: torch.nn.Module, average: WeightAverage) -> dict[str, torch
     """The averaged weights as a state dict (without the frozen word vectors)."""
     with average.applied():
         return _weights(model)
+
+
+def lr_factor(config: ReaderConfig, max_steps: int | None, epochs: int, n_questions: int) -> Callable[[int], float]:
+    """The learning-rate multiplier at optimizer step ``t`` (0 = the first update) of ``config.lr_schedule``.
+
+    ``"step"``: ``lr_decay ** (t // lr_decay_steps)`` (the paper's staircase). ``"linear"``:
+    ``max(0, 1 - t / T)`` with ``T = max_steps``, or without a step budget ``epochs`` times the
+    batches of an epoch (``ceil(n_questions / batch_size)``), so the last update still has a
+    learning rate above zero (Li, Yumer & Ramanan, ICLR 2020: linear decay to zero is the best
+    schedule for a budget fixed in advance).
+
+    Raises:
+        MRCLensError: an unknown ``lr_schedule``.
+    """
+    if config.lr_schedule == "step":
+        return lambda t: config.lr_decay ** (t // config.lr_decay_steps)
+    if config.lr_schedule == "linear":
+        total = max_steps if max_steps is not None else epochs * max(1, -(-n_questions // config.batch_size))
+        return lambda t: max(0.0, 1.0 - t / total)
+    raise MRCLensError(f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {config.lr_schedule!r}")
 
 
 def resolve_bucket_width(config: ReaderConfig, device: torch.device) -> int:
@@ -245,7 +265,10 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
     batch; only rank 0 evaluates on ``dev``, logs, calls ``on_eval`` and keeps the best weights.
 
     Training runs on the CPU with ``config.cpu_threads`` torch threads and deterministic
-    algorithms (:func:`cpu_determinism`; see the module docstring).
+    algorithms (:func:`cpu_determinism`; see the module docstring). With ``config.processes > 1``
+    on the CPU and no process group, this call forks that many processes and trains with them
+    (:func:`~mrclens.baseline_model.distributed.fork_training`); ``on_eval``/``on_step``/``log``
+    then run in rank 0's process. On a GPU ``processes`` is ignored (one process).
 
     Returns:
         the trained :class:`Reader`; ``reader.training`` is its
@@ -263,12 +286,26 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
 
     Raises:
         MRCLensError: no trainable question (none has an answer span), a bad device name, an
-            unknown ``amp``/``bucket_width`` value, or a global batch smaller than the number of processes.
+            unknown ``amp``/``bucket_width``/``lr_schedule`` value, ``processes < 1``, a global batch
+            smaller than the number of processes, or a training process that failed.
         ValueError: an unknown ``lstm_impl``.
     """
     config = copy.deepcopy(config) if config is not None else ReaderConfig.profile("paper")
+    if config.lr_schedule not in LR_SCHEDULES:  # before any work
+        lr_factor(config, max_steps, config.epochs, 1)  # raises the error
     info = ddp.current()
     dev_device = resolve_device(device)
+    if config.processes < 1:
+        raise MRCLensError(f"processes must be at least 1, got {config.processes}")
+    if config.processes > 1 and info.world_size == 1 and dev_device.type == "cpu" and not ddp.launched_by_torchrun():
+        # CPU data parallelism without a launcher: fork the processes here; rank 0's reader comes back
+        def run() -> Reader:
+            return train(train_dataset, config, dev=dev, max_minutes=max_minutes, epochs=epochs, seed=seed,
+                         device="cpu", progress=progress, log=log, eval_at_minutes=eval_at_minutes,
+                         on_eval=on_eval, on_step=on_step, max_steps=max_steps, eval_at_steps=eval_at_steps)
+
+        return ddp.fork_training(config.processes, run, save=lambda reader, d: reader.save(d),
+                                 load=lambda d: Reader.load(d, device="cpu"), threads=config.cpu_threads)
     if info.world_size > 1 and dev_device.type == "cuda":
         dev_device = torch.device("cuda", info.local_rank)
     with cpu_determinism(config.cpu_threads, dev_device) as threads:
@@ -325,8 +362,7 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
     params = [p for p in model.parameters() if p.requires_grad]
     cuda = dev_device.type == "cuda"
     opt = torch.optim.Adam(params, lr=config.lr, fused=True) if cuda else torch.optim.Adam(params, lr=config.lr)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda step: config.lr_decay ** (step // config.lr_decay_steps))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor(config, max_steps, epochs, len(usable)))
     scaler = torch.amp.GradScaler(dev_device.type) if dtype == torch.float16 else None
     average = WeightAverage(model, config.ema_decay) if config.ema_decay else None
     net: torch.nn.Module = model

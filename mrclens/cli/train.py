@@ -39,12 +39,15 @@ log = logging.getLogger(__name__)
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--profile", type=click.Choice(list(reader_profile_names())), default=None,
               help="paper: the paper's model; paper-em: plus exact-match features; paper-fast: the paper's model, "
-                   "batch 64 and averaged weights (more examples per CPU minute); quick: smaller and faster "
+                   "batch 64 and averaged weights (more examples per CPU minute); paper-budget: paper-fast with the "
+                   "learning rate decayed linearly to zero over the step budget; paper-parallel: paper-fast trained by two "
+                   "CPU processes of one thread each, for 4,600 steps; quick: smaller and faster "
                    f"[default: {default_profile('TRAIN')}].")
 @click.option("--vectors", type=click.Path(exists=True, dir_okay=False), default=None,
               help="GloVe/word2vec text file to use instead of GloVe 6B 50-d.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="CPU threads for torch per process while training (default: the profile's, 2; under "
+              help="CPU threads for torch per process while training (default: the profile's, 2, or 1 per process "
+                   "for paper-parallel; under "
                    "torchrun, the CPUs available divided among the processes of this machine). The thread "
                    "count changes the weights; it is recorded in training.json.")
 @click.option("--amp", type=click.Choice(["auto", "off", "bf16", "fp16"]), default="auto", show_default=True,

@@ -119,3 +119,42 @@ def test_shards_are_round_robin_and_loss_weights_give_the_global_mean():
     averaged = sum(loss_weight(len(p), 7, DistInfo(3, r, r)) * p.mean() for r, p in enumerate(parts)) / 3
     assert torch.isclose(averaged, values.mean())
     assert loss_weight(8, 8, DistInfo()) == 1.0
+
+
+# ---------------------------------------------------------------- processes forked by train() itself
+def _forked(data, processes, **kw):
+    from mrclens.baseline_model import train
+
+    from reader_helpers import tiny_config
+
+    config = tiny_config(processes=processes, cpu_threads=1, max_steps=kw.pop("max_steps", 10))
+    return train(data, config, seed=2, device="cpu", progress=False, log=lambda line: None, **kw)
+
+
+def test_config_processes_forks_a_deterministic_group_that_follows_one_process(sample32):
+    # ReaderConfig.processes = 2, no launcher: train() forks 2 gloo processes and returns rank 0's reader
+    marks = list(range(1, 10))  # an evaluation record (holding that step's mean loss) after every step
+    one = _forked(sample32, 1, eval_at_steps=marks)
+    two = _forked(sample32, 2, eval_at_steps=marks)
+    again = _forked(sample32, 2, eval_at_steps=marks)
+    assert (two.training.processes, two.training.cpu_threads, one.training.processes) == (2, 1, 1)
+    assert two.training.steps == 10 and two.config.processes == 2
+    losses = [[r["loss"] for r in reader.training_log] for reader in (one, two, again)]
+    assert len(losses[0]) == 10
+    assert losses[1] == losses[2]  # the same world size: the same run
+    # the same global batch: the same loss curve up to float rounding (the log keeps 4 decimals)
+    assert max(abs(a - b) for a, b in zip(losses[0], losses[1])) <= 1e-3
+    state, state_again = two.model.state_dict(), again.model.state_dict()
+    assert all(torch.equal(state[k], state_again[k]) for k in state)
+    assert two.predict(sample32, progress=False) == again.predict(sample32, progress=False)
+
+
+def test_an_error_in_the_forked_processes_is_a_clear_error(sample32):
+    from mrclens.errors import MRCLensError
+    from mrclens.squad import Article, Dataset, Paragraph, Question
+
+    no_answers = Dataset([Article("t", [Paragraph("A short context.", [Question("q1", "What?", [])])])], "1.1")
+    with pytest.raises(MRCLensError, match="no training question has an answer span"):
+        _forked(no_answers, 2)
+    with pytest.raises(MRCLensError, match="processes must be at least 1, got 0"):
+        _forked(sample32, 0)

@@ -42,6 +42,8 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
     assert {k: config.pop(k) for k in ("amp", "lstm_impl", "bucket_width")} == {"amp": "auto", "lstm_impl": "auto", "bucket_width": None}
     # issue 21 part 3 added the weight average, off in these profiles
     assert config.pop("ema_decay") is None
+    # and the learning-rate schedule, the paper's staircase in these profiles, and the process count, 1
+    assert config.pop("lr_schedule") == "step" and config.pop("processes") == 1
     # issue 16 replaced the time caps by step budgets (from the TOML file) and fixed the thread count: the only changes
     assert {k: config.pop(k) for k in ("max_steps", "cpu_threads")} == {"max_steps": STEPS[name], "cpu_threads": 2}
     assert config.pop("max_minutes") is None
@@ -51,7 +53,7 @@ def test_profile_config_is_the_one_the_audit_used_before(name):
 
 
 #: The step budgets of the shipped profiles (issue 16; arithmetic in reader_profiles.toml).
-STEPS = {"paper": 3500, "paper-em": 3500, "paper-fast": 2600, "quick": 1700}
+STEPS = {"paper": 3500, "paper-em": 3500, "paper-fast": 2600, "paper-budget": 2600, "paper-parallel": 4600, "quick": 1700}
 
 
 def test_step_budgets_load_from_the_toml_file():
@@ -64,8 +66,8 @@ def test_step_budgets_load_from_the_toml_file():
 
 
 def test_profile_names_come_from_the_file():
-    assert ReaderConfig.PROFILES == reader_profile_names() == ("paper", "paper-em", "paper-fast", "quick")
-    with pytest.raises(MRCLensError, match=r"unknown reader profile 'huge'; choose one of paper, paper-em, paper-fast, quick"):
+    assert ReaderConfig.PROFILES == reader_profile_names() == ("paper", "paper-em", "paper-fast", "paper-budget", "paper-parallel", "quick")
+    with pytest.raises(MRCLensError, match=r"unknown reader profile 'huge'; choose one of paper, paper-em, paper-fast, paper-budget, paper-parallel, quick"):
         ReaderConfig.profile("huge")
     with pytest.raises(MRCLensError, match="unknown reader profile"):
         reader_profile_values("huge")
@@ -78,6 +80,20 @@ def test_paper_fast_is_the_paper_network_with_a_faster_recipe():
     changed = {k for k, v in fast.to_dict().items() if paper.to_dict()[k] != v}
     assert changed == {"batch_size", "lr", "ema_decay", "max_steps", "profile_name"}
     assert (fast.batch_size, fast.lr, fast.ema_decay, fast.lr_decay, fast.dropout) == (64, 0.002, 0.995, 0.999, 0.2)
+
+
+def test_paper_budget_is_paper_fast_with_the_linear_schedule():
+    fast, budget = ReaderConfig.profile("paper-fast"), ReaderConfig.profile("paper-budget")
+    changed = {k for k, v in budget.to_dict().items() if fast.to_dict()[k] != v}
+    assert changed == {"lr_schedule", "profile_name"}
+    assert (fast.lr_schedule, budget.lr_schedule) == ("step", "linear")
+
+
+def test_paper_parallel_is_paper_fast_on_two_processes_with_more_steps():
+    fast, par = ReaderConfig.profile("paper-fast"), ReaderConfig.profile("paper-parallel")
+    changed = {k for k, v in par.to_dict().items() if fast.to_dict()[k] != v}
+    assert changed == {"processes", "cpu_threads", "max_steps", "profile_name"}
+    assert (par.processes, par.cpu_threads, par.max_steps, par.batch_size) == (2, 1, 4600, 64)
 
 
 def test_default_profile_rule():

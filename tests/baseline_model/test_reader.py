@@ -128,3 +128,25 @@ def test_profiles_and_errors():
     if not torch.cuda.is_available():
         with pytest.raises(MRCLensError, match="no CUDA GPU"):
             train(Dataset([]), tiny_config(), device="cuda", progress=False)
+
+
+def test_prediction_batches_respect_the_question_and_token_caps(sample_path):
+    import numpy as np
+
+    from mrclens.baseline_model.reader import length_batches
+    from mrclens.baseline_model.tokenize import tokenize_dataset
+    from mrclens.squad import load_dataset
+
+    td = tokenize_dataset(load_dataset(sample_path))  # the bundled sample: 40 real SQuAD v1.1 articles
+    lengths = np.array([len(td.ctx_types[p]) for p in td.q_para])
+    batches = list(length_batches(lengths, 256, max_tokens=64 * 512))
+    flat = np.concatenate(batches)
+    assert sorted(flat.tolist()) == list(range(len(lengths)))  # every question once
+    assert (np.diff(lengths[flat]) >= 0).all()  # ascending length
+    sizes = [len(b) for b in batches]
+    assert max(sizes) == 256 and min(sizes) >= 1
+    assert all(len(b) == 1 or len(b) * lengths[b].max() <= 64 * 512 for b in batches)
+    # short contexts fill a batch of 256; the longest ones get smaller batches than 64
+    assert len(batches[-1]) < 64 and lengths[batches[-1]].max() == lengths.max() > 512
+    assert [len(b) for b in length_batches(lengths, 64)] == [64] * (len(lengths) // 64) + (
+        [len(lengths) % 64] if len(lengths) % 64 else [])

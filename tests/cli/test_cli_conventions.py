@@ -66,7 +66,7 @@ def test_listing_uses_the_registry_summaries():
 
 @pytest.mark.parametrize("words, cword, expected", [
     ("mrclens au", 1, ["plain,audit"]),
-    ("mrclens audit --profile ", 3, ["plain,paper", "plain,paper-em", "plain,paper-fast", "plain,quick"]),
+    ("mrclens audit --profile ", 3, ["plain,paper", "plain,paper-em", "plain,paper-fast", "plain,paper-budget", "plain,paper-parallel", "plain,quick"]),
 ])
 def test_shell_completion_as_the_readme_says(words, cword, expected):
     env = _env(COMP_WORDS=words, COMP_CWORD=str(cword), _MRCLENS_COMPLETE="bash_complete")
