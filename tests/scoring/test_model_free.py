@@ -95,7 +95,7 @@ def test_bundled_reference_is_squad_dev_with_its_provenance():
     # the article-clustered standard errors are at least the per-question ones
     assert all(f.se is not None and standard_error(f) >= f.se for f in ref.figures.values())
     # issue 17: one reference audit per shipped reader profile, each combining two seeds, with its provenance
-    assert set(ref.audits) == {"paper", "paper-fast", "quick"}
+    assert set(ref.audits) == {"paper", "paper-fast", "paper-parallel", "quick"}
     for profile, audit in ref.audits.items():
         assert [r["seed"] for r in audit.provenance["runs"]] == [0, 1]
         assert all({"command", "commit", "date", "reader_f1", "sources"} <= set(r) for r in audit.provenance["runs"])
