@@ -13,7 +13,7 @@
 >>> reader_profile_names()
 ('paper', 'paper-em', 'paper-fast', 'paper-budget', 'paper-parallel', 'quick')
 >>> default_profile(None), default_profile("train.json")
-('quick', 'paper-fast')
+('quick', 'paper-parallel')
 >>> reader_profile_values("quick")
 {'hidden': 64, 'char_filters': 50, 'epochs': 10, 'max_steps': 1700, 'cpu_threads': 2}
 """
@@ -116,7 +116,7 @@ def default_profile(train: str | os.PathLike | None) -> str:
             (``mrclens audit`` without a dataset, ``AuditOptions(train=None)``).
 
     Returns:
-        ``"quick"`` for the bundled sample, ``"paper-fast"`` otherwise (the ``[default_profile]``
+        ``"quick"`` for the bundled sample, ``"paper-parallel"`` otherwise (the ``[default_profile]``
         table of ``mrclens/data/reader_profiles.toml``).
     """
     rule = _profiles_file()["default_profile"]

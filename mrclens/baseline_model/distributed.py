@@ -134,7 +134,8 @@ def loss_weight(n_local: int, n_global: int, info: DistInfo) -> float:
 _ERROR_FILE = "error.txt"
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now (the OS picks it), for a gloo rendezvous."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -178,7 +179,7 @@ def fork_training(world_size: int, fn: Callable[[], Any], save: Callable[[Any, P
     with tempfile.TemporaryDirectory(prefix="mrclens-ddp-") as workdir:
         try:
             threads = threads or max(1, len(os.sched_getaffinity(0)) // world_size)
-            mp.start_processes(_fork_worker, args=(world_size, _free_port(), workdir, fn, save, threads),
+            mp.start_processes(_fork_worker, args=(world_size, free_port(), workdir, fn, save, threads),
                                nprocs=world_size, join=True, start_method="fork")
         except (mp.ProcessExitedException, mp.ProcessRaisedException) as e:
             error = Path(workdir) / _ERROR_FILE

@@ -36,6 +36,7 @@ import numpy as np
 import torch
 
 from mrclens.artifacts.training_record import TrainingRecord
+from mrclens.baseline_model import memory
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, best_spans
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
@@ -330,6 +331,8 @@ class Reader:
             bar.close()
         finally:
             self.model.train(was_training)
+            if self.device.type == "cpu":
+                memory.release_free_memory()  # the batches' freed tensors back to the OS
         texts = {qid: answers.get(qid, "") for qid in td.qids}
         if not self.abstains:
             return texts, None

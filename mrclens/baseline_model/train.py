@@ -22,6 +22,10 @@ bf16/fp16 autocast (``config.amp``), one packed bidirectional cuDNN call per BiL
 (``config.lstm_impl``), length buckets (``config.bucket_width``, :func:`training_batches`).
 With the defaults, the CPU path is exactly what it was before these options existed.
 
+Memory on the CPU: every :data:`~mrclens.baseline_model.memory.TRIM_EVERY_STEPS` optimizer steps the
+heap pages that freed batch tensors leave behind go back to the operating system
+(:func:`~mrclens.baseline_model.memory.release_free_memory`, glibc ``malloc_trim``); values unchanged.
+
 Multi-process training: when a ``torch.distributed`` process group is initialised (``torchrun``;
 see :mod:`mrclens.baseline_model.distributed`), the model is wrapped in
 ``DistributedDataParallel`` and each global batch is split across the processes.
@@ -68,6 +72,7 @@ import torch
 
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import distributed as ddp
+from mrclens.baseline_model import memory
 from mrclens.baseline_model import no_answer as na
 from mrclens.baseline_model.averaging import WeightAverage
 from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
@@ -112,12 +117,21 @@ def lr_factor(config: ReaderConfig, max_steps: int | None, epochs: int, n_questi
     Raises:
         MRCLensError: an unknown ``lr_schedule``.
     """
+    check_lr_schedule(config)
     if config.lr_schedule == "step":
         return lambda t: config.lr_decay ** (t // config.lr_decay_steps)
-    if config.lr_schedule == "linear":
-        total = max_steps if max_steps is not None else epochs * max(1, -(-n_questions // config.batch_size))
-        return lambda t: max(0.0, 1.0 - t / total)
-    raise MRCLensError(f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {config.lr_schedule!r}")
+    total = max_steps if max_steps is not None else epochs * max(1, -(-n_questions // config.batch_size))
+    return lambda t: max(0.0, 1.0 - t / total)
+
+
+def check_lr_schedule(config: ReaderConfig) -> None:
+    """Refuse an unknown ``config.lr_schedule`` (one of :data:`~mrclens.baseline_model.config.LR_SCHEDULES`).
+
+    Raises:
+        MRCLensError: the schedule is not one of ``LR_SCHEDULES``.
+    """
+    if config.lr_schedule not in LR_SCHEDULES:
+        raise MRCLensError(f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {config.lr_schedule!r}")
 
 
 def resolve_bucket_width(config: ReaderConfig, device: torch.device) -> int:
@@ -291,8 +305,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         ValueError: an unknown ``lstm_impl``.
     """
     config = copy.deepcopy(config) if config is not None else ReaderConfig.profile("paper")
-    if config.lr_schedule not in LR_SCHEDULES:  # before any work
-        lr_factor(config, max_steps, config.epochs, 1)  # raises the error
+    check_lr_schedule(config)  # before any work
     info = ddp.current()
     dev_device = resolve_device(device)
     if config.processes < 1:
@@ -483,6 +496,8 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
             step += 1
             if average is not None:
                 average.update(step)
+            if dev_device.type == "cpu" and step % memory.TRIM_EVERY_STEPS == 0:
+                memory.release_free_memory()  # freed batch tensors back to the OS: memory, not values
             elapsed = train_seconds + (time.perf_counter() - t0)  # training time including this step
             mark_due = bool(marks) and elapsed >= marks[0] * 60
             stop_due = max_minutes is not None and elapsed >= max_minutes * 60

@@ -10,7 +10,6 @@ predicts with.
 from __future__ import annotations
 
 import json
-import socket
 import sys
 
 import pytest
@@ -20,7 +19,7 @@ from click.testing import CliRunner
 
 import ddp_worker
 from mrclens.baseline_model import Reader
-from mrclens.baseline_model.distributed import DistInfo, loss_weight, shard
+from mrclens.baseline_model.distributed import DistInfo, free_port, loss_weight, shard
 from mrclens.cli import main
 from mrclens.squad import write_dataset
 
@@ -34,12 +33,6 @@ EPOCHS = 3  # 32 questions, global batch 8: 12 optimizer steps
 LOSS_RTOL = 1e-4
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def two_processes(sample_path, sample32, tmp_path_factory):
     """Run the two gloo workers once; return (their results, the CLI's output folder, the data file)."""
@@ -48,7 +41,7 @@ def two_processes(sample_path, sample32, tmp_path_factory):
     model_dir = tmp / "model"
     cli_args = [str(data), "--out", str(model_dir), "--device", "cpu", "--profile", "quick", "--epochs", "1",
                 "--batch-size", "8", "--seed", "1"]
-    mp.start_processes(ddp_worker.run, args=(2, (_free_port(), _free_port()), str(sample_path), 32, EPOCHS,
+    mp.start_processes(ddp_worker.run, args=(2, (free_port(), free_port()), str(sample_path), 32, EPOCHS,
                                              cli_args, str(tmp)),
                        nprocs=2, start_method="spawn")
     results = [json.loads((tmp / f"rank{r}.json").read_text()) for r in range(2)]

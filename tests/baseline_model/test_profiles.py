@@ -98,7 +98,7 @@ def test_paper_parallel_is_paper_fast_on_two_processes_with_more_steps():
 
 def test_default_profile_rule():
     assert default_profile(None) == "quick"  # the bundled sample
-    assert default_profile("train.json") == default_profile(Path("train.json")) == "paper-fast"
+    assert default_profile("train.json") == default_profile(Path("train.json")) == "paper-parallel"
 
 
 def test_max_minutes_override_replaces_only_the_cap():

@@ -59,8 +59,8 @@ def test_train_uses_the_profiles_cap_unless_overridden(recorded, train_file, tmp
     _invoke(["train", train_file, "--out", str(tmp_path / "m"), "--profile", "quick", "--seed", "7"])
     default, em, quick = recorded
     # issue 16: step budgets from the profile, no wall-clock cap unless given
-    assert default["config"].profile_name == "paper-fast" and default["config"].max_minutes is None
-    assert (default["config"].max_steps, default["config"].cpu_threads) == (2600, 2)
+    assert default["config"].profile_name == "paper-parallel" and default["config"].max_minutes is None
+    assert (default["config"].max_steps, default["config"].cpu_threads, default["config"].processes) == (4600, 1, 2)
     assert default["seed"] == DEFAULT_SEED
     # the override is recorded in the config that is saved with the weights, as in the audit
     assert em["config"].profile_name == "paper-em" and em["config"].max_minutes == 2.5
@@ -77,13 +77,13 @@ def test_audit_cli_default_profile_and_seed(recorded, train_file, tmp_path):
     sample, given, chosen = (c["options"] for c in recorded)
     assert (sample.train, sample.profile, sample.seed, sample.max_minutes) == (None, "quick", DEFAULT_SEED, None)
     assert sample.max_steps is None  # the profile's
-    assert (given.profile, given.seed) == ("paper-fast", DEFAULT_SEED)
+    assert (given.profile, given.seed) == ("paper-parallel", DEFAULT_SEED)
     assert (chosen.profile, chosen.max_minutes, chosen.max_steps) == ("quick", 1.0, 30)
 
 
 def test_audit_options_follow_the_same_rule_as_the_cli():
     assert AuditOptions().profile == "quick"  # no train file: the bundled sample
-    assert AuditOptions(train="train.json").profile == "paper-fast"
+    assert AuditOptions(train="train.json").profile == "paper-parallel"
     assert AuditOptions(train="train.json", profile="paper-em").profile == "paper-em"
     assert AuditOptions().seed == DEFAULT_SEED
 
