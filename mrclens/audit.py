@@ -92,7 +92,7 @@ class AuditOptions:
         seed: one seed for the split, the perturbations, training and the bootstrap
             (default :data:`mrclens.defaults.DEFAULT_SEED`).
         profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``); ``None`` picks one
-            with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper
+            with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper-parallel
             otherwise) when the options are created.
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         max_minutes: wall-clock cap on training in minutes (``None``: the profile's, none in every

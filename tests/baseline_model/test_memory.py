@@ -6,6 +6,7 @@ The training here is a tiny reader on 32 real SQuAD v1.1 questions of the bundle
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +22,7 @@ GLIBC = sys.platform.startswith("linux") and memory._malloc_trim() is not None
 
 def _rss_bytes() -> int:
     pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * 4096
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 @pytest.mark.skipif(not GLIBC, reason="malloc_trim is a glibc call; this C library has none")
