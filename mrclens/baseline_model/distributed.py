@@ -172,11 +172,17 @@ def fork_training(world_size: int, fn: Callable[[], Any], save: Callable[[Any, P
     and log lines appear as usual); callbacks run in rank 0's process, not in this one.
 
     Raises:
-        MRCLensError: an MRCLensError raised in rank 0 (its message), or a process that failed.
+        MRCLensError: an MRCLensError raised in rank 0 (its message), a process that failed, or no
+            writable temporary folder (``TMPDIR``).
     """
     import torch.multiprocessing as mp
 
-    with tempfile.TemporaryDirectory(prefix="mrclens-ddp-") as workdir:
+    try:
+        tmp = tempfile.TemporaryDirectory(prefix="mrclens-ddp-")
+    except OSError as e:
+        raise MRCLensError(f"cannot create a temporary folder for the training processes in "
+                           f"{tempfile.gettempdir()} ({e.strerror}); set TMPDIR to a writable folder") from None
+    with tmp as workdir:
         try:
             threads = threads or max(1, len(os.sched_getaffinity(0)) // world_size)
             mp.start_processes(_fork_worker, args=(world_size, free_port(), workdir, fn, save, threads),

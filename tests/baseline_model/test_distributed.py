@@ -151,3 +151,13 @@ def test_an_error_in_the_forked_processes_is_a_clear_error(sample32):
         _forked(no_answers, 2)
     with pytest.raises(MRCLensError, match="processes must be at least 1, got 0"):
         _forked(sample32, 0)
+
+
+def test_no_writable_temporary_folder_is_a_clear_error(sample32, tmp_path, monkeypatch):
+    import tempfile
+
+    from mrclens.errors import MRCLensError
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))  # what TMPDIR=... would give
+    with pytest.raises(MRCLensError, match=r"cannot create a temporary folder for the training processes in .*missing"):
+        _forked(sample32, 2)
