@@ -9,7 +9,7 @@ read by the report, which shows them and never scores again. Schema (format vers
                         | null (the set was not evaluated)}}
 
 Scores are per question on the 0–1 scale (the official SQuAD rules,
-:mod:`mrclens.scoring.official`), in the set file's question order.
+:mod:`mrclens.metrics.official`), in the set file's question order.
 
 Examples:
     >>> import tempfile

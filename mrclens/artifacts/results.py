@@ -33,7 +33,7 @@ and ``"variance_method"``; each ablation ``"replicates": [{"draw", "reader", "f1
 [{"draw", "reader", "f1_drop", "ci_low", "ci_high", "evidence"}]``, ``"f1_drop_min"``,
 ``"f1_drop_max"``, ``"f1_drop_sd"``, ``"unstable"``. With several replicates an entry's
 ``f1_drop``/``ci_*``, ``relative_*`` and ``excess_*`` are the mean over replicates with the
-two-stage bootstrap CI (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`); ``changed``
+two-stage bootstrap CI (:func:`mrclens.metrics.bootstrap.two_stage_bootstrap`); ``changed``
 and ``changed_only`` are the first replicate's. An ablation with a question-removed reference
 (e4 with c4) has ``"recovered_share"``, ``"recovered_ci_low"``, ``"recovered_ci_high"``: the
 percentage of the F1 lost without the question that the ablation's kept words recover.

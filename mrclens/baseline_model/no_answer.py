@@ -19,7 +19,7 @@ threshold (the official SQuAD v2.0 rule, ``evaluate-v2.0.py``'s ``--na-prob-thre
 ``mrclens evaluate --na-threshold T`` on its files reproduces its decisions at ``T``.
 
 Threshold: chosen on the held-out **training** slice that also picks the best epoch (never on the
-evaluation data): the threshold with the best F1 there (:func:`mrclens.scoring.no_answer.best_thresholds`,
+evaluation data): the threshold with the best F1 there (:func:`mrclens.metrics.no_answer.best_thresholds`,
 the official ``find_best_thresh`` search), saved with the weights (``no_answer.json``).
 """
 
@@ -32,8 +32,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from mrclens.scoring.no_answer import apply_threshold, best_thresholds
-from mrclens.scoring.official import evaluate_set
+from mrclens.metrics.no_answer import apply_threshold, best_thresholds
+from mrclens.metrics.official import evaluate_set
 from mrclens.squad import Dataset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -121,7 +121,7 @@ def heldout_scores(reader: "Reader", dataset: Dataset, data: "EncodedData",
                    progress: bool = False) -> tuple[dict[str, float | int], dict[str, Any] | None]:
     """Official scores of ``reader`` on held-out data (used to pick the best epoch).
 
-    Without the no-answer option: :func:`~mrclens.scoring.official.evaluate_set` of its
+    Without the no-answer option: :func:`~mrclens.metrics.official.evaluate_set` of its
     predictions, and ``None``. With it: the scores at the threshold chosen on this data
     (:func:`choose_threshold`), and that choice.
     """

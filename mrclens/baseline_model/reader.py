@@ -282,7 +282,7 @@ class Reader:
         if not self.abstains:
             return self.predict_encoded(data, progress=progress, batch_size=batch_size), None, None
         from mrclens.baseline_model.no_answer import no_answer_probs
-        from mrclens.scoring.no_answer import apply_threshold
+        from mrclens.metrics.no_answer import apply_threshold
 
         texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
         probs = {q: float(p) for q, p in zip(scores, no_answer_probs(np.array(list(scores.values()))))}
@@ -295,7 +295,7 @@ class Reader:
         if scores is None:
             return texts
         from mrclens.baseline_model.no_answer import no_answer_probs
-        from mrclens.scoring.no_answer import apply_threshold
+        from mrclens.metrics.no_answer import apply_threshold
 
         probs = dict(zip(scores, no_answer_probs(np.array(list(scores.values())))))
         return apply_threshold(texts, probs, self.na_threshold)  # "" where p > threshold (official rule)

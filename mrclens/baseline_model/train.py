@@ -249,7 +249,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
             answers are skipped.
         config: hyper-parameters; default ``ReaderConfig.profile("paper")``. Its ``amp``,
             ``lstm_impl`` and ``bucket_width`` choose the execution path (see the module docstring).
-        dev: held-out data scored (official EM/F1, :mod:`mrclens.scoring.official`) after each epoch,
+        dev: held-out data scored (official EM/F1, :mod:`mrclens.metrics.official`) after each epoch,
             at the ``eval_at_steps`` (and ``eval_at_minutes``) marks and when a budget ends; the
             weights with the best dev F1 are kept. Its words also select rows of the frozen word
             vectors. Without ``dev`` the last weights are kept.

@@ -86,7 +86,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
 
         click.echo(json.dumps(choice_accuracy(load_mc_dataset(data), read_prediction_file(predictions, "multiple_choice").texts)))
         return
-    from mrclens.scoring.no_answer import evaluate_prediction_file, parse_threshold
+    from mrclens.metrics.no_answer import evaluate_prediction_file, parse_threshold
 
     threshold = parse_threshold(na_threshold)
     result = evaluate_prediction_file(load_dataset(data), read_prediction_file(predictions), threshold)

@@ -38,7 +38,7 @@ from typing import Any
 
 from mrclens.errors import FormatMsg, Problem
 from mrclens.formats.base import Loaded, iter_jsonl, validated
-from mrclens.scoring.official import normalize_answer
+from mrclens.metrics.official import normalize_answer
 
 COUNT_NOTES = {
     "contexts": "contexts read",

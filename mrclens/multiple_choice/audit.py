@@ -279,8 +279,8 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
 
 def _accuracy_ci(correct: np.ndarray, seed: int, key: str, n_resamples: int) -> dict[str, float | int | None]:
     """Accuracy (percent) of a 0/1 array ``(n,)`` with its 95 % percentile bootstrap CI over questions
-    (:func:`mrclens.scoring.bootstrap.bootstrap_mean_intervals`, seeded by ``(seed, key)``)."""
-    from mrclens.scoring.bootstrap import CONFIDENCE, bootstrap_mean_intervals
+    (:func:`mrclens.metrics.bootstrap.bootstrap_mean_intervals`, seeded by ``(seed, key)``)."""
+    from mrclens.metrics.bootstrap import CONFIDENCE, bootstrap_mean_intervals
 
     n = len(correct)
     if n == 0:

@@ -3,8 +3,8 @@
 No model is trained: every figure is counted from the questions in well under a second per
 thousand questions. :func:`mc_stats` returns a versioned, JSON-able dict
 (``{"schema": "mrclens-mc-stats", "format_version": 1, ...}``); percentages are 0–100 and every
-confidence interval is a 95 % percentile bootstrap over questions (:mod:`mrclens.scoring.bootstrap`,
-seeded per figure with :func:`~mrclens.scoring.bootstrap.stable_rng` so that each interval is
+confidence interval is a 95 % percentile bootstrap over questions (:mod:`mrclens.metrics.bootstrap`,
+seeded per figure with :func:`~mrclens.metrics.bootstrap.stable_rng` so that each interval is
 reproducible on its own). The sections that hold figures (:data:`MC_FIGURE_SECTIONS`):
 
 * ``counts``: questions, endings, endings per question (min, max, mean).
@@ -274,12 +274,12 @@ def _pct(part: int | float, whole: int) -> float | None:
 
 
 def _bootstrap_means(columns: np.ndarray, *, seed: int, key: str, n_resamples: int) -> list[tuple[float, float]]:
-    """:func:`mrclens.scoring.bootstrap.bootstrap_mean_intervals` at :data:`CONFIDENCE`.
+    """:func:`mrclens.metrics.bootstrap.bootstrap_mean_intervals` at :data:`CONFIDENCE`.
 
     Raises:
         MRCLensError: ``n_resamples < 1``.
     """
-    from mrclens.scoring.bootstrap import bootstrap_mean_intervals
+    from mrclens.metrics.bootstrap import bootstrap_mean_intervals
 
     try:
         return bootstrap_mean_intervals(columns, seed=seed, key=key, n_resamples=n_resamples, confidence=CONFIDENCE)

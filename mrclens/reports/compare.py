@@ -26,7 +26,7 @@ from mrclens.artifacts.layout import COMPARISON_HTML
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
 from mrclens.reports.report import fmt_pct
-from mrclens.scoring.bootstrap import confidence_label
+from mrclens.metrics.bootstrap import confidence_label
 
 _SECTION_TITLES = {"reader": "Reader", "lengths": "Lengths", "model-free": "Model-free evidence per bias category",
                    "question types": "Question types (first word)", "answer types": "Answer types",

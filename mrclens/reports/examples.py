@@ -11,7 +11,7 @@ viewer does not depend on the exact form of the ``detail`` records in ``manifest
 records are shown as they are when present (e.g. a sentence permutation).
 
 Per-question correctness is the official SQuAD EM/F1 that scoring computed
-(:func:`mrclens.scoring.official.question_scores`, Rajpurkar et al. 2016), passed in as
+(:func:`mrclens.metrics.official.question_scores`, Rajpurkar et al. 2016), passed in as
 ``{question id: (EM, F1)}`` lookups; nothing is scored here.
 """
 

@@ -1,7 +1,7 @@
 """Real items per ablation for the report of a multiple-choice audit (issue 20).
 
 For each ablation, up to ``k`` questions the ablation changed, chosen with a generator seeded from
-(seed, ablation id) (:func:`mrclens.scoring.bootstrap.stable_rng`): the prompt and endings before and
+(seed, ablation id) (:func:`mrclens.metrics.bootstrap.stable_rng`): the prompt and endings before and
 after, the gold ending, and the ending the model chose on each version (right or wrong). Nothing is
 scored here: correctness is the gold label against the prediction file.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from mrclens.multiple_choice.data import MCDataset
-from mrclens.scoring.bootstrap import stable_rng
+from mrclens.metrics.bootstrap import stable_rng
 
 
 def _choice(predictions: Mapping[str, str] | None, qid: str, label: int) -> dict[str, Any] | None:

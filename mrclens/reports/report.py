@@ -40,7 +40,7 @@ from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, 
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, build_examples, prediction_flips
-from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.squad import Dataset, load_dataset
 
 #: Decimals for every percentage (EM, F1, drops, CI bounds) shown in the page.

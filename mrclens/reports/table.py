@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from mrclens.artifacts.results import Results
-from mrclens.scoring.bootstrap import confidence_label
+from mrclens.metrics.bootstrap import confidence_label
 
 
 def _num(x: Any, fmt: str = "{:.1f}") -> str:

@@ -1,9 +1,8 @@
 """Scoring: predictions on the perturbed sets → EM/F1, F1 drops with CIs, readings.
 
-One module per step, in the order the data flows:
+One module per step, in the order the data flows (the official EM/F1 and the bootstrap it
+uses live one floor down, in :mod:`mrclens.metrics`):
 
-* :mod:`mrclens.scoring.official` — the official SQuAD v1.1/v2.0 EM and F1, per question and per set;
-* :mod:`mrclens.scoring.bootstrap` — paired bootstrap percentile intervals;
 * :mod:`mrclens.scoring.drops` — F1 drop per ablation and per bias category;
 * :mod:`mrclens.scoring.readings` — plain-language readings and evidence levels;
 * :mod:`mrclens.scoring.evaluate` — the entry point, :func:`~mrclens.scoring.evaluate.evaluate_perturbed`:

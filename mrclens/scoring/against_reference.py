@@ -75,7 +75,7 @@ from typing import Any, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
-from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.scoring.model_free import FIGURES
 from mrclens.scoring.readings import weak_reader
 

@@ -31,7 +31,7 @@ drop over the control and the relative excess drop
 
 **Intervals** (level ``confidence``, default 95 %). Every input's questions are resampled on
 their own (the inputs are independent samples of questions), ``n_resamples`` times (default
-1,000), with the generator :func:`mrclens.scoring.bootstrap.stable_rng` ``(seed, "<row key>#<input
+1,000), with the generator :func:`mrclens.metrics.bootstrap.stable_rng` ``(seed, "<row key>#<input
 position>")``, so the same inputs and seed give the same numbers. The difference's interval is
 the percentile interval of ``resampled later − resampled first`` (``ci_method`` ``"bootstrap"``)
 when both inputs can be resampled:
@@ -126,7 +126,7 @@ from mrclens.artifacts.comparison import (
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import AblationResult, Results
 from mrclens.errors import ArtifactError, CompareMsg, MRCLensError
-from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES, percentile_interval, resample_counts, stable_rng
+from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES, percentile_interval, resample_counts, stable_rng
 from mrclens.scoring.model_free import FIGURES, figure_from_stats, standard_error
 
 log = logging.getLogger(__name__)
@@ -665,7 +665,7 @@ def _results_interval(a: AblationResult, figure: str) -> tuple[float | None, flo
 def _paired_arrays(src: Source, a: AblationResult, figure: str) -> tuple[np.ndarray, np.ndarray] | None:
     """The paired per-question F1 arrays (0–1) a figure is computed from: (baseline, ablation) for
     drops, (control, ablation) for excess drops; ``None`` when the scores are not there."""
-    from mrclens.scoring.drops import AblationInfo, _excess_ids
+    from mrclens.scoring.drops import AblationInfo, excess_ids
 
     base, pert = _scores(src, a.baseline_set), _scores(src, a.id)
     if base is None or pert is None:
@@ -677,7 +677,7 @@ def _paired_arrays(src: Source, a: AblationResult, figure: str) -> tuple[np.ndar
     if control is None:
         return None
     info = src.infos.get(a.id) or AblationInfo(a.id, a.name, a.category, a.eval_set, a.baseline_set, a.bias_signal)
-    ids = _excess_ids(info, base, pert, control, src.infos.get(a.control))
+    ids = excess_ids(info, base, pert, control, src.infos.get(a.control))
     return control.f1[control.positions(ids)], pert.f1[pert.positions(ids)]
 
 

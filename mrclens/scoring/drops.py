@@ -6,7 +6,7 @@ and ``mrclens evaluate PERTURBED_DIR --predictions-dir`` (any model) both go thr
 
 Rules:
 
-* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.scoring.official.question_scores`):
+* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.metrics.official.question_scores`):
   a question without a prediction scores 0 and counts; predictions for ids that are not in the
   set are ignored and counted (``unknown``).
 * The **F1 drop** of an ablation is ``F1(baseline set) - F1(ablation set)`` in percentage points,
@@ -14,11 +14,11 @@ Rules:
   the truncated original for e1, e2, e6–e8 (``baseline_set`` in the perturbation manifest).
   It is also given over the items the ablation actually changed (``changed_only``, from the
   manifest's per-item records). A positive drop means the perturbation hurt the model.
-* **Confidence intervals** are paired bootstrap percentile intervals (:mod:`mrclens.scoring.bootstrap`);
+* **Confidence intervals** are paired bootstrap percentile intervals (:mod:`mrclens.metrics.bootstrap`);
   the generator key is the ablation id (``"<id>:changed"`` for the changed-only subset).
 * **SQuAD v2.0 subsets**: when a set has unanswerable questions, its EM/F1 are also given over
   ``HasAns`` (questions with a gold answer) and ``NoAns`` (questions without; official
-  ``evaluate-v2.0.py`` rule, :mod:`mrclens.scoring.official`), and every ablation's drop is also
+  ``evaluate-v2.0.py`` rule, :mod:`mrclens.metrics.official`), and every ablation's drop is also
   given per subset with the paired bootstrap restricted to that subset's paired questions
   (generator keys ``"<id>:HasAns"`` / ``"<id>:NoAns"``). A question's subset is that of the
   ablation's baseline set (perturbations keep the gold answers). Data without unanswerable
@@ -55,7 +55,7 @@ from mrclens.artifacts.results import (
     SubsetDrop,
     SubsetScore,
 )
-from mrclens.scoring.bootstrap import (
+from mrclens.metrics.bootstrap import (
     CONFIDENCE,
     N_RESAMPLES,
     mean_of_picked,
@@ -66,7 +66,7 @@ from mrclens.scoring.bootstrap import (
     stable_rng,
     two_stage_bootstrap,
 )
-from mrclens.scoring.official import normalize_answer, question_scores
+from mrclens.metrics.official import normalize_answer, question_scores
 from mrclens.squad import Dataset
 
 
@@ -395,7 +395,7 @@ def subset_drops(key: str, base: SetScores, bpos: np.ndarray, b_em: np.ndarray, 
     return out
 
 
-def _excess_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores,
+def excess_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores,
                 control_info: AblationInfo | None) -> list[str]:
     """The questions an excess drop pairs (rule in :func:`excess_drop`)."""
     ids = [q for q in pert.ids if q in base._index and q in control._index]
@@ -437,7 +437,7 @@ def recovered_share(
     0 % that they are worth nothing beyond no question. Computed over the questions the ablation
     changed (a question e4 leaves whole would "recover" everything trivially; all paired
     questions when the manifest has no per-item records). The CI is the paired bootstrap of
-    this ratio of sums (:func:`mrclens.scoring.bootstrap.paired_bootstrap_relative_drop` on
+    this ratio of sums (:func:`mrclens.metrics.bootstrap.paired_bootstrap_relative_drop` on
     ``b - c`` and ``b - a``, key ``"<id>:recovered"``; resamples whose reference loss is not
     positive are left out).
 
@@ -477,7 +477,7 @@ def excess_drop(
         ``(excess drop, ci_low, ci_high, n paired questions)`` in percentage points; ``nan``
         numbers when no question is shared.
     """
-    ids = _excess_ids(ablation, base, pert, control, control_info)
+    ids = excess_ids(ablation, base, pert, control, control_info)
     a = pert.f1[pert.positions(ids)]
     c = control.f1[control.positions(ids)]
     drop, low, high = paired_bootstrap_drop(c, a, seed=seed, key=f"{ablation.id}:excess", n_resamples=n_resamples,
@@ -539,7 +539,7 @@ def category_drop_replicates(
     The questions of each baseline set are drawn once per resample and shared by all replicates
     (the joint resampling of :func:`category_drop`); then the replicates are drawn with
     replacement and the resample's value is the mean of their category drops
-    (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`, same generator keys). With one
+    (:func:`mrclens.metrics.bootstrap.two_stage_bootstrap`, same generator keys). With one
     replicate the numbers are exactly :func:`category_drop`'s.
 
     Returns:
@@ -773,7 +773,7 @@ def combine_replicates(
 
     Rules: every drop (``f1_drop``, ``relative_drop``, ``excess_drop``, ``recovered_share``, a
     category's mean drop) becomes the mean over replicates with a CI from the two-stage bootstrap
-    (:func:`mrclens.scoring.bootstrap.two_stage_bootstrap`, :func:`category_drop_replicates`;
+    (:func:`mrclens.metrics.bootstrap.two_stage_bootstrap`, :func:`category_drop_replicates`;
     the same generator keys as a single run, so one replicate gives the single-run numbers). An
     excess drop pairs the ablation and its control of the *same* replicate (same positions). The
     questions are those of the first replicate's paired items (the same question ids in every draw).
@@ -842,7 +842,7 @@ def combine_replicates(
             for sc in scored:
                 info, base, pert = sc.members[e0.id]
                 control = sc.members[cid][2]
-                ids = _excess_ids(info, base, pert, control, sc.infos.get(cid))
+                ids = excess_ids(info, base, pert, control, sc.infos.get(cid))
                 ex.append(_index_arrays(ids, index, control.f1[control.positions(ids)], pert.f1[pert.positions(ids)]))
             drop, low, high, _ = two_stage_bootstrap(ex, len(ids0), key=f"{e0.id}:excess", **boot)
             out.excess_drop, out.excess_ci_low, out.excess_ci_high = _round(drop), _round(low), _round(high)

@@ -11,7 +11,7 @@ one SQuAD file per set (``original.json``, ``original-truncated.json``, ``e1.jso
 predictions directory holds ``<set name>.json`` = ``{"question id": "answer text"}``.
 
 The steps, each in its own module: official per-question scores
-(:mod:`mrclens.scoring.official`), paired bootstrap (:mod:`mrclens.scoring.bootstrap`), drops per
+(:mod:`mrclens.metrics.official`), paired bootstrap (:mod:`mrclens.metrics.bootstrap`), drops per
 ablation and per category (:mod:`mrclens.scoring.drops`), readings
 (:mod:`mrclens.scoring.readings`).
 """
@@ -42,7 +42,7 @@ from mrclens.artifacts.results import (
 )
 from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
-from mrclens.scoring.bootstrap import CONFIDENCE, N_RESAMPLES
+from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import VARIANCE_METHOD, AblationInfo, Scored, combine_replicates, score_all
 from mrclens.artifacts.reference import Reference
 from mrclens.scoring.against_reference import compare_with_reference
@@ -120,7 +120,7 @@ def score_predictions(
         datasets: ``{set name: Dataset}`` (:func:`load_perturbed_dir`).
         predictions: ``{set name: {question id: answer text}}``; a set absent or ``None`` is not
             evaluated, nor are the ablations that need it.
-        seed, n_resamples, confidence: bootstrap settings (:mod:`mrclens.scoring.bootstrap`).
+        seed, n_resamples, confidence: bootstrap settings (:mod:`mrclens.metrics.bootstrap`).
         missing_reasons: ``{set name: why there are no predictions}``.
         ablations: score only these ablation ids (default: all in the manifest).
 

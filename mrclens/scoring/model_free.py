@@ -50,7 +50,7 @@ from typing import Any, Mapping, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
-from mrclens.scoring.bootstrap import CONFIDENCE
+from mrclens.metrics.bootstrap import CONFIDENCE
 
 #: Per figure: ``(category, stats path, kind, path of its n for a share, label, bias_when)``;
 #: ``kind`` is ``"share"`` (percent, a number) or ``"mean"`` (a :func:`mrclens.stats.summary.summarize` node).
@@ -183,7 +183,7 @@ def reference_from_stats(stats: Mapping[str, Any], name: str, provenance: Mappin
 
 def describe(fig: ModelFreeFigure, confidence: float = CONFIDENCE) -> str:
     """One sentence for a reading: the figure, its interval and how it compares with the reference."""
-    from mrclens.scoring.bootstrap import confidence_label
+    from mrclens.metrics.bootstrap import confidence_label
 
     ci = confidence_label(confidence)
     text = f"{fig.label}: {fig.value:.1f} ({ci} {fig.ci_low:.1f} to {fig.ci_high:.1f}, {fig.n:,} questions)"

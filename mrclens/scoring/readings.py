@@ -19,7 +19,7 @@ The direction that signals a bias depends on the ablation (MRCLens paper, Zhong,
   the model relies on where the answer sits; its readings say so (:data:`_WORDING`).
 
 How strong the evidence is comes from the paired bootstrap CI of the drop (95% by default;
-:mod:`mrclens.scoring.bootstrap`), compared with the thresholds below:
+:mod:`mrclens.metrics.bootstrap`), compared with the thresholds below:
 
 * :data:`SMALL_DROP` = 5 F1 points. A drop below it is *small*. Rationale: retraining a SQuAD
   v1.1 reader with another seed typically moves its F1 by about one point, and the bootstrap CI
@@ -77,7 +77,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
-from mrclens.scoring.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 
 #: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
 SMALL_DROP = 5.0

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mrclens.progress import progress as progress_bar
-from mrclens.scoring.official import evaluate_set as evaluate
+from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.parsing import default_cache_dir, parse_texts
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type

@@ -20,7 +20,7 @@ from mrclens.baseline_model.no_answer import (
     unanswerable_mask,
     usable_questions,
 )
-from mrclens.scoring.no_answer import apply_threshold
+from mrclens.metrics.no_answer import apply_threshold
 from mrclens.squad import Article, Dataset, load_dataset
 from reader_helpers import first_questions, tiny_config
 

@@ -10,7 +10,7 @@ import torch
 
 from mrclens.baseline_model import CheckpointError, Reader, ReaderConfig, train
 from mrclens.errors import MRCLensError
-from mrclens.scoring.official import evaluate_set as evaluate
+from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.squad import Article, Dataset, Paragraph, Question
 
 from reader_helpers import tiny_config

@@ -9,7 +9,7 @@ import pytest
 
 from mrclens.errors import DataError
 from mrclens.formats import load_dataset, read
-from mrclens.scoring.official import normalize_answer
+from mrclens.metrics.official import normalize_answer
 
 
 def _raw_questions(path):

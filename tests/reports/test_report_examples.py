@@ -111,7 +111,7 @@ def test_build_examples_shows_the_scores_that_scoring_computed():
     q = {"id": "a", "question": "How many moons does Jupiter have?", "answers": [{"text": "95", "answer_start": ctx.index("95")}]}
     q2 = dict(q, answers=[{"text": "95", "answer_start": new.index("95")}])
     base, abl = _ds(ctx, [q]), _ds(new, [q2])
-    from mrclens.scoring.official import question_scores
+    from mrclens.metrics.official import question_scores
 
     before = question_scores(base, {"a": "95"})
     after = question_scores(abl, {"a": "Jupiter"})

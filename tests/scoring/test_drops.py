@@ -8,7 +8,7 @@ import pytest
 from dataclasses import asdict, replace
 
 from mrclens.artifacts.results import CategoryResult
-from mrclens.scoring.bootstrap import confidence_label, paired_bootstrap_drop, stable_rng
+from mrclens.metrics.bootstrap import confidence_label, paired_bootstrap_drop, stable_rng
 from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, score_ablation, score_all, score_set
 from mrclens.scoring.readings import LARGE_DROP, SMALL_DROP, ablation_evidence, read_all
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
@@ -232,7 +232,7 @@ def test_reading_warns_when_the_baseline_is_weak():
 
 
 def test_relative_drop_hand_computed():
-    from mrclens.scoring.bootstrap import paired_bootstrap_relative_drop
+    from mrclens.metrics.bootstrap import paired_bootstrap_relative_drop
 
     # baseline mean 0.8, perturbed mean 0.6 -> 25 % of the baseline is lost
     b = np.array([1.0, 1.0, 1.0, 1.0, 0.0])

@@ -13,8 +13,8 @@ from mrclens.artifacts.predictions import read_prediction_file, read_predictions
 from mrclens.cli import main
 from mrclens.errors import PredictionsError
 from mrclens.formats import load_dataset
-from mrclens.scoring.no_answer import apply_threshold, best_thresholds
-from mrclens.scoring.official import evaluate_set
+from mrclens.metrics.no_answer import apply_threshold, best_thresholds
+from mrclens.metrics.official import evaluate_set
 
 
 def _answers(dataset, seed=0):

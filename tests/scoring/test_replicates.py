@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from mrclens.artifacts.results import read_results
-from mrclens.scoring.bootstrap import paired_bootstrap_drop, paired_bootstrap_relative_drop, two_stage_bootstrap
+from mrclens.metrics.bootstrap import paired_bootstrap_drop, paired_bootstrap_relative_drop, two_stage_bootstrap
 from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, category_drop_replicates
 from mrclens.scoring.evaluate import Replicate
 from mrclens.squad import write_dataset

@@ -22,7 +22,7 @@ def figure_modules() -> list[str]:
 
 
 def test_the_figure_code_and_what_it_imports_are_fingerprinted():
-    from mrclens.scoring.official import normalize_answer
+    from mrclens.metrics.official import normalize_answer
     from mrclens.stats.heuristics import PassageIndex
     from mrclens.stats.text import word_tokens
     from mrclens.units import answer_unit_indices
@@ -31,7 +31,7 @@ def test_the_figure_code_and_what_it_imports_are_fingerprinted():
     # the official answer normalisation (upper bounds) and the answer units, which the old
     # hand-written list missed, wherever they are defined
     assert normalize_answer.__module__ in modules and answer_unit_indices.__module__ in modules
-    assert {"mrclens.scoring.official", "mrclens.units"} <= set(modules)
+    assert {"mrclens.metrics.official", "mrclens.units"} <= set(modules)
     assert {PassageIndex.__module__, word_tokens.__module__, "mrclens.stats.paragraph", "mrclens.stats.cache"} <= set(modules)
     # figures computed after the cache (scores, similarity, answer types, leakage) are not in the key
     assert not {"mrclens.stats.core", "mrclens.stats.similarity", "mrclens.stats.answer_types",

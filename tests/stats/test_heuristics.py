@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from mrclens.scoring.official import f1_score
+from mrclens.metrics.official import f1_score
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.heuristics.answer_type import expected_answer_type
 from mrclens.stats.heuristics.candidates import pattern_candidates

@@ -22,8 +22,8 @@ from itertools import accumulate
 
 import pytest
 
-from mrclens.scoring.official import evaluate_set as evaluate
-from mrclens.scoring.official import exact_match_score, f1_score, normalize_answer
+from mrclens.metrics.official import evaluate_set as evaluate
+from mrclens.metrics.official import exact_match_score, f1_score, normalize_answer
 from mrclens.parsing import parse_texts
 from mrclens.squad import Article, Dataset, load_dataset
 from mrclens.stats import compute_stats

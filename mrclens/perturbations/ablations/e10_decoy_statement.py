@@ -417,7 +417,7 @@ def prepare(dataset, ctx_parses, q_parses, seed, cache_dir) -> DecoyPool:
 
 
 def _draw_decoy(pool: DecoyPool, kind: str, title: str, golds: list[str], rng) -> str | None:
-    from mrclens.scoring.official import normalize_answer
+    from mrclens.metrics.official import normalize_answer
 
     items = pool.by_type.get(kind, [])
     if not items:

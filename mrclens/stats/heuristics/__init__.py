@@ -1,7 +1,7 @@
 """Three model-free heuristic baselines, and the best each could do inside its chosen sentence.
 
 Each baseline picks a sentence unit and a span in it without any training; the spans are
-scored with the official SQuAD EM/F1 (:func:`mrclens.scoring.official.evaluate_set`), so a reader sees how
+scored with the official SQuAD EM/F1 (:func:`mrclens.metrics.official.evaluate_set`), so a reader sees how
 much of the dataset can be answered without reading. One module per job:
 
 * :mod:`~mrclens.stats.heuristics.first_k` – (a) the first ``k`` tokens of the first unit;

@@ -1,6 +1,6 @@
 """The upper bound of a baseline: the best span inside the sentence unit it chose.
 
-For each baseline, the upper bound is the official SQuAD score (:func:`mrclens.scoring.official.evaluate_set`)
+For each baseline, the upper bound is the official SQuAD score (:func:`mrclens.metrics.official.evaluate_set`)
 of the span inside its chosen unit with the highest official F1 (:func:`best_span_prediction`):
 when it is low, the baseline fails at choosing the sentence; when it is high but the
 baseline's own score is low, it fails at choosing the span.
@@ -12,7 +12,7 @@ import string
 from collections import Counter
 from typing import Callable, Sequence
 
-from mrclens.scoring.official import normalize_answer
+from mrclens.metrics.official import normalize_answer
 from mrclens.stats.text import whitespace_spans
 
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
@@ -25,7 +25,7 @@ NormalizedToken = tuple[int, int, list[str]]
 def normalized_tokens(context: str, start: int, end: int) -> list[NormalizedToken]:
     """The whitespace tokens of ``context[start:end]`` as ``(start, end, words)`` (offsets in
     ``context``), where ``words`` is the token normalised by the official rule
-    (:func:`mrclens.scoring.official.normalize_answer`, split): usually one word, none for punctuation
+    (:func:`mrclens.metrics.official.normalize_answer`, split): usually one word, none for punctuation
     or an article.
 
     Examples:
@@ -54,7 +54,7 @@ def best_span_prediction(
 
     Rule: when a gold answer lies wholly inside the unit it is the best span (EM and F1 100).
     Otherwise every span of the unit's whitespace tokens is a candidate, scored with the
-    official F1 (:func:`mrclens.scoring.official.f1_score`); only spans that start and end on a token
+    official F1 (:func:`mrclens.metrics.official.f1_score`); only spans that start and end on a token
     found in the gold answer are tried (a best span can always be trimmed to such ends without
     losing F1); the best span over all golds wins, ties to the first (golds in order, then
     start, then end).

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from mrclens.artifacts.predictions import read_predictions as load_predictions
-from mrclens.scoring.official import evaluate_set as evaluate
-from mrclens.scoring.official import exact_match_score, f1_score, normalize_answer
+from mrclens.metrics.official import evaluate_set as evaluate
+from mrclens.metrics.official import exact_match_score, f1_score, normalize_answer
 from mrclens.errors import PredictionsError
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
@@ -81,7 +81,7 @@ def test_load_predictions_errors(tmp_path):
 
 def _pairwise_official(ds, predictions):
     """The official scripts' loop, pair by pair, without any memoisation."""
-    from mrclens.scoring.official import f1_score_v2
+    from mrclens.metrics.official import f1_score_v2
 
     out = {}
     v2 = ds.is_v2
@@ -106,7 +106,7 @@ def test_question_scores_equal_pairwise_official_rules_on_sample(v2):
     real sample; predictions: gold, first words of the context, shifted spans, empty)."""
     import random
 
-    from mrclens.scoring.official import question_scores
+    from mrclens.metrics.official import question_scores
     from mrclens.squad import load_dataset
     from tests.conftest import SAMPLE
 

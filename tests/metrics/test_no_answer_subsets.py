@@ -23,7 +23,7 @@ from mrclens.artifacts.results import (
 )
 from mrclens.reports.no_answer import v2_view
 from mrclens.reports.table import format_table
-from mrclens.scoring.bootstrap import paired_bootstrap_drop
+from mrclens.metrics.bootstrap import paired_bootstrap_drop
 from mrclens.scoring.drops import AblationInfo, score_ablation, score_set
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 from perturbed_fixture import make_perturbed_dir, score_and_publish, write_predictions
@@ -215,7 +215,7 @@ def test_v2_outputs_have_subsets_end_to_end(tmp_path):
 def test_two_draws_combine_each_subset_with_the_two_stage_bootstrap():
     """With draws (issue 16), HasAns/NoAns drops are the mean over draws with a two-stage CI; a
     subset whose drop is the same in both draws keeps that drop, one that differs gets the mean."""
-    from mrclens.scoring.bootstrap import two_stage_bootstrap
+    from mrclens.metrics.bootstrap import two_stage_bootstrap
     from mrclens.scoring.drops import combine_replicates, score_all
 
     info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")

@@ -5,7 +5,7 @@ answer" for a question when its no-answer probability is **greater than** the th
 (``--na-prob-thresh``, default 1.0), and reports the threshold that would have maximised EM and F1
 on the data scored (``find_best_thresh``). :func:`best_thresholds` computes the same, with two
 differences from the script, both so that the result is exact: questions without a prediction
-score 0 and count (as everywhere in :mod:`mrclens.scoring.official`), and questions whose
+score 0 and count (as everywhere in :mod:`mrclens.metrics.official`), and questions whose
 probabilities tie are switched together (the script switches them one by one). The best threshold
 is chosen on the very data it is scored on, so its score is an upper bound (an oracle), not an
 estimate of the model's score on new data.
@@ -20,7 +20,7 @@ from typing import Mapping
 
 from mrclens.artifacts.predictions import PredictionFile
 from mrclens.errors import FormatMsg, MRCLensError
-from mrclens.scoring.official import evaluate_set, question_scores
+from mrclens.metrics.official import evaluate_set, question_scores
 from mrclens.squad import Dataset
 
 
@@ -88,7 +88,7 @@ def evaluate_prediction_file(dataset: Dataset, predictions: PredictionFile,
             that maximises F1 on ``dataset`` (an oracle, see the module docstring).
 
     Returns:
-        :func:`~mrclens.scoring.official.evaluate_set`'s figures, plus ``predictions_format``,
+        :func:`~mrclens.metrics.official.evaluate_set`'s figures, plus ``predictions_format``,
         ``na_threshold`` (the threshold used, or ``None``) and ``na_threshold_source`` (``"none"``,
         ``"given"`` or ``"best F1 on this data"``); with no-answer probabilities also
         :func:`best_thresholds`' figures, as the official v2.0 script reports them.
