@@ -47,12 +47,13 @@ DATA has significantly fewer answers in the most similar sentence than REF"::
 Without ``--compare-with`` these rules are skipped, and so is one whose difference was not
 compared (e.g. drops of audits with different reader profiles).
 
-Multiple-choice data (issue 20): when DATA is multiple-choice (a CODAH TSV or JSON Lines file, or
-a folds folder; :func:`mrclens.multiple_choice.stats.is_mc_input`), the figures are those of
-:func:`mrclens.multiple_choice.stats.compute_mc_stats`, the defaults ship in
-``mrclens/data/default_rules_mc.toml`` and a rule's metric must be one of its figures
-(:func:`mrclens.multiple_choice.stats.is_mc_metric`) or a path under ``audit.``; a ``--rules``
-file overrides them the same way. ``--compare-with`` is not available for it.
+The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.tasks.detect_task` with the
+``"sniff_input"`` role picks it): its ``"file_stats"`` entry point computes the figures, its
+``rules_file`` ships the defaults, its ``"is_metric"`` entry point says which metrics a rule may
+test. Multiple-choice data (issue 20; a CODAH TSV or JSON Lines file, or a folds folder) thus gets
+the figures of :func:`mrclens.multiple_choice.stats.compute_mc_stats`, the defaults of
+``mrclens/data/default_rules_mc.toml`` and its own metrics (or a path under ``audit.``); a
+``--rules`` file overrides them the same way. ``--compare-with`` is not available for it.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ from pathlib import Path
 from typing import Any
 
 from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
-from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS
+from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
+from mrclens.stats.schema import DEV_SECTION
 
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
@@ -80,10 +82,6 @@ COMPARE_SECTION = "compare"
 COMPARE_FIELDS = ("value", "reference_value", "difference", "difference_ci_low", "difference_ci_high", "significant")
 
 _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
-
-#: The task types whose rules :func:`load_rules` reads, and each one's shipped defaults.
-SPAN, MULTIPLE_CHOICE = "span", "multiple_choice"
-DEFAULT_RULE_FILES = {SPAN: "default_rules.toml", MULTIPLE_CHOICE: "default_rules_mc.toml"}
 
 EXIT_PASS = EXIT_OK
 EXIT_FAIL = EXIT_CHECK_FAILED
@@ -161,7 +159,7 @@ class CheckReport:
         }
 
 
-def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str = SPAN) -> Rule:
+def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str | Task = DEFAULT_TASK) -> Rule:
     if not isinstance(table, dict):
         raise RulesError(f"{where}: each [[rule]] must be a table")
     unknown = set(table) - _RULE_KEYS
@@ -192,9 +190,10 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str
     )
 
 
-def _check_metric(metric: Any, where: str, task: str = SPAN) -> None:
+def _check_metric(metric: Any, where: str, task: str | Task = DEFAULT_TASK) -> None:
     """Raise :class:`RulesError` (prefixed ``where``) unless ``metric`` is a figure of
-    ``mrclens stats`` (:data:`~mrclens.stats.schema.METRIC_PATHS`; for ``task`` multiple-choice
+    ``mrclens stats`` for ``task`` (its ``"is_metric"`` entry point: span
+    :func:`~mrclens.stats.schema.is_metric`, multiple choice
     :func:`~mrclens.multiple_choice.stats.is_mc_metric`) or a dotted path under ``audit.``."""
     if not isinstance(metric, str):
         raise RulesError(f"{where}: metric must be a string, got {metric!r}")
@@ -206,12 +205,10 @@ def _check_metric(metric: Any, where: str, task: str = SPAN) -> None:
     if section == COMPARE_SECTION:
         _check_compare_metric(metric, rest, where)
         return
-    paths, known, data = METRIC_PATHS, metric in METRIC_PATHS, ""
-    if task == MULTIPLE_CHOICE:
-        from mrclens.multiple_choice.stats import MC_METRIC_PATHS, is_mc_metric
-
-        paths, known, data = MC_METRIC_PATHS, is_mc_metric(metric), " on multiple-choice data"
-    if not known:
+    task = get_task(task)
+    if not task.entry("is_metric")(metric):
+        paths = task.entry("metric_paths")
+        data = "" if task.is_default else f" on {task.data_label} data"
         close = difflib.get_close_matches(metric, paths, n=3)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
         sections = ", ".join(dict.fromkeys(p.split(".")[0] for p in paths))
@@ -254,7 +251,7 @@ def compare_value(comparison: Any, metric: str) -> tuple[float | None, str]:
 
 
 def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None,
-                      task: str = SPAN) -> tuple[dict[str, Rule], bool]:
+                      task: str | Task = DEFAULT_TASK) -> tuple[dict[str, Rule], bool]:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -280,14 +277,15 @@ def _parse_rules_toml(text: str, where: str, base: dict[str, Rule] | None = None
     return rules, replace
 
 
-def default_rules_text(task: str = SPAN) -> str:
+def default_rules_text(task: str | Task = DEFAULT_TASK) -> str:
     """The text of the shipped default rules file of ``task`` (``mrclens/data/default_rules.toml``;
     multiple-choice: ``default_rules_mc.toml``)."""
-    return resources.files("mrclens").joinpath(f"data/{DEFAULT_RULE_FILES[task]}").read_text(encoding="utf-8")
+    return resources.files("mrclens").joinpath(f"data/{get_task(task).rules_file}").read_text(encoding="utf-8")
 
 
-def load_rules(path: str | Path | None = None, task: str = SPAN) -> list[Rule]:
-    """The rules to check: the shipped defaults of ``task`` (``"span"`` or ``"multiple_choice"``),
+def load_rules(path: str | Path | None = None, task: str | Task = DEFAULT_TASK) -> list[Rule]:
+    """The rules to check: the shipped defaults of ``task`` (a :class:`~mrclens.tasks.Task` or its name,
+    ``"span"`` or ``"multiple_choice"``: its ``rules_file``),
     overridden by the TOML file ``path`` if given.
 
     Override rules: a rule in ``path`` with an existing id replaces only the fields it gives;
@@ -303,7 +301,7 @@ def load_rules(path: str | Path | None = None, task: str = SPAN) -> list[Rule]:
             ``mrclens stats`` nor a path under ``audit.``); the message names the file and the rule.
         FileNotFoundError: ``path`` does not exist.
     """
-    rules, _ = _parse_rules_toml(default_rules_text(task), DEFAULT_RULE_FILES[task], task=task)
+    rules, _ = _parse_rules_toml(default_rules_text(task), get_task(task).rules_file, task=task)
     if path is not None:
         try:
             text = Path(path).read_bytes().decode("utf-8-sig")
@@ -456,36 +454,26 @@ def run_check(
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
     """
-    from mrclens.formats import load_dataset
-    from mrclens.multiple_choice.stats import compute_mc_stats, is_mc_input
-    from mrclens.stats import compute_stats_with_values
-
-    task = MULTIPLE_CHOICE if is_mc_input(data) else SPAN
+    task = detect_task(data, role="sniff_input")
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
-    if task == MULTIPLE_CHOICE:
-        if compare_with is not None:
-            raise MRCLensError(f"{data}: --compare-with is not available for multiple-choice data")
-        stats = compute_mc_stats(data, dev)
-        return CheckReport(evaluate_rules(rule_list, stats, audit), str(data), str(dev) if dev else None,
-                           str(rules) if rules else None, str(audit_dir) if audit_dir else None, stats)
+    if compare_with is not None and not task.check_compare_with:
+        raise MRCLensError(f"{data}: --compare-with is not available for {task.data_label} data")
     reference = None
     if compare_with is not None:  # read before the data is parsed, so a bad reference fails early
         from mrclens.scoring.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
-    dataset = load_dataset(data, on_invalid=on_invalid)
-    dev_set = load_dataset(dev, on_invalid=on_invalid) if dev is not None else None
-    stats, values = compute_stats_with_values(dataset, dev_set, cache_dir=cache_dir, progress=progress)
+    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     comparison = None
     if reference is not None:
         from mrclens.scoring.compare import compare_sources, source_from_stats
 
-        comparison = compare_sources([reference, source_from_stats(stats, "data", str(data), values=values, kind="dataset")])
-    results = evaluate_rules(rule_list, stats, audit, comparison)
-    notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
+        comparison = compare_sources([reference, source_from_stats(stats.figures, "data", str(data), values=stats.values,
+                                                                   kind="dataset")])
+    results = evaluate_rules(rule_list, stats.figures, audit, comparison)
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
-                       str(audit_dir) if audit_dir else None, stats, notes=notes,
+                       str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,
                        compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison)
 
 

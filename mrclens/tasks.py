@@ -54,6 +54,8 @@ class Task:
         metric: the per-question score every ``exact_match`` / ``f1`` figure of its results holds
             (``"F1"`` in 0-100 percentage points for span extraction; ``"accuracy"`` for multiple choice).
         rules_file: the shipped ``mrclens check`` rules, a file under ``mrclens/data/``.
+        check_compare_with: whether ``mrclens check --compare-with`` (rules on the differences
+            from a reference dataset) is available for its data.
         entry_points: role → ``"module:attribute"``; see :meth:`entry`.
     """
 
@@ -62,6 +64,7 @@ class Task:
     data_label: str
     metric: str
     rules_file: str
+    check_compare_with: bool = False
     entry_points: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -107,12 +110,15 @@ def register(task: Task) -> Task:
     return task
 
 
-def get_task(name: str | None) -> Task:
-    """The registered task called ``name`` (``None``: the default task, span extraction).
+def get_task(name: "str | Task | None") -> Task:
+    """The registered task called ``name`` (``None``: the default task, span extraction; a
+    :class:`Task` is returned as it is, so functions can take either).
 
     Raises:
         MRCLensError: no task of that name is registered (the message lists the known ones).
     """
+    if isinstance(name, Task):
+        return name
     if name is None:
         name = DEFAULT_TASK
     try:
@@ -136,6 +142,22 @@ def all_tasks() -> Iterator[Task]:
     return iter(_TASKS.values())
 
 
+def detect_task(path: Any, *, role: str = "sniff") -> Task:
+    """The task of the data at ``path``: the first registered task whose ``role`` entry point claims
+    it (returns a truthy value), else the default task (span data is what every other task's
+    sniffer leaves over: SQuAD JSON, MRQA, Natural Questions, Hugging Face flat files).
+
+    Two roles are registered: ``"sniff"`` claims a *file* by its format (``mrclens perturb``,
+    ``evaluate``, ``audit``), ``"sniff_input"`` also claims folders (``mrclens stats`` / ``check``,
+    where any folder is a multiple-choice folds folder, refused with its own message when it has
+    no folds). Sniffers read at most the file's first lines; none raises for a missing file.
+    """
+    for task in _TASKS.values():
+        if task.has(role) and task.entry(role)(path):
+            return task
+    return get_task(DEFAULT_TASK)
+
+
 # --- The registrations: every task MRCLens knows, in one place. ---------------------------------
 
 SPAN = register(Task(
@@ -144,8 +166,12 @@ SPAN = register(Task(
     data_label="SQuAD",
     metric="F1",
     rules_file="default_rules.toml",
+    check_compare_with=True,
     entry_points={
         "load": "mrclens.formats:load_dataset",
+        "file_stats": "mrclens.stats.files:span_file_stats",
+        "is_metric": "mrclens.stats.schema:is_metric",
+        "metric_paths": "mrclens.stats.schema:METRIC_PATHS",
     },
 ))
 
@@ -158,5 +184,9 @@ MULTIPLE_CHOICE = register(Task(
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
+        "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",
+        "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",
+        "is_metric": "mrclens.multiple_choice.stats:is_mc_metric",
+        "metric_paths": "mrclens.multiple_choice.stats:MC_METRIC_PATHS",
     },
 ))

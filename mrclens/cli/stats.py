@@ -12,7 +12,6 @@ import logging
 import click
 
 from mrclens.cli.options import JSON_HELP, echo_notes, example, on_invalid_option, show_progress, verbosity_options
-from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
 
@@ -57,26 +56,18 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
     (a folder: each fold's test part against its training part; a file: DEV's questions in DATA).
     """
     from mrclens.io_utils import atomic_write_json, check_output_file
-    from mrclens.multiple_choice.stats import compute_mc_stats, format_mc_stats, is_mc_input
-    from mrclens.stats import compute_stats, format_stats
+    from mrclens.tasks import detect_task
 
     if json_out:
         check_output_file(json_out)
-    if is_mc_input(data):
-        result, text = compute_mc_stats(data, dev), format_mc_stats
-    else:
-        dataset = load_dataset(data, on_invalid=on_invalid)
-        dev_set = load_dataset(dev, on_invalid=on_invalid) if dev else None
-        for d in (dataset, dev_set):
-            if d is not None:
-                echo_notes(d, on_invalid)
-        result, text = compute_stats(dataset, dev_set, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
-                                     n_process=jobs), format_stats
-        notes = [str(n) for d in (dataset, dev_set) if d is not None for n in d.notes]
-        if notes:  # only then, so that the figures of a valid file are unchanged
-            result["invalid_input"] = {"on_invalid": on_invalid, "notes": notes}
+    task = detect_task(data, role="sniff_input")
+    stats = task.entry("file_stats")(data, dev or None, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
+                                     n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid))
+    result = stats.figures
+    if stats.notes:  # only then, so that the figures of a valid file are unchanged
+        result["invalid_input"] = {"on_invalid": on_invalid, "notes": stats.notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
-    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else text(result))
+    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else stats.format(result))
     if json_out:
         log.info(f"wrote {json_out}")

@@ -83,6 +83,7 @@ import numpy as np
 
 from mrclens.errors import InternalError, MRCLensError
 from mrclens.multiple_choice.data import CODAH_CATEGORIES, Fold, MCDataset, load_mc_dataset, read_folds, sniff_mc
+from mrclens.stats.files import FileStats
 
 #: The ``schema`` field of :func:`mc_stats`'s result, and its ``format_version``.
 MC_STATS_SCHEMA = "mrclens-mc-stats"
@@ -687,3 +688,15 @@ def format_mc_stats(result: dict) -> str:
                      f"{leak['prompt_and_answer_in_train']:,} with the same correct ending, "
                      f"{leak['identical_in_train']:,} are identical")
     return "\n".join(lines)
+
+
+def mc_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, **_span_options: Any) -> FileStats:
+    """:func:`compute_mc_stats` of a multiple-choice file or folds folder as a
+    :class:`~mrclens.stats.files.FileStats` (the multiple-choice task's ``"file_stats"`` entry point in
+    :mod:`mrclens.tasks`). The span options of ``mrclens stats`` / ``check`` (``cache_dir``,
+    ``progress``, ``on_invalid``, ``first_k``, ``n_process``, ``on_loaded``) do not apply and are ignored.
+
+    Raises:
+        as :func:`compute_mc_stats`.
+    """
+    return FileStats(compute_mc_stats(data, dev), None, [], format_mc_stats)

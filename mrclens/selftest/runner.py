@@ -119,7 +119,8 @@ def _fmt_acc(ao: dict[str, Any] | None) -> str:
 def _check_rule(rule_id: str, results) -> dict[str, Any]:
     """``{"status", "value"}`` of the ``mrclens check`` rule ``rule_id`` (multiple-choice defaults) on the
     model-free statistics the audit computed (``sections.multiple_choice.stats``)."""
-    from mrclens.checks import MULTIPLE_CHOICE, evaluate_rules, load_rules
+    from mrclens.checks import evaluate_rules, load_rules
+    from mrclens.tasks import MULTIPLE_CHOICE
 
     [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE) if r.id == rule_id]
     stats = ((getattr(results, "sections", None) or {}).get("multiple_choice") or {}).get("stats")
@@ -141,7 +142,8 @@ def judge_mc(planting: str, planted, clean) -> tuple[bool, str, dict[str, Any]]:
         ``answer_only``, ``check_rule``), each with both sides' figures and ``passed``, and ``rule``,
         the rule in words.
     """
-    from mrclens.checks import MULTIPLE_CHOICE, load_rules
+    from mrclens.checks import load_rules
+    from mrclens.tasks import MULTIPLE_CHOICE
 
     spec = MC_PLANTINGS[planting]
     family = spec.family

@@ -119,3 +119,13 @@ def check_layout(result: dict) -> None:
         problems.append(f"figures not declared: {sorted(found - expected)}, missing: {sorted(expected - found)}")
     if problems:
         raise InternalError("compute_stats result does not match mrclens.stats.schema: " + "; ".join(problems))
+
+
+def is_metric(path: str) -> bool:
+    """Whether ``path`` names a figure of ``mrclens stats`` (one of :data:`METRIC_PATHS`), the metrics a
+    ``mrclens check`` rule may test on span data (the task registry's ``"is_metric"`` of span extraction).
+
+    >>> is_metric("lengths.question_words.mean"), is_metric("lengths.nothing")
+    (True, False)
+    """
+    return path in METRIC_PATHS

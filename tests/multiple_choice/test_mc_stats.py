@@ -12,7 +12,8 @@ import json
 import numpy as np
 import pytest
 
-from mrclens.checks import MULTIPLE_CHOICE, RulesError, evaluate_rules, exit_code, load_rules
+from mrclens.checks import RulesError, evaluate_rules, exit_code, load_rules
+from mrclens.tasks import MULTIPLE_CHOICE
 from mrclens.errors import MRCLensError
 from mrclens.multiple_choice.data import MCDataset, MCQuestion, read_folds
 from mrclens.multiple_choice.stats import (

@@ -11,7 +11,8 @@ import pytest
 
 from mrclens.artifacts.results import CategoryResult
 from mrclens.artifacts.selftest import read_selftest
-from mrclens.checks import MULTIPLE_CHOICE, evaluate_rules, load_rules
+from mrclens.checks import evaluate_rules, load_rules
+from mrclens.tasks import MULTIPLE_CHOICE
 from mrclens.errors import MRCLensError
 from mrclens.multiple_choice.stats import mc_stats
 from mrclens.selftest.plantings import MC_PLANTINGS, MC_TAIL, PLANTINGS, add_tail, plant_mc

@@ -1,0 +1,74 @@
+"""Statistics of data files: load a dataset (and its dev file), then compute its figures.
+
+What ``mrclens stats`` and ``mrclens check`` do with span data, as one library call;
+:func:`span_file_stats` is the span task's ``"file_stats"`` entry point in :mod:`mrclens.tasks`
+(multiple choice registers :func:`mrclens.multiple_choice.stats.mc_file_stats`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mrclens.squad import Dataset
+
+
+@dataclass
+class FileStats:
+    """The statistics of one data file (and its dev file), with what they were computed from.
+
+    Attributes:
+        figures: the JSON-serialisable result (``mrclens stats --json``); its layout is the task's
+            (span: :mod:`mrclens.stats.schema`).
+        values: the per-question values behind the figures, for bootstrap comparisons
+            (:mod:`mrclens.compare`), or ``None`` where the task keeps none.
+        datasets: the loaded datasets (data first, then dev), whose ``notes`` list the questions
+            skipped or repaired under ``--on-invalid``; empty where the task reads files itself.
+        format: renders ``figures`` as the plain-text report of ``mrclens stats``.
+    """
+
+    figures: dict
+    values: Any
+    datasets: list[Dataset] = field(default_factory=list)
+    format: Callable[[dict], str] | None = None
+
+    @property
+    def notes(self) -> list[str]:
+        """Every dataset's notes, as text (data first, then dev)."""
+        return [str(n) for d in self.datasets for n in d.notes]
+
+
+def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, *,
+                    cache_dir: str | Path | None = None, progress: bool = True, on_invalid: str = "refuse",
+                    first_k: int = 3, n_process: int | None = None,
+                    on_loaded: Callable[[Dataset], None] | None = None) -> FileStats:
+    """Load ``data`` (and ``dev``) in any span format (:func:`mrclens.formats.load_dataset`) and
+    compute every model-free figure (:func:`mrclens.stats.compute_stats_with_values`).
+
+    Args:
+        on_invalid: what to do with invalid questions (``"refuse"``, ``"skip"``, ``"repair"``).
+        first_k: k of the first-k-tokens baseline (tokens).
+        n_process: worker processes for the per-question figures (``None``: the CPUs available, at most 4).
+        on_loaded: called with each dataset once it is loaded, before any figure is computed
+            (the CLI prints the notes of skipped questions there).
+
+    Raises:
+        DataError: a file is invalid (named with the item and the problem).
+        FileNotFoundError: a file does not exist.
+        PipelineNotInstalled: no English spaCy pipeline is installed.
+    """
+    from mrclens.formats import load_dataset
+    from mrclens.stats.core import compute_stats_with_values
+    from mrclens.stats.report import format_stats
+
+    dataset = load_dataset(data, on_invalid=on_invalid)
+    dev_set = load_dataset(dev, on_invalid=on_invalid) if dev is not None else None
+    datasets = [d for d in (dataset, dev_set) if d is not None]
+    for d in datasets:
+        if on_loaded is not None:
+            on_loaded(d)
+    figures, values = compute_stats_with_values(dataset, dev_set, cache_dir, progress, first_k=first_k,
+                                                n_process=n_process)
+    return FileStats(figures, values, datasets, format_stats)
