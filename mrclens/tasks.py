@@ -53,6 +53,7 @@ class Task:
         data_label: what its data is called in messages (``"SQuAD"``, ``"multiple-choice"``).
         metric: the per-question score every ``exact_match`` / ``f1`` figure of its results holds
             (``"F1"`` in 0-100 percentage points for span extraction; ``"accuracy"`` for multiple choice).
+        metric_phrase: how the report says what the model is scored with.
         rules_file: the shipped ``mrclens check`` rules, a file under ``mrclens/data/``.
         check_compare_with: whether ``mrclens check --compare-with`` (rules on the differences
             from a reference dataset) is available for its data.
@@ -63,6 +64,7 @@ class Task:
     title: str
     data_label: str
     metric: str
+    metric_phrase: str
     rules_file: str
     check_compare_with: bool = False
     entry_points: Mapping[str, str] = field(default_factory=dict)
@@ -165,6 +167,7 @@ SPAN = register(Task(
     title="span extraction",
     data_label="SQuAD",
     metric="F1",
+    metric_phrase="the official SQuAD F1",
     rules_file="default_rules.toml",
     check_compare_with=True,
     entry_points={
@@ -172,6 +175,8 @@ SPAN = register(Task(
         "file_stats": "mrclens.stats.files:span_file_stats",
         "is_metric": "mrclens.stats.schema:is_metric",
         "metric_paths": "mrclens.stats.schema:METRIC_PATHS",
+        "report_facts": "mrclens.reports.examples:span_report_facts",
+        "report_examples": "mrclens.reports.examples:span_example_block",
     },
 ))
 
@@ -180,6 +185,7 @@ MULTIPLE_CHOICE = register(Task(
     title="multiple choice",
     data_label="multiple-choice",
     metric="accuracy",
+    metric_phrase="accuracy (the share of questions whose chosen ending is the gold one)",
     rules_file="default_rules_mc.toml",
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
@@ -188,5 +194,7 @@ MULTIPLE_CHOICE = register(Task(
         "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",
         "is_metric": "mrclens.multiple_choice.stats:is_mc_metric",
         "metric_paths": "mrclens.multiple_choice.stats:MC_METRIC_PATHS",
+        "report_facts": "mrclens.reports.mc_examples:mc_report_facts",
+        "report_examples": "mrclens.reports.mc_examples:mc_example_block",
     },
 ))

@@ -21,11 +21,13 @@ import difflib
 import hashlib
 import random
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from mrclens.defaults import DEFAULT_EXAMPLES  # noqa: F401 - examples shown per ablation by default
+from mrclens.reports.formatting import fmt_int, fmt_value, label
 from mrclens.squad import Article, Dataset, Paragraph, Question
 
 
@@ -417,3 +419,48 @@ def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
         "right_to_wrong": sum(1 for i in ids if before[i] == 1.0 and after[i] == 0.0),
         "wrong_to_right": sum(1 for i in ids if before[i] == 0.0 and after[i] == 1.0),
     }
+
+
+def span_report_facts(original: Dataset, manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """The report's "the data" card for span sets (the task's ``"report_facts"``): counts, questions
+    per paragraph (mean, median, min, max) and the truncated set (``manifest``: ``manifest.json`` as a dict)."""
+    per_par = [len(p.questions) for _, p in original.iter_paragraphs()]
+    counts = original.counts()
+    facts: dict[str, Any] = {
+        "counts": [(label(k), fmt_int(v)) for k, v in counts.items()],
+        "qpp": [("mean", fmt_value(statistics.fmean(per_par)) if per_par else "–"),
+                ("median", fmt_value(float(statistics.median(per_par))) if per_par else "–"),
+                ("min", fmt_int(min(per_par)) if per_par else "–"),
+                ("max", fmt_int(max(per_par)) if per_par else "–")],
+        "truncated": None,
+    }
+    trunc = (manifest.get("sets") or {}).get("original-truncated")
+    if isinstance(trunc, Mapping):
+        facts["truncated"] = {
+            "n": fmt_int(trunc.get("n")),
+            "paragraphs_total": fmt_int(trunc.get("paragraphs_total")),
+            "dropped": [(str(k), fmt_int(v)) for k, v in (trunc.get("dropped") or {}).items()],
+        }
+    return facts
+
+
+def span_example_block(block: dict[str, Any], baseline: Dataset, ablated: Dataset, sources: Any, baseline_name: str, *,
+                       ablation_id: str, seed: int, k: int, changed_ids: set[str] | None,
+                       items: Mapping[str, Any] | None) -> None:
+    """Fill one ablation's block of the report viewer (the task's ``"report_examples"``): examples
+    (:func:`build_examples`), prediction flips where both sets have predictions and scores
+    (:func:`prediction_flips`; read through ``sources.predictions`` / ``sources.scores(set name)``)
+    and how the examples were selected."""
+    base_preds = sources.predictions(baseline_name)
+    abl_preds = sources.predictions(ablation_id)
+    base_scores = sources.scores(baseline_name) if base_preds is not None else None
+    abl_scores = sources.scores(ablation_id) if abl_preds is not None else None
+    block["examples"] = build_examples(baseline, ablated, ablation_id=ablation_id, seed=seed, k=k, changed_ids=changed_ids,
+                                       items=items, baseline_predictions=base_preds, ablated_predictions=abl_preds,
+                                       baseline_scores=base_scores, ablated_scores=abl_scores)
+    if base_preds is not None and abl_preds is not None and base_scores is not None and abl_scores is not None:
+        ids = changed_ids if changed_ids is not None else {e for e in ablated.questions_by_id()}
+        block["flips"] = prediction_flips(baseline, ablated, ids, base_preds, abl_preds, base_scores, abl_scores)
+        block["flips"]["scope"] = "all items" if changed_ids is None else "changed items"
+    block["selection"] = ("chosen at random (seeded) among the items this ablation changed"
+                          if any(e.changed for e in block["examples"]) else "no item was changed; unchanged items shown")

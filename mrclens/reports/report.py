@@ -21,9 +21,6 @@ so the one file can be opened, mailed and printed anywhere.
 
 from __future__ import annotations
 
-import json
-import math
-import statistics
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -39,19 +36,15 @@ from mrclens.artifacts.results import Results, read_results
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
-from mrclens.reports.examples import DEFAULT_EXAMPLES, build_examples, prediction_flips
+from mrclens.reports.examples import DEFAULT_EXAMPLES
+from mrclens.reports.formatting import (FLOAT_DECIMALS, MAX_VALUE_CHARS, PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct,  # noqa: F401
+                                        fmt_value, label)
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.squad import Dataset, load_dataset
+from mrclens.squad import Dataset
+from mrclens.tasks import Task, task_of
 
-#: Decimals for every percentage (EM, F1, drops, CI bounds) shown in the page.
-PCT_DECIMALS = 1
-#: Decimals for seconds and other non-percentage floats.
-FLOAT_DECIMALS = 2
 #: A CI wider than this (percentage points) is flagged as imprecise in the verdict.
 WIDE_CI = 10.0
-#: Longest text shown for one value of a generic section or a ``detail`` record (characters).
-MAX_VALUE_CHARS = 400
-
 #: Badge text for the results' ``evidence`` levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`).
 EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias",
                  "inconclusive": "inconclusive (weak baseline)"}
@@ -59,48 +52,6 @@ EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "
 
 
 # --------------------------------------------------------------------------- formatting
-
-
-def fmt_pct(value: Any) -> str:
-    """A percentage (EM, F1, drop, CI bound) with :data:`PCT_DECIMALS` decimals; ``"–"`` when missing."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:.{PCT_DECIMALS}f}"
-
-
-def fmt_ci(low: Any, high: Any) -> str:
-    """A confidence interval as ``[low, high]`` (percentage points), or ``""`` when missing."""
-    if fmt_pct(low) == "–" or fmt_pct(high) == "–":
-        return ""
-    return f"[{fmt_pct(low)}, {fmt_pct(high)}]"
-
-
-def fmt_value(value: Any) -> str:
-    """Any JSON scalar as text: ints with thousands separators, floats with :data:`FLOAT_DECIMALS` decimals."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "–"
-        return f"{value:,.{FLOAT_DECIMALS}f}"
-    if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list)) for v in value):
-        text = ", ".join(fmt_value(v) for v in value)
-    elif isinstance(value, (dict, list)):
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    else:
-        text = str(value)
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
-
-
-def fmt_int(value: Any) -> str:
-    """A count with thousands separators (``10,570``); ``"–"`` when missing."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return "–" if value is None else str(value)
-    return f"{value:,}"
 
 
 def ci_summary(low: Any, high: Any, confidence: float = CONFIDENCE) -> dict[str, str]:
@@ -149,11 +100,11 @@ def section_blocks(value: Any, depth: int = 0) -> list[dict[str, Any]]:
             if isinstance(value.get(key), str):
                 blocks.append({"kind": "text", "text": value[key]})
         if scalars:
-            blocks.append({"kind": "kv", "rows": [(_label(k), fmt_value(v)) for k, v in scalars]})
+            blocks.append({"kind": "kv", "rows": [(label(k), fmt_value(v)) for k, v in scalars]})
         for k, v in value.items():
             if _is_scalarish(v) or k in ("title", "description", "note"):
                 continue
-            title = v.get("title") if isinstance(v, Mapping) and isinstance(v.get("title"), str) else _label(k)
+            title = v.get("title") if isinstance(v, Mapping) and isinstance(v.get("title"), str) else label(k)
             table = _as_table(v)
             if table is not None:
                 blocks.append({"kind": "sub", "title": title, "blocks": [table]})
@@ -172,23 +123,19 @@ def _is_scalarish(v: Any) -> bool:
         isinstance(v, (list, tuple)) and all(x is None or isinstance(x, (str, int, float, bool)) for x in v))
 
 
-def _label(key: Any) -> str:
-    return str(key).replace("_", " ")
-
-
 def _as_table(v: Any) -> dict[str, Any] | None:
     if isinstance(v, list) and v and all(isinstance(r, Mapping) for r in v):
         cols: list[str] = []
         for r in v:
             cols += [k for k in r if k not in cols]
-        return {"kind": "table", "columns": [_label(c) for c in cols],
+        return {"kind": "table", "columns": [label(c) for c in cols],
                 "rows": [[fmt_value(r.get(c)) for c in cols] for r in v]}
     if isinstance(v, Mapping) and v and all(isinstance(r, Mapping) and all(_is_scalarish(x) for x in r.values())
                                             for r in v.values()):
         cols = []
         for r in v.values():
             cols += [k for k in r if k not in cols]
-        return {"kind": "table", "columns": [""] + [_label(c) for c in cols],
+        return {"kind": "table", "columns": [""] + [label(c) for c in cols],
                 "rows": [[str(k)] + [fmt_value(r.get(c)) for c in cols] for k, r in v.items()]}
     return None
 
@@ -231,33 +178,28 @@ class _Sources:
         return self.perturbed_dir / files.get(name, set_file_name(name))
 
     @property
-    def task(self) -> str:
-        return self.manifest.task if self.manifest is not None else "span"
+    def task(self) -> Task:
+        """The task of the perturbed sets (span extraction where no manifest says otherwise)."""
+        return task_of(self.manifest)
 
     def dataset(self, name: str) -> Dataset | None:
         if name not in self._sets:
             path = self.set_file(name)
             try:
-                if self.task == "multiple_choice":
-                    from mrclens.multiple_choice.data import load_mc_dataset
-
-                    self._sets[name] = load_mc_dataset(path)
-                else:
-                    self._sets[name] = load_dataset(path)
+                self._sets[name] = self.task.entry("load")(path)
             except FileNotFoundError:
                 self._sets[name] = None
                 self.notes.append(f"{path}: not found")
             except DataError as err:
                 self._sets[name] = None
-                what = "multiple-choice" if self.task == "multiple_choice" else "SQuAD"
-                self.notes.append(f"{path}: not a valid {what} file ({len(err.problems)} problem(s), first: {err.problems[0]})")
+                self.notes.append(f"{path}: not a valid {self.task.data_label} file ({len(err.problems)} problem(s), first: {err.problems[0]})")
         return self._sets[name]
 
     def predictions(self, name: str) -> dict[str, str] | None:
         if name not in self._preds:
             path = self.predictions_dir / f"{name}.json"
             try:
-                self._preds[name] = read_predictions(path, self.task)
+                self._preds[name] = read_predictions(path, self.task.name)
             except FileNotFoundError:
                 self._preds[name] = None
                 self.notes.append(f"{path}: not found; predictions on this set are not shown")
@@ -412,35 +354,17 @@ def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
+    """The "the data" card: the task's ``"report_facts"`` of the original set (``None`` without it)."""
     original = sources.dataset("original")
     if original is None:
         return None
-    if sources.task == "multiple_choice":  # issue 20: questions, endings and categories
-        counts = {**original.counts(), **{f"category {k}": v for k, v in original.category_counts().items()}}
-        return {"counts": [(_label(k), fmt_int(v)) for k, v in counts.items()], "qpp": [], "truncated": None}
-    per_par = [len(p.questions) for _, p in original.iter_paragraphs()]
-    counts = original.counts()
-    facts = {
-        "counts": [(_label(k), fmt_int(v)) for k, v in counts.items()],
-        "qpp": [("mean", fmt_value(statistics.fmean(per_par)) if per_par else "–"),
-                ("median", fmt_value(float(statistics.median(per_par))) if per_par else "–"),
-                ("min", fmt_int(min(per_par)) if per_par else "–"),
-                ("max", fmt_int(max(per_par)) if per_par else "–")],
-        "truncated": None,
-    }
-    trunc = (sources.manifest_json().get("sets") or {}).get("original-truncated")
-    if isinstance(trunc, Mapping):
-        facts["truncated"] = {
-            "n": fmt_int(trunc.get("n")),
-            "paragraphs_total": fmt_int(trunc.get("paragraphs_total")),
-            "dropped": [(str(k), fmt_int(v)) for k, v in (trunc.get("dropped") or {}).items()],
-        }
-    return facts
+    return sources.task.entry("report_facts")(original, sources.manifest_json())
 
 
 def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
     out = []
     m_ablations = sources.manifest_json().get("ablations") or {}
+    fill_examples = sources.task.entry("report_examples")
     for a in rows:
         aid = a.get("id")
         entry = m_ablations.get(aid) or {}
@@ -456,30 +380,8 @@ def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) 
             continue
         items = entry.get("items") if isinstance(entry.get("items"), Mapping) else None
         changed_ids = {q for q, r in items.items() if isinstance(r, Mapping) and r.get("changed")} if items is not None else None
-        if sources.task == "multiple_choice":  # issue 20
-            from mrclens.reports.mc_examples import build_mc_examples
-
-            block["mc_examples"] = build_mc_examples(
-                baseline, ablated, ablation_id=aid, seed=seed, k=k, changed_ids=changed_ids, items=items,
-                baseline_predictions=sources.predictions(baseline_name), ablated_predictions=sources.predictions(aid))
-            out.append(block)
-            continue
-        base_preds = sources.predictions(baseline_name)
-        abl_preds = sources.predictions(aid)
-        base_scores = sources.scores(baseline_name) if base_preds is not None else None
-        abl_scores = sources.scores(aid) if abl_preds is not None else None
-        block["examples"] = build_examples(baseline, ablated, ablation_id=aid, seed=seed, k=k, changed_ids=changed_ids,
-                                           items=items, baseline_predictions=base_preds, ablated_predictions=abl_preds,
-                                           baseline_scores=base_scores, ablated_scores=abl_scores)
-        if base_preds is not None and abl_preds is not None and base_scores is not None and abl_scores is not None:
-            ids = changed_ids if changed_ids is not None else {e for e in ablated.questions_by_id()}
-            block["flips"] = prediction_flips(baseline, ablated, ids, base_preds, abl_preds, base_scores, abl_scores)
-            if changed_ids is None:
-                block["flips"]["scope"] = "all items"
-            else:
-                block["flips"]["scope"] = "changed items"
-        block["selection"] = ("chosen at random (seeded) among the items this ablation changed"
-                              if any(e.changed for e in block["examples"]) else "no item was changed; unchanged items shown")
+        fill_examples(block, baseline, ablated, sources, baseline_name, ablation_id=aid, seed=seed, k=k,
+                      changed_ids=changed_ids, items=items)
         out.append(block)
     return out
 
@@ -500,7 +402,7 @@ def _provenance(results: Mapping[str, Any], sources: _Sources) -> dict[str, Any]
                    for i in results.get("inputs") or [] if isinstance(i, Mapping)],
         "config": section_blocks(model.get("config")) if isinstance(model.get("config"), Mapping) and model.get("config") else [],
         "versions": [(str(k), fmt_value(v)) for k, v in (results.get("versions") or {}).items()],
-        "bootstrap": [(_label(k), fmt_value(v)) for k, v in (results.get("bootstrap") or {}).items()],
+        "bootstrap": [(label(k), fmt_value(v)) for k, v in (results.get("bootstrap") or {}).items()],
         "steps": [(str(k), fmt_value(v)) for k, v in steps.items()],
         "steps_total": fmt_value(float(sum(numeric_steps))) if numeric_steps else None,
     }
@@ -551,7 +453,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
     seed = int(results.get("seed") or 0) if seed is None else seed
     rows = _ablation_rows(results, confidence)
     examples = _examples(rows, sources, n_examples, seed)
-    sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else _label(key)),
+    sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else label(key)),
                  "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
     model = results.get("model") or {}
     data_source = _data_source(results, sources)
@@ -579,7 +481,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "example_seed": seed,
         "ci_label": confidence_label(confidence),
         "metric": typed.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
-        "task": typed.task,
+        "metric_phrase": task_of(typed).metric_phrase,
         "ci_level": confidence_label(confidence).replace(" CI", ""),
         "generator": f"MRCLens {__version__}",
     }
