@@ -173,6 +173,8 @@ SPAN = register(Task(
     entry_points={
         "load": "mrclens.formats:load_dataset",
         "file_stats": "mrclens.stats.files:span_file_stats",
+        "perturb_file": "mrclens.perturbations.files:perturb_span_file",
+        "score_file": "mrclens.scoring.files:score_span_file",
         "is_metric": "mrclens.stats.schema:is_metric",
         "metric_paths": "mrclens.stats.schema:METRIC_PATHS",
         "report_facts": "mrclens.reports.examples:span_report_facts",
@@ -192,6 +194,8 @@ MULTIPLE_CHOICE = register(Task(
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
         "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",
         "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",
+        "perturb_file": "mrclens.multiple_choice.perturb:perturb_mc_file",
+        "score_file": "mrclens.scoring.files:score_choice_file",
         "is_metric": "mrclens.multiple_choice.stats:is_mc_metric",
         "metric_paths": "mrclens.multiple_choice.stats:MC_METRIC_PATHS",
         "report_facts": "mrclens.reports.mc_examples:mc_report_facts",

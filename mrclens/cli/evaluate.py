@@ -18,10 +18,8 @@ from pathlib import Path
 
 import click
 
-from mrclens.artifacts.predictions import read_prediction_file
 from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
 from mrclens.defaults import N_RESAMPLES
-from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
 
@@ -79,30 +77,16 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
-    from mrclens.multiple_choice.data import load_mc_dataset, sniff_mc
+    from mrclens.tasks import detect_task
 
-    if sniff_mc(data) is not None:  # multiple choice (issue 20): {"question id": ending index}
-        from mrclens.scoring.drops import choice_accuracy
-
-        click.echo(json.dumps(choice_accuracy(load_mc_dataset(data), read_prediction_file(predictions, "multiple_choice").texts)))
-        return
-    from mrclens.metrics.no_answer import evaluate_prediction_file, parse_threshold
-
-    threshold = parse_threshold(na_threshold)
-    result = evaluate_prediction_file(load_dataset(data), read_prediction_file(predictions), threshold)
+    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold)
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(score.result))
         return
-    click.echo(json.dumps({"exact_match": result["exact_match"], "f1": result["f1"]}))
-    if "best_f1" in result:
-        used = ("none: prediction_text as given" if result["na_threshold"] is None
-                else f"{result['na_threshold']:g} ({result['na_threshold_source']})")
-        click.echo(f"no-answer threshold used: {used}; best on this data: F1 {result['best_f1']:.2f} at "
-                   f"{result['best_f1_thresh']:g}, EM {result['best_exact']:.2f} at {result['best_exact_thresh']:g}")
-    if result["missing"]:
-        log.warning(f"{result['missing']:,} question(s) have no prediction and score 0")
-    if result["unknown"]:
-        log.warning(f"{result['unknown']:,} prediction(s) are for question ids not in {data}")
+    for line in score.lines:
+        click.echo(line)
+    for warning in score.warnings:
+        log.warning(warning)
 
 
 def _is_evaluate_output(directory: Path) -> bool:

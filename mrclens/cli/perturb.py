@@ -4,29 +4,8 @@ from __future__ import annotations
 
 import click
 
-from mrclens.artifacts.manifest import PerturbationManifest
 from mrclens.cli.options import echo_notes, example, on_invalid_option, show_progress, verbosity_options
-from mrclens.perturbations import ABLATIONS, perturb_dataset
-from mrclens.formats import load_dataset
-
-
-def summary_lines(manifest: PerturbationManifest) -> list[str]:
-    """The terminal summary of a manifest: set sizes, drop reasons and, per ablation, n / changed / unchanged by reason."""
-    sets = manifest.sets
-    trunc = sets["original-truncated"]
-    dropped = ", ".join(f"{reason} {n:,}" for reason, n in (trunc.dropped or {}).items()) or "none"
-    lines = [
-        f"original: {sets['original'].n:,} questions",
-        f"original-truncated: {trunc.n:,} questions (one per kept paragraph; "
-        f"{trunc.paragraphs_total or 0:,} paragraphs, dropped: {dropped})",
-    ]
-    for aid, a in manifest.ablations.items():
-        reasons = ", ".join(f"{r} {n:,}" for r, n in a.unchanged.items()) or "-"
-        lines.append(
-            f"{aid} {a.name:<22} {a.category:<10} on {a.eval_set:<9} n={a.n or 0:>6,}  "
-            f"changed={a.changed or 0:>6,}  unchanged: {reasons}"
-        )
-    return lines
+from mrclens.perturbations import ABLATIONS
 
 
 @click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
@@ -56,23 +35,11 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, for
     A non-empty DIR that holds something other than an earlier perturb output is refused
     unless --force; a failed run leaves DIR as it was.
     """
-    from mrclens.multiple_choice.data import load_mc_dataset, sniff_mc
+    from mrclens.tasks import detect_task
 
-    if sniff_mc(data) is not None:  # multiple-choice data (issue 20): m1-m6 and their controls, JSON Lines sets
-        from mrclens.multiple_choice.perturb import perturb_mc
-
-        ids = [a.strip() for a in ablations.split(",") if a.strip()] if ablations else None
-        manifest = perturb_mc(load_mc_dataset(data), out_dir, ablations=ids, seed=seed, draw=draw, cache_dir=cache_dir,
-                              progress=show_progress(), force=force)
-        for aid, a in manifest.ablations.items():
-            click.echo(f"  {aid:<4} {a.name:<32} changed {a.changed:,} of {a.n:,}")
-        click.echo(f"wrote {len(manifest.ablations) + 2} files to {out_dir}")
-        return
-    formats = ("json", "jsonl") if fmt == "jsonl" else ("json",)
-    dataset = load_dataset(data, on_invalid=on_invalid)
-    echo_notes(dataset, on_invalid)
-    manifest = perturb_dataset(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
-                               formats=formats, progress=show_progress(), n_process=n_process, force=force, draw=draw)
-    for line in summary_lines(manifest):
+    lines = detect_task(data).entry("perturb_file")(
+        data, out_dir, ablations=ablations, seed=seed, draw=draw, jsonl=fmt == "jsonl", cache_dir=cache_dir,
+        n_process=n_process, force=force, on_invalid=on_invalid, progress=show_progress(),
+        on_loaded=lambda d: echo_notes(d, on_invalid))
+    for line in lines:
         click.echo(line)
-    click.echo(f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if fmt == 'jsonl' else ''} to {out_dir}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from mrclens import __version__
 from mrclens.artifacts.layout import MANIFEST, set_file_name
@@ -174,3 +174,24 @@ def load_perturbed_mc(perturbed_dir: str | os.PathLike) -> dict[str, MCDataset]:
         out[name] = load_mc_dataset(path, format="mc-jsonl")
     return out
 
+
+
+def perturb_mc_file(data: str | os.PathLike, out_dir: str | os.PathLike, *, ablations: str | None = None, seed: int = 0,
+                    draw: int = 0, cache_dir: str | os.PathLike | None = None, force: bool = False, progress: bool = True,
+                    **_span_options: Any) -> list[str]:
+    """Load a multiple-choice file and write its perturbed sets (:func:`perturb_mc`; m1-m6 and their
+    controls, JSON Lines sets): the multiple-choice task's ``"perturb_file"`` entry point in
+    :mod:`mrclens.tasks`. ``ablations`` is comma-separated ids (``None``: all). The span options of
+    ``mrclens perturb`` (``jsonl``, ``n_process``, ``on_invalid``, ``on_loaded``) do not apply.
+
+    Returns:
+        the lines of the terminal summary: per ablation, changed of n; then what was written.
+
+    Raises:
+        as :func:`load_mc_dataset` and :func:`perturb_mc`.
+    """
+    ids = [a.strip() for a in ablations.split(",") if a.strip()] if ablations else None
+    manifest = perturb_mc(load_mc_dataset(data), out_dir, ablations=ids, seed=seed, draw=draw, cache_dir=cache_dir,
+                          progress=progress, force=force)
+    lines = [f"  {aid:<4} {a.name:<32} changed {a.changed:,} of {a.n:,}" for aid, a in manifest.ablations.items()]
+    return [*lines, f"wrote {len(manifest.ablations) + 2} files to {out_dir}"]
