@@ -225,7 +225,7 @@ def _check_metric(metric: Any, where: str, task: str = SPAN) -> None:
 def _check_compare_metric(metric: str, rest: str, where: str) -> None:
     """Raise :class:`RulesError` unless ``compare.<row key>.<field>`` names a row :func:`mrclens.scoring.compare.compare`
     can produce and one of :data:`COMPARE_FIELDS`."""
-    from mrclens.scoring.compare import is_row_key
+    from mrclens.compare import is_row_key
 
     key, _, fld = rest.rpartition(".")
     if fld not in COMPARE_FIELDS or not is_row_key(key):
@@ -471,7 +471,7 @@ def run_check(
                            str(rules) if rules else None, str(audit_dir) if audit_dir else None, stats)
     reference = None
     if compare_with is not None:  # read before the data is parsed, so a bad reference fails early
-        from mrclens.scoring.compare import load_input
+        from mrclens.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     dataset = load_dataset(data, on_invalid=on_invalid)
@@ -479,7 +479,7 @@ def run_check(
     stats, values = compute_stats_with_values(dataset, dev_set, cache_dir=cache_dir, progress=progress)
     comparison = None
     if reference is not None:
-        from mrclens.scoring.compare import compare_sources, source_from_stats
+        from mrclens.compare import compare_sources, source_from_stats
 
         comparison = compare_sources([reference, source_from_stats(stats, "data", str(data), values=values, kind="dataset")])
     results = evaluate_rules(rule_list, stats, audit, comparison)

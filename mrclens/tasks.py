@@ -146,6 +146,7 @@ SPAN = register(Task(
     rules_file="default_rules.toml",
     entry_points={
         "load": "mrclens.formats:load_dataset",
+        "compare": "mrclens.compare.span:SPAN_COMPARISON",
     },
 ))
 
@@ -158,5 +159,6 @@ MULTIPLE_CHOICE = register(Task(
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
+        "compare": "mrclens.compare.multiple_choice:MC_COMPARISON",
     },
 ))

@@ -1,4 +1,4 @@
-"""mrclens.scoring.compare: the difference and CI arithmetic on hand-made statistics and audit directories (issue 19)."""
+"""mrclens.compare: the difference and CI arithmetic on hand-made statistics and audit directories (issue 19)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from mrclens.artifacts.results import (
     SetResult,
 )
 from mrclens.errors import ArtifactError, MRCLensError
-from mrclens.scoring.compare import (
+from mrclens.compare import (
     READER_KEY,
     Source,
     compare,
@@ -267,7 +267,7 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
     """The miniature set with a matched control c1 of e1 (the control changes both questions and misleads
     nowhere): e1's excess drop over c1 is 50 points, bootstrapped from the question scores paired as
     scoring pairs them, and its relative form scales it by the baseline F1 (100)."""
-    from perturbed_fixture import TRUNC, _ds, _entry
+    from perturbed_fixture import TRUNC, fixture_dataset, manifest_entry
 
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
     dirs = []
@@ -275,12 +275,12 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
         d = tmp_path / name
         perturbed = make_perturbed_dir(d)
         manifest = json.loads((perturbed / "manifest.json").read_text())
-        manifest["ablations"]["c1"] = {**_entry("control of insert question", "Similarity", "truncated", "large_drop",
-                                                TRUNC, {"q1", "q3"}), "control_of": "e1", "file": "c1.json"}
+        manifest["ablations"]["c1"] = {**manifest_entry("control of insert question", "Similarity", "truncated", "large_drop",
+                                                        TRUNC, {"q1", "q3"}), "control_of": "e1", "file": "c1.json"}
         (perturbed / "manifest.json").write_text(json.dumps(manifest))
         from mrclens.squad import write_dataset
 
-        write_dataset(_ds(TRUNC), perturbed / "c1.json")
+        write_dataset(fixture_dataset(TRUNC), perturbed / "c1.json")
         score_and_publish(perturbed, write_predictions(d, {**PREDICTIONS, "c1": c1}), d, model_name="m", seed=0,
                           n_resamples=200, progress=False)
         dirs.append(d)
