@@ -57,6 +57,9 @@ def input_task(path: str | os.PathLike) -> str | None:
         return _results_task(p / RESULTS_JSON)
     if not p.is_dir() and not p.is_file():
         return DEFAULT_TASK
+    # The one task branch left: the default task (span extraction) claims nothing itself, because a
+    # SQuAD-format file has no signature to sniff (any format mrclens.formats reads); it takes the
+    # files no other task claims.
     for task in all_tasks():
         if not task.is_default and hooks_for(task).claims(p):
             return task.name

@@ -294,3 +294,16 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
         d = row.differences[0]
         # A: per-question excess 100 and 0 -> resampled means 0/50/100; B: the control misleads like e1 -> 0 always
         assert (d.difference, d.ci_low, d.ci_high, d.ci_method) == (-50.0, -100.0, 0.0, "bootstrap"), figure
+
+
+def test_every_task_registers_its_comparison_hooks():
+    """Each registered task names its `mrclens compare` hooks (role "compare" in mrclens.tasks): rows whose
+    keys `mrclens check` accepts, and a word for the message that refuses mixed tasks."""
+    from mrclens.compare.sources import TaskComparison, hooks_for
+    from mrclens.tasks import all_tasks
+
+    for task in all_tasks():
+        hooks = task.entry("compare")
+        assert isinstance(hooks, TaskComparison) and hooks is hooks_for(task.name)
+        assert hooks.rows and all(is_row_key(row[1]) for row in hooks.rows)
+    assert hooks_for("no_such_task") is hooks_for("span")  # an unknown task name is read as span data
