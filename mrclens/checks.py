@@ -30,7 +30,7 @@ Rules on ``leakage.`` need a second (dev) file and rules on ``audit.`` need an a
 directory; without them they are *skipped* (reported, never counted as failures).
 
 Gating on a comparison (issue 19): with ``--compare-with REF`` (a dataset, ``mrclens stats`` JSON
-or audit directory; :func:`mrclens.scoring.compare.compare` with REF first and DATA second), a
+or audit directory; :func:`mrclens.compare.compare` with REF first and DATA second), a
 rule's metric may be ``compare.<row key>.<field>``: the row keys are those of ``comparison.json``
 (``similarity.answer_in_most_similar_sentence_pct``, ``lengths.question_words``,
 ``question_types.shares_pct.what``; for audits ``ablations.e1.relative_drop`` …) and the fields
@@ -220,9 +220,9 @@ def _check_metric(metric: Any, where: str, task: str | Task = DEFAULT_TASK) -> N
 
 
 def _check_compare_metric(metric: str, rest: str, where: str) -> None:
-    """Raise :class:`RulesError` unless ``compare.<row key>.<field>`` names a row :func:`mrclens.scoring.compare.compare`
+    """Raise :class:`RulesError` unless ``compare.<row key>.<field>`` names a row :func:`mrclens.compare.compare`
     can produce and one of :data:`COMPARE_FIELDS`."""
-    from mrclens.scoring.compare import is_row_key
+    from mrclens.compare import is_row_key
 
     key, _, fld = rest.rpartition(".")
     if fld not in COMPARE_FIELDS or not is_row_key(key):
@@ -446,7 +446,7 @@ def run_check(
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.load_dataset`);
             what was skipped or repaired is in ``report.notes``.
         compare_with: a reference to compare ``data`` with (a dataset, ``mrclens stats`` JSON or
-            audit directory; :func:`mrclens.scoring.compare.compare`, the reference first): enables
+            audit directory; :func:`mrclens.compare.compare`, the reference first): enables
             the rules on ``compare.``.
 
     Raises:
@@ -461,13 +461,13 @@ def run_check(
         raise MRCLensError(f"{data}: --compare-with is not available for {task.data_label} data")
     reference = None
     if compare_with is not None:  # read before the data is parsed, so a bad reference fails early
-        from mrclens.scoring.compare import load_input
+        from mrclens.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     comparison = None
     if reference is not None:
-        from mrclens.scoring.compare import compare_sources, source_from_stats
+        from mrclens.compare import compare_sources, source_from_stats
 
         comparison = compare_sources([reference, source_from_stats(stats.figures, "data", str(data), values=stats.values,
                                                                    kind="dataset")])

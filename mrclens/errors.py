@@ -253,7 +253,7 @@ class FormatMsg:
 
 
 class CompareMsg:
-    """Message templates of ``mrclens compare`` (:mod:`mrclens.scoring.compare`)."""
+    """Message templates of ``mrclens compare`` (:mod:`mrclens.compare`)."""
 
     NOT_AN_AUDIT = ("{path}: not an audit or evaluation directory (no {results}); give a dataset file, a "
                     "`mrclens stats --out` JSON file, or the --out directory of `mrclens audit` / `mrclens evaluate`")

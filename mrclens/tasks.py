@@ -179,6 +179,7 @@ SPAN = register(Task(
         "metric_paths": "mrclens.stats.schema:METRIC_PATHS",
         "report_facts": "mrclens.reports.examples:span_report_facts",
         "report_examples": "mrclens.reports.examples:span_example_block",
+        "compare": "mrclens.compare.span:SPAN_COMPARISON",
     },
 ))
 
@@ -200,5 +201,6 @@ MULTIPLE_CHOICE = register(Task(
         "metric_paths": "mrclens.multiple_choice.stats:MC_METRIC_PATHS",
         "report_facts": "mrclens.reports.mc_examples:mc_report_facts",
         "report_examples": "mrclens.reports.mc_examples:mc_example_block",
+        "compare": "mrclens.compare.multiple_choice:MC_COMPARISON",
     },
 ))

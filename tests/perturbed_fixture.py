@@ -13,11 +13,11 @@ ALL = ["q1", "q2", "q3", "q4"]
 TRUNC = ["q1", "q3"]
 
 
-def _ds(ids):
+def fixture_dataset(ids):
     return Dataset([Article("T", [Paragraph(CONTEXT, [Question(i, f"question {i}?", [Answer(*GOLD[i])]) for i in ids])])], "1.1")
 
 
-def _entry(name, category, eval_set, signal, ids, changed):
+def manifest_entry(name, category, eval_set, signal, ids, changed):
     base = "original" if eval_set == "full" else "original-truncated"
     return {
         "name": name, "category": category, "eval_set": eval_set, "baseline_set": base, "description": f"{name}.",
@@ -30,16 +30,16 @@ def make_perturbed_dir(root: Path) -> Path:
     """A miniature `mrclens perturb` output: full set of 4 questions, truncated set of 2, e1 (truncated), e3, e4 (full)."""
     d = root / "perturbed"
     d.mkdir(parents=True)
-    write_dataset(_ds(ALL), d / "original.json")
-    write_dataset(_ds(TRUNC), d / "original-truncated.json")
+    write_dataset(fixture_dataset(ALL), d / "original.json")
+    write_dataset(fixture_dataset(TRUNC), d / "original-truncated.json")
     ablations = {
-        "e1": _entry("insert question", "Similarity", "truncated", "large_drop", TRUNC, {"q1", "q3"}),
-        "e3": _entry("shuffle sentences", "Similarity", "full", "small_drop", ALL, {"q1", "q2", "q3"}),
-        "e4": _entry("interrogative words only", "Question", "full", "small_drop", ALL, set(ALL)),
+        "e1": manifest_entry("insert question", "Similarity", "truncated", "large_drop", TRUNC, {"q1", "q3"}),
+        "e3": manifest_entry("shuffle sentences", "Similarity", "full", "small_drop", ALL, {"q1", "q2", "q3"}),
+        "e4": manifest_entry("interrogative words only", "Question", "full", "small_drop", ALL, set(ALL)),
     }
     for aid, entry in ablations.items():
         entry["file"] = f"{aid}.json"
-        write_dataset(_ds(TRUNC if entry["eval_set"] == "truncated" else list(reversed(ALL))), d / f"{aid}.json")
+        write_dataset(fixture_dataset(TRUNC if entry["eval_set"] == "truncated" else list(reversed(ALL))), d / f"{aid}.json")
     manifest = {
         "mrclens_version": "0.1.0", "seed": 0, "source": {"file": "hand-made", "sha256": "0" * 64}, "pipeline": "none",
         "sets": {"original": {"file": "original.json", "n": 4}, "original-truncated": {"file": "original-truncated.json", "n": 2}},

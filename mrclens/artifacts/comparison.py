@@ -2,7 +2,7 @@
 
 ``comparison.json`` (format version :data:`FORMAT_VERSION`) holds the compared inputs, one row
 per compared figure with each input's value and each later input's difference to the first, and
-the distributions the page draws (:mod:`mrclens.scoring.compare` computes them; the rules for
+the distributions the page draws (:mod:`mrclens.compare` computes them; the rules for
 the intervals are in its docstring)::
 
     {"format_version": 1, "mrclens_version", "seed", "n_resamples", "confidence",
@@ -51,6 +51,7 @@ from mrclens import __version__
 from mrclens.artifacts import _files
 from mrclens.artifacts.layout import COMPARISON_CSV, COMPARISON_JSON
 from mrclens.io_utils import atomic_write_json, atomic_write_text
+from mrclens.tasks import DEFAULT_TASK
 
 #: The comparison format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -81,7 +82,7 @@ class ComparedInput:
             name), F1 on the original set (percent), perturbation draws and trained readers.
         ablations: the ids of its evaluated ablations.
         task: ``"span"`` (span extraction) or ``"multiple_choice"`` (issue 20; ``reader_f1`` is then
-            an accuracy); written to ``comparison.json`` only when not ``"span"``.
+            an accuracy); written to ``comparison.json`` only when not :data:`mrclens.tasks.DEFAULT_TASK`.
     """
 
     name: str
@@ -95,11 +96,11 @@ class ComparedInput:
     draws: int | None = None
     readers: int | None = None
     ablations: list[str] = field(default_factory=list)
-    task: str = "span"
+    task: str = DEFAULT_TASK
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        if self.task == "span":  # span comparisons are written as before issue 20
+        if self.task == DEFAULT_TASK:  # span comparisons are written as before issue 20
             del out["task"]
         return out
 
@@ -116,7 +117,7 @@ class InputValue:
 
 @dataclass
 class Difference:
-    """A later input's difference to the first input on one row (rules in :mod:`mrclens.scoring.compare`)."""
+    """A later input's difference to the first input on one row (rules in :mod:`mrclens.compare`)."""
 
     input: str
     compared: bool = False

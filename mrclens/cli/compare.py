@@ -1,7 +1,7 @@
 """``mrclens compare A B [C …] --out DIR [--names …]``: datasets and audits side by side, with CIs on the differences.
 
 Writes ``DIR/comparison.json``, ``DIR/comparison.csv`` and ``DIR/comparison.html`` (all or
-nothing) and prints the table; the library function is :func:`mrclens.scoring.compare.compare`.
+nothing) and prints the table; the library function is :func:`mrclens.compare.compare`.
 Inputs are all span-extraction or all multiple-choice (issue 20).
 Exit status: 0 done, 2 bad input (an unreadable input, span and multiple-choice inputs mixed, a bad
 option, an unwritable --out), 3 a bug.
@@ -67,7 +67,7 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     from mrclens.artifacts.layout import COMPARISON_FILES
     from mrclens.io_utils import refuse_foreign_output, staged_output
     from mrclens.reports.compare import write_comparison_page
-    from mrclens.scoring.compare import compare as run_compare, format_comparison
+    from mrclens.compare import compare as run_compare, format_comparison
 
     if len(inputs) < 2:
         raise click.UsageError("give at least two inputs to compare")

@@ -26,6 +26,7 @@ from mrclens.artifacts.layout import COMPARISON_HTML
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
 from mrclens.reports.report import fmt_pct
+from mrclens.tasks import get_task, task_of
 from mrclens.metrics.bootstrap import confidence_label
 
 _SECTION_TITLES = {"reader": "Reader", "lengths": "Lengths", "model-free": "Model-free evidence per bias category",
@@ -38,8 +39,9 @@ _SECTION_TITLES = {"reader": "Reader", "lengths": "Lengths", "model-free": "Mode
 
 
 def _metric(c: Comparison) -> str:
-    """The per-question score's name: accuracy for multiple-choice comparisons (issue 20), else F1."""
-    return "accuracy" if c.inputs and c.inputs[0].task == "multiple_choice" else "F1"
+    """The per-question score's name (:attr:`mrclens.tasks.Task.metric`): accuracy for multiple-choice
+    comparisons (issue 20), F1 for span ones."""
+    return (task_of(c.inputs[0]) if c.inputs else get_task(None)).metric
 
 
 def _num(x: Any, unit: str) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mrclens.reports.compare import render_comparison, write_comparison_page
-from mrclens.scoring.compare import compare_sources, source_from_stats
+from mrclens.compare import compare_sources, source_from_stats
 from mrclens.stats.summary import integer_bins, shares, summarize
 from mrclens.stats.text import QUESTION_TYPES
 

@@ -15,7 +15,7 @@ from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, catego
 from mrclens.scoring.evaluate import Replicate
 from mrclens.squad import write_dataset
 
-from perturbed_fixture import ALL, PREDICTIONS, _ds, _entry, make_perturbed_dir, score_and_publish, write_predictions
+from perturbed_fixture import ALL, PREDICTIONS, fixture_dataset as _ds, make_perturbed_dir, manifest_entry as _entry, score_and_publish, write_predictions  # noqa: E501
 
 
 # --------------------------------------------------------------------------- the bootstrap arithmetic

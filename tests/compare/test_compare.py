@@ -1,4 +1,4 @@
-"""mrclens.scoring.compare: the difference and CI arithmetic on hand-made statistics and audit directories (issue 19)."""
+"""mrclens.compare: the difference and CI arithmetic on hand-made statistics and audit directories (issue 19)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from mrclens.artifacts.results import (
     SetResult,
 )
 from mrclens.errors import ArtifactError, MRCLensError
-from mrclens.scoring.compare import (
+from mrclens.compare import (
     READER_KEY,
     Source,
     compare,
@@ -267,7 +267,7 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
     """The miniature set with a matched control c1 of e1 (the control changes both questions and misleads
     nowhere): e1's excess drop over c1 is 50 points, bootstrapped from the question scores paired as
     scoring pairs them, and its relative form scales it by the baseline F1 (100)."""
-    from perturbed_fixture import TRUNC, _ds, _entry
+    from perturbed_fixture import TRUNC, fixture_dataset, manifest_entry
 
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
     dirs = []
@@ -275,12 +275,12 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
         d = tmp_path / name
         perturbed = make_perturbed_dir(d)
         manifest = json.loads((perturbed / "manifest.json").read_text())
-        manifest["ablations"]["c1"] = {**_entry("control of insert question", "Similarity", "truncated", "large_drop",
-                                                TRUNC, {"q1", "q3"}), "control_of": "e1", "file": "c1.json"}
+        manifest["ablations"]["c1"] = {**manifest_entry("control of insert question", "Similarity", "truncated", "large_drop",
+                                                        TRUNC, {"q1", "q3"}), "control_of": "e1", "file": "c1.json"}
         (perturbed / "manifest.json").write_text(json.dumps(manifest))
         from mrclens.squad import write_dataset
 
-        write_dataset(_ds(TRUNC), perturbed / "c1.json")
+        write_dataset(fixture_dataset(TRUNC), perturbed / "c1.json")
         score_and_publish(perturbed, write_predictions(d, {**PREDICTIONS, "c1": c1}), d, model_name="m", seed=0,
                           n_resamples=200, progress=False)
         dirs.append(d)
@@ -294,3 +294,16 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
         d = row.differences[0]
         # A: per-question excess 100 and 0 -> resampled means 0/50/100; B: the control misleads like e1 -> 0 always
         assert (d.difference, d.ci_low, d.ci_high, d.ci_method) == (-50.0, -100.0, 0.0, "bootstrap"), figure
+
+
+def test_every_task_registers_its_comparison_hooks():
+    """Each registered task names its `mrclens compare` hooks (role "compare" in mrclens.tasks): rows whose
+    keys `mrclens check` accepts, and a word for the message that refuses mixed tasks."""
+    from mrclens.compare.sources import TaskComparison, hooks_for
+    from mrclens.tasks import all_tasks
+
+    for task in all_tasks():
+        hooks = task.entry("compare")
+        assert isinstance(hooks, TaskComparison) and hooks is hooks_for(task.name)
+        assert hooks.rows and all(is_row_key(row[1]) for row in hooks.rows)
+    assert hooks_for("no_such_task") is hooks_for("span")  # an unknown task name is read as span data

@@ -17,7 +17,7 @@ from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.multiple_choice.data import MCQuestion, load_mc_dataset, write_jsonl
 from mrclens.multiple_choice.stats import MC_HEURISTICS, mc_heuristic_predictions, mc_stats
-from mrclens.scoring.compare import (
+from mrclens.compare import (
     MC_ROWS,
     READER_KEY,
     compare,
