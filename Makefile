@@ -22,9 +22,11 @@ install: $(STAMP)
 demo: install
 	$(VENV)/bin/mrclens audit --out audit-sample
 
-## The test suite, with the docstring examples of every mrclens module (tests/test_docstring_examples.py)
+## The import contract (setup.cfg [importlinter]: the floors of the package), then the test suite,
+## with the docstring examples of every mrclens module (tests/test_docstring_examples.py)
 ## (installs Chromium for the browser test when it can).
 test: install browser-deps
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -p no:cacheprovider
 
 browser-deps:
