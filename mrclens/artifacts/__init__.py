@@ -20,3 +20,24 @@ caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else ca
 :class:`~mrclens.errors.ArtifactError` (exit code 2) naming the file and field when a file is
 missing or malformed, and reads files without a ``format_version`` as version 1.
 """
+
+from __future__ import annotations
+
+import os
+
+from mrclens.artifacts._files import read_json_object
+from mrclens.errors import ArtifactError
+
+__all__ = ["read_json_object", "is_perturb_output"]
+
+
+def is_perturb_output(directory: str | os.PathLike) -> bool:
+    """Whether ``directory`` holds a readable perturbation manifest (an earlier ``mrclens perturb``
+    output, span or multiple choice; :func:`mrclens.artifacts.manifest.read_manifest`)."""
+    from mrclens.artifacts.manifest import read_manifest  # the package's own module, read when asked
+
+    try:
+        read_manifest(directory)
+    except ArtifactError:
+        return False
+    return True

@@ -58,11 +58,9 @@ deterministic, so runs agree only up to float rounding, which grows over trainin
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import logging
 import math
-import resource
 import time
 import warnings
 from typing import Any, Callable
@@ -77,10 +75,13 @@ from mrclens.baseline_model import no_answer as na
 from mrclens.baseline_model.averaging import WeightAverage
 from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
-from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
+from mrclens.baseline_model.reader import EncodedData, Reader, amp_dtype, autocast, encode, make_batch
+from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.errors import MRCLensError
+from mrclens.metrics.no_answer import apply_threshold
+from mrclens.metrics.official import evaluate_set
 from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
@@ -89,9 +90,21 @@ _logger = logging.getLogger(__name__)
 POOL_BATCHES = 50
 
 
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MiB (``resource.getrusage``; Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+def heldout_scores(reader: Reader, dataset: Dataset, data: EncodedData,
+                   progress: bool = False) -> tuple[dict[str, float | int], dict[str, Any] | None]:
+    """Official scores of ``reader`` on held-out data (used to pick the best epoch).
+
+    Without the no-answer option: :func:`~mrclens.metrics.official.evaluate_set` of its
+    predictions, and ``None``. With it: the scores at the threshold chosen on this data
+    (:func:`~mrclens.baseline_model.no_answer.choose_threshold`), and that choice.
+    """
+    if not reader.abstains:
+        return evaluate_set(dataset, reader.predict_encoded(data, progress=progress)), None
+    texts, na_scores = reader.span_predictions_encoded(data, progress=progress)
+    probs = {q: float(p) for q, p in zip(na_scores, na.no_answer_probs(np.array(list(na_scores.values()))))}
+    choice = na.choose_threshold(dataset, texts, probs)
+    scores = evaluate_set(dataset, apply_threshold(texts, probs, choice["threshold"]))
+    return scores, choice
 
 
 def _weights(model: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -186,53 +199,6 @@ def training_batches(ctx_len: np.ndarray, usable: np.ndarray, batch_size: int,
         batches.extend(chunk[k: k + batch_size] for k in range(0, len(chunk), batch_size))
     rng.shuffle(batches)
     return batches
-
-
-#: Whether torch fills new tensors with NaN while training deterministically on the CPU (see
-#: :func:`cpu_determinism`; off: the fill costs 18-20 % of a step and changes no weight).
-FILL_UNINITIALIZED_MEMORY = False
-
-
-@contextlib.contextmanager
-def cpu_determinism(threads: int | None, device: torch.device):
-    """Run the block with a fixed torch thread count and deterministic algorithms on the CPU.
-
-    Args:
-        threads: intra-op threads to use (``None``: keep the current count).
-        device: where training runs; on a CUDA device nothing is changed (cuDNN and CUDA index
-            kernels are not bitwise deterministic anyway, and deterministic mode would refuse some).
-
-    Yields:
-        the thread count in effect on the CPU (``None`` on CUDA). torch's thread count,
-        deterministic-algorithm setting and ``fill_uninitialized_memory`` are restored when the block ends.
-
-    Deterministic mode also makes torch fill every newly allocated tensor with NaN
-    (``torch.utils.deterministic.fill_uninitialized_memory``, a guard against kernels that read
-    memory they did not write). That fill was 18–20 % of a training step's CPU time (issue 21: a
-    torch profile of the paper reader, mostly the oneDNN LSTM's workspaces), and no kernel of this
-    model reads uninitialized memory: the weights after 60 steps are bitwise the same with and
-    without it (``tests/baseline_model/test_deterministic_training.py``). So it is switched off here
-    (:data:`FILL_UNINITIALIZED_MEMORY`).
-    """
-    import torch.utils.deterministic as deterministic
-
-    if device.type != "cpu":
-        yield None
-        return
-    before_threads = torch.get_num_threads()
-    before_det = torch.are_deterministic_algorithms_enabled()
-    before_warn = torch.is_deterministic_algorithms_warn_only_enabled()
-    before_fill = deterministic.fill_uninitialized_memory
-    try:
-        if threads is not None:
-            torch.set_num_threads(int(threads))
-        torch.use_deterministic_algorithms(True)
-        deterministic.fill_uninitialized_memory = FILL_UNINITIALIZED_MEMORY
-        yield torch.get_num_threads()
-    finally:
-        deterministic.fill_uninitialized_memory = before_fill
-        torch.use_deterministic_algorithms(before_det, warn_only=before_warn)
-        torch.set_num_threads(before_threads)
 
 
 def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Dataset | None = None,
@@ -426,12 +392,12 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
         loss_sum, loss_steps, seen_since, time_since = 0.0, 0, 0, 0.0
         if dev_data is not None:
             t0 = time.perf_counter()
-            scores, na_choice = na.heldout_scores(reader, dev, dev_data, progress=show)
+            scores, na_choice = heldout_scores(reader, dev, dev_data, progress=show)
             state = None
             if average is not None:  # the averaged weights compete with the current ones
                 record["dev_f1_current"] = round(scores["f1"], 2)
                 with average.applied():
-                    avg_scores, avg_na = na.heldout_scores(reader, dev, dev_data, progress=show)
+                    avg_scores, avg_na = heldout_scores(reader, dev, dev_data, progress=show)
                     if avg_scores["f1"] > scores["f1"]:
                         scores, na_choice = avg_scores, avg_na
                         state = _weights(model)
