@@ -27,7 +27,7 @@ from mrclens.baseline_model import reader as reader_module
 from mrclens.baseline_model.model import CoAttentionReader
 from mrclens.baseline_model.reader import Reader, encode
 from mrclens.baseline_model.tokenize import tokenize_dataset
-from mrclens.baseline_model.train import peak_rss_mb
+from mrclens.baseline_model.runtime import peak_rss_mb
 from mrclens.baseline_model.vectors import build_vocab
 from mrclens.squad import load_dataset
 

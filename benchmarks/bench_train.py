@@ -25,7 +25,7 @@ from pathlib import Path
 import torch
 
 from mrclens.baseline_model import ReaderConfig, train
-from mrclens.baseline_model.train import peak_rss_mb
+from mrclens.baseline_model.runtime import peak_rss_mb
 from mrclens.squad import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]

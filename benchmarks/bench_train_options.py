@@ -8,7 +8,7 @@ line per option.
 
 ``fill``: trains the ``paper`` profile for ``--steps`` steps on the bundled sample four times,
 alternating torch's NaN fill of new tensors on and off (``FILL_UNINITIALIZED_MEMORY`` of
-:mod:`mrclens.baseline_model.train`), and prints examples/s of each run and whether the weights
+:mod:`mrclens.baseline_model.runtime`), and prints examples/s of each run and whether the weights
 are bitwise identical across the four.
 
 Usage::
@@ -31,6 +31,7 @@ import torch
 
 from mrclens.baseline_model import ReaderConfig, train
 from mrclens.baseline_model import no_answer as na
+from mrclens.baseline_model import runtime
 from mrclens.baseline_model.model import CoAttentionReader
 from mrclens.baseline_model.reader import encode, make_batch
 from mrclens.baseline_model.tokenize import tokenize_dataset
@@ -80,12 +81,11 @@ def throughput(options: list[dict]) -> None:
 
 
 def fill(steps: int) -> None:
-    train_module = importlib.import_module("mrclens.baseline_model.train")
     sample = load_dataset(SAMPLE)
     first: dict[bool, dict[str, torch.Tensor]] = {}
     same = True
     for on in (True, False, True, False):
-        train_module.FILL_UNINITIALIZED_MEMORY = on
+        runtime.FILL_UNINITIALIZED_MEMORY = on
         reader = train(sample, ReaderConfig.profile("paper"), max_steps=steps, progress=False, seed=0,
                        log=lambda line: None)
         state = {k: v.clone() for k, v in reader.model.state_dict().items()}

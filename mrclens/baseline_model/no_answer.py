@@ -26,7 +26,7 @@ the official ``find_best_thresh`` search), saved with the weights (``no_answer.j
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import torch
@@ -35,9 +35,6 @@ import torch.nn.functional as F
 from mrclens.metrics.no_answer import apply_threshold, best_thresholds
 from mrclens.metrics.official import evaluate_set
 from mrclens.squad import Dataset
-
-if TYPE_CHECKING:  # pragma: no cover
-    from mrclens.baseline_model.reader import EncodedData, Reader
 
 #: The threshold of a reader with the option that was trained without held-out data: abstain when
 #: "no answer" is more likely than the best span (probability above one half).
@@ -115,20 +112,3 @@ def choose_threshold(dataset: Dataset, span_texts: dict[str, str], na_probs: dic
     scores = evaluate_set(dataset, answers)
     return {"threshold": t, "threshold_score": threshold_score(t), "exact_match": scores["exact_match"],
             "f1": scores["f1"], "n": len(answers), "abstained": sum(1 for a in answers.values() if a == "")}
-
-
-def heldout_scores(reader: "Reader", dataset: Dataset, data: "EncodedData",
-                   progress: bool = False) -> tuple[dict[str, float | int], dict[str, Any] | None]:
-    """Official scores of ``reader`` on held-out data (used to pick the best epoch).
-
-    Without the no-answer option: :func:`~mrclens.metrics.official.evaluate_set` of its
-    predictions, and ``None``. With it: the scores at the threshold chosen on this data
-    (:func:`choose_threshold`), and that choice.
-    """
-    if not reader.abstains:
-        return evaluate_set(dataset, reader.predict_encoded(data, progress=progress)), None
-    texts, na_scores = reader.span_predictions_encoded(data, progress=progress)
-    probs = {q: float(p) for q, p in zip(na_scores, no_answer_probs(np.array(list(na_scores.values()))))}
-    choice = choose_threshold(dataset, texts, probs)
-    scores = evaluate_set(dataset, apply_threshold(texts, probs, choice["threshold"]))
-    return scores, choice

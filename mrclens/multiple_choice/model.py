@@ -21,7 +21,7 @@ Architecture, for one question with endings ``e_1 … e_K``:
    lower-cased form occurs in the other part of the pair: an ending token that appears in the prompt,
    a prompt token that appears in the ending).
 3. **Encoder**: one BiLSTM (``hidden`` units per direction; the span reader's exact padded
-   :class:`~mrclens.baseline_model.model.BiLSTM`) shared by every pair, reading the whole pair, so
+   :class:`~mrclens.baseline_model.layers.BiLSTM`) shared by every pair, reading the whole pair, so
    the ending's states are conditioned on the prompt and vice versa.
 4. **Pooling and score**: max over time of the BiLSTM states (real positions only), dropout, one
    linear layer → one score per pair.
@@ -46,8 +46,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from mrclens.baseline_model.config import DEFAULT_VECTORS
-from mrclens.baseline_model.model import NEG_INF, BiLSTM, reverse_index
+from mrclens.baseline_model.vectors import DEFAULT_VECTORS
+from mrclens.baseline_model.layers import NEG_INF, BiLSTM, reverse_index
 from mrclens.errors import MRCLensError
 
 #: The name of the default configuration (recorded in ``profile_name``).

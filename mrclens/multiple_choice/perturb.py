@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mrclens import __version__
+from mrclens.artifacts import is_perturb_output
 from mrclens.artifacts.layout import MANIFEST, set_file_name
-from mrclens.perturbations.driver import is_perturb_output
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
                                         write_manifest)
 from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
@@ -26,11 +26,7 @@ from mrclens.parsing import ParsedText, parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import Change, make_rng
 from mrclens.progress import progress as progress_bar
 from mrclens.seeds import derived_seed
-
-#: The value of :attr:`PerturbationManifest.task` for multiple-choice sets.
-TASK = "multiple_choice"
-
-
+from mrclens.tasks import MULTIPLE_CHOICE, task_of
 
 
 def perturb_mc(dataset: MCDataset, out_dir: str | os.PathLike, *, ablations: Iterable[str] | str | None = None,
@@ -139,7 +135,7 @@ def _write_all(dataset: MCDataset, out: Path, *, ids: list[str], seed: int, draw
         mrclens_version=__version__, seed=seed, source=source,
         pipeline=pipeline_fingerprint_for(pos=True, cache_dir=cache_dir),
         sets={BASELINE_SET: SetEntry(original, len(dataset))}, ablations={},
-        draw=draw, draw_seed=draw_seed if draw else None, task=TASK,
+        draw=draw, draw_seed=draw_seed if draw else None, task=MULTIPLE_CHOICE.name,
     )
     bar = progress_bar(total=len(ids), desc="perturbing", unit="ablation", enabled=progress)
     for aid in ids:
@@ -153,6 +149,14 @@ def _write_all(dataset: MCDataset, out: Path, *, ids: list[str], seed: int, draw
     return manifest
 
 
+def _is_mc_output(manifest: PerturbationManifest) -> bool:
+    """Whether the manifest's task is multiple choice (a task name that is not registered is not)."""
+    try:
+        return task_of(manifest) is MULTIPLE_CHOICE
+    except MRCLensError:
+        return False
+
+
 def load_perturbed_mc(perturbed_dir: str | os.PathLike) -> dict[str, MCDataset]:
     """Every set of a multiple-choice perturb output: ``{"original": …, "m1": …, …}`` (manifest order:
     the baseline set, then the ablations in report order).
@@ -163,8 +167,8 @@ def load_perturbed_mc(perturbed_dir: str | os.PathLike) -> dict[str, MCDataset]:
         DataError: a set file is not valid multiple-choice JSON Lines.
     """
     manifest = read_manifest(perturbed_dir)
-    if manifest.task != TASK:
-        raise ArtifactError(f"{Path(perturbed_dir) / MANIFEST}: task is {manifest.task!r}, not {TASK!r} "
+    if not _is_mc_output(manifest):
+        raise ArtifactError(f"{Path(perturbed_dir) / MANIFEST}: task is {manifest.task!r}, not {MULTIPLE_CHOICE.name!r} "
                             f"(a span perturb output; read it with mrclens.squad.load_dataset)")
     out: dict[str, MCDataset] = {}
     for name, file in manifest.set_files().items():

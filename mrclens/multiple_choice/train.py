@@ -16,7 +16,7 @@ nothing depends on it. After every epoch the model is scored on ``dev`` (accurac
 of the best epoch are kept (the first on ties); without ``dev`` the last epoch's weights are kept.
 
 Reproducibility: as for the span reader (:mod:`mrclens.baseline_model.train`, issue 16), CPU training
-runs under :func:`~mrclens.baseline_model.train.cpu_determinism` (``config.cpu_threads`` torch threads,
+runs under :func:`~mrclens.baseline_model.runtime.cpu_determinism` (``config.cpu_threads`` torch threads,
 deterministic algorithms; both restored after), ``torch.manual_seed(seed)`` fixes initialisation and
 dropout, and vocabularies and token tables are ordered deterministically. The same data, config, seed
 and thread count therefore give bitwise identical weights and predictions on the CPU. On a CUDA
@@ -40,7 +40,8 @@ accuracy 46.0–47.3 %; 20–21 s of training per fold (8 epochs, ≈ 700 questi
 tokenising and reading the vectors; predicting 555 questions 0.25 s. Seeds 1 and 2 on fold 0: 40.36 and
 42.70 %.
 
-Checkpoint directory (:meth:`MCReader.save`; every file written atomically)::
+Checkpoint directory (:meth:`MCReader.save`; every file written atomically; the files of every reader
+checkpoint, :mod:`mrclens.baseline_model.checkpoint`)::
 
     config.json        {"task": "multiple_choice", **MCReaderConfig.to_dict()}
     vocab.json         {"words": [...], "chars": [...]} (mrclens.baseline_model.vectors.Vocab)
@@ -53,7 +54,6 @@ Checkpoint directory (:meth:`MCReader.save`; every file written atomically)::
 from __future__ import annotations
 
 import copy
-import io
 import json
 import logging
 import os
@@ -67,28 +67,28 @@ import torch
 import torch.nn.functional as F
 
 from mrclens.artifacts.training_record import TrainingRecord
-from mrclens.baseline_model.reader import TRAINING_RECORD, read_training_log, read_training_record, resolve_device
+from mrclens.baseline_model.checkpoint import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, check_architecture,
+                                               check_task_marker, load_weights, read_training_log,
+                                               read_training_record, read_weights, require_files,
+                                               write_checkpoint)
+from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_texts
-from mrclens.baseline_model.train import cpu_determinism, peak_rss_mb
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.errors import CheckpointError, MRCLensError
-from mrclens.io_utils import atomic_write_bytes, atomic_write_json
 from mrclens.multiple_choice.data import MCDataset
 from mrclens.multiple_choice.model import MCReaderConfig, PairScorer
 from mrclens.progress import progress as progress_bar
+from mrclens.tasks import MULTIPLE_CHOICE
 
 __all__ = ["MCReader", "MCReaderConfig", "MCEncoded", "train_mc", "encode_datasets", "make_batch", "pair_tokens",
-           "MC_CHECKPOINT_FORMAT", "MC_TASK"]  # MCReaderConfig is re-exported from mrclens.multiple_choice.model
+           "MC_CHECKPOINT_FORMAT"]  # MCReaderConfig is re-exported from mrclens.multiple_choice.model
 
 _logger = logging.getLogger(__name__)
 
 #: ``weights.pt``'s ``format`` value.
 MC_CHECKPOINT_FORMAT = "mrclens-mc-reader-1"
-#: ``config.json``'s ``task`` value.
-MC_TASK = "multiple_choice"
-_CHECKPOINT_FILES = ("config.json", "vocab.json", "weights.pt")
-# keys only a span-reader (SQuAD) config.json has: how a span checkpoint is recognised
-_SPAN_KEYS = frozenset({"max_answer_tokens", "max_train_context_tokens", "lr_decay_steps"})
+#: What a checkpoint is called in messages.
+_CHECKPOINT_KIND = f"{MULTIPLE_CHOICE.data_label} reader"
 
 
 # ---------------------------------------------------------------------------------------- encoding
@@ -251,7 +251,7 @@ class MCReader:
             ``None`` when unknown.
     """
 
-    task = MC_TASK
+    task = MULTIPLE_CHOICE.name
 
     def __init__(self, config: MCReaderConfig, vocab: Vocab, model: PairScorer, device: torch.device | str = "cpu",
                  training_log: list[dict[str, Any]] | None = None, training: TrainingRecord | None = None):
@@ -314,21 +314,10 @@ class MCReader:
         Raises:
             OutputError: a file cannot be written.
         """
-        d = Path(directory)
-        atomic_write_json(d / "config.json", {"task": MC_TASK, **self.config.to_dict()}, indent=2)
-        atomic_write_bytes(d / "vocab.json", self.vocab.to_json().encode("utf-8"))
-        buf = io.BytesIO()
-        state = {k: v.detach().cpu() for k, v in self.model.state_dict().items()}
-        arch = json.dumps(self.config.architecture(), sort_keys=True)
-        torch.save({"format": MC_CHECKPOINT_FORMAT, "architecture": arch, "vocab_sha256": self.vocab.fingerprint(),
-                    "state_dict": state}, buf)
-        atomic_write_bytes(d / "weights.pt", buf.getvalue())
-        atomic_write_json(d / "training_log.json", self.training_log, indent=2)
-        if self.training is not None:
-            atomic_write_json(d / TRAINING_RECORD, self.training.to_json(), indent=2)
-        elif (d / TRAINING_RECORD).exists():
-            (d / TRAINING_RECORD).unlink()
-        return d
+        return write_checkpoint(directory, config={"task": MULTIPLE_CHOICE.name, **self.config.to_dict()},
+                                vocab=self.vocab, model=self.model, weights_format=MC_CHECKPOINT_FORMAT,
+                                architecture=self.config.architecture(), training_log=self.training_log,
+                                training=self.training)
 
     @classmethod
     def load(cls, directory: str | os.PathLike, device: str = "auto") -> "MCReader":
@@ -342,60 +331,37 @@ class MCReader:
             MRCLensError: a bad device name, or CUDA asked for without a GPU.
         """
         d = Path(directory)
-        cfg_path = d / "config.json"
-        if not cfg_path.is_file():
-            raise CheckpointError(f"{d}: not a multiple-choice reader checkpoint (config.json is missing)")
+        cfg_path = d / CONFIG_FILE
+        require_files(d, _CHECKPOINT_KIND, (CONFIG_FILE,))
         try:
             obj = json.loads(cfg_path.read_text("utf-8"))
         except (ValueError, UnicodeDecodeError, OSError) as err:
             raise CheckpointError(f"{cfg_path}: unreadable config: {err}") from None
         if not isinstance(obj, dict):
             raise CheckpointError(f"{cfg_path}: expected a JSON object")
-        task = obj.get("task")
-        if task != MC_TASK:
-            if task is None and _SPAN_KEYS & set(obj):
-                what = "a span-extraction (SQuAD) reader checkpoint"
-            elif task is not None:
-                what = f"a checkpoint for task {task!r}"
-            else:
-                what = 'no "task": "multiple_choice" marker in config.json'
-            raise CheckpointError(f"{d}: not a multiple-choice reader ({what}); train one with "
-                                  "mrclens.multiple_choice.train.train_mc")
-        for name in _CHECKPOINT_FILES[1:]:
-            if not (d / name).is_file():
-                raise CheckpointError(f"{d}: not a multiple-choice reader checkpoint ({name} is missing)")
+        check_task_marker(d, obj, MULTIPLE_CHOICE, "train one with mrclens.multiple_choice.train.train_mc")
+        require_files(d, _CHECKPOINT_KIND)
         try:
             config = MCReaderConfig.from_dict({k: v for k, v in obj.items() if k != "task"})
         except (MRCLensError, TypeError) as err:
             raise CheckpointError(f"{cfg_path}: {err}") from None
         try:
-            vocab = Vocab.from_json((d / "vocab.json").read_text("utf-8"))
+            vocab = Vocab.from_json((d / VOCAB_FILE).read_text("utf-8"))
         except (ValueError, UnicodeDecodeError, KeyError, TypeError, OSError) as err:
-            raise CheckpointError(f"{d / 'vocab.json'}: unreadable vocabulary: {err}") from None
-        wpath = d / "weights.pt"
-        try:
-            ckpt = torch.load(wpath, map_location="cpu", weights_only=True)
-        except Exception as err:  # torch raises several types for corrupt files
-            raise CheckpointError(f"{wpath}: unreadable weights: {err}") from None
-        if not isinstance(ckpt, dict) or ckpt.get("format") != MC_CHECKPOINT_FORMAT:
-            raise CheckpointError(f"{wpath}: not a {MC_CHECKPOINT_FORMAT} weights file")
+            raise CheckpointError(f"{d / VOCAB_FILE}: unreadable vocabulary: {err}") from None
+        wpath = d / WEIGHTS_FILE
+        ckpt = read_weights(d, MC_CHECKPOINT_FORMAT)
         if ckpt.get("vocab_sha256") != vocab.fingerprint():
             raise CheckpointError(f"{d}: vocab.json does not match the vocabulary the weights were trained with; "
                                   "refusing to load")
-        arch = json.dumps(config.architecture(), sort_keys=True)
-        if ckpt.get("architecture") != arch:
-            raise CheckpointError(f"{d}: config.json does not match the weights' architecture: config {arch} vs "
-                                  f"weights {ckpt.get('architecture')}; refusing to load")
+        check_architecture(d, ckpt, config.architecture())
         state = ckpt.get("state_dict")
         vectors = state.get("word_vectors") if isinstance(state, dict) else None
         if not isinstance(vectors, torch.Tensor) or vectors.dim() != 2 or vectors.shape[0] != len(vocab.words) + 2:
             raise CheckpointError(f"{wpath}: the word-vector rows do not match vocab.json "
                                   f"({len(vocab.words) + 2} rows expected); refusing to load")
         model = PairScorer(config, vectors, len(vocab.chars) + 2)
-        try:
-            model.load_state_dict(state, strict=True)
-        except RuntimeError as err:
-            raise CheckpointError(f"{wpath}: weights do not fit the configured model: {err}") from None
+        load_weights(model, state, wpath)
         return cls(config, vocab, model, device, read_training_log(d) or [], training=read_training_record(d))
 
 

@@ -15,11 +15,12 @@ from typing import Any, Iterable, Sequence
 
 
 from mrclens import __version__
+from mrclens.artifacts import is_perturb_output
 from mrclens.artifacts.layout import set_file_name
 from mrclens.artifacts.layout import MANIFEST
-from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
+from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord,
                                         write_manifest)
-from mrclens.errors import ArtifactError, MRCLensError
+from mrclens.errors import MRCLensError
 from mrclens.io_utils import atomic_write_bytes, gc_paused, refuse_foreign_output, sha256_file, staged_output
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
@@ -156,15 +157,6 @@ def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
             f"{dataset.source or 'the dataset'}: {single:,} of {total:,} paragraphs are a single sentence "
             f"and the truncated set is empty, so e1, e2, e6-e8 have nothing to perturb; the text is most likely "
             f"not English, which MRCLens's English spaCy pipeline cannot split into sentences")
-
-
-def is_perturb_output(directory: Path) -> bool:
-    """Whether ``directory`` holds a readable perturbation manifest (an earlier ``mrclens perturb`` output)."""
-    try:
-        read_manifest(directory)
-    except ArtifactError:
-        return False
-    return True
 
 
 def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, force=False,

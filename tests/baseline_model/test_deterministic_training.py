@@ -13,7 +13,7 @@ import torch
 
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.baseline_model import Reader, train
-from mrclens.baseline_model.reader import read_training_record
+from mrclens.baseline_model.checkpoint import read_training_record
 from mrclens.errors import CheckpointError, MRCLensError
 
 from reader_helpers import tiny_config
@@ -49,13 +49,12 @@ def test_same_seed_gives_bitwise_identical_weights(first_run, sample32):
 def test_no_kernel_reads_uninitialized_memory(first_run, sample32, monkeypatch):
     """Training skips torch's NaN fill of new tensors (issue 21: 18-20 % of a step); with the fill on,
     a kernel that read memory it had not written would change the weights. They are bitwise the same."""
-    import importlib
-
     import torch.utils.deterministic as deterministic
 
-    train_module = importlib.import_module("mrclens.baseline_model.train")  # the package exports train()
+    from mrclens.baseline_model import runtime
+
     before = deterministic.fill_uninitialized_memory
-    monkeypatch.setattr(train_module, "FILL_UNINITIALIZED_MEMORY", True)
+    monkeypatch.setattr(runtime, "FILL_UNINITIALIZED_MEMORY", True)
     filled = _train(sample32, threads=2)
     assert _same(_weights(first_run), _weights(filled))
     assert deterministic.fill_uninitialized_memory == before  # restored after training

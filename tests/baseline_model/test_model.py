@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from mrclens.baseline_model import ReaderConfig, decode_spans
-from mrclens.baseline_model.model import BiLSTM, CoAttentionReader, reverse_index
+from mrclens.baseline_model.layers import BiLSTM, reverse_index
+from mrclens.baseline_model.model import CoAttentionReader
 
 
 def test_reverse_index_reverses_within_each_length_and_keeps_padding():

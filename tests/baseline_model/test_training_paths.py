@@ -13,7 +13,8 @@ import torch
 
 from mrclens.baseline_model import train
 from mrclens.baseline_model.config import ReaderConfig
-from mrclens.baseline_model.model import BiLSTM, CoAttentionReader, neg_fill, reverse_index, uses_packed_lstm
+from mrclens.baseline_model.layers import BiLSTM, neg_fill, reverse_index
+from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import amp_dtype, encode, make_batch
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.train import POOL_BATCHES, resolve_bucket_width, training_batches

@@ -46,11 +46,11 @@ def test_the_better_of_average_and_current_weights_is_selected(sample32):
     for r in log:
         assert r["dev_f1"] == max(r["dev_f1_current"], r["dev_f1_average"])
     # the kept weights score the best logged F1 on the same dev data
-    from mrclens.baseline_model import no_answer as na
+    from mrclens.baseline_model.train import heldout_scores
     from mrclens.baseline_model.reader import encode
     from mrclens.baseline_model.tokenize import tokenize_dataset
 
-    scores, _ = na.heldout_scores(reader, sample32, encode(tokenize_dataset(sample32), reader.vocab, reader.config))
+    scores, _ = heldout_scores(reader, sample32, encode(tokenize_dataset(sample32), reader.vocab, reader.config))
     assert round(scores["f1"], 2) == max(r["dev_f1"] for r in log)
 
 
