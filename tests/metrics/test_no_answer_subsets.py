@@ -9,18 +9,15 @@ import numpy as np
 import pytest
 
 from mrclens.artifacts.results import (
-    CSV_COLUMNS,
-    CSV_OPTIONAL_COLUMNS,
-    V2_CSV_COLUMNS,
     BootstrapSettings,
     ModelRecord,
     Results,
     SubsetDrop,
     SubsetScore,
     read_results,
-    read_results_csv,
     write_results,
 )
+from mrclens.artifacts.results_csv import CSV_COLUMNS, CSV_OPTIONAL_COLUMNS, V2_CSV_COLUMNS, read_results_csv
 from mrclens.reports.no_answer import v2_view
 from mrclens.reports.table import format_table
 from mrclens.metrics.bootstrap import paired_bootstrap_drop
