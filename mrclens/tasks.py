@@ -55,6 +55,9 @@ class Task:
             (``"F1"`` in 0-100 percentage points for span extraction; ``"accuracy"`` for multiple choice).
         rules_file: the shipped ``mrclens check`` rules, a file under ``mrclens/data/``.
         entry_points: role → ``"module:attribute"``; see :meth:`entry`.
+        prediction_form: what a prediction file gives per question id: ``"text"`` (the answer text,
+            in any of the span forms) or ``"choice"`` (the 0-based index of the chosen ending);
+            :mod:`mrclens.artifacts.predictions`.
     """
 
     name: str
@@ -63,6 +66,7 @@ class Task:
     metric: str
     rules_file: str
     entry_points: Mapping[str, str] = field(default_factory=dict)
+    prediction_form: str = "text"
 
     @property
     def is_default(self) -> bool:
@@ -146,6 +150,8 @@ SPAN = register(Task(
     rules_file="default_rules.toml",
     entry_points={
         "load": "mrclens.formats:load_dataset",
+        "score_set": "mrclens.scoring.sets:score_span_set",
+        "ablations": "mrclens.perturbations.registry:ABLATIONS",
     },
 ))
 
@@ -158,5 +164,8 @@ MULTIPLE_CHOICE = register(Task(
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
+        "score_set": "mrclens.scoring.sets:score_choice_set",
+        "ablations": "mrclens.multiple_choice.ablations:MC_ABLATIONS",
     },
+    prediction_form="choice",
 ))

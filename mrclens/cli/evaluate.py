@@ -82,7 +82,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     from mrclens.multiple_choice.data import load_mc_dataset, sniff_mc
 
     if sniff_mc(data) is not None:  # multiple choice (issue 20): {"question id": ending index}
-        from mrclens.scoring.drops import choice_accuracy
+        from mrclens.scoring.sets import choice_accuracy
 
         click.echo(json.dumps(choice_accuracy(load_mc_dataset(data), read_prediction_file(predictions, "multiple_choice").texts)))
         return
