@@ -58,6 +58,9 @@ class Task:
         check_compare_with: whether ``mrclens check --compare-with`` (rules on the differences
             from a reference dataset) is available for its data.
         entry_points: role → ``"module:attribute"``; see :meth:`entry`.
+        prediction_form: what a prediction file gives per question id: ``"text"`` (the answer text,
+            in any of the span forms) or ``"choice"`` (the 0-based index of the chosen ending);
+            :mod:`mrclens.artifacts.predictions`.
     """
 
     name: str
@@ -68,6 +71,7 @@ class Task:
     rules_file: str
     check_compare_with: bool = False
     entry_points: Mapping[str, str] = field(default_factory=dict)
+    prediction_form: str = "text"
 
     @property
     def is_default(self) -> bool:
@@ -180,6 +184,8 @@ SPAN = register(Task(
         "report_facts": "mrclens.reports.examples:span_report_facts",
         "report_examples": "mrclens.reports.examples:span_example_block",
         "compare": "mrclens.compare.span:SPAN_COMPARISON",
+        "score_set": "mrclens.scoring.sets:score_span_set",
+        "ablations": "mrclens.perturbations.registry:ABLATIONS",
     },
 ))
 
@@ -202,5 +208,8 @@ MULTIPLE_CHOICE = register(Task(
         "report_facts": "mrclens.reports.mc_examples:mc_report_facts",
         "report_examples": "mrclens.reports.mc_examples:mc_example_block",
         "compare": "mrclens.compare.multiple_choice:MC_COMPARISON",
+        "score_set": "mrclens.scoring.sets:score_choice_set",
+        "ablations": "mrclens.multiple_choice.ablations:MC_ABLATIONS",
     },
+    prediction_form="choice",
 ))

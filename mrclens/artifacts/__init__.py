@@ -5,7 +5,8 @@ file                                   owner module                             
 =====================================  ==========================================  ==================================
 names of all files and folders         :mod:`mrclens.artifacts.layout`             —
 ``perturbed/manifest.json``            :mod:`mrclens.artifacts.manifest`           ``mrclens perturb``, the audit
-``results.json``, ``results.csv``      :mod:`mrclens.artifacts.results`            ``mrclens evaluate --out``, the audit
+``results.json``                       :mod:`mrclens.artifacts.results`            ``mrclens evaluate --out``, the audit
+``results.csv``                        :mod:`mrclens.artifacts.results_csv`        ``mrclens evaluate --out``, the audit
 ``question-scores.json``               :mod:`mrclens.artifacts.question_scores`    ``mrclens evaluate --out``, the audit
 ``audit-state.json``                   :mod:`mrclens.artifacts.audit_state`        the audit
 ``predictions/<set>.json``             :mod:`mrclens.artifacts.predictions`        ``mrclens predict``, the audit
@@ -13,8 +14,10 @@ names of all files and folders         :mod:`mrclens.artifacts.layout`          
 ``comparison.json``, ``.csv``          :mod:`mrclens.artifacts.comparison`         ``mrclens compare --out``
 =====================================  ==========================================  ==================================
 
-The perturbed sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is
-owned by :mod:`mrclens.baseline_model.checkpoint`, the report by :mod:`mrclens.reports`, and the
+The metadata of an ablation, which the manifest's and the results' ablation entries (and the
+ablation registries) extend, is :class:`mrclens.artifacts.ablation.AblationMeta`. The perturbed
+sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is owned by
+:mod:`mrclens.baseline_model.checkpoint`, the report by :mod:`mrclens.reports`, and the
 caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else calls
 ``json.load``/``json.dump`` on the files above. Every reader raises
 :class:`~mrclens.errors.ArtifactError` (exit code 2) naming the file and field when a file is

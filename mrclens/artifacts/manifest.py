@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mrclens.artifacts import _files
+from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json
+from mrclens.tasks import DEFAULT_TASK
 
 #: The manifest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -95,14 +97,17 @@ class SetEntry:
         return out
 
 
-@dataclass
-class AblationEntry:
-    """One ablation's set: what it is (from the registry) and what it changed.
+@dataclass(kw_only=True)
+class AblationEntry(AblationMeta):
+    """One ablation's set: what it is (its :class:`~mrclens.artifacts.ablation.AblationMeta`, as
+    registered) and what it changed. Scoring reads its ablations as these entries.
+
+    The fields of its own are keyword-only; ``id`` is the entry's key in the manifest's
+    ``ablations`` object (not written inside the entry).
 
     Attributes:
-        name, category, eval_set, description, bias_signal: as in
-            :class:`mrclens.perturbations.registry.Ablation`.
-        baseline_set: the set its scores are compared with (``"original"`` or ``"original-truncated"``).
+        id, name, category, eval_set, baseline_set, bias_signal, description: the metadata
+            (:class:`~mrclens.artifacts.ablation.AblationMeta`).
         file: the set's file name inside the perturbed directory.
         n: questions in the set.
         changed: questions the ablation changed (``None`` when not recorded).
@@ -113,12 +118,6 @@ class AblationEntry:
             only when stated; ``""`` in older manifests).
     """
 
-    name: str
-    category: str
-    eval_set: str
-    baseline_set: str
-    description: str
-    bias_signal: str
     file: str
     n: int | None = None
     changed: int | None = None
@@ -163,9 +162,9 @@ class PerturbationManifest:
     draw: int = 0
     #: the seed draw ``draw`` used (:func:`mrclens.seeds.derived_seed`); ``None`` for draw 0.
     draw_seed: int | None = None
-    #: ``"span"`` (SQuAD-format sets, the default) or ``"multiple_choice"`` (multiple-choice JSON
-    #: Lines sets, :mod:`mrclens.multiple_choice`; issue 20).
-    task: str = "span"
+    #: the task of the sets (:mod:`mrclens.tasks`): ``"span"`` (SQuAD-format sets, the default) or
+    #: ``"multiple_choice"`` (multiple-choice JSON Lines sets, :mod:`mrclens.multiple_choice`; issue 20).
+    task: str = DEFAULT_TASK
 
     def ablation_ids(self) -> list[str]:
         """The ablation ids in report order (e1, e2, …, e10)."""
@@ -190,7 +189,7 @@ class PerturbationManifest:
         }
         if self.draw:
             out["draw"], out["draw_seed"] = self.draw, self.draw_seed
-        if self.task != "span":
+        if self.task != DEFAULT_TASK:
             out["task"] = self.task
         return out
 
@@ -217,7 +216,7 @@ class PerturbationManifest:
         for aid, e in abl_obj.items():
             where = f"ablation {aid}: "
             entry = AblationEntry(
-                name=f(e, "name", str, path, where), category=f(e, "category", str, path, where),
+                id=aid, name=f(e, "name", str, path, where), category=f(e, "category", str, path, where),
                 eval_set=f(e, "eval_set", str, path, where), baseline_set=f(e, "baseline_set", str, path, where),
                 description=f(e, "description", str, path, where, ""), bias_signal=f(e, "bias_signal", str, path, where),
                 file=f(e, "file", str, path, where, set_file_name(aid)), n=f(e, "n", (int, type(None)), path, where, None),
@@ -239,7 +238,7 @@ class PerturbationManifest:
             pipeline=f(obj, "pipeline", (str, type(None)), path, "", None),
             sets=sets, ablations=ablations, format_version=version,
             draw=f(obj, "draw", int, path, "", 0), draw_seed=f(obj, "draw_seed", (int, type(None)), path, "", None),
-            task=f(obj, "task", str, path, "", "span"),
+            task=f(obj, "task", str, path, "", DEFAULT_TASK),
         )
 
 

@@ -24,6 +24,7 @@ from typing import Mapping, Sequence
 from mrclens.artifacts.layout import prediction_file_name
 from mrclens.errors import ArtifactError, ArtifactMsg, FormatMsg, PredictionsError
 from mrclens.io_utils import atomic_write_json, read_bytes
+from mrclens.tasks import DEFAULT_TASK, get_task
 
 
 #: The prediction file formats :func:`read_prediction_file` reads.
@@ -64,13 +65,15 @@ class PredictionFile:
         return {qid: "" if self.na_probs.get(qid, 0.0) > threshold else text for qid, text in self.texts.items()}
 
 
-def read_prediction_file(path: str | os.PathLike, task: str = "span") -> PredictionFile:
+def read_prediction_file(path: str | os.PathLike, task: str = DEFAULT_TASK) -> PredictionFile:
     """Read a prediction file in any of :data:`PREDICTION_FORMATS` (UTF-8, a BOM allowed; ``.gz`` names gunzipped).
 
-    ``task="multiple_choice"`` (issue 20) reads ``{"question id": ending index}`` (the ``"choice"``
-    form; indices kept as decimal strings); for span data an index is not an answer and is an error.
+    The task (a :mod:`mrclens.tasks` name) decides what an answer is (:attr:`mrclens.tasks.Task.prediction_form`):
+    for multiple choice (issue 20) ``{"question id": ending index}`` (the ``"choice"`` form; indices
+    kept as decimal strings); for span data an index is not an answer and is an error.
 
     Raises:
+        MRCLensError: ``task`` is not a registered task.
         PredictionsError: unreadable, of no known shape, a non-string answer, an empty n-best list, a
             duplicate id, a no-answer probability that is not a number in [0, 1] or that only some items
             have (the message names the file, the item and what is wrong).
@@ -104,10 +107,10 @@ def read_prediction_file(path: str | os.PathLike, task: str = "span") -> Predict
     return _read_items(path, fmt, obj)
 
 
-def _read_mapping(path: str, obj: dict, task: str = "span") -> PredictionFile:
+def _read_mapping(path: str, obj: dict, task: str = DEFAULT_TASK) -> PredictionFile:
     texts: dict[str, str] = {}
     n_best = False
-    if task == "multiple_choice":  # {id: 0-based ending index}, kept as decimal strings ("2")
+    if get_task(task).prediction_form == "choice":  # {id: 0-based ending index}, kept as decimal strings ("2")
         for qid, v in obj.items():
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(
@@ -157,7 +160,7 @@ def _read_items(path: str, fmt: str, items: list) -> PredictionFile:
     return PredictionFile(path, fmt, texts, probs or None)
 
 
-def read_predictions(path: str | os.PathLike, task: str = "span") -> dict[str, str]:
+def read_predictions(path: str | os.PathLike, task: str = DEFAULT_TASK) -> dict[str, str]:
     """``{question id: answer text}`` from a prediction file in any of :data:`PREDICTION_FORMATS`.
 
     Answers are used as the file gives them (a Hugging Face ``prediction_text`` already holds
@@ -240,7 +243,8 @@ class PredictionsDir:
         return self.directory / prediction_file_name(set_name)
 
 
-def read_predictions_dir(predictions_dir: str | os.PathLike, set_names: Sequence[str], task: str = "span") -> PredictionsDir:
+def read_predictions_dir(predictions_dir: str | os.PathLike, set_names: Sequence[str],
+                         task: str = DEFAULT_TASK) -> PredictionsDir:
     """Read ``<set name>.json`` from ``predictions_dir`` for every set name (``task``: see :func:`read_prediction_file`).
 
     Raises:

@@ -72,7 +72,7 @@ ablation has ``control`` = the control's id, ``control_f1_drop`` and the **exces
 drop minus the control's, paired by question: ``excess_n`` questions) with its CI. Relative
 ``paths`` are relative to the directory that holds ``results.json``. Step times are seconds.
 
-``results.csv`` has one row per ablation (:data:`CSV_COLUMNS`).
+``results.csv`` has one row per ablation (its columns: :mod:`mrclens.artifacts.results_csv`).
 
 SQuAD v2.0 (only when the evaluation data has unanswerable questions; v1.1 results have none of
 these keys or columns): a set has ``"subsets": {"HasAns": {"n", "exact_match", "f1", "abstained"},
@@ -82,7 +82,8 @@ ablation ``"subsets": {"HasAns": {"n", "exact_match", "f1", "baseline_exact_matc
 paired bootstrap CI over that subset's questions only; official v2.0 subsets: ``HasAns`` = the
 question has a gold answer, ``NoAns`` = it has none); a category has ``"subsets"`` with ``n`` (paired
 items summed over its ablations), ``f1_drop``, ``ci_low``, ``ci_high`` per subset. ``model.no_answer`` records the threshold of a
-baseline reader that abstains. ``results.csv`` then gets the :data:`V2_CSV_COLUMNS` too.
+baseline reader that abstains. ``results.csv`` then gets the
+:data:`~mrclens.artifacts.results_csv.V2_CSV_COLUMNS` too.
 
 Examples:
     >>> r = Results(mrclens_version="0.1.0", created="2026-01-01T00:00:00Z", seed=0,
@@ -104,78 +105,16 @@ from typing import Any, Mapping
 
 from mrclens import __version__
 from mrclens.artifacts import _files
+from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.layout import RESULTS_CSV, RESULTS_JSON
+from mrclens.artifacts.results_csv import RESULTS_HINT, results_frame
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
+from mrclens.tasks import DEFAULT_TASK, get_task
 
 #: The results format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
-
-#: Columns of ``results.csv``: (column, attribute of :class:`AblationResult`, or a dotted path into it).
-CSV_COLUMNS = (
-    ("id", "id"),
-    ("name", "name"),
-    ("category", "category"),
-    ("set", "eval_set"),
-    ("baseline_set", "baseline_set"),
-    ("n", "n"),
-    ("changed", "changed"),
-    ("exact_match", "exact_match"),
-    ("f1", "f1"),
-    ("baseline_f1", "baseline_f1"),
-    ("f1_drop", "f1_drop"),
-    ("ci_low", "ci_low"),
-    ("ci_high", "ci_high"),
-    ("changed_f1_drop", "changed_only.f1_drop"),
-    ("changed_ci_low", "changed_only.ci_low"),
-    ("changed_ci_high", "changed_only.ci_high"),
-    ("evaluated", "evaluated"),
-    ("evidence", "evidence"),
-    ("relative_drop", "relative_drop"),
-    ("relative_ci_low", "relative_ci_low"),
-    ("relative_ci_high", "relative_ci_high"),
-    ("control_of", "control_of"),
-    ("control", "control"),
-    ("control_f1_drop", "control_f1_drop"),
-    ("excess_drop", "excess_drop"),
-    ("excess_ci_low", "excess_ci_low"),
-    ("excess_ci_high", "excess_ci_high"),
-)
-
-#: Columns added by repeated draws / readers and the e4 reference (issue 16); optional when reading
-#: (older files lack them), always written.
-CSV_OPTIONAL_COLUMNS = (
-    ("recovered_share", "recovered_share"),
-    ("recovered_ci_low", "recovered_ci_low"),
-    ("recovered_ci_high", "recovered_ci_high"),
-    ("replicates", "n_replicates"),
-    ("f1_drop_min", "f1_drop_min"),
-    ("f1_drop_max", "f1_drop_max"),
-    ("f1_drop_sd", "f1_drop_sd"),
-    ("excess_drop_min", "excess_drop_min"),
-    ("excess_drop_max", "excess_drop_max"),
-    ("excess_drop_sd", "excess_drop_sd"),
-    ("unstable", "unstable"),
-    ("reference_figure", "reference_figure"),
-    ("compared_value", "compared_value"),
-    ("reference_value", "reference_value"),
-    ("reference_ci_low", "reference_ci_low"),
-    ("reference_ci_high", "reference_ci_high"),
-    ("reference_difference", "reference_difference"),
-    ("reference_difference_ci_low", "reference_difference_ci_low"),
-    ("reference_difference_ci_high", "reference_difference_ci_high"),
-    ("reference_bias", "reference_bias"),
-)
-
-_INT_COLUMNS = ("n", "changed", "replicates")
-
-#: Extra ``results.csv`` columns when the data has unanswerable questions (SQuAD v2.0).
-V2_CSV_COLUMNS = tuple(
-    (f"{prefix}_{col}", f"subsets.{subset}.{col}")
-    for subset, prefix in (("HasAns", "has_ans"), ("NoAns", "no_ans"))
-    for col in ("n", "f1", "baseline_f1", "f1_drop", "ci_low", "ci_high")
-)
 
 #: The SQuAD v2.0 question subsets (official ``evaluate-v2.0.py`` names).
 SUBSETS = ("HasAns", "NoAns")
@@ -183,7 +122,6 @@ _PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
 _NUM = (float, type(None))
 _INT = (int, type(None))
 _STR = (str, type(None))
-_HINT = "run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out DIR` first"
 
 
 def package_versions() -> dict[str, str]:
@@ -302,16 +240,10 @@ class ReplicateRecord:
 
 
 @dataclass
-class AblationResult:
-    """One ablation's scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
+class AblationResult(AblationMeta):
+    """One ablation's metadata (:class:`~mrclens.artifacts.ablation.AblationMeta`, its fields first),
+    scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
 
-    id: str
-    name: str
-    category: str
-    eval_set: str
-    baseline_set: str
-    bias_signal: str
-    description: str = ""
     evaluated: bool = False
     reason_not_evaluated: str | None = None
     n: int | None = None
@@ -499,14 +431,20 @@ class Results:
     replicates: list[ReplicateRecord] = field(default_factory=list)
     variance_method: str | None = None
     model_free: list[ModelFreeFigure] = field(default_factory=list)
-    #: ``"span"`` (extractive QA: EM/F1) or ``"multiple_choice"`` (issue 20: every ``exact_match``/``f1``
-    #: figure, drop and CI is an **accuracy** figure, see :attr:`metric`); written only when not ``"span"``.
-    task: str = "span"
+    #: the task (:mod:`mrclens.tasks`): ``"span"`` (extractive QA: EM/F1) or ``"multiple_choice"`` (issue 20:
+    #: every ``exact_match``/``f1`` figure, drop and CI is an **accuracy** figure, see :attr:`metric`);
+    #: written only when not the default (:data:`mrclens.tasks.DEFAULT_TASK`).
+    task: str = DEFAULT_TASK
 
     @property
     def metric(self) -> str:
-        """The name of the per-question score behind the ``f1`` fields: ``"F1"`` or ``"accuracy"``."""
-        return "accuracy" if self.task == "multiple_choice" else "F1"
+        """The name of the per-question score behind the ``f1`` fields (:attr:`mrclens.tasks.Task.metric`:
+        ``"F1"`` or ``"accuracy"``).
+
+        Raises:
+            MRCLensError: ``task`` is not a registered task.
+        """
+        return get_task(self.task).metric
 
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
@@ -539,7 +477,7 @@ class Results:
             out["variance_method"] = self.variance_method
         if self.model_free:
             out["model_free"] = [asdict(m) for m in self.model_free]
-        if self.task != "span":
+        if self.task != DEFAULT_TASK:
             out["task"] = self.task
         return out
 
@@ -589,7 +527,7 @@ class Results:
             replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
             variance_method=f(obj, "variance_method", _STR, path, "", None),
             model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
-            task=f(obj, "task", str, path, "", "span"),
+            task=f(obj, "task", str, path, "", DEFAULT_TASK),
         )
 
 
@@ -732,33 +670,6 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                               "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high")})
 
 
-def _get(entry: Any, dotted: str) -> Any:
-    value: Any = entry
-    for part in dotted.split("."):
-        if value is None:
-            return None
-        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
-    return value
-
-
-def csv_columns(results: Results) -> tuple[tuple[str, str], ...]:
-    """The ``results.csv`` columns of ``results``: :data:`CSV_COLUMNS` and :data:`CSV_OPTIONAL_COLUMNS`, plus :data:`V2_CSV_COLUMNS`
-    when some ablation has HasAns/NoAns figures (data with unanswerable questions)."""
-    v2 = any(a.subsets for a in results.ablations)
-    return CSV_COLUMNS + CSV_OPTIONAL_COLUMNS + (V2_CSV_COLUMNS if v2 else ())
-
-
-def results_frame(results: Results):
-    """One row per ablation with the :func:`csv_columns` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
-    import pandas as pd
-
-    columns = csv_columns(results)
-    rows = [{col: _get(a, key) for col, key in columns} for a in results.ablations]
-    frame = pd.DataFrame(rows, columns=[c for c, _ in columns])
-    ints = [c for c in _INT_COLUMNS + ("has_ans_n", "no_ans_n") if c in frame.columns]
-    return frame.astype({c: "Int64" for c in ints})
-
-
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:
     """Write ``out_dir/results.json`` (indented) and ``out_dir/results.csv``, each atomically.
 
@@ -782,23 +693,4 @@ def read_results(results_dir: str | os.PathLike) -> Results:
     path = Path(results_dir) / RESULTS_JSON
     if Path(results_dir).exists() and not Path(results_dir).is_dir():
         raise ArtifactError(ArtifactMsg.NOT_A_DIR.format(path=results_dir, command="audit` or `mrclens evaluate"))
-    return Results.from_json(_files.read_json_object(path, _HINT), path)
-
-
-def read_results_csv(results_dir: str | os.PathLike):
-    """Read ``results_dir/results.csv`` as a :class:`pandas.DataFrame` with :data:`CSV_COLUMNS`.
-
-    Raises:
-        ArtifactError: the file is absent or lacks a column.
-    """
-    import pandas as pd
-
-    path = Path(results_dir) / RESULTS_CSV
-    if not path.is_file():
-        raise ArtifactError(ArtifactMsg.MISSING.format(path=path, hint=_HINT))
-    frame = pd.read_csv(path)
-    frame = frame.astype({c: "Int64" for c in _INT_COLUMNS + ("has_ans_n", "no_ans_n") if c in frame.columns})
-    missing = [c for c, _ in CSV_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(path=path, expected=f"the columns {', '.join(missing)}"))
-    return frame
+    return Results.from_json(_files.read_json_object(path, RESULTS_HINT), path)

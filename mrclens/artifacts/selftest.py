@@ -45,6 +45,7 @@ from typing import Any
 from mrclens.artifacts import _files
 from mrclens.artifacts.layout import SELFTEST_JSON
 from mrclens.io_utils import atomic_write_json
+from mrclens.tasks import DEFAULT_TASK
 
 #: The selftest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -66,7 +67,7 @@ class PlantingVerdict:
     changed: dict[str, int]
     passed: bool
     why: str
-    task: str = "span"
+    task: str = DEFAULT_TASK
     criteria: dict[str, Any] | None = None
 
 
@@ -120,7 +121,7 @@ def read_selftest(out_dir: str | os.PathLike) -> SelftestReport:
             clean_categories=dict(f(raw, "clean_categories", dict, path, w)),
             changed=dict(f(raw, "changed", dict, path, w)),
             passed=f(raw, "passed", bool, path, w), why=f(raw, "why", str, path, w),
-            task=f(raw, "task", str, path, w, default="span"),
+            task=f(raw, "task", str, path, w, default=DEFAULT_TASK),
             criteria=f(raw, "criteria", (dict, type(None)), path, w, default=None)))
     return SelftestReport(mrclens_version=f(obj, "mrclens_version", str, path), seed=f(obj, "seed", int, path),
                           profile=f(obj, "profile", str, path), passed=f(obj, "passed", bool, path),

@@ -35,7 +35,8 @@ from mrclens.artifacts.results import AblationResult
 from mrclens.compare.sources import TOLERANCE, Source, z_value
 from mrclens.metrics.bootstrap import percentile_interval, resample_counts
 from mrclens.scoring.against_reference import relative_figure
-from mrclens.scoring.drops import AblationInfo, SetScores, excess_ids
+from mrclens.scoring.drops import excess_ids
+from mrclens.scoring.sets import SetScores
 from mrclens.scoring.model_free import standard_error
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def model_free_estimate(src: Source, path: str, kind: str, n_path: str | None, r
 
 
 def _scores(src: Source, set_name: str):
-    """The per-question scores of a set as :class:`~mrclens.scoring.drops.SetScores` (``None`` when absent)."""
+    """The per-question scores of a set as :class:`~mrclens.scoring.sets.SetScores` (``None`` when absent)."""
     s = (src.scores or {}).get(set_name)
     if s is None:
         return None
@@ -138,8 +139,7 @@ def _paired_arrays(src: Source, a: AblationResult, figure: str) -> tuple[np.ndar
     control = _scores(src, a.control) if a.control else None
     if control is None:
         return None
-    info = src.infos.get(a.id) or AblationInfo(a.id, a.name, a.category, a.eval_set, a.baseline_set, a.bias_signal)
-    ids = excess_ids(info, base, pert, control, src.infos.get(a.control))
+    ids = excess_ids(src.infos.get(a.id) or a, base, pert, control, src.infos.get(a.control))
     return control.f1[control.positions(ids)], pert.f1[pert.positions(ids)]
 
 

@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Sequence
 
 from mrclens.artifacts.layout import MANIFEST, QUESTION_SCORES, RESULTS_JSON
-from mrclens.artifacts.manifest import read_manifest
+from mrclens.artifacts.manifest import AblationEntry, read_manifest
 from mrclens.artifacts.question_scores import read_question_scores
 from mrclens.artifacts.results import read_results
 from mrclens.compare.sources import Source, hooks_for, known_task
 from mrclens.errors import ArtifactError, CompareMsg, MRCLensError
-from mrclens.scoring.drops import AblationInfo
 from mrclens.tasks import DEFAULT_TASK, all_tasks
 
 #: The message when span and multiple-choice inputs are mixed.
@@ -124,10 +123,10 @@ def audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pro
     scores = read_question_scores(directory) if (directory / QUESTION_SCORES).is_file() else None
     perturbed = Path(results.paths.get("perturbed_dir") or "perturbed")
     perturbed = perturbed if perturbed.is_absolute() else directory / perturbed
-    infos: dict[str, AblationInfo] = {}
+    infos: dict[str, AblationEntry] = {}
     if (perturbed / MANIFEST).is_file():
         manifest = read_manifest(perturbed)
-        infos = {aid: AblationInfo.from_manifest(aid, entry) for aid, entry in manifest.ablations.items()}
+        infos = dict(manifest.ablations)
     kind = "audit" if results.audit is not None else "evaluation"
     src = hooks_for(results.task).audit_figures(results, perturbed, directory, name, kind, cache_dir=cache_dir,
                                                 progress=progress, n_process=n_process)

@@ -112,7 +112,7 @@ class Source:
         values: per-question values behind the means (:data:`mrclens.stats.core.VALUE_PATHS`).
         figures: summary figures when there are no ``stats`` (an audit's ``model_free``).
         results, scores, infos: an audit's results, per-question scores (``None`` when absent)
-            and the ablations' :class:`~mrclens.scoring.drops.AblationInfo` from its manifest.
+            and the ablations' :class:`~mrclens.artifacts.manifest.AblationEntry` from its manifest.
     """
 
     info: ComparedInput

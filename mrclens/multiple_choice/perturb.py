@@ -113,7 +113,7 @@ def _entry(aid: str, file: str, items: dict[str, Change]) -> AblationEntry:
         if not rec["changed"]:
             reasons[rec["reason"]] = reasons.get(rec["reason"], 0) + 1
     return AblationEntry(
-        name=ablation.name, category=ablation.category, eval_set=ablation.eval_set, baseline_set=BASELINE_SET,
+        id=ablation.id, name=ablation.name, category=ablation.category, eval_set=ablation.eval_set, baseline_set=BASELINE_SET,
         description=ablation.description, bias_signal=ablation.bias_signal, file=file, n=len(items),
         changed=sum(1 for r in items.values() if r["changed"]), unchanged=dict(sorted(reasons.items())),
         items=items, control_of=ablation.control_of,

@@ -268,7 +268,7 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
         for rec in items.values():
             if not rec["changed"]:
                 unchanged_counts[rec["reason"]] = unchanged_counts.get(rec["reason"], 0) + 1
-        manifest.ablations[aid] = AblationEntry(
+        manifest.ablations[aid] = AblationEntry(id=aid,
             name=ablation.name,
             category=ablation.category,
             eval_set=ablation.eval_set,

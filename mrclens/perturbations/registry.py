@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Callable, Iterable, Mapping
+
+from mrclens.artifacts.ablation import AblationMeta
 
 #: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020).
 CATEGORY_NAMES = ("Similarity", "Question", "Keyword", "Position")
@@ -38,21 +40,24 @@ BIAS_SIGNALS = ("small_drop", "large_drop", "control")
 BASELINE_SET = {"full": "original", "truncated": "original-truncated"}
 
 
-@dataclass(frozen=True)
-class Ablation:
-    """One ablation: its metadata and its pure function.
+@dataclass(kw_only=True, unsafe_hash=True)
+class Ablation(AblationMeta):
+    """One ablation: its metadata (:class:`~mrclens.artifacts.ablation.AblationMeta`) and its pure function.
+
+    Read-only once made, like every registry entry: assigning a field raises
+    :class:`dataclasses.FrozenInstanceError`. The fields of its own are keyword-only.
 
     Attributes:
-        id: ``"e1"`` … ``"e10"`` (a new one takes the next number).
-        name: short human name, e.g. ``"insert question"``.
-        category: bias category: ``"Similarity"``, ``"Question"``, ``"Keyword"`` or ``"Position"``.
-        eval_set: ``"full"`` (every question) or ``"truncated"`` (one question per paragraph,
-            see :func:`mrclens.perturbations.truncation.truncate_dataset`).
-        description: one line.
-        bias_signal: which F1 drop signals the bias: ``"small_drop"`` for ablations that remove
-            information (e3–e5: a small drop means the model did not need it), ``"large_drop"``
-            for ablations that add distracting text (e1, e2, e6–e8: a large drop means the model
-            is steered by lexical overlap).
+        id, name, category, eval_set, bias_signal, description: the metadata
+            (:class:`~mrclens.artifacts.ablation.AblationMeta`). ``id`` is ``"e1"`` … ``"e10"`` (a new
+            one takes the next number); ``eval_set`` ``"full"`` (every question) or ``"truncated"``
+            (one question per paragraph, see :func:`mrclens.perturbations.truncation.truncate_dataset`);
+            ``bias_signal`` ``"small_drop"`` for ablations that remove information (e3–e5: a small
+            drop means the model did not need it), ``"large_drop"`` for ablations that add
+            distracting text (e1, e2, e6–e8: a large drop means the model is steered by lexical
+            overlap), ``"control"`` for a matched control.
+        baseline_set: the unperturbed set its F1 is compared with; by default the one of its
+            ``eval_set`` (:data:`BASELINE_SET`).
         apply: the pure function (signature in the module docstring).
         control_of: for a matched control (:mod:`mrclens.perturbations.controls`), the id of the
             ablation it controls (``"c1"`` controls ``"e1"``); ``None`` for an ablation.
@@ -71,18 +76,26 @@ class Ablation:
             reading of that category cites it (:func:`mrclens.scoring.readings.read_category`).
     """
 
-    id: str
-    name: str
-    category: str
-    eval_set: str
-    description: str
-    bias_signal: str
+    baseline_set: str = ""
     apply: Callable
     control_of: str | None = None
     prepare: Callable | None = None
     no_answer_rule: str = ""
     other_direction: str = ""
     other_direction_category: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.baseline_set:
+            object.__setattr__(self, "baseline_set", BASELINE_SET.get(self.eval_set, ""))
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if getattr(self, "_sealed", False):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 #: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10).

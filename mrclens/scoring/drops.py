@@ -1,12 +1,15 @@
-"""Scoring perturbed sets: per-set EM/F1, F1 drop per ablation and per bias category, paired bootstrap CIs.
+"""F1 drop per ablation and per bias category, with paired bootstrap CIs (one run of predictions).
 
 This is the one implementation of the MRCLens numbers; ``mrclens audit`` (built-in baseline)
 and ``mrclens evaluate PERTURBED_DIR --predictions-dir`` (any model) both go through it
-(:func:`mrclens.scoring.evaluate.evaluate_perturbed`).
+(:func:`mrclens.scoring.evaluate.evaluate_perturbed`). Per-question scores come from
+:mod:`mrclens.scoring.sets`; several draws / readers are combined by :mod:`mrclens.scoring.replicates`.
+The ablations scored are the perturbation manifest's entries
+(:class:`~mrclens.artifacts.manifest.AblationEntry`: the ablation's metadata and what it changed).
 
 Rules:
 
-* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.metrics.official.question_scores`):
+* Per-question EM and F1 are the official SQuAD ones (:func:`mrclens.scoring.sets.score_set`):
   a question without a prediction scores 0 and counts; predictions for ids that are not in the
   set are ignored and counted (``unknown``).
 * The **F1 drop** of an ablation is ``F1(baseline set) - F1(ablation set)`` in percentage points,
@@ -28,23 +31,16 @@ Rules:
   every ablation of the category that compares with that set uses it (weights = how often each
   of its paired items was drawn), so the correlation between ablations that share questions is
   kept.
-
-Examples:
-    >>> from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
-    >>> gold = Dataset([Article("t", [Paragraph("Paris is in France.", [Question("q1", "Where is Paris?", [Answer("France", 12)])])])], "1.1")
-    >>> score_set("original", gold, {"q1": "France"}).f1.tolist()
-    [1.0]
-    >>> [round(float(x), 4) for x in score_set("original", gold, {"q1": "in France"}).f1]
-    [0.6667]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
+from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.manifest import AblationEntry
 from mrclens.artifacts.results import (
     SUBSETS,
@@ -53,7 +49,6 @@ from mrclens.artifacts.results import (
     ChangedOnly,
     SetResult,
     SubsetDrop,
-    SubsetScore,
 )
 from mrclens.metrics.bootstrap import (
     CONFIDENCE,
@@ -64,233 +59,22 @@ from mrclens.metrics.bootstrap import (
     percentile_interval,
     resample_counts,
     stable_rng,
-    two_stage_bootstrap,
 )
-from mrclens.metrics.official import normalize_answer, question_scores
+from mrclens.scoring.sets import SetScores, paired, percent, rounded, score_set
 from mrclens.squad import Dataset
 
-
-@dataclass
-class SetScores:
-    """Per-question official scores of one set's predictions.
-
-    Attributes:
-        name: the set name (``"original"``, ``"original-truncated"``, ``"e1"`` …).
-        ids: question ids in file order, shape ``(n,)``.
-        em: per-question exact match in {0, 1}, float array of shape ``(n,)``; ``None`` when the
-            set was not evaluated.
-        f1: per-question token F1 in [0, 1], float array of shape ``(n,)``; ``None`` when not evaluated.
-        missing: questions without a prediction (they score 0 and count).
-        unknown: predictions for question ids not in the set (ignored).
-        evaluated: False when there were no predictions for the set.
-        reason: why the set was not evaluated (``None`` when it was).
-        has_answer: bool ``(n,)``: the question has a gold answer (official v2.0 rule); ``None``
-            for SQuAD v1.1 data, and (:func:`score_all`) when no set of the audit has an
-            unanswerable question (then no HasAns/NoAns figures).
-        abstained: bool ``(n,)``: the prediction is empty after normalisation (a "no answer");
-            ``None`` when not evaluated or when ``has_answer`` is ``None``.
-    """
-
-    name: str
-    ids: list[str]
-    em: np.ndarray | None = None
-    f1: np.ndarray | None = None
-    missing: int | None = None
-    unknown: int | None = None
-    evaluated: bool = True
-    reason: str | None = None
-    has_answer: np.ndarray | None = None
-    abstained: np.ndarray | None = None
-    _index: dict[str, int] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        self._index = {qid: i for i, qid in enumerate(self.ids)}
-
-    @property
-    def n(self) -> int:
-        """Number of questions in the set."""
-        return len(self.ids)
-
-    def positions(self, ids: Iterable[str]) -> np.ndarray:
-        """Row positions of ``ids`` in this set (int array); raises ``KeyError`` for an unknown id."""
-        return np.fromiter((self._index[q] for q in ids), dtype=np.int64)
-
-    def exact_match(self) -> float | None:
-        """EM in percent (0–100) over all questions of the set, ``None`` when not evaluated."""
-        return None if self.em is None else _pct(self.em)
-
-    def f1_score(self) -> float | None:
-        """F1 in percent (0–100) over all questions of the set, ``None`` when not evaluated."""
-        return None if self.f1 is None else _pct(self.f1)
-
-    def to_result(self, file: str | None) -> SetResult:
-        """The ``results.json`` entry of the set (EM/F1 in percent, rounded to 4 decimals)."""
-        return SetResult(file=file, n=self.n, exact_match=_round(self.exact_match()), f1=_round(self.f1_score()),
-                         missing=self.missing, unknown=self.unknown, evaluated=self.evaluated,
-                         reason_not_evaluated=self.reason, subsets=self.subset_results())
-
-    def subset_masks(self) -> dict[str, np.ndarray]:
-        """``{"HasAns": mask, "NoAns": mask}`` (bool ``(n,)``), or ``{}`` for data without unanswerable questions."""
-        if self.has_answer is None:
-            return {}
-        return {"HasAns": self.has_answer, "NoAns": ~self.has_answer}
-
-    def subset_results(self) -> dict[str, SubsetScore] | None:
-        """The set's HasAns/NoAns entries of ``results.json`` (``None`` without unanswerable questions)."""
-        masks = self.subset_masks()
-        if not masks:
-            return None
-        out = {}
-        for name in SUBSETS:
-            m = masks[name]
-            out[name] = SubsetScore(
-                n=int(m.sum()),
-                exact_match=None if self.em is None or not m.any() else _round(_pct(self.em[m])),
-                f1=None if self.f1 is None or not m.any() else _round(_pct(self.f1[m])),
-                abstained=None if self.abstained is None else int(self.abstained[m].sum()))
-        return out
+#: ``(ablation's manifest entry, baseline set scores, ablation set scores)``: one scored ablation.
+Member = tuple[AblationEntry, SetScores, SetScores]
 
 
-def _pct(values: np.ndarray) -> float:
-    return float(100.0 * values.mean()) if len(values) else 0.0
-
-
-def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
-    """Per-question accuracy of multiple-choice ``predictions`` on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (issue 20).
-
-    ``predictions`` maps question ids to the chosen ending's 0-based index, as an int or its
-    decimal string (the ``"choice"`` prediction form). A question scores 1 when the index is its
-    gold label, else 0 (also when the prediction is missing or not an index). Accuracy is both the
-    exact match and the "F1" of the span task here, so ``em`` and ``f1`` hold the same 0/1 array and
-    every drop, CI and reading below is an accuracy figure.
-
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
-    >>> ds = MCDataset([MCQuestion("a", "p", ("x", "y"), 1), MCQuestion("b", "p", ("x", "y"), 0)])
-    >>> score_choice_set("original", ds, {"a": "1", "b": 1}).f1.tolist()
-    [1.0, 0.0]
-    """
-    ids = [q.id for q in dataset.questions]
-    if predictions is None:
-        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set")
-    correct = np.fromiter((str(predictions.get(q.id, "")).strip() == str(q.label) for q in dataset.questions),
-                          dtype=np.float64, count=len(ids))
-    id_set = set(ids)
-    return SetScores(name, ids, em=correct, f1=correct.copy(), missing=sum(1 for q in ids if q not in predictions),
-                     unknown=sum(1 for q in predictions if q not in id_set))
-
-
-def choice_accuracy(dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
-    """``{"accuracy": percent, "n", "missing", "unknown"}`` of multiple-choice predictions on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
-    s = score_choice_set("data", dataset, predictions)
-    return {"accuracy": round(_pct(s.f1), 4), "n": s.n, "missing": s.missing, "unknown": s.unknown}
-
-
-def score_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
-    """Official per-question EM/F1 of ``predictions`` (``{question id: answer text}``) on ``dataset``
-    (a multiple-choice dataset is scored by :func:`score_choice_set`).
-
-    Args:
-        name: the set name, kept in the result.
-        dataset: the gold set.
-        predictions: the predictions, or ``None`` when there are none for this set (the result is
-            then marked not evaluated with ``reason``).
-        reason: why there are no predictions (used only when ``predictions`` is ``None``).
-
-    Returns:
-        a :class:`SetScores` with arrays of shape ``(n_questions,)`` (scores in 0–1).
-    """
-    if getattr(dataset, "task", "span") == "multiple_choice":
-        return score_choice_set(name, dataset, predictions, reason=reason)
-    ids = [q.id for _, _, q in dataset.iter_questions()]
-    has_answer = None
-    if dataset.is_v2:
-        flags = np.fromiter((any(normalize_answer(a.text) for a in q.answers) for _, _, q in dataset.iter_questions()),
-                            dtype=bool, count=len(ids))
-        has_answer = flags
-    if predictions is None:
-        return SetScores(name, ids, evaluated=False, reason=reason or "no predictions for this set",
-                         has_answer=has_answer)
-    scores = question_scores(dataset, predictions)
-    em = np.fromiter((scores[q][0] for q in ids), dtype=np.float64, count=len(ids))
-    f1 = np.fromiter((scores[q][1] for q in ids), dtype=np.float64, count=len(ids))
-    id_set = set(ids)
-    return SetScores(
-        name,
-        ids,
-        em=em,
-        f1=f1,
-        missing=sum(1 for q in ids if q not in predictions),
-        unknown=sum(1 for q in predictions if q not in id_set),
-        has_answer=has_answer,
-        abstained=None if has_answer is None else np.fromiter(
-            (not normalize_answer(predictions.get(q, "")) for q in ids), dtype=bool, count=len(ids)),
-    )
-
-
-@dataclass
-class AblationInfo:
-    """What scoring needs to know about one ablation (from the perturbation manifest).
-
-    Attributes:
-        id, name, category, eval_set, description, bias_signal: as in
-            :class:`mrclens.perturbations.registry.Ablation`.
-        baseline_set: the set its F1 is compared with (``"original"`` or ``"original-truncated"``).
-        file: the ablation set's file name in the perturbed directory.
-        changed_ids: ids of the questions the perturbation changed (``None`` if the manifest has
-            no per-item records).
-        changed_count: the manifest's count of changed questions (used when ``changed_ids`` is ``None``).
-        unchanged_by_reason: ``{reason: count}`` of questions left unchanged.
-        control_of: for a matched control, the ablation it controls.
-    """
-
-    id: str
-    name: str
-    category: str
-    eval_set: str
-    baseline_set: str
-    bias_signal: str
-    description: str = ""
-    file: str | None = None
-    changed_ids: set[str] | None = None
-    changed_count: int | None = None
-    unchanged_by_reason: dict[str, int] = field(default_factory=dict)
-    control_of: str | None = None
-
-    @classmethod
-    def from_manifest(cls, ablation_id: str, entry: AblationEntry) -> "AblationInfo":
-        """Build from one manifest entry (:class:`mrclens.artifacts.manifest.AblationEntry`)."""
-        return cls(
-            id=ablation_id,
-            name=entry.name,
-            category=entry.category,
-            eval_set=entry.eval_set,
-            baseline_set=entry.baseline_set,
-            bias_signal=entry.bias_signal,
-            description=entry.description,
-            file=entry.file,
-            changed_ids=entry.changed_ids(),
-            changed_count=entry.changed,
-            unchanged_by_reason=dict(entry.unchanged),
-            control_of=entry.control_of,
-        )
-
-
-def _round(x: float | None, digits: int = 4) -> float | None:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return None
-    return round(float(x), digits)
-
-
-def _paired(info: AblationInfo, base: SetScores, pert: SetScores) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The question ids the two sets share (ablation-file order), with their positions in each."""
-    ids = [q for q in pert.ids if q in base._index]
-    return ids, base.positions(ids), pert.positions(ids)
+def changed_ids_of(ablation: AblationMeta | None) -> set[str] | None:
+    """Ids of the questions ``ablation`` changed: from its manifest records when it is an
+    :class:`~mrclens.artifacts.manifest.AblationEntry` that has them, else ``None``."""
+    return ablation.changed_ids() if isinstance(ablation, AblationEntry) else None
 
 
 def score_ablation(
-    info: AblationInfo,
+    info: AblationEntry,
     base: SetScores,
     pert: SetScores,
     *,
@@ -301,7 +85,7 @@ def score_ablation(
     """The ``results.json`` entry of one ablation (without ``reading``).
 
     Args:
-        info: the ablation's metadata.
+        info: the ablation's manifest entry (its metadata and what it changed).
         base: scores on its baseline set; pert: scores on the ablation set.
         seed: bootstrap seed; the generator key is the ablation id (``"<id>:changed"`` for the
             changed-only subset).
@@ -312,17 +96,18 @@ def score_ablation(
         set was not evaluated, ``evaluated`` is False, ``reason_not_evaluated`` says why and the
         numbers are ``None``.
     """
+    changed_ids = info.changed_ids()
     out = AblationResult(
         id=info.id, name=info.name, category=info.category, eval_set=info.eval_set, baseline_set=info.baseline_set,
         bias_signal=info.bias_signal, description=info.description, evaluated=False, n=pert.n,
-        changed=info.changed_count if info.changed_ids is None else len(info.changed_ids & set(pert.ids)),
-        unchanged_by_reason=dict(info.unchanged_by_reason), control_of=info.control_of,
+        changed=info.changed if changed_ids is None else len(changed_ids & set(pert.ids)),
+        unchanged_by_reason=dict(info.unchanged), control_of=info.control_of,
     )
     missing = [s for s in (base, pert) if not s.evaluated]
     if missing:
         out.reason_not_evaluated = "; ".join(f"{s.name}: {s.reason}" for s in missing)
         return out
-    ids, bpos, ppos = _paired(info, base, pert)
+    ids, bpos, ppos = paired(base, pert)
     out.n = len(ids)
     out.unpaired = pert.n - len(ids)
     if not ids:
@@ -332,29 +117,29 @@ def score_ablation(
     b_em, p_em = base.em[bpos], pert.em[ppos]
     drop, low, high = paired_bootstrap_drop(b_f1, p_f1, seed=seed, key=info.id, n_resamples=n_resamples, confidence=confidence)
     out.evaluated = True
-    out.exact_match = _round(_pct(p_em))
-    out.f1 = _round(_pct(p_f1))
-    out.baseline_exact_match = _round(_pct(b_em))
-    out.baseline_f1 = _round(_pct(b_f1))
-    out.em_drop = _round(_pct(b_em) - _pct(p_em))
-    out.f1_drop = _round(drop)
-    out.ci_low = _round(low)
-    out.ci_high = _round(high)
+    out.exact_match = rounded(percent(p_em))
+    out.f1 = rounded(percent(p_f1))
+    out.baseline_exact_match = rounded(percent(b_em))
+    out.baseline_f1 = rounded(percent(b_f1))
+    out.em_drop = rounded(percent(b_em) - percent(p_em))
+    out.f1_drop = rounded(drop)
+    out.ci_low = rounded(low)
+    out.ci_high = rounded(high)
     rel, rel_low, rel_high = paired_bootstrap_relative_drop(b_f1, p_f1, seed=seed, key=f"{info.id}:relative",
                                                             n_resamples=n_resamples, confidence=confidence)
-    out.relative_drop, out.relative_ci_low, out.relative_ci_high = _round(rel), _round(rel_low), _round(rel_high)
-    if info.changed_ids is not None:
-        mask = np.fromiter((q in info.changed_ids for q in ids), dtype=bool, count=len(ids))
+    out.relative_drop, out.relative_ci_low, out.relative_ci_high = rounded(rel), rounded(rel_low), rounded(rel_high)
+    if changed_ids is not None:
+        mask = np.fromiter((q in changed_ids for q in ids), dtype=bool, count=len(ids))
         c_drop, c_low, c_high = paired_bootstrap_drop(
             b_f1[mask], p_f1[mask], seed=seed, key=f"{info.id}:changed", n_resamples=n_resamples, confidence=confidence
         )
         out.changed_only = ChangedOnly(
             n=int(mask.sum()),
-            f1=_round(_pct(p_f1[mask])) if mask.any() else None,
-            baseline_f1=_round(_pct(b_f1[mask])) if mask.any() else None,
-            f1_drop=_round(c_drop),
-            ci_low=_round(c_low),
-            ci_high=_round(c_high),
+            f1=rounded(percent(p_f1[mask])) if mask.any() else None,
+            baseline_f1=rounded(percent(b_f1[mask])) if mask.any() else None,
+            f1_drop=rounded(c_drop),
+            ci_low=rounded(c_low),
+            ci_high=rounded(c_high),
         )
     out.subsets = subset_drops(info.id, base, bpos, b_em, b_f1, p_em, p_f1, seed=seed, n_resamples=n_resamples,
                                confidence=confidence)
@@ -389,30 +174,34 @@ def subset_drops(key: str, base: SetScores, bpos: np.ndarray, b_em: np.ndarray, 
             continue
         drop, low, high = paired_bootstrap_drop(b_f1[mask], p_f1[mask], seed=seed, key=f"{key}:{name}",
                                                 n_resamples=n_resamples, confidence=confidence)
-        out[name] = SubsetDrop(n=n, exact_match=_round(_pct(p_em[mask])), f1=_round(_pct(p_f1[mask])),
-                               baseline_exact_match=_round(_pct(b_em[mask])), baseline_f1=_round(_pct(b_f1[mask])),
-                               f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high))
+        out[name] = SubsetDrop(n=n, exact_match=rounded(percent(p_em[mask])), f1=rounded(percent(p_f1[mask])),
+                               baseline_exact_match=rounded(percent(b_em[mask])), baseline_f1=rounded(percent(b_f1[mask])),
+                               f1_drop=rounded(drop), ci_low=rounded(low), ci_high=rounded(high))
     return out
 
 
-def excess_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores,
-                control_info: AblationInfo | None) -> list[str]:
-    """The questions an excess drop pairs (rule in :func:`excess_drop`)."""
-    ids = [q for q in pert.ids if q in base._index and q in control._index]
-    if ablation.changed_ids is not None and control_info is not None and control_info.changed_ids is not None:
-        ids = [q for q in ids if q in control_info.changed_ids or q not in ablation.changed_ids]
+def excess_ids(ablation: AblationMeta, base: SetScores, pert: SetScores, control: SetScores,
+               control_info: AblationMeta | None) -> list[str]:
+    """The questions an excess drop pairs (rule in :func:`excess_drop`). The ablation and its control
+    are manifest entries, or metadata only (then nothing is known of what they changed)."""
+    ids = [q for q in pert.ids if q in base and q in control]
+    changed, control_changed = changed_ids_of(ablation), changed_ids_of(control_info)
+    if changed is not None and control_changed is not None:
+        ids = [q for q in ids if q in control_changed or q not in changed]
     return ids
 
 
-def _recovered_ids(ablation: AblationInfo, base: SetScores, pert: SetScores, control: SetScores) -> list[str]:
+def _recovered_ids(ablation: AblationEntry, base: SetScores, pert: SetScores, control: SetScores) -> list[str]:
     """The questions a recovered share is computed on (rule in :func:`recovered_share`)."""
-    ids = [q for q in pert.ids if q in base._index and q in control._index]
-    if ablation.changed_ids is not None:
-        ids = [q for q in ids if q in ablation.changed_ids]
+    ids = [q for q in pert.ids if q in base and q in control]
+    changed = ablation.changed_ids()
+    if changed is not None:
+        ids = [q for q in ids if q in changed]
     return ids
 
 
-def _recovered_arrays(ablation, base, pert, control) -> tuple[list[str], np.ndarray, np.ndarray]:
+def recovered_arrays(ablation: AblationEntry, base: SetScores, pert: SetScores,
+                     control: SetScores) -> tuple[list[str], np.ndarray, np.ndarray]:
     """``(ids, b - c, b - a)``: the reference's and the ablation's per-question losses (0–1 scale)."""
     ids = _recovered_ids(ablation, base, pert, control)
     b = base.f1[base.positions(ids)]
@@ -420,7 +209,7 @@ def _recovered_arrays(ablation, base, pert, control) -> tuple[list[str], np.ndar
 
 
 def recovered_share(
-    ablation: AblationInfo,
+    ablation: AblationEntry,
     base: SetScores,
     pert: SetScores,
     reference: SetScores,
@@ -445,7 +234,7 @@ def recovered_share(
         ``(share, ci_low, ci_high, n questions)`` in percent; ``nan`` numbers when the reference
         loses nothing or no question is shared.
     """
-    ids, loss_ref, loss_abl = _recovered_arrays(ablation, base, pert, reference)
+    ids, loss_ref, loss_abl = recovered_arrays(ablation, base, pert, reference)
     if not ids or loss_ref.sum() <= 0:
         nan = float("nan")
         return nan, nan, nan, len(ids)
@@ -455,12 +244,12 @@ def recovered_share(
 
 
 def excess_drop(
-    ablation: AblationInfo,
+    ablation: AblationEntry,
     base: SetScores,
     pert: SetScores,
     control: SetScores,
     *,
-    control_info: AblationInfo | None = None,
+    control_info: AblationEntry | None = None,
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
@@ -486,7 +275,7 @@ def excess_drop(
 
 
 def category_drop(
-    members: Sequence[tuple[AblationInfo, SetScores, SetScores]],
+    members: Sequence[Member],
     *,
     seed: int = 0,
     key: str = "",
@@ -518,7 +307,7 @@ def category_drop(
 
 
 def category_drop_replicates(
-    replicates: Sequence[Sequence[tuple[AblationInfo, SetScores, SetScores]]],
+    replicates: Sequence[Sequence[Member]],
     *,
     seed: int = 0,
     key: str = "",
@@ -555,7 +344,7 @@ def category_drop_replicates(
     for r, members in enumerate(replicates):
         point = []
         for info, base, pert in members:
-            _, bpos, ppos = _paired(info, base, pert)
+            _, bpos, ppos = paired(base, pert)
             if subset is not None:
                 keep = base.subset_masks()[subset][bpos]
                 bpos, ppos = bpos[keep], ppos[keep]
@@ -591,7 +380,7 @@ def category_drop_replicates(
 
 def score_categories(
     ablation_results: Sequence[AblationResult],
-    members: Mapping[str, tuple[AblationInfo, SetScores, SetScores]],
+    members: Mapping[str, Member],
     category_order: Sequence[str] | None = None,
     *,
     seed: int = 0,
@@ -626,16 +415,16 @@ def score_categories(
         drop, low, high = category_drop(
             [members[i] for i in done], seed=seed, key=f"category:{name}", n_resamples=n_resamples, confidence=confidence
         )
-        entry = CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=_round(drop),
-                               ci_low=_round(low), ci_high=_round(high))
+        entry = CategoryResult(category=name, ablations=ids, evaluated=done, f1_drop=rounded(drop),
+                               ci_low=rounded(low), ci_high=rounded(high))
         if done and all(members[i][1].has_answer is not None for i in done):  # SQuAD v2.0: per subset
             entry.subsets = {}
             for sub in SUBSETS:
                 d, lo, hi = category_drop([members[i] for i in done], seed=seed, key=f"category:{name}:{sub}",
                                           n_resamples=n_resamples, confidence=confidence, subset=sub)
-                entry.subsets[sub] = SubsetDrop(n=sum(int(members[i][1].subset_masks()[sub][_paired(*members[i])[1]].sum())
+                entry.subsets[sub] = SubsetDrop(n=sum(int(members[i][1].subset_masks()[sub][paired(*members[i][1:])[1]].sum())
                                                       for i in done),
-                                                f1_drop=_round(d), ci_low=_round(lo), ci_high=_round(hi))
+                                                f1_drop=rounded(d), ci_low=rounded(lo), ci_high=rounded(hi))
         out.append(entry)
     return out
 
@@ -648,15 +437,15 @@ class Scored:
         set_scores: ``{set name: SetScores}`` (per-question EM/F1, arrays of shape ``(n_questions,)``).
         ablations: one entry per ablation, in report order (no readings yet).
         categories: one entry per bias category (no readings yet).
-        infos: ``{ablation id: AblationInfo}`` it was scored with.
+        infos: ``{ablation id: AblationEntry}`` it was scored with.
         members: ``{ablation id: (info, baseline scores, ablation scores)}`` of the evaluated ablations.
     """
 
     set_scores: dict[str, SetScores]
     ablations: list[AblationResult]
     categories: list[CategoryResult]
-    infos: dict[str, AblationInfo] = field(default_factory=dict)
-    members: dict[str, tuple[AblationInfo, SetScores, SetScores]] = field(default_factory=dict)
+    infos: dict[str, AblationEntry] = field(default_factory=dict)
+    members: dict[str, Member] = field(default_factory=dict)
 
     def set_results(self, files: Mapping[str, str]) -> dict[str, SetResult]:
         """``{set name: SetResult}`` with each set's file name from ``files`` (``None`` if absent)."""
@@ -666,7 +455,7 @@ class Scored:
 def score_all(
     datasets: Mapping[str, Dataset],
     predictions: Mapping[str, Mapping[str, str] | None],
-    ablations: Sequence[AblationInfo],
+    ablations: Sequence[AblationEntry],
     *,
     category_order: Sequence[str] | None = None,
     seed: int = 0,
@@ -707,206 +496,32 @@ def score_all(
         results.append(entry)
         if entry.evaluated:
             members[info.id] = (info, scores[info.baseline_set], scores[info.id])
+    _link_controls(ablations, results, scores, members, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    categories = score_categories(results, members, category_order, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    return Scored(scores, results, categories, {i.id: i for i in ablations}, members)
+
+
+def _link_controls(ablations: Sequence[AblationEntry], results: Sequence[AblationResult], scores: Mapping[str, SetScores],
+                   members: Mapping[str, Member], *, seed: int, n_resamples: int, confidence: float) -> None:
+    """Give each ablation with a scored matched control its ``control``, ``control_f1_drop`` and
+    excess drop (:func:`excess_drop`), or, for a reference (``small_drop``: c4 of e4), its
+    recovered share (:func:`recovered_share`). Changes ``results`` in place."""
     by_id = {r.id: r for r in results}
+    boot = dict(seed=seed, n_resamples=n_resamples, confidence=confidence)
     for info in ablations:
         if info.control_of is None or info.control_of not in by_id:
             continue
         target = by_id[info.control_of]
         target.control = info.id
         control = by_id[info.id]
-        if target.evaluated and control.evaluated and control.changed != 0:
-            target.control_f1_drop = control.f1_drop
-            if target.bias_signal == "small_drop":  # a reference (c4): the loss with the information removed entirely
-                share, low, high, _ = recovered_share(members[target.id][0], scores[target.baseline_set], scores[target.id],
-                                                      scores[info.id], seed=seed, n_resamples=n_resamples, confidence=confidence)
-                target.recovered_share, target.recovered_ci_low, target.recovered_ci_high = _round(share), _round(low), _round(high)
-                continue
-            drop, low, high, n = excess_drop(members[target.id][0], scores[target.baseline_set], scores[target.id],
-                                             scores[info.id], control_info=info, seed=seed, n_resamples=n_resamples,
-                                             confidence=confidence)
-            target.excess_drop, target.excess_ci_low, target.excess_ci_high = _round(drop), _round(low), _round(high)
-            target.excess_n = n
-    categories = score_categories(results, members, category_order, seed=seed, n_resamples=n_resamples, confidence=confidence)
-    return Scored(scores, results, categories, {i.id: i for i in ablations}, members)
-
-
-#: How ``results.json`` names the method of the CIs over several replicates (``variance_method``).
-VARIANCE_METHOD = ("two-stage bootstrap: questions resampled once per resample and shared by every draw/reader, "
-                   "then draws/readers resampled with replacement (Davison & Hinkley 1997, sec. 3.8)")
-
-
-def _spread(values: Sequence[float | None]) -> tuple[float | None, float | None, float | None]:
-    """``(min, max, sample SD with ddof=1)`` of the values (``None`` when any is missing or fewer than 2)."""
-    if len(values) < 2 or any(v is None for v in values):
-        return None, None, None
-    arr = np.asarray(values, dtype=np.float64)
-    return _round(arr.min()), _round(arr.max()), _round(arr.std(ddof=1))
-
-
-def _mean_of(values: Sequence[float | None]) -> float | None:
-    return None if not values or any(v is None for v in values) else _round(float(np.mean(values)))
-
-
-def _index_arrays(ids: Sequence[str], index: Mapping[str, int], *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Positions of ``ids`` in the shared question list ``index`` (ids not in it are dropped) and the arrays filtered alike."""
-    keep = np.fromiter((q in index for q in ids), dtype=bool, count=len(ids))
-    pos = np.fromiter((index[q] for q, k in zip(ids, keep) if k), dtype=np.int64)
-    return (pos,) + tuple(a[keep] for a in arrays)
-
-
-def combine_replicates(
-    scored: Sequence[Scored],
-    labels: Sequence[tuple[int, int]],
-    *,
-    seed: int = 0,
-    n_resamples: int = N_RESAMPLES,
-    confidence: float = CONFIDENCE,
-) -> Scored:
-    """One :class:`Scored` from the same ablations scored in several replicates (draws × readers; issue 16).
-
-    Args:
-        scored: one :func:`score_all` result per replicate, readings already set
-            (:func:`mrclens.scoring.readings.read_all`) so that each replicate's evidence level is kept;
-            the first replicate is draw 0 of reader 0.
-        labels: ``(draw, reader)`` of each replicate.
-        seed, n_resamples, confidence: bootstrap settings.
-
-    Rules: every drop (``f1_drop``, ``relative_drop``, ``excess_drop``, ``recovered_share``, a
-    category's mean drop) becomes the mean over replicates with a CI from the two-stage bootstrap
-    (:func:`mrclens.metrics.bootstrap.two_stage_bootstrap`, :func:`category_drop_replicates`;
-    the same generator keys as a single run, so one replicate gives the single-run numbers). An
-    excess drop pairs the ablation and its control of the *same* replicate (same positions). The
-    questions are those of the first replicate's paired items (the same question ids in every draw).
-    EM/F1 figures are means over replicates; ``changed``, ``changed_only``, ``unchanged_by_reason``
-    and the per-set scores are the first replicate's. Each entry lists its per-replicate figures
-    (``replicates``) and their spread (min, max, SD with ddof = 1). An ablation is evaluated only
-    when it was evaluated in every replicate.
-
-    Returns:
-        a :class:`Scored` without readings (read it again, then
-        :func:`mrclens.scoring.readings.note_instability`); with one replicate, ``scored[0]`` unchanged.
-
-    Raises:
-        ValueError: ``scored`` is empty or ``labels`` has another length.
-    """
-    if not scored or len(scored) != len(labels):
-        raise ValueError(f"need one (draw, reader) label per replicate, got {len(scored)} results and {len(labels)} labels")
-    if len(scored) == 1:
-        return scored[0]
-    from dataclasses import replace as _replace
-
-    from mrclens.artifacts.results import CategoryReplicate, ReplicateFigures
-
-    first = scored[0]
-    by_id = [{a.id: a for a in sc.ablations} for sc in scored]
-    out_ablations = []
-    boot = dict(seed=seed, n_resamples=n_resamples, confidence=confidence)
-    for e0 in first.ablations:
-        entries = [b.get(e0.id) for b in by_id]
-        out = _replace(e0, reading=None, evidence=None)
-        out.replicates = [
-            ReplicateFigures(draw=d, reader=r, f1_drop=e.f1_drop, ci_low=e.ci_low, ci_high=e.ci_high,
-                             relative_drop=e.relative_drop, excess_drop=e.excess_drop, excess_ci_low=e.excess_ci_low,
-                             excess_ci_high=e.excess_ci_high, recovered_share=e.recovered_share, evidence=e.evidence)
-            for e, (d, r) in zip(entries, labels) if e is not None
-        ]
-        failed = [(e, lab) for e, lab in zip(entries, labels) if e is None or not e.evaluated]
-        if failed:
-            e, (d, r) = failed[0]
-            why = "not scored" if e is None else (e.reason_not_evaluated or "not evaluated")
-            out = _replace(out, evaluated=False, reason_not_evaluated=f"draw {d}, reader {r}: {why}", exact_match=None,
-                           f1=None, baseline_exact_match=None, baseline_f1=None, em_drop=None, f1_drop=None, ci_low=None,
-                           ci_high=None, relative_drop=None, relative_ci_low=None, relative_ci_high=None,
-                           control_f1_drop=None, excess_drop=None, excess_ci_low=None, excess_ci_high=None, excess_n=None,
-                           recovered_share=None, recovered_ci_low=None, recovered_ci_high=None)
-            out_ablations.append(out)
+        if not (target.evaluated and control.evaluated and control.changed != 0):
             continue
-        members = [sc.members[e0.id] for sc in scored]
-        ids0 = _paired(*members[0])[0]
-        index = {q: i for i, q in enumerate(ids0)}
-        reps = []
-        for info, base, pert in members:
-            ids, bpos, ppos = _paired(info, base, pert)
-            reps.append(_index_arrays(ids, index, base.f1[bpos], pert.f1[ppos]))
-        drop, low, high, _ = two_stage_bootstrap(reps, len(ids0), key=e0.id, **boot)
-        rel, rlow, rhigh, _ = two_stage_bootstrap(reps, len(ids0), statistic="relative", key=f"{e0.id}:relative", **boot)
-        out.f1_drop, out.ci_low, out.ci_high = _round(drop), _round(low), _round(high)
-        out.relative_drop, out.relative_ci_low, out.relative_ci_high = _round(rel), _round(rlow), _round(rhigh)
-        for name in ("exact_match", "f1", "baseline_exact_match", "baseline_f1", "em_drop", "control_f1_drop"):
-            setattr(out, name, _mean_of([getattr(e, name) for e in entries]))
-        out.f1_drop_min, out.f1_drop_max, out.f1_drop_sd = _spread([e.f1_drop for e in entries])
-        cid = e0.control
-        have_control = cid is not None and all(cid in sc.members for sc in scored)
-        if have_control and e0.excess_drop is not None and all(e.excess_drop is not None for e in entries):
-            ex = []
-            for sc in scored:
-                info, base, pert = sc.members[e0.id]
-                control = sc.members[cid][2]
-                ids = excess_ids(info, base, pert, control, sc.infos.get(cid))
-                ex.append(_index_arrays(ids, index, control.f1[control.positions(ids)], pert.f1[pert.positions(ids)]))
-            drop, low, high, _ = two_stage_bootstrap(ex, len(ids0), key=f"{e0.id}:excess", **boot)
-            out.excess_drop, out.excess_ci_low, out.excess_ci_high = _round(drop), _round(low), _round(high)
-            out.excess_drop_min, out.excess_drop_max, out.excess_drop_sd = _spread([e.excess_drop for e in entries])
-        if have_control and e0.recovered_share is not None and all(e.recovered_share is not None for e in entries):
-            rec = []
-            for sc in scored:
-                info, base, pert = sc.members[e0.id]
-                ids, loss_ref, loss_abl = _recovered_arrays(info, base, pert, sc.members[cid][2])
-                rec.append(_index_arrays(ids, index, loss_ref, loss_abl))
-            share, low, high, _ = two_stage_bootstrap(rec, len(ids0), statistic="relative", key=f"{e0.id}:recovered", **boot)
-            out.recovered_share, out.recovered_ci_low, out.recovered_ci_high = _round(share), _round(low), _round(high)
-        if e0.subsets is not None and all(e.subsets is not None for e in entries):
-            out.subsets = _combined_subsets(e0.id, entries, members, boot)
-        out_ablations.append(out)
-
-    cats_by = [{c.category: c for c in sc.categories} for sc in scored]
-    out_categories = []
-    for c0 in first.categories:
-        entries = [cb.get(c0.category) for cb in cats_by]
-        done = [a for a in c0.evaluated if all(a in sc.members for sc in scored)]
-        drop, low, high, each = category_drop_replicates([[sc.members[a] for a in done] for sc in scored],
-                                                         key=f"category:{c0.category}", **boot)
-        mn, mx, sd = _spread(each) if done else (None, None, None)
-        subsets = c0.subsets
-        if subsets is not None and done:  # SQuAD v2.0: the combined drop over each subset
-            subsets = {}
-            for sub, first_sub in c0.subsets.items():
-                d, lo, hi, _ = category_drop_replicates([[sc.members[a] for a in done] for sc in scored], subset=sub,
-                                                        key=f"category:{c0.category}:{sub}", **boot)
-                subsets[sub] = _replace(first_sub, f1_drop=_round(d), ci_low=_round(lo), ci_high=_round(hi))
-        out_categories.append(_replace(
-            c0, evaluated=done, f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high), reading=None, evidence=None,
-            replicates=[CategoryReplicate(draw=d, reader=r, f1_drop=e.f1_drop, ci_low=e.ci_low, ci_high=e.ci_high,
-                                          evidence=e.evidence) for e, (d, r) in zip(entries, labels) if e is not None],
-            f1_drop_min=mn, f1_drop_max=mx, f1_drop_sd=sd, subsets=subsets))
-    return Scored(first.set_scores, out_ablations, out_categories, first.infos, first.members)
-
-
-def _combined_subsets(aid: str, entries: Sequence[AblationResult],
-                      members: Sequence[tuple[AblationInfo, SetScores, SetScores]], boot: dict) -> dict[str, SubsetDrop]:
-    """An ablation's HasAns/NoAns figures over several replicates: EM/F1 means over replicates and the
-    two-stage bootstrap drop restricted to each subset's paired questions (generator keys
-    ``"<id>:HasAns"`` / ``"<id>:NoAns"``, as :func:`subset_drops`; one replicate gives its numbers)."""
-    from dataclasses import replace as _replace
-
-    out = {}
-    for name in SUBSETS:
-        subs = [e.subsets.get(name) for e in entries]
-        first = subs[0]
-        if first is None or not first.n or any(s is None for s in subs):
-            if first is not None:
-                out[name] = first
+        target.control_f1_drop = control.f1_drop
+        base, pert, ref = scores[target.baseline_set], scores[target.id], scores[info.id]
+        if target.bias_signal == "small_drop":  # a reference (c4): the loss with the information removed entirely
+            share, low, high, _ = recovered_share(members[target.id][0], base, pert, ref, **boot)
+            target.recovered_share, target.recovered_ci_low, target.recovered_ci_high = rounded(share), rounded(low), rounded(high)
             continue
-        reps, index = [], None
-        for info, base, pert in members:
-            ids, bpos, ppos = _paired(info, base, pert)
-            mask = base.subset_masks()[name][bpos]
-            sub_ids = [q for q, keep in zip(ids, mask) if keep]
-            if index is None:
-                index = {q: i for i, q in enumerate(sub_ids)}
-            reps.append(_index_arrays(sub_ids, index, base.f1[bpos][mask], pert.f1[ppos][mask]))
-        drop, low, high, _ = two_stage_bootstrap(reps, len(index), key=f"{aid}:{name}", **boot)
-        means = {f: _mean_of([getattr(s, f) for s in subs])
-                 for f in ("exact_match", "f1", "baseline_exact_match", "baseline_f1")}
-        out[name] = _replace(first, f1_drop=_round(drop), ci_low=_round(low), ci_high=_round(high), **means)
-    return out
+        drop, low, high, n = excess_drop(members[target.id][0], base, pert, ref, control_info=info, **boot)
+        target.excess_drop, target.excess_ci_low, target.excess_ci_high = rounded(drop), rounded(low), rounded(high)
+        target.excess_n = n

@@ -19,6 +19,7 @@ ablation and per category (:mod:`mrclens.scoring.drops`), readings
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +27,8 @@ from typing import Mapping, Sequence
 
 
 from mrclens import __version__
-from mrclens.artifacts.manifest import PerturbationManifest, manifest_path, read_manifest
-from mrclens.artifacts.predictions import read_predictions_dir
+from mrclens.artifacts.manifest import AblationEntry, PerturbationManifest, manifest_path, read_manifest
+from mrclens.artifacts.predictions import PredictionsDir, read_predictions_dir
 from mrclens.artifacts.question_scores import SetQuestionScores
 from mrclens.artifacts.results import (
     AuditRecord,
@@ -43,13 +44,14 @@ from mrclens.artifacts.results import (
 from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
-from mrclens.scoring.drops import VARIANCE_METHOD, AblationInfo, Scored, combine_replicates, score_all
+from mrclens.scoring.drops import Scored, score_all
+from mrclens.scoring.replicates import VARIANCE_METHOD, combine_replicates
 from mrclens.artifacts.reference import Reference
 from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.model_free import cite as cite_model_free
 from mrclens.scoring.readings import note_instability, read_all
-from mrclens.formats import load_dataset
 from mrclens.squad import Dataset
+from mrclens.tasks import get_task, task_of
 
 #: The model name used when the user gives none.
 DEFAULT_MODEL_NAME = "external model"
@@ -69,8 +71,8 @@ class Evaluation:
     question_scores: dict[str, SetQuestionScores | None]
 
 
-def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = None) -> list[AblationInfo]:
-    """The manifest's ablations as :class:`~mrclens.scoring.drops.AblationInfo`, ordered e1, e2, …
+def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = None) -> list[AblationEntry]:
+    """The manifest's ablation entries (:class:`~mrclens.artifacts.manifest.AblationEntry`), ordered e1, e2, …
 
     Args:
         only: keep only these ablation ids (default: all in the manifest).
@@ -78,12 +80,13 @@ def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = 
     ids = manifest.ablation_ids()
     if only is not None:
         ids = [a for a in ids if a in set(only)]
-    return [AblationInfo.from_manifest(a, manifest.ablations[a]) for a in ids]
+    return [manifest.ablations[a] for a in ids]
 
 
 def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | None = None
                        ) -> tuple[PerturbationManifest, dict[str, Dataset]]:
-    """Read the manifest and every set of a perturbed directory.
+    """Read the manifest and every set of a perturbed directory (each set loaded as the manifest's
+    task loads its data: entry point ``"load"`` of :mod:`mrclens.tasks`).
 
     Returns:
         ``(manifest, {set name: Dataset})``.
@@ -93,9 +96,7 @@ def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | Non
         FileNotFoundError: a set file listed in the manifest is missing.
     """
     manifest = read_manifest(perturbed_dir)
-    load = load_dataset
-    if manifest.task == "multiple_choice":  # issue 20: JSON Lines of multiple-choice questions
-        from mrclens.multiple_choice.data import load_mc_dataset as load
+    load = task_of(manifest).entry("load")
     datasets = {}
     for name, file in progress_bar(manifest.set_files().items(), desc="loading sets", unit="set", enabled=progress):
         datasets[name] = load(Path(perturbed_dir) / file)
@@ -205,15 +206,17 @@ def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str) -> lis
     return out
 
 
-def name_accuracy(results: Results) -> None:
-    """Multiple-choice results (issue 20): say "accuracy" where the readings say "F1" (the scores
-    are accuracies; the readings' wording is shared with the span task)."""
-    import re
-
+def name_metric(results: Results) -> None:
+    """Results of a task whose score is not F1 (multiple choice, issue 20: accuracy): name the task's
+    metric (:attr:`mrclens.tasks.Task.metric`) where the readings say "F1" (the readings' wording is
+    the span task's). Nothing changes for span results."""
+    metric = get_task(results.task).metric
+    if metric == "F1":
+        return
     word = re.compile(r"\bF1\b")
     for entry in [*results.ablations, *results.categories]:
         if entry.reading:
-            entry.reading = word.sub("accuracy", entry.reading)
+            entry.reading = word.sub(metric, entry.reading)
 
 
 def _rel(path: str | os.PathLike, start: str | os.PathLike | None) -> str:
@@ -285,63 +288,25 @@ def evaluate_perturbed(
     manifest, datasets = load_perturbed_dir(perturbed_dir, progress=progress)
     files = manifest.set_files()
     found = read_predictions_dir(predictions_dir, list(files), manifest.task)
-    loaded = [(manifest, datasets, found.predictions, found.missing_reasons)]
-    labels = [(0, 0)]
-    records = [ReplicateRecord(0, manifest.seed if manifest.draw == 0 else (manifest.draw_seed or 0), 0, reader_seed,
-                               _rel(perturbed_dir, results_dir), _rel(predictions_dir, results_dir))]
-    extra_inputs: list[InputFile] = []
-    first_of: dict[int, tuple[PerturbationManifest, str | os.PathLike, object]] = {0: (manifest, perturbed_dir, found)}
-    rep_sets: dict[tuple[int, str | os.PathLike], tuple[PerturbationManifest, dict[str, Dataset]]] = {}
-    for rep in replicates:
-        key = (rep.draw, str(rep.perturbed_dir))
-        if key not in rep_sets:
-            rep_sets[key] = load_perturbed_dir(rep.perturbed_dir, progress=progress)
-        r_manifest, r_datasets = rep_sets[key]
-        r_files = r_manifest.set_files()
-        r_found = read_predictions_dir(rep.predictions_dir, list(r_files), r_manifest.task)
-        preds, reasons = dict(r_found.predictions), dict(r_found.missing_reasons)
-        if rep.draw == 0:
-            first_of.setdefault(rep.reader, (r_manifest, rep.perturbed_dir, r_found))
-        ref = first_of.get(rep.reader)
-        for name, file in r_files.items():
-            if preds.get(name) is None and ref is not None and ref[2].predictions.get(name) is not None \
-                    and name in ref[0].set_files() \
-                    and sha256_file(Path(ref[1]) / ref[0].set_files()[name]) == sha256_file(Path(rep.perturbed_dir) / file):
-                preds[name] = ref[2].predictions[name]
-                reasons.pop(name, None)
-        loaded.append((r_manifest, r_datasets, preds, reasons))
-        labels.append((rep.draw, rep.reader))
-        records.append(ReplicateRecord(rep.draw, r_manifest.seed if r_manifest.draw == 0 else (r_manifest.draw_seed or 0),
-                                       rep.reader, rep.reader_seed, _rel(rep.perturbed_dir, results_dir),
-                                       _rel(rep.predictions_dir, results_dir)))
-        tag = f"draw {rep.draw} reader {rep.reader}"
-        extra_inputs.append(InputFile(f"{tag}: manifest", str(manifest_path(rep.perturbed_dir)),
-                                      sha256_file(manifest_path(rep.perturbed_dir))))
-        for name in r_files:
-            if r_found.predictions.get(name) is not None:
-                path = r_found.file(name)
-                extra_inputs.append(InputFile(f"{tag}: predictions:{name}", str(path), sha256_file(path)))
+    first = LoadedReplicate(manifest, datasets, found.predictions, found.missing_reasons, (0, 0), ReplicateRecord(
+        0, manifest.seed if manifest.draw == 0 else (manifest.draw_seed or 0), 0, reader_seed,
+        _rel(perturbed_dir, results_dir), _rel(predictions_dir, results_dir)))
+    more, extra_inputs = load_replicates(replicates, (manifest, perturbed_dir, found), results_dir=results_dir,
+                                         progress=progress)
+    every = [first, *more]
     t1 = time.perf_counter()
-    scored = score_replicates(loaded, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    scored = score_replicates([r.scoring_input() for r in every], [r.label for r in every], seed=seed,
+                              n_resamples=n_resamples, confidence=confidence)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
                                                                  profile, confidence, model_free)
     t2 = time.perf_counter()
-    all_inputs = list(inputs)
-    mpath = manifest_path(perturbed_dir)
-    all_inputs.append(InputFile("manifest", str(mpath), sha256_file(mpath)))
-    for name, file in files.items():
-        path = Path(perturbed_dir) / file
-        all_inputs.append(InputFile(f"set:{name}", str(path), sha256_file(path)))
-    for name in files:
-        if found.predictions[name] is not None:
-            path = found.file(name)
-            all_inputs.append(InputFile(f"predictions:{name}", str(path), sha256_file(path)))
-    all_inputs += extra_inputs
+    all_inputs = [*inputs, *_input_files(perturbed_dir, files, found), *extra_inputs]
     if step_seconds is None:
         seconds = {"load": t1 - t0, "score": t2 - t1}
     else:
         seconds = {**step_seconds, "score": time.perf_counter() - t0}
+    records = [r.record for r in every]
     results = Results(
         mrclens_version=__version__,
         created=utc_now(),
@@ -362,8 +327,7 @@ def evaluate_perturbed(
         model_free=list(model_free),
         task=manifest.task,
     )
-    if results.task == "multiple_choice":
-        name_accuracy(results)
+    name_metric(results)
     if results.model.kind not in ("baseline", "external"):
         raise ValueError(f"model kind must be 'baseline' or 'external', got {results.model.kind!r}")
     question_scores = {
@@ -371,3 +335,96 @@ def evaluate_perturbed(
         for name, s in scored.set_scores.items()
     }
     return Evaluation(results, question_scores)
+
+
+def _input_files(perturbed_dir: str | os.PathLike, files: Mapping[str, str], found: PredictionsDir) -> list[InputFile]:
+    """The manifest, every set file and every prediction file read for draw 0 of reader 0, with their sha256."""
+    mpath = manifest_path(perturbed_dir)
+    out = [InputFile("manifest", str(mpath), sha256_file(mpath))]
+    for name, file in files.items():
+        path = Path(perturbed_dir) / file
+        out.append(InputFile(f"set:{name}", str(path), sha256_file(path)))
+    for name in files:
+        if found.predictions[name] is not None:
+            path = found.file(name)
+            out.append(InputFile(f"predictions:{name}", str(path), sha256_file(path)))
+    return out
+
+
+@dataclass
+class LoadedReplicate:
+    """One replicate read and ready to score: its sets, predictions, ``(draw, reader)`` label and record."""
+
+    manifest: PerturbationManifest
+    datasets: Mapping[str, Dataset]
+    predictions: Mapping[str, Mapping[str, str] | None]
+    missing_reasons: Mapping[str, str]
+    label: tuple[int, int]
+    record: ReplicateRecord
+
+    def scoring_input(self) -> tuple:
+        """``(manifest, datasets, predictions, missing_reasons)`` as :func:`score_replicates` takes it."""
+        return self.manifest, self.datasets, self.predictions, self.missing_reasons
+
+
+def load_replicates(
+    replicates: Sequence[Replicate],
+    first: tuple[PerturbationManifest, str | os.PathLike, PredictionsDir],
+    *,
+    results_dir: str | os.PathLike | None = None,
+    progress: bool | None = None,
+) -> tuple[list[LoadedReplicate], list[InputFile]]:
+    """Read the sets and predictions of the replicates beyond draw 0 of reader 0 (issue 16).
+
+    A set without a prediction file in a replicate's predictions directory takes the predictions of
+    the same reader's draw 0 when the set file is byte-identical there (see :class:`Replicate`).
+
+    Args:
+        replicates: the replicates, as :func:`evaluate_perturbed` takes them.
+        first: draw 0 of reader 0: ``(manifest, perturbed directory, predictions read)``.
+        results_dir: where ``paths`` are recorded relative to (absolute when ``None``).
+
+    Returns:
+        the loaded replicates in the given order, and the input files they read (manifest and
+        prediction files, role ``"draw K reader R: ..."``) with their sha256.
+    """
+    first_of: dict[int, tuple[PerturbationManifest, str | os.PathLike, PredictionsDir]] = {0: first}
+    rep_sets: dict[tuple[int, str], tuple[PerturbationManifest, dict[str, Dataset]]] = {}
+    loaded, extra_inputs = [], []
+    for rep in replicates:
+        key = (rep.draw, str(rep.perturbed_dir))
+        if key not in rep_sets:
+            rep_sets[key] = load_perturbed_dir(rep.perturbed_dir, progress=progress)
+        r_manifest, r_datasets = rep_sets[key]
+        r_files = r_manifest.set_files()
+        r_found = read_predictions_dir(rep.predictions_dir, list(r_files), r_manifest.task)
+        if rep.draw == 0:
+            first_of.setdefault(rep.reader, (r_manifest, rep.perturbed_dir, r_found))
+        preds, reasons = _with_draw0_predictions(rep, r_files, r_found, first_of.get(rep.reader))
+        record = ReplicateRecord(rep.draw, r_manifest.seed if r_manifest.draw == 0 else (r_manifest.draw_seed or 0),
+                                 rep.reader, rep.reader_seed, _rel(rep.perturbed_dir, results_dir),
+                                 _rel(rep.predictions_dir, results_dir))
+        loaded.append(LoadedReplicate(r_manifest, r_datasets, preds, reasons, (rep.draw, rep.reader), record))
+        tag = f"draw {rep.draw} reader {rep.reader}"
+        extra_inputs.append(InputFile(f"{tag}: manifest", str(manifest_path(rep.perturbed_dir)),
+                                      sha256_file(manifest_path(rep.perturbed_dir))))
+        for name in r_files:
+            if r_found.predictions.get(name) is not None:
+                path = r_found.file(name)
+                extra_inputs.append(InputFile(f"{tag}: predictions:{name}", str(path), sha256_file(path)))
+    return loaded, extra_inputs
+
+
+def _with_draw0_predictions(rep: Replicate, files: Mapping[str, str], found: PredictionsDir,
+                            ref: tuple[PerturbationManifest, str | os.PathLike, PredictionsDir] | None
+                            ) -> tuple[dict, dict]:
+    """A replicate's predictions and missing reasons, a set without predictions taking those of ``ref``
+    (the same reader's draw 0) when its set file is byte-identical there."""
+    preds, reasons = dict(found.predictions), dict(found.missing_reasons)
+    for name, file in files.items():
+        if preds.get(name) is None and ref is not None and ref[2].predictions.get(name) is not None \
+                and name in ref[0].set_files() \
+                and sha256_file(Path(ref[1]) / ref[0].set_files()[name]) == sha256_file(Path(rep.perturbed_dir) / file):
+            preds[name] = ref[2].predictions[name]
+            reasons.pop(name, None)
+    return preds, reasons

@@ -71,7 +71,7 @@ def score_choice_file(data: str | os.PathLike, predictions: str | os.PathLike, *
     """
     from mrclens.artifacts.predictions import read_prediction_file
     from mrclens.multiple_choice.data import load_mc_dataset
-    from mrclens.scoring.drops import choice_accuracy
+    from mrclens.scoring.sets import choice_accuracy
     from mrclens.tasks import MULTIPLE_CHOICE
 
     result = choice_accuracy(load_mc_dataset(data), read_prediction_file(predictions, MULTIPLE_CHOICE.name).texts)

@@ -78,6 +78,7 @@ from typing import Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.tasks import all_tasks
 
 #: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
 SMALL_DROP = 5.0
@@ -296,15 +297,15 @@ def category_level(levels: Sequence[str]) -> str:
 
 
 def _registered(ablation_id: str):
-    """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id (span ablations,
-    or the multiple-choice ones of issue 20), or ``None``."""
-    from mrclens.perturbations.registry import ABLATIONS
-
-    if ablation_id in ABLATIONS:
-        return ABLATIONS[ablation_id]
-    from mrclens.multiple_choice.ablations import MC_ABLATIONS
-
-    return MC_ABLATIONS.get(ablation_id)
+    """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id, looked up in each
+    task's ablation registry in registration order (entry point ``"ablations"`` of :mod:`mrclens.tasks`:
+    the span ablations, then the multiple-choice ones of issue 20), or ``None``."""
+    for task in all_tasks():
+        if task.has("ablations"):
+            registry = task.entry("ablations")
+            if ablation_id in registry:
+                return registry[ablation_id]
+    return None
 
 
 def read_category(category: CategoryResult, ablations: Sequence[AblationResult],

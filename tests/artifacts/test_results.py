@@ -10,18 +10,15 @@ import pandas as pd
 import pytest
 
 from mrclens.artifacts.results import (
-    CSV_COLUMNS,
-    CSV_OPTIONAL_COLUMNS,
     AuditRecord,
     InputFile,
     ModelRecord,
     Results,
     package_versions,
     read_results,
-    read_results_csv,
-    results_frame,
     write_results,
 )
+from mrclens.artifacts.results_csv import CSV_COLUMNS, CSV_OPTIONAL_COLUMNS, read_results_csv, results_frame
 from mrclens.errors import ArtifactError
 from mrclens.reports.table import format_table
 from mrclens.scoring.evaluate import evaluate_perturbed

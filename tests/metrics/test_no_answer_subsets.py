@@ -9,22 +9,21 @@ import numpy as np
 import pytest
 
 from mrclens.artifacts.results import (
-    CSV_COLUMNS,
-    CSV_OPTIONAL_COLUMNS,
-    V2_CSV_COLUMNS,
     BootstrapSettings,
     ModelRecord,
     Results,
     SubsetDrop,
     SubsetScore,
     read_results,
-    read_results_csv,
     write_results,
 )
+from mrclens.artifacts.results_csv import CSV_COLUMNS, CSV_OPTIONAL_COLUMNS, V2_CSV_COLUMNS, read_results_csv
 from mrclens.reports.no_answer import v2_view
 from mrclens.reports.table import format_table
 from mrclens.metrics.bootstrap import paired_bootstrap_drop
-from mrclens.scoring.drops import AblationInfo, score_ablation, score_set
+from mrclens.artifacts.manifest import AblationEntry
+from mrclens.scoring.drops import score_ablation
+from mrclens.scoring.sets import score_set
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 from perturbed_fixture import make_perturbed_dir, score_and_publish, write_predictions
 
@@ -58,7 +57,7 @@ def test_set_scores_per_subset_on_hand_made_predictions():
 def test_subset_drops_and_cis_are_the_paired_bootstrap_over_each_subset():
     base = score_set("original", _v2_dataset(), BASE)
     pert = score_set("e4", _v2_dataset("Q: "), PERT)
-    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    info = AblationEntry("e4", "interrogative words only", "Question", "full", "original", "small_drop", file="e4.json")
     r = score_ablation(info, base, pert, seed=5, n_resamples=400)
     has, no = r.subsets["HasAns"], r.subsets["NoAns"]
     # HasAns: baseline F1 (1 + 1 + 0)/3, perturbed (0 + 1 + 1)/3 -> drop 0; NoAns: (1 + 0)/2 vs (0 + 1)/2 -> drop 0
@@ -88,7 +87,7 @@ def test_category_subset_drop_is_the_mean_over_the_subset_items():
     base = score_set("original", _v2_dataset(), BASE)
     worse = dict(BASE, n1="Rome", a3="Paris")  # NoAns n1: 1 -> 0; HasAns a3: 0 -> 1
     pert = score_set("e4", _v2_dataset("Q: "), worse)
-    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    info = AblationEntry("e4", "interrogative words only", "Question", "full", "original", "small_drop", file="e4.json")
     members = [(info, base, pert)]
     has = category_drop(members, seed=1, key="k", n_resamples=300, subset="HasAns")
     no = category_drop(members, seed=1, key="k", n_resamples=300, subset="NoAns")
@@ -216,9 +215,10 @@ def test_two_draws_combine_each_subset_with_the_two_stage_bootstrap():
     """With draws (issue 16), HasAns/NoAns drops are the mean over draws with a two-stage CI; a
     subset whose drop is the same in both draws keeps that drop, one that differs gets the mean."""
     from mrclens.metrics.bootstrap import two_stage_bootstrap
-    from mrclens.scoring.drops import combine_replicates, score_all
+    from mrclens.scoring.drops import score_all
+    from mrclens.scoring.replicates import combine_replicates
 
-    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    info = AblationEntry("e4", "interrogative words only", "Question", "full", "original", "small_drop", file="e4.json")
     data = {"original": _v2_dataset(), "e4": _v2_dataset("Q: ")}
     draw0 = dict(BASE, n1="Rome")                 # NoAns drop 50, HasAns 0
     draw1 = dict(BASE, n1="Rome", a1="Germany")   # NoAns drop 50, HasAns 33.3
@@ -248,7 +248,7 @@ def test_a_reader_that_abstains_everywhere_is_inconclusive_not_strong():
     abstain = {q: "" for q in BASE}
     base = score_set("original", _v2_dataset(), abstain)
     pert = score_set("e4", _v2_dataset("Q: "), abstain)
-    info = AblationInfo("e4", "interrogative words only", "Question", "full", "original", "small_drop")
+    info = AblationEntry("e4", "interrogative words only", "Question", "full", "original", "small_drop", file="e4.json")
     r = score_ablation(info, base, pert, seed=1, n_resamples=100)
     assert r.baseline_f1 == 40.0 and r.subsets["HasAns"].baseline_f1 == 0.0 and r.f1_drop == 0.0
     (read,), _ = read_all([r], [])

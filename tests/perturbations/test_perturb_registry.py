@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 
 import pytest
 
+from mrclens.artifacts.ablation import AblationMeta
 from mrclens.perturbations import perturb_dataset, registry
 from mrclens.perturbations.base import changed
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register
@@ -58,12 +60,21 @@ def test_the_ten_ablations_as_specified():
 
 def test_register_validates():
     with pytest.raises(ValueError, match="eval_set"):
-        register(Ablation("e99", "x", "Keyword", "half", "x", "large_drop", lambda *a: None))
+        register(Ablation("e99", "x", "Keyword", "half", "large_drop", "x", apply=lambda *a: None))
     with pytest.raises(ValueError, match="bias_signal"):
-        register(Ablation("e99", "x", "Keyword", "full", "x", "no_drop", lambda *a: None))
+        register(Ablation("e99", "x", "Keyword", "full", "no_drop", "x", apply=lambda *a: None))
     with pytest.raises(ValueError, match="already registered"):
-        register(Ablation("e1", "other", "Keyword", "full", "x", "large_drop", lambda *a: None))
+        register(Ablation("e1", "other", "Keyword", "full", "large_drop", "x", apply=lambda *a: None))
     assert "e99" not in ABLATIONS
+
+
+def test_ablation_extends_the_shared_metadata_and_is_read_only():
+    e1 = ABLATIONS["e1"]
+    assert isinstance(e1, AblationMeta) and e1.baseline_set == "original-truncated"  # from its eval_set
+    assert ABLATIONS["e3"].baseline_set == "original"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e1.name = "renamed"
+    assert hash(e1) == hash(ABLATIONS["e1"])
 
 
 def _upper_question(example, parsed, rng):
@@ -74,7 +85,8 @@ def _upper_question(example, parsed, rng):
 @pytest.fixture
 def eleventh():
     saved = dict(ABLATIONS)
-    yield register(Ablation("e11", "upper case", "Noise", "full", "Upper-case the question.", "small_drop", _upper_question))
+    yield register(Ablation("e11", "upper case", "Noise", "full", "small_drop", "Upper-case the question.",
+                            apply=_upper_question))
     ABLATIONS.clear()
     ABLATIONS.update(saved)
     registry._rebuild_categories()

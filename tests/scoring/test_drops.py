@@ -9,7 +9,9 @@ from dataclasses import asdict, replace
 
 from mrclens.artifacts.results import CategoryResult
 from mrclens.metrics.bootstrap import confidence_label, paired_bootstrap_drop, stable_rng
-from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, score_ablation, score_all, score_set
+from mrclens.artifacts.manifest import AblationEntry
+from mrclens.scoring.drops import category_drop, score_ablation, score_all
+from mrclens.scoring.sets import SetScores, score_set
 from mrclens.scoring.readings import LARGE_DROP, SMALL_DROP, ablation_evidence, read_all
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
@@ -27,7 +29,8 @@ def _scores(name, f1, em=None):
 
 
 def _info(aid="e1", base="original", signal="large_drop", category="Similarity", changed=None):
-    return AblationInfo(aid, f"ablation {aid}", category, "full", base, signal, changed_ids=changed)
+    items = None if changed is None else {q: {"changed": True, "reason": None, "detail": {}} for q in changed}
+    return AblationEntry(aid, f"ablation {aid}", category, "full", base, signal, file=f"{aid}.json", items=items)
 
 
 # --- paired bootstrap ---------------------------------------------------------------------------
@@ -263,7 +266,7 @@ def test_score_all_links_controls_and_keeps_them_out_of_categories():
     ids = ["q1", "q2", "q3", "q4"]
     datasets = {"original": _ds(ids), "e1": _ds(ids), "c1": _ds(ids)}
     gold = {q: a for q, (a, _) in GOLD.items()}
-    infos = [_info("e1"), AblationInfo("c1", "control for e1", "Similarity", "full", "original", "control", control_of="e1")]
+    infos = [_info("e1"), AblationEntry("c1", "control for e1", "Similarity", "full", "original", "control", control_of="e1", file="c1.json")]
     preds = {"original": gold, "e1": {"q3": "Paris", "q4": "Berlin"}, "c1": {"q2": "Germany", "q3": "Paris", "q4": "Berlin"}}
     scored = score_all(datasets, preds, infos, n_resamples=100)
     e1, c1 = scored.ablations
@@ -285,7 +288,7 @@ def test_position_category_reads_e9_against_its_move_control():
     datasets = {"original": _ds(ids), "e9": _ds(ids), "c9": _ds(ids)}
     gold = {q: a for q, (a, _) in GOLD.items()}
     infos = [_info("e9", category="Position"),
-             AblationInfo("c9", "control for e9", "Position", "full", "original", "control", control_of="e9")]
+             AblationEntry("c9", "control for e9", "Position", "full", "original", "control", control_of="e9", file="c9.json")]
     preds = {"original": gold, "e9": {"q4": "Berlin"}, "c9": gold}
     scored = score_all(datasets, preds, infos, n_resamples=100)
     e9, c9 = scored.ablations

@@ -11,7 +11,9 @@ import pytest
 
 from mrclens.artifacts.results import read_results
 from mrclens.metrics.bootstrap import paired_bootstrap_drop, paired_bootstrap_relative_drop, two_stage_bootstrap
-from mrclens.scoring.drops import AblationInfo, SetScores, category_drop, category_drop_replicates
+from mrclens.artifacts.manifest import AblationEntry
+from mrclens.scoring.drops import category_drop, category_drop_replicates
+from mrclens.scoring.sets import SetScores
 from mrclens.scoring.evaluate import Replicate
 from mrclens.squad import write_dataset
 
@@ -72,8 +74,8 @@ def test_category_over_one_replicate_is_category_drop():
         s = SetScores(name, ["a", "b", "c", "d"], em=np.array(f1), f1=np.array(f1))
         return s
 
-    info = AblationInfo("e3", "x", "Similarity", "full", "original", "small_drop")
-    info2 = AblationInfo("e4", "x", "Similarity", "full", "original", "small_drop")
+    info = AblationEntry("e3", "x", "Similarity", "full", "original", "small_drop", file="e3.json")
+    info2 = AblationEntry("e4", "x", "Similarity", "full", "original", "small_drop", file="e4.json")
     base = scores("original", [1.0, 1.0, 0.5, 1.0])
     members = [(info, base, scores("e3", [0.0, 1.0, 0.5, 1.0])), (info2, base, scores("e4", [1.0, 0.0, 0.0, 1.0]))]
     single = category_drop(members, seed=1, key="category:S")
