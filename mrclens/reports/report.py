@@ -41,7 +41,8 @@ from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, build_examples, prediction_flips
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 
 #: Decimals for every percentage (EM, F1, drops, CI bounds) shown in the page.
 PCT_DECIMALS = 1
@@ -243,7 +244,7 @@ class _Sources:
 
                     self._sets[name] = load_mc_dataset(path)
                 else:
-                    self._sets[name] = load_dataset(path)
+                    self._sets[name] = load_dataset(path, format="squad")
             except FileNotFoundError:
                 self._sets[name] = None
                 self.notes.append(f"{path}: not found")

@@ -524,9 +524,9 @@ def _audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pr
     if results.task == MULTIPLE_CHOICE:
         src = _mc_audit_figures(results, perturbed, directory, name, kind)
     elif original.is_file():
-        from mrclens.squad import load_dataset as load_squad
+        from mrclens.formats import load_dataset as load_squad
 
-        src = _dataset_source(load_squad(original), name, str(directory), kind, cache_dir=cache_dir, progress=progress,
+        src = _dataset_source(load_squad(original, format="squad"), name, str(directory), kind, cache_dir=cache_dir, progress=progress,
                               n_process=n_process, sha256=sha256_file(directory / RESULTS_JSON))
     else:
         src = Source(ComparedInput(name=name, path=str(directory), kind=kind, sha256=sha256_file(directory / RESULTS_JSON),

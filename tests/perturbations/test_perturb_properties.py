@@ -101,7 +101,8 @@ def test_each_control_inserts_at_its_ablations_position_on_the_real_sample(sampl
 
     from mrclens.perturbations import perturb_dataset
     from mrclens.perturbations.controls import _stop_words, content_words
-    from mrclens.squad import Dataset, load_dataset
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:6], ds.version)

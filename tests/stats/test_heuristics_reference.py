@@ -25,7 +25,8 @@ import pytest
 from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.metrics.official import exact_match_score, f1_score, normalize_answer
 from mrclens.parsing import parse_texts
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 from mrclens.stats import compute_stats
 from mrclens.stats.core import _first_answerable_index
 from mrclens.stats.heuristics.answer_type import expected_answer_type
