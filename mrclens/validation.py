@@ -1,4 +1,4 @@
-"""Validation report for one SQuAD file (``mrclens validate``)."""
+"""Validation report for one dataset file, in any format MRCLens reads (``mrclens validate``)."""
 
 from __future__ import annotations
 
