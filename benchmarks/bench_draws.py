@@ -62,7 +62,7 @@ def main() -> None:
     from mrclens.baseline_model.vectors import build_vocab
     from mrclens.io_utils import sha256_file
     from mrclens.perturbations import perturb_dataset
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs", flush=True)
     out = Path(args.out)

@@ -29,7 +29,7 @@ from mrclens.baseline_model.reader import Reader, encode
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.runtime import peak_rss_mb
 from mrclens.baseline_model.vectors import build_vocab
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
 DEV = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "squad" / "dev-v1.1.json.gz"

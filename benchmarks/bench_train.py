@@ -26,7 +26,7 @@ import torch
 
 from mrclens.baseline_model import ReaderConfig, train
 from mrclens.baseline_model.runtime import peak_rss_mb
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "squad"

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 from mrclens.baseline_model import ReaderConfig, memory, train
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "squad" / "train-v1.1.json.gz"

@@ -31,7 +31,8 @@ from mrclens.baseline_model.model import CoAttentionReader
 from mrclens.baseline_model.reader import encode, make_batch
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import build_vocab
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "squad" / "train-v1.1.json.gz"

@@ -176,6 +176,7 @@ SPAN = register(Task(
     check_compare_with=True,
     entry_points={
         "load": "mrclens.formats:load_dataset",
+        "load_set": "mrclens.formats:load_squad_file",
         "file_stats": "mrclens.stats.files:span_file_stats",
         "perturb_file": "mrclens.perturbations.files:perturb_span_file",
         "score_file": "mrclens.scoring.files:score_span_file",
@@ -198,6 +199,7 @@ MULTIPLE_CHOICE = register(Task(
     rules_file="default_rules_mc.toml",
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
+        "load_set": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
         "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",
         "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",

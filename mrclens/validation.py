@@ -1,4 +1,4 @@
-"""Validation report for one SQuAD file (``mrclens validate``)."""
+"""Validation report for one dataset file, in any format MRCLens reads (``mrclens validate``)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
 
     Args:
         on_invalid: read as the other commands would with ``--on-invalid`` (see
-            :func:`mrclens.squad.parse_squad`); what was skipped or repaired is in
+            :func:`mrclens.formats.squad_schema.parse_squad`); what was skipped or repaired is in
             ``report.dataset.notes`` and the counts are of what is left.
 
     Raises:

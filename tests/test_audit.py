@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from mrclens.audit import AuditOptions, run_audit
 from mrclens.cli import main
 from mrclens.errors import DataError, MRCLensError
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 from perturbed_fixture import ALL_ABLATION_IDS
 
 pytestmark = pytest.mark.slow

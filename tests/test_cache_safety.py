@@ -20,7 +20,7 @@ import mrclens.parsing as parsing
 from mrclens.cli import main
 from mrclens.diskcache import DiskCache
 from mrclens.errors import EXIT_BAD_INPUT, CacheError
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 from mrclens.stats import compute_stats
 from mrclens.stats.cache import StatsCache
 

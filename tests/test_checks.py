@@ -25,7 +25,8 @@ from mrclens.checks import (  # noqa: E402
     run_check,
 )
 from mrclens.cli import main  # noqa: E402
-from mrclens.squad import load_dataset, write_dataset  # noqa: E402
+from mrclens.formats import load_dataset  # noqa: E402
+from mrclens.squad import write_dataset  # noqa: E402
 
 STATS = {
     "similarity": {"answer_in_most_similar_sentence_pct": 77.0},

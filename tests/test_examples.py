@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))

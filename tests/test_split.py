@@ -5,7 +5,7 @@ import pytest
 from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
 from mrclens.split import split_by_title
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 
 def test_split_by_title_is_seeded_and_disjoint(sample_path):

@@ -1,4 +1,4 @@
-"""Data layer: loading, validation problems, round-trip writing, real files."""
+"""SQuAD data objects (mrclens.squad): counts, JSON round trip, atomic writing that never overwrites the input."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import json
 
 import pytest
 
-from mrclens.errors import DataError, MRCLensError
-from mrclens.squad import load_dataset, read_dataset, write_dataset
+from mrclens.errors import MRCLensError
+from mrclens.formats import load_dataset
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 
 
-def _file(tmp_path, obj, name="data.json", raw: str | None = None):
+def _file(tmp_path, obj, name="data.json"):
     path = tmp_path / name
-    path.write_text(raw if raw is not None else json.dumps(obj), encoding="utf-8")
+    path.write_text(json.dumps(obj), encoding="utf-8")
     return path
 
 
@@ -24,57 +25,18 @@ def _squad(qas, context="The cat sat on the mat in Paris.", title="Cats"):
 GOOD_QA = {"id": "q1", "question": "Where did the cat sit?", "answers": [{"text": "on the mat", "answer_start": 12}]}
 
 
-def test_load_valid_file_gives_typed_objects(tmp_path):
-    ds = load_dataset(_file(tmp_path, _squad([GOOD_QA])))
-    (article,) = ds.articles
-    assert article.title == "Cats"
-    q = article.paragraphs[0].questions[0]
-    assert (q.id, q.question, q.answers[0].text, q.answers[0].answer_start, q.answers[0].answer_end) == (
-        "q1", "Where did the cat sit?", "on the mat", 12, 22)
-    assert q.is_impossible is None and not ds.is_v2
-    assert ds.counts() == {"articles": 1, "paragraphs": 1, "questions": 1, "answers": 1, "unanswerable": 0}
-
-
-@pytest.mark.parametrize(
-    "qa, expected",
-    [
-        ({**GOOD_QA, "answers": [{"text": "on the mat", "answer_start": 11}]}, "is not found at answer_start 11"),
-        ({**GOOD_QA, "answers": [{"text": "on the mat", "answer_start": "12"}]}, "not an integer"),
-        ({**GOOD_QA, "answers": [{"text": "on the mat", "answer_start": 40}]}, "outside the context"),
-        ({**GOOD_QA, "answers": []}, "answerable question has no answers"),
-        ({**GOOD_QA, "question": "   "}, "question text is empty"),
-        ({k: v for k, v in GOOD_QA.items() if k != "question"}, "'question' is missing"),
-    ],
-)
-def test_each_problem_names_file_title_and_question_id(tmp_path, qa, expected):
-    path = _file(tmp_path, _squad([qa]))
-    with pytest.raises(DataError) as err:
-        load_dataset(path)
-    (problem,) = err.value.problems
-    assert expected in problem.message
-    assert problem.file == str(path) and problem.title == "Cats" and problem.qid == "q1"
-    assert str(path) in str(err.value) and "q1" in str(err.value)
-
-
-def test_duplicate_ids_and_missing_context(tmp_path):
-    obj = _squad([GOOD_QA, GOOD_QA])
-    obj["data"].append({"title": "Other", "paragraphs": [{"qas": []}]})
-    _, problems = read_dataset(_file(tmp_path, obj))
-    messages = [p.message for p in problems]
-    assert any("duplicate question id" in m for m in messages)
-    assert any("'context' is missing" in m for m in messages)
-
-
-def test_not_json_reports_line_and_column(tmp_path):
-    path = _file(tmp_path, None, raw='{"data": [\n  {"title": "x",,}]}')
-    with pytest.raises(DataError) as err:
-        load_dataset(path)
-    assert "not valid JSON" in str(err.value) and "line 2" in str(err.value)
-
-
-def test_no_data_list(tmp_path):
-    with pytest.raises(DataError, match="no 'data' list"):
-        load_dataset(_file(tmp_path, {"version": "1.1"}))
+def test_objects_count_and_serialise_in_the_squad_schema():
+    q = Question("q1", "Where?", [Answer("on the mat", 12)], extra={"plausible_answers": []})
+    v2 = Question("q2", "Why?", [], is_impossible=True)
+    ds = Dataset([Article("Cats", [Paragraph("The cat sat on the mat in Paris.", [q, v2])])], "2.0")
+    assert q.answers[0].answer_end == 22 and ds.is_v2
+    assert ds.counts() == {"articles": 1, "paragraphs": 1, "questions": 2, "answers": 1, "unanswerable": 1}
+    assert ds.to_json() == {"version": "2.0", "data": [{"title": "Cats", "paragraphs": [
+        {"context": "The cat sat on the mat in Paris.", "qas": [
+            {"answers": [{"answer_start": 12, "text": "on the mat"}], "question": "Where?", "id": "q1",
+             "plausible_answers": []},
+            {"answers": [], "question": "Why?", "id": "q2", "is_impossible": True}]}]}]}
+    assert list(ds.questions_by_id()) == ["q1", "q2"]
 
 
 def test_roundtrip_json_gz_and_input_is_never_overwritten(tmp_path):
@@ -88,30 +50,6 @@ def test_roundtrip_json_gz_and_input_is_never_overwritten(tmp_path):
         write_dataset(ds, src)
     assert src.read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-
-
-def test_v2_integer_ids_and_unanswerable(tmp_path):
-    obj = {"data": [{"title": "T", "paragraphs": [{"context": "Abc def.", "qas": [
-        {"id": 7, "question": "What?", "answers": [], "is_impossible": True},
-        {"id": 8, "question": "Which?", "answers": [{"text": "def", "answer_start": 4}], "is_impossible": False,
-         "plausible_answers": []},
-    ]}]}]}
-    ds = load_dataset(_file(tmp_path, obj))
-    assert [q.id for _, _, q in ds.iter_questions()] == ["7", "8"]
-    assert ds.is_v2 and ds.counts()["unanswerable"] == 1
-    assert ds.to_json()["data"][0]["paragraphs"][0]["qas"][1]["plausible_answers"] == []
-
-
-def test_real_squad_dev_counts(squad_dev_path):
-    ds = load_dataset(squad_dev_path)
-    assert ds.counts() == {"articles": 48, "paragraphs": 2067, "questions": 10570, "answers": 34726, "unanswerable": 0}
-
-
-def test_real_nq_v2_file_loads_with_string_ids(nq_v2_path):
-    ds, problems = read_dataset(nq_v2_path)
-    assert not [p for p in problems if p.severity == "error"]
-    assert ds.counts()["questions"] == 54 and ds.counts()["unanswerable"] == 29
-    assert all(isinstance(q.id, str) for _, _, q in ds.iter_questions())
 
 
 def test_written_files_get_normal_permissions(tmp_path):

@@ -32,7 +32,7 @@ from mrclens.baseline_model.reader import autocast, encode, make_batch
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.train import resolve_bucket_width, training_batches
 from mrclens.baseline_model.vectors import build_vocab
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("MRCLENS_SHARED_DATA", REPO.parent / "shared" / "data")) / "squad"

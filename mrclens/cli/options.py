@@ -28,7 +28,8 @@ import click
 from click.core import ParameterSource
 
 from mrclens.logs import configure_cli_logging, logging_state, restore_logging_state
-from mrclens.squad import ON_INVALID, Dataset
+from mrclens.formats import ON_INVALID
+from mrclens.squad import Dataset
 
 #: The help of ``--json``, the same on every command that has it.
 JSON_HELP = "Print the result as one JSON object on standard output (messages and progress stay on standard error)."

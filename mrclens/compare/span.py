@@ -109,9 +109,9 @@ def span_audit_figures(results: Results, perturbed: Path, directory: Path, name:
     it is there, else its ``results.json``'s ``model_free`` figures (summary figures)."""
     original = perturbed / set_file_name("original")
     if original.is_file():
-        from mrclens.squad import load_dataset as load_squad
+        from mrclens.formats import load_squad_file
 
-        return dataset_source(load_squad(original), name, str(directory), kind, cache_dir=cache_dir, progress=progress,
+        return dataset_source(load_squad_file(original), name, str(directory), kind, cache_dir=cache_dir, progress=progress,
                               n_process=n_process, sha256=sha256_file(directory / RESULTS_JSON))
     src = Source(ComparedInput(name=name, path=str(directory), kind=kind, sha256=sha256_file(directory / RESULTS_JSON),
                                figures_from="summary figures"))

@@ -12,8 +12,9 @@ content, :mod:`mrclens.formats.detect`):
 * ``mrqa``: MRQA 2019 JSON Lines (:mod:`~mrclens.formats.mrqa`);
 * ``nq-simplified``: Natural Questions simplified JSON Lines (:mod:`~mrclens.formats.nq_simplified`).
 
-Every reader builds the SQuAD JSON object and validates it with :func:`mrclens.squad.parse_squad`, so
-errors read the same in every format: file, article title, question id, what is wrong.
+Every reader builds the SQuAD JSON object and validates it with
+:func:`mrclens.formats.squad_schema.parse_squad`, so errors read the same in every format: file,
+article title, question id, what is wrong.
 :func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet (``mrclens convert``).
 
 Examples:
@@ -38,10 +39,11 @@ from mrclens.formats import hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import atomic_write_bytes
-from mrclens.squad import ON_INVALID, Dataset, write_dataset
+from mrclens.formats.squad_schema import ON_INVALID
+from mrclens.squad import Dataset, write_dataset
 
-__all__ = ["FORMATS", "OUTPUT_FORMATS", "Loaded", "load_dataset", "read", "read_dataset", "write", "convert",
-           "known_formats"]
+__all__ = ["FORMATS", "ON_INVALID", "OUTPUT_FORMATS", "Loaded", "load_dataset", "load_squad_file", "read", "read_dataset", "write",
+           "convert", "known_formats"]
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
         format: ``"auto"`` or one of :data:`FORMATS`.
         on_invalid: ``"refuse"`` (every problem stays in ``problems``), ``"skip"`` (invalid questions
             are left out) or ``"repair"`` (misplaced answers moved where possible, the rest skipped);
-            what was skipped or repaired is listed in ``dataset.notes`` (:func:`mrclens.squad.parse_squad`).
+            what was skipped or repaired is listed in ``dataset.notes``
+            (:func:`mrclens.formats.squad_schema.parse_squad`).
         options: format options: MRQA ``id_field``, ``merge_duplicates``, ``on_no_span``
             (:func:`mrclens.formats.mrqa.read_text`); NQ ``yes_no``, ``multi_span``,
             ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
@@ -129,7 +132,7 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
         if fmt == "hf-flat":
             return Loaded(Dataset([], None, file), fmt, "json", problems=[
                 Problem(file, FormatMsg.WRONG_FORMAT.format(name=fmt, why="the file is SQuAD JSON (articles with paragraphs)"))])
-        return squad_json.read_path(path, on_invalid)
+        return squad_json.read_decoded(obj, file, on_invalid)
     if isinstance(obj, list) or (isinstance(obj, dict) and isinstance(obj.get("data"), list)):
         return hf_flat.read_json_object(obj, file, on_invalid)
     if isinstance(obj, dict) and fmt == "hf-flat":  # a one-line JSON Lines file
@@ -164,8 +167,13 @@ def _read_object(obj: Any, format: str, on_invalid: str = "refuse") -> Loaded:
 
 def read_dataset(path: str | os.PathLike, on_invalid: str = "refuse", format: str = "auto",
                  **options: Any) -> tuple[Dataset, list[Problem]]:
-    """``(dataset, problems)`` of any format, never raising on bad data (like
-    :func:`mrclens.squad.read_dataset`, which it replaces for every format); ``on_invalid`` as in :func:`read`."""
+    """``(dataset, problems)`` of any format, never raising on bad data (``mrclens validate``);
+    ``on_invalid`` as in :func:`read`.
+
+    Raises:
+        MRCLensError: an unknown format name or option.
+        FileNotFoundError: the file does not exist.
+    """
     loaded = read(path, format, on_invalid, **options)
     return loaded.dataset, loaded.problems
 
@@ -191,6 +199,18 @@ def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", 
         raise DataError([Problem(loaded.dataset.source or str(source),
                                  f"no valid question left after --on-invalid {on_invalid} ({len(dataset.notes):,} skipped)")])
     return dataset
+
+
+def load_squad_file(path: str | os.PathLike, on_invalid: str = "refuse") -> Dataset:
+    """A SQuAD JSON file read as such, without format detection: how the perturbed sets that
+    ``mrclens perturb`` writes are read back (the span task's ``"load_set"`` in :mod:`mrclens.tasks`),
+    so a damaged set file is reported with its SQuAD schema problems.
+
+    Raises:
+        DataError: the file is not valid SQuAD JSON (every problem listed, with the file and item).
+        FileNotFoundError: the file does not exist.
+    """
+    return load_dataset(path, format="squad", on_invalid=on_invalid)
 
 
 def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad") -> Path:

@@ -1,9 +1,9 @@
 """What every format reader returns, and the helpers they share (reading text, JSON Lines).
 
 Each reader turns its input into the SQuAD JSON object (:meth:`mrclens.squad.Dataset.to_json`'s
-schema) and validates it with :func:`mrclens.squad.parse_squad`, so that every format gives the same
-:class:`~mrclens.squad.Dataset` and the same problem messages (file, article title, question id,
-what is wrong). Problems that only a format can have (a bad JSON line, an MRQA span out of range)
+schema) and validates it with :func:`mrclens.formats.squad_schema.parse_squad`, so that every
+format gives the same :class:`~mrclens.squad.Dataset` and the same problem messages (file, article
+title, question id, what is wrong). Problems that only a format can have (a bad JSON line, an MRQA span out of range)
 name the line as well.
 """
 
@@ -19,7 +19,8 @@ from typing import Any, Iterator
 
 from mrclens.errors import FormatMsg, Msg, Problem
 from mrclens.io_utils import gunzip
-from mrclens.squad import Dataset, parse_squad
+from mrclens.formats.squad_schema import parse_squad
+from mrclens.squad import Dataset
 
 #: The formats MRCLens reads, as named by ``format=`` / ``--format``, with what each is.
 FORMAT_DESCRIPTIONS = {
@@ -116,7 +117,7 @@ def validated(squad_obj: dict[str, Any], file: str, problems: list[Problem],
               on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
     """Validate a SQuAD JSON object built by a reader; the reader's own problems come first.
 
-    With ``on_invalid`` ``"skip"`` or ``"repair"`` (:func:`mrclens.squad.parse_squad`), a reader's
+    With ``on_invalid`` ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.squad_schema.parse_squad`), a reader's
     error about one question (the reader already left that question out) becomes a ``"skipped"``
     note of the dataset instead of an error; errors about the whole file stay errors.
     """

@@ -1,17 +1,80 @@
-"""SQuAD v1.1 / v2.0 JSON: the existing reader of :mod:`mrclens.squad`, behind the common interface."""
+"""SQuAD v1.1 / v2.0 JSON files (``.json`` or ``.json.gz``): reading and decoding, behind the common interface.
+
+The bytes are read (gunzipped when compressed), decoded as UTF-8 (a byte-order mark is skipped) and
+parsed as JSON; the decoded object is checked against the SQuAD schema by
+:func:`mrclens.formats.squad_schema.parse_squad`. Problems with the file as a whole (not gzip, not
+UTF-8, not JSON) name the file; schema problems also name the article title and question id.
+Writing SQuAD JSON is :func:`mrclens.squad.write_dataset`.
+"""
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 from typing import Any
 
+from mrclens.errors import DataError, Msg, Problem
 from mrclens.formats.base import Loaded
-from mrclens.squad import parse_squad, read_dataset
+from mrclens.formats.squad_schema import parse_squad
+from mrclens.io_utils import gc_paused, read_bytes
+from mrclens.squad import Dataset
+
+
+def decode_json(path: str) -> tuple[Any, list[Problem]]:
+    """The decoded JSON value of the file at ``path``, or ``None`` and the problem (not gzip, not
+    UTF-8, not JSON, nested too deeply).
+
+    Raises:
+        DataError: the file exists but cannot be read (the message gives the system's reason).
+        FileNotFoundError: the file does not exist.
+    """
+    try:
+        raw = read_bytes(path)
+    except (gzip.BadGzipFile, OSError) as err:
+        if isinstance(err, FileNotFoundError):
+            raise
+        if not isinstance(err, gzip.BadGzipFile):
+            raise DataError([Problem(path, f"cannot be read: {err.strerror or err}")]) from None
+        return None, [Problem(path, Msg.NOT_GZIP.format(err=err))]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return None, [Problem(path, Msg.NOT_UTF8.format(err=err))]
+    try:
+        return json.loads(text), []
+    except json.JSONDecodeError as err:
+        return None, [Problem(path, Msg.NOT_JSON.format(err=err.msg, line=err.lineno, col=err.colno))]
+    except RecursionError:
+        return None, [Problem(path, Msg.NOT_JSON.format(err="nested too deeply", line="?", col="?"))]
 
 
 def read_path(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
-    """Read a SQuAD ``.json`` / ``.json.gz`` file with :func:`mrclens.squad.read_dataset`."""
-    dataset, problems = read_dataset(path, on_invalid)
+    """Read a SQuAD ``.json`` or ``.json.gz`` file without raising on schema problems.
+
+    Args:
+        on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (see
+            :func:`~mrclens.formats.squad_schema.parse_squad`).
+
+    Returns:
+        a :class:`~mrclens.formats.base.Loaded` (format ``"squad"``, container ``"json"``); its
+        ``problems`` include warnings (``severity == "warning"``), which do not make the file invalid.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+    """
+    file = str(path)
+    with gc_paused():
+        obj, problems = decode_json(file)
+        if problems:
+            return Loaded(Dataset([], None, file), "squad", "json", problems=problems)
+        return read_decoded(obj, file, on_invalid)
+
+
+def read_decoded(obj: Any, file: str, on_invalid: str = "refuse") -> Loaded:
+    """Check the JSON value decoded from the SQuAD file ``file`` (the file is not read again)."""
+    with gc_paused():
+        dataset, problems = parse_squad(obj, file, on_invalid)
     return Loaded(dataset, "squad", "json", problems=problems)
 
 

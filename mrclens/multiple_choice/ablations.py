@@ -41,13 +41,14 @@ from mrclens.multiple_choice.data import MCQuestion
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import Change, changed, unchanged
 from mrclens.perturbations.registry import BIAS_SIGNALS, EVAL_SETS, Ablation, resolve_ids
+from mrclens.vocabulary import WORD_PATTERN
 
 #: The unperturbed set every multiple-choice ablation is compared with (file ``original.jsonl``).
 BASELINE_SET = "original"
 #: Coarse POS tags whose prompt words m4 / m5 / m6 (and mc4 / mc5 / mc6) insert.
 KEYWORD_TAGS: dict[str, tuple[str, ...]] = {"m4": ("NOUN", "PROPN"), "m5": ("VERB",), "m6": ("ADJ",)}
 _WORD_CHAR = re.compile(r"\w")
-_WORD = re.compile(r"\w+")
+_WORD = WORD_PATTERN
 
 
 # ---------------------------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def load_perturbed_mc(perturbed_dir: str | os.PathLike) -> dict[str, MCDataset]:
     manifest = read_manifest(perturbed_dir)
     if not _is_mc_output(manifest):
         raise ArtifactError(f"{Path(perturbed_dir) / MANIFEST}: task is {manifest.task!r}, not {MULTIPLE_CHOICE.name!r} "
-                            f"(a span perturb output; read it with mrclens.squad.load_dataset)")
+                            f"(a span perturb output; read it with mrclens.formats.load_dataset)")
     out: dict[str, MCDataset] = {}
     for name, file in manifest.set_files().items():
         path = Path(perturbed_dir) / file

@@ -84,6 +84,7 @@ import numpy as np
 from mrclens.errors import InternalError, MRCLensError
 from mrclens.multiple_choice.data import CODAH_CATEGORIES, Fold, MCDataset, load_mc_dataset, read_folds, sniff_mc
 from mrclens.stats.files import FileStats
+from mrclens.vocabulary import WORD_PATTERN
 
 #: The ``schema`` field of :func:`mc_stats`'s result, and its ``format_version``.
 MC_STATS_SCHEMA = "mrclens-mc-stats"
@@ -100,7 +101,7 @@ NO_CATEGORY = "none"
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
 
-_WORD = re.compile(r"\w+")
+_WORD = WORD_PATTERN
 
 _RULES = {
     "longest_ending": "the ending with the most words (ties: the lowest index)",
@@ -194,7 +195,7 @@ def normalise(text: str) -> str:
 
 def _content_words():
     from mrclens.perturbations.controls import content_words, word_count
-    from mrclens.stats.text import STOP_WORDS  # spaCy's English list, read without importing spaCy
+    from mrclens.vocabulary import STOP_WORDS  # spaCy's English list, read without importing spaCy
 
     return (lambda text: content_words(text, STOP_WORDS)), word_count
 

@@ -29,23 +29,16 @@ unchanged with the same reason; ``no_control_text`` when no unrelated text can b
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import Change, ExampleParse, changed, insert_text, make_rng, unchanged
 from mrclens.squad import Dataset, Paragraph
+from mrclens.vocabulary import STOP_WORDS, WORD_PATTERN
 
-_WORD = re.compile(r"\w+")
 #: Random candidates tried before a full deterministic scan (bounded work per question).
 _TRIES = 64
-
-
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
 
 
 def content_words(text: str, stop_words: frozenset[str]) -> set[str]:
@@ -54,12 +47,12 @@ def content_words(text: str, stop_words: frozenset[str]) -> set[str]:
     >>> sorted(content_words("Where is the Eiffel Tower?", frozenset({"where", "is", "the"})))
     ['eiffel', 'tower']
     """
-    return {w for w in (m.group().lower() for m in _WORD.finditer(text)) if w not in stop_words}
+    return {w for w in (m.group().lower() for m in WORD_PATTERN.finditer(text)) if w not in stop_words}
 
 
 def word_count(text: str) -> int:
     """Number of ``\\w+`` word runs in ``text`` (``"in 1889, Paris"`` → 3)."""
-    return sum(1 for _ in _WORD.finditer(text))
+    return sum(1 for _ in WORD_PATTERN.finditer(text))
 
 
 @dataclass
@@ -77,7 +70,7 @@ class InsertionPool:
     sentences: list[tuple[str, str, list[int]]] = field(default_factory=list)
     words_by_pos: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     title_of: dict[str, str] = field(default_factory=dict)
-    stop_words: frozenset[str] = field(default_factory=_stop_words)
+    stop_words: frozenset[str] = STOP_WORDS
 
     @classmethod
     def build(cls, dataset: Dataset, ctx_parses: dict[str, ParsedText], q_parses: dict[str, ParsedText], seed: int) -> "InsertionPool":
@@ -92,14 +85,14 @@ class InsertionPool:
                     for s, e in zip(bounds, bounds[1:]):
                         sentence = p.context[s:e].strip()
                         if sentence:
-                            pool.sentences.append((article.title, sentence, [m.end() for m in _WORD.finditer(sentence)]))
+                            pool.sentences.append((article.title, sentence, [m.end() for m in WORD_PATTERN.finditer(sentence)]))
                 for q in p.questions:
                     qp = q_parses.get(q.id)
                     if qp is None or qp.pos is None:
                         continue
                     for s, e, tag in zip(qp.starts, qp.ends, qp.pos):
                         word = qp.text[s:e]
-                        if _WORD.fullmatch(word):
+                        if WORD_PATTERN.fullmatch(word):
                             pool.words_by_pos.setdefault(tag, []).append((article.title, word))
         return pool
 
@@ -119,7 +112,7 @@ class InsertionPool:
             if other == title or len(ends) < n:
                 continue
             text = sentence[: ends[n - 1]]
-            text = text[_WORD.search(text).start():]
+            text = text[WORD_PATTERN.search(text).start():]
             if not content_words(text, self.stop_words) & avoid:
                 return text
         return None
@@ -129,7 +122,7 @@ class InsertionPool:
         pool = [w for t in sorted(tags) for w in self.words_by_pos.get(t, [])]
         if not pool or n <= 0:
             return None
-        avoid = {w.lower() for w in _WORD.findall(question)}
+        avoid = {w.lower() for w in WORD_PATTERN.findall(question)}
         chosen: list[str] = []
         for i in self._candidates(len(pool), rng):
             other, word = pool[i]

@@ -135,7 +135,7 @@ def perturb_dataset(
         the manifest written to ``manifest.json``.
 
     Raises:
-        DataError: the file breaks the SQuAD schema (from :func:`mrclens.squad.load_dataset`).
+        DataError: the file breaks the SQuAD schema (from :func:`mrclens.formats.load_dataset`).
         FileNotFoundError: the file does not exist.
         MRCLensError: an unknown ablation id or format; an output path is the input file.
         OutputError: ``out_dir`` cannot be written, or holds something else and ``force`` is off.

@@ -186,7 +186,7 @@ class _Sources:
         if name not in self._sets:
             path = self.set_file(name)
             try:
-                self._sets[name] = self.task.entry("load")(path)
+                self._sets[name] = self.task.entry("load_set")(path)
             except FileNotFoundError:
                 self._sets[name] = None
                 self.notes.append(f"{path}: not found")

@@ -96,7 +96,7 @@ def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | Non
         FileNotFoundError: a set file listed in the manifest is missing.
     """
     manifest = read_manifest(perturbed_dir)
-    load = task_of(manifest).entry("load")
+    load = task_of(manifest).entry("load_set")
     datasets = {}
     for name, file in progress_bar(manifest.set_files().items(), desc="loading sets", unit="set", enabled=progress):
         datasets[name] = load(Path(perturbed_dir) / file)

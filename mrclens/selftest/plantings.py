@@ -82,8 +82,8 @@ from mrclens.perturbations.base import check_answers, copy_question, insert_text
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 from mrclens.units import answer_unit_indices, sentence_units
+from mrclens.vocabulary import WORD_PATTERN as _WORD
 
-_WORD = re.compile(r"\w+")
 #: Coarse POS tags whose words the ``keywords`` planting inserts (spaCy Universal POS).
 NOUN_TAGS = frozenset({"NOUN", "PROPN"})
 OPEN_MARK, CLOSE_MARK = "«", "»"

@@ -1,17 +1,49 @@
-"""``compute_stats``: every model-free statistic of one dataset, as one JSON-ready dict."""
+"""``compute_stats``: every model-free statistic of one dataset, as one JSON-ready dict.
+
+Per question, then aggregated (mean, median, histogram; counts and shares in percent):
+
+* ``lengths``: question and answer length in whitespace words (Bartolo et al. 2020,
+  "Beat the AI", Table 4); the answer is the first gold answer.
+* ``question_types``: Beat-the-AI wh-word buckets (:func:`~mrclens.stats.text.question_type`),
+  and ``wh_words_anywhere``: the first of the nine wh-words anywhere in the question, or
+  ``none`` (:func:`~mrclens.stats.text.first_wh_word`).
+* ``answer_position``: index of the first gold answer's sentence unit
+  (:func:`mrclens.units.sentence_units`, the ablations' units), its ``answer_start`` as a
+  fraction of the context length in characters, and the share of answers in unit 0; the shares
+  in sentence 1, 2, 3 and later, the relative sentence position and the share in the last
+  sentence (:mod:`mrclens.stats.position`; Ko et al. 2020).
+* ``similarity``: share of questions with a gold answer in the TF-IDF-most-similar unit
+  (Sugawara et al. 2018; :mod:`mrclens.stats.similarity`).
+* ``overlap``: longest n-gram shared by question and passage in word tokens (Beat the AI)
+  and the share of question content words in the answer unit (:mod:`mrclens.stats.overlap`).
+* ``answer_types``: coarse type of the first gold answer from spaCy tags and entities
+  (:mod:`mrclens.stats.answer_types`).
+* ``heuristics``: baselines (a) first k tokens, (b) type-matched span in the most similar
+  unit (Weissenborn et al. 2017), (c) sliding window (Richardson et al. 2013), each with
+  official EM/F1 and the upper bound inside its chosen unit (:mod:`mrclens.stats.heuristics`).
+* ``duplicates``: same question on the same context; ``leakage`` (only with ``dev``): dev
+  contexts/questions also in ``dataset`` (:mod:`mrclens.stats.leakage`).
+
+Unanswerable questions (SQuAD v2.0) count for lengths, question types, n-gram overlap,
+duplicates and leakage only; every answer-based figure and every baseline is computed on
+the answerable questions (``counts["answerable"]``). spaCy runs through
+:func:`mrclens.parsing.parse_texts` (disk-cached): ``senter`` over the contexts, tagger + NER
+over the distinct first gold answer texts only.
+"""
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from mrclens.progress import progress as progress_bar
 from mrclens.metrics.official import evaluate_set as evaluate
-from mrclens.parsing import default_cache_dir, parse_texts
-from mrclens.squad import Article, Dataset, Paragraph
+from mrclens.parsing import ParsedText, default_cache_dir, parse_texts
+from mrclens.squad import Article, Dataset, Paragraph, Question
 from mrclens.stats.answer_types import ANSWER_TYPES, coarse_answer_type
 from mrclens.diskcache import warn_bad_entries
 from mrclens.stats.cache import StatsCache, check_figures, code_fingerprint, figures_key
@@ -57,9 +89,15 @@ _WORK: dict = {}
 _N_CHUNKS = 32
 
 
-def _first_answerable_index(paragraphs: list[Paragraph]) -> list[int]:
+def first_answerable_index(paragraphs: list[Paragraph]) -> list[int]:
     """For each paragraph, the index (in file order over all answerable questions) of its
-    first answerable question; one more item at the end: the number of answerable questions."""
+    first answerable question; one more item at the end: the number of answerable questions.
+
+    >>> from mrclens.squad import Answer, Question
+    >>> q = lambda answered: Question("q", "Q?", [Answer("a", 0)] if answered else [])
+    >>> first_answerable_index([Paragraph("a", [q(True), q(False), q(True)]), Paragraph("b", []), Paragraph("a", [q(True)])])
+    [0, 2, 2, 3]
+    """
     out, k = [], 0
     for p in paragraphs:
         out.append(k)
@@ -175,38 +213,15 @@ def compute_stats_with_values(
     first_k: int = 3,
     n_process: int | None = None,
 ) -> tuple[dict, dict[str, list[float]]]:
-    """Compute every model-free statistic of ``dataset`` (MRCLens issue 7), and the per-question
-    values behind its means (for a bootstrap, :mod:`mrclens.scoring.compare`).
+    """Compute every model-free statistic of ``dataset`` (MRCLens issue 7; the figures are listed
+    in the module docstring), and the per-question values behind its means (for a bootstrap,
+    ``mrclens compare``).
 
-    Per question, then aggregated (mean, median, histogram; counts and shares in percent):
-
-    * ``lengths``: question and answer length in whitespace words (Bartolo et al. 2020,
-      "Beat the AI", Table 4); the answer is the first gold answer.
-    * ``question_types``: Beat-the-AI wh-word buckets (:func:`~mrclens.stats.text.question_type`),
-      and ``wh_words_anywhere``: the first of the nine wh-words anywhere in the question, or
-      ``none`` (:func:`~mrclens.stats.text.first_wh_word`).
-    * ``answer_position``: index of the first gold answer's sentence unit
-      (:func:`mrclens.units.sentence_units`, the ablations' units), its ``answer_start`` as a
-      fraction of the context length in characters, and the share of answers in unit 0; the shares
-      in sentence 1, 2, 3 and later, the relative sentence position and the share in the last
-      sentence (:mod:`mrclens.stats.position`; Ko et al. 2020).
-    * ``similarity``: share of questions with a gold answer in the TF-IDF-most-similar unit
-      (Sugawara et al. 2018; :mod:`mrclens.stats.similarity`).
-    * ``overlap``: longest n-gram shared by question and passage in word tokens (Beat the AI)
-      and the share of question content words in the answer unit (:mod:`mrclens.stats.overlap`).
-    * ``answer_types``: coarse type of the first gold answer from spaCy tags and entities
-      (:mod:`mrclens.stats.answer_types`).
-    * ``heuristics``: baselines (a) first k tokens, (b) type-matched span in the most similar
-      unit (Weissenborn et al. 2017), (c) sliding window (Richardson et al. 2013), each with
-      official EM/F1 and the upper bound inside its chosen unit (:mod:`mrclens.stats.heuristics`).
-    * ``duplicates``: same question on the same context; ``leakage`` (only with ``dev``): dev
-      contexts/questions also in ``dataset`` (:mod:`mrclens.stats.leakage`).
-
-    Unanswerable questions (SQuAD v2.0) count for lengths, question types, n-gram overlap,
-    duplicates and leakage only; every answer-based figure and every baseline is computed on
-    the answerable questions (``counts["answerable"]``). spaCy runs through
-    :func:`mrclens.parsing.parse_texts` (disk-cached): ``senter`` over the contexts, tagger + NER
-    over the distinct first gold answer texts only.
+    The steps, each timed in ``timings_s``: parse (:func:`parse_for_stats`), sentence units
+    (:func:`units_of`), the TF-IDF-most-similar unit (:func:`similar_units`), the per-question
+    figures and baseline scores (:func:`per_question_figures`), duplicates and leakage; then the
+    baselines' chunk scores are combined (:func:`combine_heuristics`) and every figure is
+    aggregated (:func:`assemble_result`).
 
     Args:
         dataset: the dataset to describe (e.g. the training file).
@@ -218,20 +233,21 @@ def compute_stats_with_values(
         progress: show progress bars.
         first_k: the ``k`` of baseline (a), in whitespace tokens.
         n_process: worker processes (forked) for the per-question figures and baselines;
-            1 = everything in this process; ``None`` = :func:`default_jobs`. spaCy always parses in this process (its own
-            multiprocessing was slower here).
+            1 = everything in this process; ``None`` = :func:`default_jobs`. spaCy always parses
+            in this process (its own multiprocessing was slower here).
 
     Returns:
         ``(result, values)``. ``values``: ``{path: [value per question]}`` for each of
         :data:`VALUE_PATHS` (the numbers that path's mean is taken over, ``None`` entries left
         out; question length over every question, the others over the answerable ones, file
-        order). ``result``: a JSON-serialisable dict ``{"title": "Model-free statistics", "source", "dev_source", "counts",
-        "config", "lengths", "question_types", "wh_words_anywhere", "answer_position", "similarity",
-        "overlap", "answer_types", "heuristics", "duplicates", "leakage" (``None`` without ``dev``),
-        "timings_s", "statistics_cache"}`` (``statistics_cache``: paragraphs computed and
-        paragraphs read from the statistics cache). Percentages are 0–100; lengths are in words; times in seconds.
-        Its sections and the dotted path of every figure are declared in
-        :mod:`mrclens.stats.schema` (:data:`~mrclens.stats.schema.METRIC_PATHS`).
+        order). ``result``: a JSON-serialisable dict ``{"title": "Model-free statistics", "source",
+        "dev_source", "counts", "config", "lengths", "question_types", "wh_words_anywhere",
+        "answer_position", "similarity", "overlap", "answer_types", "heuristics", "duplicates",
+        "leakage" (``None`` without ``dev``), "timings_s", "statistics_cache"}``
+        (``statistics_cache``: paragraphs computed and paragraphs read from the statistics cache).
+        Percentages are 0–100; lengths are in words; times in seconds. Its sections and the dotted
+        path of every figure are declared in :mod:`mrclens.stats.schema`
+        (:data:`~mrclens.stats.schema.METRIC_PATHS`).
 
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
@@ -241,13 +257,48 @@ def compute_stats_with_values(
     t0 = time.perf_counter()
     n_process = default_jobs() if n_process is None else n_process
     paragraphs = [p for _, p in dataset.iter_paragraphs()]
-    all_questions = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions]
-    answerable = [(pi, q) for pi, q in all_questions if q.answers]
+    answerable = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions if q.answers]
+    with _timer(timings, "parse"):
+        parsed_ctx, parsed_ans = parse_for_stats(paragraphs, answerable, cache_dir, progress)
+    with _timer(timings, "units"):
+        units = units_of(paragraphs, parsed_ctx)
+    with _timer(timings, "similarity"):
+        sim_idx = similar_units(paragraphs, units, answerable)
+    with _timer(timings, "per_question"):
+        parts, merged, cache_use = per_question_figures(paragraphs, units, sim_idx, parsed_ans, first_k=first_k,
+                                                        cache_dir=cache_dir, n_process=n_process, progress=progress)
+    heuristics = combine_heuristics(parts, first_k)
+    with _timer(timings, "duplicates_leakage"):
+        duplicates = find_duplicates(dataset)
+        leakage = find_leakage(dataset, dev) if dev is not None else None
+    timings["total"] = time.perf_counter() - t0
+    result, values = assemble_result(dataset, dev, paragraphs, units, merged, first_k=first_k)
+    result.update(heuristics=heuristics, duplicates=duplicates, leakage=leakage, timings_s=timings,
+                  statistics_cache=cache_use)
+    check_layout(result)
+    return result, values
 
-    # -- parsing (cached): sentences of contexts, POS + entities of first gold answers. One
-    #    process: spaCy's n_process=2 doubled the wall time on SQuAD train on 2 cores (senter
-    #    19.8 s -> 39.5 s, tagger+NER on answers 56.1 s -> 99.7 s; BENCHMARKS.md)
+
+@contextmanager
+def _timer(timings: dict[str, float], name: str) -> Iterator[None]:
+    """Store the seconds the ``with`` block took in ``timings[name]``."""
     t = time.perf_counter()
+    yield
+    timings[name] = time.perf_counter() - t
+
+
+def parse_for_stats(paragraphs: list[Paragraph], answerable: list[tuple[int, Question]], cache_dir,
+                    progress: bool) -> tuple[list[ParsedText], list[ParsedText]]:
+    """The spaCy parses the statistics need (disk-cached, :func:`mrclens.parsing.parse_texts`):
+    ``senter`` sentences of every context, and POS tags + entities of the first gold answer of each
+    answerable question, in the order of ``answerable`` (``(paragraph index, question)`` pairs).
+
+    One process: spaCy's ``n_process=2`` doubled the wall time on SQuAD train on 2 cores (senter
+    19.8 s -> 39.5 s, tagger+NER on answers 56.1 s -> 99.7 s; BENCHMARKS.md).
+
+    Raises:
+        PipelineNotInstalled: no English spaCy pipeline is installed.
+    """
     parsed_ctx = parse_texts(
         [p.context for p in paragraphs], sentences=True, cache_dir=cache_dir,
         progress="parsing contexts" if progress else False,
@@ -257,44 +308,60 @@ def compute_stats_with_values(
         answer_texts, pos=True, entities=True, cache_dir=cache_dir,
         progress="parsing answers" if progress else False,
     )
-    timings["parse"] = time.perf_counter() - t
+    return parsed_ctx, parsed_ans
 
-    # -- sentence units per paragraph
-    t = time.perf_counter()
-    units = [
+
+def units_of(paragraphs: list[Paragraph], parsed_ctx: list[ParsedText]) -> list[list[tuple[int, int]]]:
+    """Each paragraph's sentence units (:func:`mrclens.units.sentence_units`, the ablations' units):
+    ``(start, end)`` character spans, no gold answer split between two units."""
+    return [
         sentence_units(p.context, parsed, [(a.answer_start, a.answer_end) for q in p.questions for a in q.answers])
         for p, parsed in zip(paragraphs, parsed_ctx)
     ]
-    timings["units"] = time.perf_counter() - t
 
-    # -- TF-IDF most similar unit
-    t = time.perf_counter()
+
+def similar_units(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]],
+                  answerable: list[tuple[int, Question]]) -> list[int]:
+    """For each answerable question (``(paragraph index, question)``), the index of its paragraph's
+    unit most similar to it (TF-IDF cosine, :func:`mrclens.stats.similarity.most_similar_units`)."""
     sim_idx, _ = most_similar_units(
         [q.question for _, q in answerable],
         [pi for pi, _ in answerable],
         [[p.context[s:e] for s, e in us] for p, us in zip(paragraphs, units)],
     )
-    timings["similarity"] = time.perf_counter() - t
+    return sim_idx
 
-    # -- per-question figures and baseline scores, by chunks of paragraphs (in worker processes
-    #    when n_process > 1; the chunks' official scores are combined weighted by their sizes)
-    t = time.perf_counter()
+
+def per_question_figures(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]], sim_idx: list[int],
+                         parsed_ans: list[ParsedText], *, first_k: int, cache_dir, n_process: int,
+                         progress: bool) -> tuple[list[dict], dict[str, list], dict[str, int]]:
+    """The per-question figures and the baselines' summed scores, by chunks of paragraphs (in
+    forked worker processes when ``n_process > 1``; figures cached per paragraph).
+
+    A fixed number of chunks (not one per worker), so that the summed scores, and so every
+    figure, are the same whatever ``n_process`` is; several chunks per worker feed the progress bar.
+
+    Returns:
+        ``(parts, merged, cache_use)``: each chunk's result (its ``"scores"``, see
+        :func:`combine_heuristics`); every per-question list (``longest``, ``a_len``, ``a_types``,
+        ``unit_index``, ``char_frac``, ``in_sim``, ``content_share``) over all chunks in file order;
+        the statistics cache's use (``paragraphs``, ``computed``, ``from_cache``).
+    """
     global _WORK
     _WORK = {
         "paragraphs": paragraphs, "units": units, "sim_idx": sim_idx, "parsed_ans": parsed_ans,
-        "first_k": first_k, "first_answerable": _first_answerable_index(paragraphs),
+        "first_k": first_k, "first_answerable": first_answerable_index(paragraphs),
         "cache_dir": None if cache_dir is False else Path(cache_dir) if cache_dir else default_cache_dir(),
     }
     code_fingerprint()  # of the cache keys: computed once here, inherited by the forked workers
-    # a fixed number of chunks (not one per worker), so that the summed scores, and so every
-    # figure, are the same whatever n_process is; several chunks per worker feed the progress bar
     stats_cache_path = None
     if _WORK["cache_dir"] is not None:
         setup = StatsCache(_WORK["cache_dir"])  # create the file and table before workers read it
         stats_cache_path = setup.path
         setup.close()
     chunks = _chunks(paragraphs, _N_CHUNKS)
-    bar = progress_bar(total=len(all_questions), desc="statistics", unit="q", enabled=progress)
+    bar = progress_bar(total=sum(len(p.questions) for p in paragraphs), desc="statistics", unit="q",
+                       enabled=progress)
     parts = []
     try:
         if n_process > 1 and len(chunks) > 1 and "fork" in mp.get_all_start_methods():
@@ -309,6 +376,15 @@ def compute_stats_with_values(
     finally:
         _WORK = {}
         bar.close()
+    n_computed = _store_new_entries(parts, cache_dir, stats_cache_path)
+    merged: dict[str, list] = {key: [v for part in parts for v in part[key]] for key in _LIST_KEYS}
+    cache_use = {"paragraphs": len(paragraphs), "computed": n_computed, "from_cache": len(paragraphs) - n_computed}
+    return parts, merged, cache_use
+
+
+def _store_new_entries(parts: list[dict], cache_dir, stats_cache_path: Path | None) -> int:
+    """Store the paragraph figures the chunks computed in the statistics cache (this process is its
+    one writer), warn about bad entries the chunks found; returns how many were computed."""
     new_entries = [entry for part in parts for entry in part.pop("new_cache_entries")]
     bad_entries = sum(part.pop("bad_cache_entries") for part in parts)
     if stats_cache_path is not None:
@@ -319,17 +395,24 @@ def compute_stats_with_values(
             cache.put_many(new_entries)
         finally:
             cache.close()
-    merged: dict[str, list] = {key: [v for part in parts for v in part[key]] for key in _LIST_KEYS}
-    timings["per_question"] = time.perf_counter() - t
-    cache_use = {"paragraphs": len(paragraphs), "computed": len(new_entries),
-                 "from_cache": len(paragraphs) - len(new_entries)}
+    return len(new_entries)
 
-    descriptions = {
-        "first_k": f"first {first_k} whitespace tokens of the first sentence unit",
-        "type_matched_sentence":
-            "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)",
-        "sliding_window": "sliding-window candidate span (Richardson et al. 2013, MCTest SW)",
-    }
+
+#: What each heuristic baseline predicts, as ``mrclens stats`` describes it.
+_BASELINE_DESCRIPTIONS = {
+    "first_k": "first {first_k} whitespace tokens of the first sentence unit",
+    "type_matched_sentence":
+        "span of the expected answer type in the TF-IDF-most-similar sentence unit (Weissenborn et al. 2017)",
+    "sliding_window": "sliding-window candidate span (Richardson et al. 2013, MCTest SW)",
+}
+
+
+def combine_heuristics(parts: list[dict], first_k: int) -> dict[str, dict]:
+    """The ``heuristics`` section: each baseline's official EM/F1 and upper bounds over all chunks.
+
+    The chunks' ``"scores"`` hold sums (mean × ``n``), so that the combined figure is the exact mean
+    over every answerable question (0.0 when there is none).
+    """
     heuristics = {}
     for name in BASELINES:
         n = sum(part["scores"][name]["n"] for part in parts)
@@ -338,7 +421,7 @@ def compute_stats_with_values(
             return sum(part["scores"][name][key] for part in parts) / n if n else 0.0
 
         heuristics[name] = {
-            "description": descriptions[name],
+            "description": _BASELINE_DESCRIPTIONS[name].format(first_k=first_k),
             "exact_match": mean("exact_match"),
             "f1": mean("f1"),
             "upper_bound_exact_match": mean("upper_bound_exact_match"),
@@ -346,18 +429,21 @@ def compute_stats_with_values(
             "n": n,
         }
     heuristics["first_k"]["k"] = first_k
+    return heuristics
+
+
+def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Paragraph],
+                    units: list[list[tuple[int, int]]], merged: dict[str, list], *,
+                    first_k: int) -> tuple[dict, dict[str, list[float]]]:
+    """The result's sections from ``title`` to ``answer_types`` (the per-question figures aggregated),
+    with the sections that follow (``heuristics`` … ``statistics_cache``) as ``None`` placeholders
+    that keep the key order; and the per-question values of :data:`VALUE_PATHS`."""
+    all_questions = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions]
+    answerable = [(pi, q) for pi, q in all_questions if q.answers]
     q_len = [len(whitespace_words(q.question)) for _, q in all_questions]
     q_types = [question_type(q.question) for _, q in all_questions]
-    longest = merged["longest"]
-    a_len, a_types, unit_index, char_frac = merged["a_len"], merged["a_types"], merged["unit_index"], merged["char_frac"]
+    longest, a_len, unit_index = merged["longest"], merged["a_len"], merged["unit_index"]
     in_sim, content_share = merged["in_sim"], merged["content_share"]
-
-    t = time.perf_counter()
-    duplicates = find_duplicates(dataset)
-    leakage = find_leakage(dataset, dev) if dev is not None else None
-    timings["duplicates_leakage"] = time.perf_counter() - t
-    timings["total"] = time.perf_counter() - t0
-
     counts = dataset.counts()
     counts["answerable"] = len(answerable)
     type_shares = shares(q_types, QUESTION_TYPES)
@@ -380,7 +466,8 @@ def compute_stats_with_values(
         ),
         "answer_position": {
             "sentence_index": summarize(unit_index, bins=integer_bins(15), unit="sentence units (0 = first)"),
-            "char_fraction": summarize(char_frac, bins=_FRACTION_BINS, unit="answer_start / context length (characters)"),
+            "char_fraction": summarize(merged["char_frac"], bins=_FRACTION_BINS,
+                                       unit="answer_start / context length (characters)"),
             "first_sentence_pct": share_pct(None if u is None else u == 0 for u in unit_index),
             **position_figures(unit_index, [len(units[pi]) for pi, _ in answerable]),  # Position bias (issue 17)
         },
@@ -393,14 +480,9 @@ def compute_stats_with_values(
             "longest_shared_ngram": summarize(longest, bins=integer_bins(20), unit="word tokens"),
             "content_words_in_answer_sentence_pct": summarize(content_share, bins=_PCT_BINS, unit="percent"),
         },
-        "answer_types": shares(a_types, ANSWER_TYPES),
-        "heuristics": heuristics,
-        "duplicates": duplicates,
-        "leakage": leakage,
-        "timings_s": timings,
-        "statistics_cache": cache_use,
+        "answer_types": shares(merged["a_types"], ANSWER_TYPES),
+        **dict.fromkeys(("heuristics", "duplicates", "leakage", "timings_s", "statistics_cache")),
     }
-    check_layout(result)
     values = dict(zip(VALUE_PATHS, ([v for v in vs if v is not None] for vs in (q_len, a_len, longest, content_share))))
     return result, values
 

@@ -32,7 +32,7 @@ def find_duplicates(dataset: Dataset) -> dict:
         :data:`MAX_EXAMPLES` groups)}``.
 
     Examples:
-        >>> from mrclens.squad import parse_squad
+        >>> from mrclens.formats.squad_schema import parse_squad
         >>> ds, _ = parse_squad({"data": [{"title": "t", "paragraphs": [{"context": "A b.", "qas": [
         ...     {"id": "1", "question": "What is A?", "answers": [{"text": "b", "answer_start": 2}]},
         ...     {"id": "2", "question": "what is a", "answers": [{"text": "b", "answer_start": 2}]}]}]}]})

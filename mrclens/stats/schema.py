@@ -20,7 +20,8 @@ from mrclens.errors import InternalError
 from mrclens.squad import Dataset
 from mrclens.stats.answer_types import ANSWER_TYPES
 from mrclens.stats.position import POSITION_LABELS
-from mrclens.stats.text import QUESTION_TYPES, WH_WORDS
+from mrclens.stats.text import QUESTION_TYPES
+from mrclens.vocabulary import WH_WORDS
 
 #: Sections that describe the data, in output order; each figure lies in one of them.
 FIGURE_SECTIONS = (

@@ -10,49 +10,24 @@ Three tokenisations are used, each where the cited work uses it:
   (``\\w+``), punctuation dropped. Used for n-gram overlap (Beat the AI), content-word overlap
   and the sliding window of Richardson et al. 2013, which all compare words, not punctuation.
 * spaCy sentences (:mod:`mrclens.units`) for sentence units.
+
+The word lists (wh-words, spaCy's stop words) and the word pattern are :mod:`mrclens.vocabulary`'s.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import string
 import unicodedata
 from itertools import accumulate
-from pathlib import Path
 
-
-def _spacy_stop_words() -> frozenset[str]:
-    """spaCy's English stop-word list (``spacy.lang.en.stop_words.STOP_WORDS``).
-
-    The module is a plain word list; it is executed from spaCy's installed file directly,
-    because importing it through the ``spacy`` package first imports spaCy itself (~1.7 s,
-    which a warm ``mrclens stats`` run otherwise never needs).
-    """
-    spec = importlib.util.find_spec("spacy")
-    path = Path(spec.submodule_search_locations[0]) / "lang" / "en" / "stop_words.py" if spec else None
-    if path is not None and path.is_file():
-        namespace: dict = {}
-        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-        if isinstance(namespace.get("STOP_WORDS"), set):
-            return frozenset(namespace["STOP_WORDS"])
-    from spacy.lang.en.stop_words import STOP_WORDS as words  # the usual import, if the file moved
-
-    return frozenset(words)
-
-
-#: spaCy's English stop words (lower-cased; contractions included).
-STOP_WORDS = _spacy_stop_words()
-
-#: The closed list of English interrogative words (the same list as ablation e4).
-WH_WORDS = ("what", "which", "who", "whom", "whose", "when", "where", "why", "how")
+from mrclens.vocabulary import STOP_WORDS, WH_WORDS, WORD_PATTERN
 
 #: Question-type buckets of Beat the AI (Bartolo et al. 2020, question-type analysis): the
 #: question's first word when it is a wh-word or "in" (as in "In what year ..."), else "other".
 QUESTION_TYPES = WH_WORDS + ("in", "other")
 
-_WORD = re.compile(r"\w+")
 _WORD_SPLIT = re.compile(r"(\w+)")
 _NONSPACE_SPLIT = re.compile(r"(\S+)")
 _EDGE_PUNCT = string.punctuation + "“”‘’«»¿¡–—…"
@@ -72,7 +47,7 @@ def whitespace_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
 
 def word_tokens(text: str) -> list[str]:
     """Lower-cased ``\\w+`` tokens of ``text`` (punctuation dropped)."""
-    return _WORD.findall(text.lower())
+    return WORD_PATTERN.findall(text.lower())
 
 
 def word_token_spans(text: str) -> tuple[list[str], list[int], list[int]]:

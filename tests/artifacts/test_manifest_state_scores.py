@@ -13,7 +13,8 @@ from mrclens.artifacts.predictions import read_predictions, read_predictions_dir
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores, write_question_scores
 from mrclens.errors import ArtifactError, PredictionsError
 from mrclens.perturbations import perturb_dataset
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 from perturbed_fixture import make_perturbed_dir
 
 

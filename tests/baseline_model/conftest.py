@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 from reader_helpers import first_questions
 
 

@@ -22,7 +22,7 @@ import torch
 import torch.distributed as dist
 
 from mrclens.baseline_model import train
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 from reader_helpers import first_questions, tiny_config
 
 

@@ -21,7 +21,8 @@ from mrclens.baseline_model.no_answer import (
     usable_questions,
 )
 from mrclens.metrics.no_answer import apply_threshold
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 from reader_helpers import first_questions, tiny_config
 
 NEG = -1e30

@@ -135,7 +135,7 @@ def test_prediction_batches_respect_the_question_and_token_caps(sample_path):
 
     from mrclens.baseline_model.reader import length_batches
     from mrclens.baseline_model.tokenize import tokenize_dataset
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
 
     td = tokenize_dataset(load_dataset(sample_path))  # the bundled sample: 40 real SQuAD v1.1 articles
     lengths = np.array([len(td.ctx_types[p]) for p in td.q_para])

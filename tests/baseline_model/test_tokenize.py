@@ -39,7 +39,7 @@ def test_answer_token_span_none_when_no_token_overlaps():
 
 
 def test_tokenize_dataset_maps_real_answers(sample_path):
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:1])

@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from mrclens.cli import main
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.io_utils import TMP_PREFIX, atomic_write_bytes, remove_stale_temps
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from perturbed_fixture import make_perturbed_dir, write_predictions  # noqa: E402

@@ -21,7 +21,8 @@ import mrclens.cli.audit as audit_cli
 from mrclens import progress as progress_mod
 from mrclens.cli import COMMANDS, SUMMARIES, main
 from mrclens.errors import MRCLensError
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 from perturbed_fixture import make_perturbed_dir, write_predictions  # tests/ is on sys.path under pytest
 

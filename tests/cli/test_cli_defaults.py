@@ -18,7 +18,8 @@ from mrclens.cli import main
 from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
 from mrclens.split import split_by_title
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 
 @pytest.fixture

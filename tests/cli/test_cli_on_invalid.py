@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from mrclens.cli import main
 from mrclens.errors import EXIT_BAD_INPUT, DataError
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from invalid_fixture import make_shifted_fixture  # noqa: E402
@@ -59,7 +59,7 @@ def test_validate_lists_all_50_with_correct_counts(fixture):
 
 def test_skip_drops_exactly_the_50_and_lists_each(fixture):
     path, info = fixture
-    ds = load_dataset(path, "skip")
+    ds = load_dataset(path, on_invalid="skip")
     bad = set(info["shifted"]) | set(info["far"])
     assert {q.id for _, _, q in ds.iter_questions()}.isdisjoint(bad)
     assert ds.counts()["questions"] == info["questions"] - 50
@@ -74,7 +74,7 @@ def test_skip_drops_exactly_the_50_and_lists_each(fixture):
 
 def test_repair_moves_the_47_back_and_skips_the_3(fixture):
     path, info = fixture
-    ds = load_dataset(path, "repair")
+    ds = load_dataset(path, on_invalid="repair")
     repaired = {n.qid: n for n in ds.notes if n.severity == "repaired"}
     skipped = sorted(n.qid for n in ds.notes if n.severity == "skipped")
     assert sorted(repaired) == sorted(info["shifted"]) and skipped == sorted(info["far"])
@@ -96,7 +96,7 @@ def test_repair_only_when_the_text_is_near_and_unambiguous(tmp_path):
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"data": [{"title": "T", "paragraphs": [{"context": ctx, "qas": items},
                                                                    {"context": "ab  ab", "qas": tie}]}]}))
-    ds = load_dataset(f, "repair")
+    ds = load_dataset(f, on_invalid="repair")
     by_id = ds.questions_by_id()
     assert by_id["near"].answers[0].answer_start == 9
     assert by_id["nearest"].answers[0].answer_start == 0
@@ -110,7 +110,7 @@ def test_nothing_left_is_an_error(tmp_path):
     f.write_text(json.dumps({"data": [{"title": "T", "paragraphs": [{"context": "abc", "qas": [
         {"id": "x", "question": "q?", "answers": [{"text": "zz", "answer_start": 0}]}]}]}]}))
     with pytest.raises(DataError, match="no valid question left after --on-invalid skip"):
-        load_dataset(f, "skip")
+        load_dataset(f, on_invalid="skip")
 
 
 def test_perturb_and_stats_skip_list_each_question(fixture, tmp_path, monkeypatch, squad_dev_path):

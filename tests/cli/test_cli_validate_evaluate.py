@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from mrclens.cli import main
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 
 
 def test_validate_real_dev(squad_dev_path):

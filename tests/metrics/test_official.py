@@ -107,7 +107,7 @@ def test_question_scores_equal_pairwise_official_rules_on_sample(v2):
     import random
 
     from mrclens.metrics.official import question_scores
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
     from tests.conftest import SAMPLE
 
     ds = load_dataset(SAMPLE)

@@ -7,7 +7,8 @@ import json
 from click.testing import CliRunner
 
 from mrclens.cli import main
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 
 def test_perturb_cli(sample_path, tmp_path, monkeypatch):

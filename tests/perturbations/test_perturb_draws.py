@@ -12,7 +12,8 @@ from mrclens.cli import main
 from mrclens.perturbations import perturb_dataset
 from mrclens.perturbations.ablations.c4_no_question import NO_QUESTION
 from mrclens.seeds import derived_seed
-from mrclens.squad import Dataset, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset, write_dataset
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from mrclens.errors import DataError, MRCLensError
 from mrclens.parsing import parse_texts
 from mrclens.perturbations import ABLATIONS, perturb_dataset
 from mrclens.perturbations.base import answer_spans, non_answer_units
-from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, load_dataset, write_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 from mrclens.units import sentence_units
 
 ALL_FILES = {"original.json", "original-truncated.json", "manifest.json"} | {f"{a}.json" for a in ABLATIONS}

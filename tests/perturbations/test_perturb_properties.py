@@ -100,14 +100,16 @@ def test_each_control_inserts_at_its_ablations_position_on_the_real_sample(sampl
     import re
 
     from mrclens.perturbations import perturb_dataset
-    from mrclens.perturbations.controls import _stop_words, content_words
-    from mrclens.squad import Dataset, load_dataset
+    from mrclens.perturbations.controls import content_words
+    from mrclens.vocabulary import STOP_WORDS
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:6], ds.version)
     manifest = perturb_dataset(small, tmp_path / "p", cache_dir=tmp_path / "c", progress=False, seed=5)
     questions = {q.id: q.question for _, _, q in small.iter_questions()}
-    stop = _stop_words()
+    stop = STOP_WORDS
     for aid, cid in (("e1", "c1"), ("e2", "c2"), ("e6", "c6"), ("e7", "c7"), ("e8", "c8")):
         a, c = manifest.ablations[aid].items, manifest.ablations[cid].items
         assert manifest.ablations[cid].control_of == aid

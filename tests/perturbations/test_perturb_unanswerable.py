@@ -8,7 +8,8 @@ import pytest
 
 from mrclens.perturbations import perturb_dataset
 from mrclens.perturbations.registry import ABLATIONS
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 
 
 def test_every_registered_ablation_states_its_rule_for_unanswerable_questions():

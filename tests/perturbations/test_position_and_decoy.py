@@ -19,7 +19,8 @@ from mrclens.perturbations.ablations.e10_decoy_statement import DecoyPool, answe
 from mrclens.perturbations.base import ExampleParse, make_rng
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS
-from mrclens.squad import Answer, Dataset, Paragraph, Question, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Answer, Dataset, Paragraph, Question
 from mrclens.units import answer_unit_indices, sentence_units
 
 NEW = ("e9", "c9", "e10", "c10")

@@ -13,7 +13,8 @@ from mrclens import perturbations
 from perturbed_fixture import ALL_ABLATION_IDS, score_and_publish
 from mrclens.io_utils import atomic_write_json
 from mrclens.reports import PCT_DECIMALS, render_report
-from mrclens.squad import Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Dataset
 
 _WORD = re.compile(r"\w+")
 

@@ -12,7 +12,7 @@ from mrclens.reports.examples import (
     prediction_flips,
     sentence_reordering,
 )
-from mrclens.squad import parse_squad
+from mrclens.formats.squad_schema import parse_squad
 
 
 def _marked(text: str, flags: list[bool]) -> str:

@@ -160,7 +160,7 @@ def test_cli_usage_errors_and_first_form_still_works(dirs):
 
 def test_real_perturbations_end_to_end(sample_path, tmp_path):
     """Real ablations on two real articles; the gold answers as predictions score 100 on every set."""
-    from mrclens.squad import load_dataset
+    from mrclens.formats import load_dataset
 
     ds = load_dataset(sample_path)
     small = Dataset(ds.articles[:2], ds.version)

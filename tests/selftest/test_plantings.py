@@ -10,9 +10,10 @@ import pytest
 
 from mrclens.artifacts.selftest import read_selftest
 from mrclens.formats import load_dataset
-from mrclens.perturbations.controls import _stop_words, content_words
+from mrclens.perturbations.controls import content_words
 from mrclens.selftest.plantings import CLOSE_MARK, OPEN_MARK, PLANTINGS, plant
 from mrclens.selftest.runner import format_selftest, run_selftest
+from mrclens.vocabulary import STOP_WORDS
 
 _WORD = re.compile(r"\w+")
 
@@ -55,7 +56,7 @@ def _inserted(before: str, after: str) -> tuple[int, str]:
 
 def test_overlap_puts_the_question_words_at_the_start_of_the_answer_sentence(pairs, sample):
     original = {q.id: (p.context, q.answers[0].answer_start) for p, q in _questions(sample)}
-    stop = _stop_words()
+    stop = STOP_WORDS
     wh = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
 
     def insertion(before: str, after: str, ok) -> tuple[int, str] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mrclens.squad import parse_squad
+from mrclens.formats.squad_schema import parse_squad
 
 C1 = "Paris is the capital of France. The Eiffel Tower was built in 1889. It is 330 metres tall."
 C2 = "Marie Curie won the Nobel Prize in 1903. She was born in Warsaw."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 from mrclens.stats import cache, fingerprint
 from mrclens.stats.fingerprint import module_closure, source_fingerprint
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mrclens.squad import load_dataset
+from mrclens.formats import load_dataset
 from mrclens.stats import TITLE, compute_stats, format_stats
 
 from stats_helpers import C1, C2, make_dataset

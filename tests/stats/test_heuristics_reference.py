@@ -25,9 +25,10 @@ import pytest
 from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.metrics.official import exact_match_score, f1_score, normalize_answer
 from mrclens.parsing import parse_texts
-from mrclens.squad import Article, Dataset, load_dataset
+from mrclens.formats import load_dataset
+from mrclens.squad import Article, Dataset
 from mrclens.stats import compute_stats
-from mrclens.stats.core import _first_answerable_index
+from mrclens.stats.core import first_answerable_index
 from mrclens.stats.heuristics.answer_type import expected_answer_type
 from mrclens.stats.heuristics.candidates import Candidate, pattern_candidates
 from mrclens.stats.heuristics.type_matched import TYPE_ORDER
@@ -207,7 +208,7 @@ def real_slice(sample_path, tmp_path_factory):
     answerable = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions if q.answers]
     sims, _ = most_similar_units([q.question for _, q in answerable], [pi for pi, _ in answerable],
                                  [[p.context[s:e] for s, e in us] for p, us in zip(paragraphs, units)])
-    first = _first_answerable_index(paragraphs)
+    first = first_answerable_index(paragraphs)
     per_paragraph_sims = [sims[first[i] : first[i + 1]] for i in range(len(paragraphs))]
     return ds, paragraphs, units, per_paragraph_sims, cache
 

@@ -39,20 +39,6 @@ def test_exact_and_near_keys():
     assert near_key("apple pie") != near_key("apple tart")
 
 
-def test_stop_words_are_spacys_list_read_without_importing_spacy():
-    import subprocess
-    import sys
-
-    from spacy.lang.en.stop_words import STOP_WORDS as spacy_list
-
-    from mrclens.stats.text import STOP_WORDS
-
-    assert STOP_WORDS == spacy_list and "the" in STOP_WORDS and "n’t" in STOP_WORDS
-    code = "import sys, mrclens.stats.text; print('spacy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
-
-
 def test_token_spans_keep_original_offsets():
     from mrclens.stats.text import whitespace_spans, word_token_spans
 

@@ -7,7 +7,7 @@ exactly those words: c4's drop is what answering *without any question* costs, a
 it that e4 recovers (:mod:`mrclens.scoring.drops`, ``recovered_share``) is what the wh-words alone
 are worth.
 
-Why a placeholder and not an empty string: the SQuAD schema check (:func:`mrclens.squad.load_dataset`,
+Why a placeholder and not an empty string: the SQuAD schema check (:func:`mrclens.formats.load_dataset`,
 ``mrclens validate``) rejects an empty question, and many external readers cannot tokenise one.
 ``"?"`` is a single punctuation token that every SQuAD question already ends with, so it carries
 no information about what is asked (the built-in reader sees a one-token question; an empty one

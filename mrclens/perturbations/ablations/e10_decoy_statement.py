@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 
 from mrclens.perturbations.base import insert_before_unit
 from mrclens.perturbations.registry import Ablation, register
+from mrclens.vocabulary import WH_WORDS
 
 #: The decoy type a wh-phrase asks for when the gold answer has none (head nouns of what/which phrases included).
 WH_TYPES = {
@@ -212,7 +213,7 @@ def _words(parse) -> list[tuple[str, str, int, int, str]]:
     return toks
 
 
-_WH = ("who", "whom", "what", "which", "when", "where", "how", "why", "whose")
+_WH = WH_WORDS
 _BE = {"is", "are", "was", "were", "be", "been", "'s", "'re"}
 _PHRASE = _NOMINAL | {"DET", "ADP", "PART", "PUNCT", "CCONJ"}
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 from mrclens.perturbations.base import changed, copy_question, unchanged
 from mrclens.perturbations.registry import Ablation, register
 from mrclens.squad import Paragraph
+from mrclens.vocabulary import WH_WORDS
 
-INTERROGATIVES = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
+INTERROGATIVES = frozenset(WH_WORDS)
 
 
 def interrogative_question(parse) -> str | None:

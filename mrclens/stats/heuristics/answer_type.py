@@ -6,7 +6,8 @@ Simple as Possible but not Simpler", CoNLL), made explicit as word lists.
 
 from __future__ import annotations
 
-from mrclens.stats.text import WH_WORDS, word_tokens
+from mrclens.stats.text import word_tokens
+from mrclens.vocabulary import WH_WORDS
 
 _NUMBER_NEXT = {
     "many", "much", "long", "old", "far", "large", "big", "tall", "high", "often", "fast", "deep",

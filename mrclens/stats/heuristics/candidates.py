@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from mrclens.stats.text import STOP_WORDS, is_content_word
+from mrclens.stats.text import is_content_word
+from mrclens.vocabulary import STOP_WORDS
 
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
