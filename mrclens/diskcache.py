@@ -56,7 +56,7 @@ def warn_bad_entries(path: Path, n: int) -> None:
         _LOG.warning(Msg.CACHE_BAD_ENTRIES.format(path=path, n=n, s="y" if n == 1 else "ies"))
 
 
-def _is_damage(err: sqlite3.DatabaseError) -> bool:
+def is_damage(err: sqlite3.DatabaseError) -> bool:
     """True when SQLite says the file is not a database or is damaged (not: locked, busy, read-only)."""
     name = getattr(err, "sqlite_errorname", "")
     if name:
@@ -114,7 +114,7 @@ class DiskCache:
         try:
             self._open(setup)
         except sqlite3.DatabaseError as err:
-            if not _is_damage(err):
+            if not is_damage(err):
                 raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
             self._move_aside(err)
             try:
@@ -175,7 +175,7 @@ class DiskCache:
                     except _DECODE_ERRORS:
                         self.bad_entries += 1
         except sqlite3.DatabaseError as err:  # damaged pages: recompute everything this time
-            if not _is_damage(err):
+            if not is_damage(err):
                 raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
             _LOG.warning(Msg.CACHE_UNREADABLE.format(path=self.path, err=err))
             return {}
@@ -192,7 +192,7 @@ class DiskCache:
             with self.con:
                 self.con.executemany(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", rows)
         except sqlite3.DatabaseError as err:
-            if not _is_damage(err):
+            if not is_damage(err):
                 raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
             _LOG.warning(Msg.CACHE_UNREADABLE.format(path=self.path, err=err))
 

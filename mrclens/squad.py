@@ -1,13 +1,7 @@
 """SQuAD-format data: the typed objects (answer, question, paragraph, article, dataset) and atomic writing.
 
 The objects mirror the schema of the official SQuAD files (Rajpurkar et al. 2016, v1.1;
-Rajpurkar, Jia & Liang 2018, v2.0)::
-
-    {"version": "1.1", "data": [{"title": str, "paragraphs": [
-        {"context": str, "qas": [
-            {"id": str, "question": str, "is_impossible": bool (v2.0 only),
-             "answers": [{"text": str, "answer_start": int}]}]}]}]}
-
+Rajpurkar, Jia & Liang 2018, v2.0), which :mod:`mrclens.formats.squad_schema` spells out.
 ``answer_start`` is a character offset into ``context`` (Python ``str`` indices,
 i.e. Unicode code points); question ids are strings. Reading and validating a file, in this or
 any other format, is :func:`mrclens.formats.load_dataset` (the SQuAD schema check:

@@ -148,6 +148,17 @@ def all_tasks() -> Iterator[Task]:
     return iter(_TASKS.values())
 
 
+def task_field(name: str) -> dict[str, str]:
+    """The ``"task"`` entry of a file MRCLens writes (``manifest.json``, ``results.json``,
+    ``comparison.json``): nothing for the default task, so span files look as they did before
+    multiple choice existed, else ``{"task": name}``.
+
+    >>> task_field("span"), task_field("multiple_choice")
+    ({}, {'task': 'multiple_choice'})
+    """
+    return {} if name == DEFAULT_TASK else {"task": name}
+
+
 def detect_task(path: Any, *, role: str = "sniff") -> Task:
     """The task of the data at ``path``: the first registered task whose ``role`` entry point claims
     it (returns a truthy value), else the default task (span data is what every other task's

@@ -171,9 +171,9 @@ def test_a_damaged_cache_file_is_moved_aside_and_rebuilt(tmp_path, caplog, damag
 
 def test_a_locked_database_is_not_moved_aside(tmp_path):
     """Only 'not a database' / 'damaged' moves a file aside, never an error like a lock."""
-    from mrclens.diskcache import _is_damage
+    from mrclens.diskcache import is_damage
 
-    assert not _is_damage(sqlite3.OperationalError("database is locked"))
+    assert not is_damage(sqlite3.OperationalError("database is locked"))
 
 
 def test_cache_dir_that_is_a_file_is_a_clear_error(tmp_path):

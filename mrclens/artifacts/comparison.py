@@ -51,7 +51,7 @@ from mrclens import __version__
 from mrclens.artifacts import _files
 from mrclens.artifacts.layout import COMPARISON_CSV, COMPARISON_JSON
 from mrclens.io_utils import atomic_write_json, atomic_write_text
-from mrclens.tasks import DEFAULT_TASK
+from mrclens.tasks import DEFAULT_TASK, task_field
 
 #: The comparison format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -100,8 +100,8 @@ class ComparedInput:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        if self.task == DEFAULT_TASK:  # span comparisons are written as before issue 20
-            del out["task"]
+        del out["task"]
+        out.update(task_field(self.task))  # span comparisons are written as before issue 20
         return out
 
 

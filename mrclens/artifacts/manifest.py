@@ -39,7 +39,7 @@ from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json
-from mrclens.tasks import DEFAULT_TASK
+from mrclens.tasks import DEFAULT_TASK, task_field
 
 #: The manifest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -189,8 +189,7 @@ class PerturbationManifest:
         }
         if self.draw:
             out["draw"], out["draw_seed"] = self.draw, self.draw_seed
-        if self.task != DEFAULT_TASK:
-            out["task"] = self.task
+        out.update(task_field(self.task))
         return out
 
     @classmethod

@@ -111,7 +111,7 @@ from mrclens.artifacts.results_csv import RESULTS_HINT, results_frame
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
-from mrclens.tasks import DEFAULT_TASK, get_task
+from mrclens.tasks import DEFAULT_TASK, get_task, task_field
 
 #: The results format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -477,8 +477,7 @@ class Results:
             out["variance_method"] = self.variance_method
         if self.model_free:
             out["model_free"] = [asdict(m) for m in self.model_free]
-        if self.task != DEFAULT_TASK:
-            out["task"] = self.task
+        out.update(task_field(self.task))
         return out
 
     @classmethod
