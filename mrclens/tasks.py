@@ -146,6 +146,8 @@ SPAN = register(Task(
     rules_file="default_rules.toml",
     entry_points={
         "load": "mrclens.formats:load_dataset",
+        "audit": "mrclens.audit.span:run_audit",
+        "cli_audit_options": "mrclens.cli.audit:span_audit_options",
     },
 ))
 
@@ -158,5 +160,7 @@ MULTIPLE_CHOICE = register(Task(
     entry_points={
         "load": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
+        "audit": "mrclens.audit.multiple_choice:run_mc_audit",
+        "cli_audit_options": "mrclens.cli.audit:mc_audit_options",
     },
 ))

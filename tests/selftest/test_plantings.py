@@ -10,7 +10,7 @@ import pytest
 
 from mrclens.artifacts.selftest import read_selftest
 from mrclens.formats import load_dataset
-from mrclens.perturbations.controls import _stop_words, content_words
+from mrclens.perturbations.controls import InsertionPool, content_words
 from mrclens.selftest.plantings import CLOSE_MARK, OPEN_MARK, PLANTINGS, plant
 from mrclens.selftest.runner import format_selftest, run_selftest
 
@@ -55,7 +55,7 @@ def _inserted(before: str, after: str) -> tuple[int, str]:
 
 def test_overlap_puts_the_question_words_at_the_start_of_the_answer_sentence(pairs, sample):
     original = {q.id: (p.context, q.answers[0].answer_start) for p, q in _questions(sample)}
-    stop = _stop_words()
+    stop = InsertionPool(seed=0).stop_words  # the stop words of the plantings' insertion pools
     wh = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
 
     def insertion(before: str, after: str, ok) -> tuple[int, str] | None:
@@ -139,7 +139,7 @@ def test_same_seed_same_datasets_other_seed_other_draws(sample, pairs):
 def test_runner_judges_and_writes_selftest_json(tmp_path, monkeypatch, sample_path):
     """The wiring of run_selftest with the audit replaced by readings chosen here (the real audits take
     minutes and run in the benchmark, not in the unit tests)."""
-    import mrclens.audit as audit_module
+    import mrclens.audit.span as audit_module
     from types import SimpleNamespace
 
     from mrclens.artifacts.results import CategoryResult, SetResult
