@@ -198,6 +198,8 @@ SPAN = register(Task(
         "compare": "mrclens.compare.span:SPAN_COMPARISON",
         "score_set": "mrclens.scoring.sets:score_span_set",
         "ablations": "mrclens.perturbations.registry:ABLATIONS",
+        "audit": "mrclens.audit.span:run_audit",
+        "cli_audit_options": "mrclens.cli.audit:span_audit_options",
     },
 ))
 
@@ -223,6 +225,8 @@ MULTIPLE_CHOICE = register(Task(
         "compare": "mrclens.compare.multiple_choice:MC_COMPARISON",
         "score_set": "mrclens.scoring.sets:score_choice_set",
         "ablations": "mrclens.multiple_choice.ablations:MC_ABLATIONS",
+        "audit": "mrclens.audit.multiple_choice:run_mc_audit",
+        "cli_audit_options": "mrclens.cli.audit:mc_audit_options",
     },
     prediction_form="choice",
 ))

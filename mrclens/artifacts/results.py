@@ -59,7 +59,7 @@ model-free"``: the evidence that decided it) and the mean difference of its drop
 Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
 and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
 accuracy drops, and ``sections["multiple_choice"]`` holds the per-fold accuracies, accuracy per
-question category and the heuristic baselines (:mod:`mrclens.multiple_choice.audit`).
+question category and the heuristic baselines (:mod:`mrclens.audit.multiple_choice`).
 
 EM, F1 are percentages (0–100); drops and CI bounds are percentage points; ``null`` marks a
 number that could not be computed (the set or ablation was not evaluated). An ablation's ``n``

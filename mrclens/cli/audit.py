@@ -1,4 +1,10 @@
-"""``mrclens audit [TRAIN] [--dev DEV] …``: the main job (see :mod:`mrclens.audit`)."""
+"""``mrclens audit [TRAIN] [--dev DEV] …``: the main job (see :mod:`mrclens.audit`).
+
+The task of TRAIN (:mod:`mrclens.tasks`: the first task whose ``"sniff"`` entry point recognizes it,
+else span extraction) chooses how the command line becomes the audit's options (its
+``"cli_audit_options"`` entry point: :func:`span_audit_options`, :func:`mc_audit_options`) and which
+audit runs them (its ``"audit"`` entry point).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from mrclens.audit import AuditOptions, run_audit
+from mrclens.audit.span import AuditOptions
 from mrclens.cli.options import config_option, example, on_invalid_option, option_sources, show_progress, verbosity_options
 from mrclens.defaults import (
     DEFAULT_PERTURB_SEEDS,
@@ -17,6 +23,7 @@ from mrclens.defaults import (
     describe_step_budgets,
     reader_profile_names,
 )
+from mrclens.tasks import Task, all_tasks, get_task
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +91,40 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
-    from mrclens.multiple_choice.data import sniff_mc
+    task = input_task(train)
+    options = task.entry("cli_audit_options")(
+        ctx, train=train, dev=dev, out=out, model=model, ablations=ablations, seed=seed, profile=profile,
+        device=device, max_steps=max_steps, max_minutes=max_minutes, dev_fraction=dev_fraction,
+        heldout_fraction=heldout_fraction, resamples=resamples, perturb_seeds=perturb_seeds, train_seeds=train_seeds,
+        cache_dir=cache_dir, reference=reference, force=force, folds=folds, on_invalid=on_invalid)
+    results = task.entry("audit")(options)
+    from mrclens.artifacts.layout import OutputLayout
+    from mrclens.reports.table import format_table
 
-    if train is not None and sniff_mc(train) is not None:
-        _audit_multiple_choice(ctx, train, out, ablations, seed, device, resamples, perturb_seeds, cache_dir, force,
-                               folds, dev=dev, model=model, train_seeds=train_seeds, profile=profile)
-        return
+    click.echo("")
+    click.echo(format_table(results))
+    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")
+
+
+def input_task(train: str | None) -> Task:
+    """The task of the audited data: the first registered task whose ``"sniff"`` entry point recognizes
+    ``train`` (multiple-choice data), else the default task, span extraction (also for no ``train``)."""
+    if train is not None:
+        for task in all_tasks():
+            if task.has("sniff") and task.entry("sniff")(train) is not None:
+                return task
+    return get_task(None)
+
+
+def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, max_steps,
+                       max_minutes, dev_fraction, heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir,
+                       reference, force, folds, on_invalid) -> AuditOptions:
+    """The span audit's options (:class:`mrclens.audit.span.AuditOptions`) from the command line.
+
+    Raises:
+        click.UsageError: ``--folds`` given.
+        click.BadParameter: TRAIN is a folder.
+    """
     if folds is not None:
         raise click.UsageError("--folds is for multiple-choice data only")
     if train is not None and Path(train).is_dir():
@@ -106,21 +141,20 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     )
     if train is None:
         log.info("no dataset given: auditing the bundled sample (40 SQuAD v1.1 articles, CC BY-SA 4.0)")
-    results = run_audit(options)
-    from mrclens.artifacts.layout import OutputLayout
-    from mrclens.reports.table import format_table
-
-    click.echo("")
-    click.echo(format_table(results))
-    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")
+    return options
 
 
-def _audit_multiple_choice(ctx, data, out, ablations, seed, device, resamples, perturb_seeds, cache_dir, force, folds, *,
-                           dev, model, train_seeds, profile) -> None:
-    """The multiple-choice audit (:func:`mrclens.multiple_choice.audit.run_mc_audit`)."""
-    from mrclens.artifacts.layout import OutputLayout
-    from mrclens.multiple_choice.audit import MCAuditOptions, run_mc_audit
-    from mrclens.reports.table import format_table
+def mc_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, resamples,
+                     perturb_seeds, train_seeds, cache_dir, force, folds, **span_only):
+    """The multiple-choice audit's options (:class:`mrclens.audit.multiple_choice.MCAuditOptions`) from the
+    command line (``train``: the multiple-choice data); ``span_only``: the span audit's other options, which
+    multiple-choice data ignores.
+
+    Raises:
+        click.UsageError: ``--dev``, ``--model``, ``--profile`` or ``--train-seeds`` given.
+        click.BadParameter: ``--folds`` is not a list of fold numbers.
+    """
+    from mrclens.audit.multiple_choice import MCAuditOptions
 
     for name, value in (("--dev", dev), ("--model", model), ("--profile", profile)):
         if value is not None:
@@ -132,12 +166,8 @@ def _audit_multiple_choice(ctx, data, out, ablations, seed, device, resamples, p
         fold_ids = [int(k) for k in folds.split(",") if k.strip()] if folds else None
     except ValueError:
         raise click.BadParameter(f"{folds!r}: give fold numbers separated by commas, e.g. 0,1", param_hint="--folds")
-    options = MCAuditOptions(
-        data=data, out=out, seed=seed, folds=fold_ids,
+    return MCAuditOptions(
+        data=train, out=out, seed=seed, folds=fold_ids,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
         perturb_seeds=perturb_seeds, device=device, n_resamples=resamples, force=force, cache_dir=cache_dir,
         progress=show_progress(), option_sources=option_sources(ctx, _FIELDS))
-    results = run_mc_audit(options)
-    click.echo("")
-    click.echo(format_table(results))
-    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")

@@ -5,7 +5,7 @@ sample (40 SQuAD v1.1 articles) or a given dataset:
 
 1. build the planted dataset and its clean counterpart (:func:`~mrclens.selftest.plantings.plant`)
    and write them as ``OUT/<planting>/planted.json`` and ``clean.json``;
-2. audit each (:func:`mrclens.audit.run_audit`; one file split by title, the given reader profile,
+2. audit each (the span task's ``"audit"`` entry point, :func:`mrclens.audit.span.run_audit`; one file split by title, the given reader profile,
    ``OUT/<planting>/planted-audit/`` and ``clean-audit/``; an interrupted selftest resumes there);
 3. read the category verdicts (:func:`verdicts`): each category's comparison with the reference
    audit of the same reader profile (``results.json`` ``categories[].reference_bias``,
@@ -25,7 +25,7 @@ when named in ``plantings``: the default stays the four span plantings) are buil
 data (``mc_data``; default :func:`default_mc_data`) by
 :func:`~mrclens.selftest.plantings.plant_mc` on :data:`MC_QUESTIONS` questions, written as
 ``OUT/<planting>/planted.jsonl`` and ``clean.jsonl`` and audited by
-:func:`mrclens.multiple_choice.audit.run_mc_audit` (:data:`MC_FOLDS` seeded folds of the file; the
+:func:`mrclens.audit.multiple_choice.run_mc_audit` (:data:`MC_FOLDS` seeded folds of the file; the
 audit's default reader and bootstrap). They are judged by :func:`judge_mc`, not by the span rule:
 there is no reference audit of multiple-choice data, and the span rule's "nothing flagged on the
 clean counterpart" cannot hold on CODAH, whose own reader barely reads the prompt (the Question
@@ -56,6 +56,7 @@ from mrclens.artifacts.selftest import PlantingVerdict, SelftestReport, write_se
 from mrclens.errors import MRCLensError
 from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, plant, plant_mc
 from mrclens.squad import write_dataset
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, get_task
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +108,7 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
 
 
 def _answer_only(results) -> dict[str, Any] | None:
-    section = (getattr(results, "sections", None) or {}).get("multiple_choice") or {}
+    section = (getattr(results, "sections", None) or {}).get(MULTIPLE_CHOICE.name) or {}
     ao = section.get("answer_only")
     return dict(ao) if ao and ao.get("accuracy") is not None else None
 
@@ -120,10 +121,9 @@ def _check_rule(rule_id: str, results) -> dict[str, Any]:
     """``{"status", "value"}`` of the ``mrclens check`` rule ``rule_id`` (multiple-choice defaults) on the
     model-free statistics the audit computed (``sections.multiple_choice.stats``)."""
     from mrclens.checks import evaluate_rules, load_rules
-    from mrclens.tasks import MULTIPLE_CHOICE
 
-    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE) if r.id == rule_id]
-    stats = ((getattr(results, "sections", None) or {}).get("multiple_choice") or {}).get("stats")
+    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE.name) if r.id == rule_id]
+    stats = ((getattr(results, "sections", None) or {}).get(MULTIPLE_CHOICE.name) or {}).get("stats")
     if not stats:
         return {"status": "skip", "value": None}
     [got] = evaluate_rules([rule], stats)
@@ -135,7 +135,7 @@ def judge_mc(planting: str, planted, clean) -> tuple[bool, str, dict[str, Any]]:
 
     Args:
         planting: a key of :data:`~mrclens.selftest.plantings.MC_PLANTINGS`.
-        planted / clean: each side's audit results (:func:`mrclens.multiple_choice.audit.run_mc_audit`).
+        planted / clean: each side's audit results (:func:`mrclens.audit.multiple_choice.run_mc_audit`).
 
     Returns:
         ``(passed, why, criteria)``; ``criteria`` has one entry per part of the rule (``readings``,
@@ -143,7 +143,6 @@ def judge_mc(planting: str, planted, clean) -> tuple[bool, str, dict[str, Any]]:
         the rule in words.
     """
     from mrclens.checks import load_rules
-    from mrclens.tasks import MULTIPLE_CHOICE
 
     spec = MC_PLANTINGS[planting]
     family = spec.family
@@ -152,7 +151,7 @@ def judge_mc(planting: str, planted, clean) -> tuple[bool, str, dict[str, Any]]:
     readings_ok = got in FLAGGED
     ao = {"planted": _answer_only(planted), "clean": _answer_only(clean)}
     ao_ok = ao["planted"] is not None and ao["clean"] is not None and ao["planted"]["ci_low"] > ao["clean"]["ci_high"]
-    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE) if r.id == spec.check_rule]
+    [rule] = [r for r in load_rules(task=MULTIPLE_CHOICE.name) if r.id == spec.check_rule]
     checks = {"planted": _check_rule(spec.check_rule, planted), "clean": _check_rule(spec.check_rule, clean)}
     check_ok = checks["planted"]["status"] == "fail" and checks["clean"]["status"] == "pass"
     criteria = {
@@ -207,12 +206,12 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         cache_dir: spaCy parse cache.
         progress: show progress.
-        audit_options: further :class:`mrclens.audit.AuditOptions` fields for every span audit (e.g. a
+        audit_options: further :class:`mrclens.audit.span.AuditOptions` fields for every span audit (e.g. a
             training budget); ``profile`` too applies to the span audits only.
         mc_data: the multiple-choice file the multiple-choice plantings are built from (default:
             :func:`default_mc_data`).
         mc_questions: questions of ``mc_data`` they keep (``None``: all).
-        mc_audit_options: further :class:`mrclens.multiple_choice.audit.MCAuditOptions` fields for their
+        mc_audit_options: further :class:`mrclens.audit.multiple_choice.MCAuditOptions` fields for their
             audits (default ``n_folds`` :data:`MC_FOLDS`).
         echo: called with one line per step (default: an INFO record on this module's logger).
 
@@ -221,9 +220,9 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
 
     Raises:
         MRCLensError: an unknown planting name; a multiple-choice planting without multiple-choice
-            data; what :func:`mrclens.audit.run_audit` or :func:`~mrclens.multiple_choice.audit.run_mc_audit` raises.
+            data; what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
     """
-    from mrclens.audit import SAMPLE_PATH, AuditOptions, run_audit
+    from mrclens.audit.span import SAMPLE_PATH, AuditOptions
     from mrclens.formats import load_dataset
 
     echo = echo or log.info
@@ -256,7 +255,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         sides = {}
         for side, dataset in (("planted", pair.planted), ("clean", pair.clean)):
             path = write_dataset(dataset, out / name / f"{side}.json")
-            results = run_audit(AuditOptions(train=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
+            results = SPAN.entry("audit")(AuditOptions(train=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
                                              profile=profile, device=device, cache_dir=cache_dir, progress=progress,
                                              **(audit_options or {})), echo=echo)
             sides[side] = results
@@ -280,7 +279,7 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
                      mc_questions: int | None, mc_audit_options: dict | None, echo: Callable[[str], None]
                      ) -> PlantingVerdict:
     """Build, audit and judge one multiple-choice planting (:func:`run_selftest`)."""
-    from mrclens.multiple_choice.audit import MCAuditOptions, run_mc_audit
+    from mrclens.audit.multiple_choice import MCAuditOptions
     from mrclens.multiple_choice.data import write_jsonl
 
     spec = MC_PLANTINGS[name]
@@ -291,9 +290,9 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
     for side, dataset in (("planted", pair.planted), ("clean", pair.clean)):
         path = write_jsonl(dataset, out / name / f"{side}.jsonl")
         options = {"n_folds": MC_FOLDS, **(mc_audit_options or {})}
-        sides[side] = run_mc_audit(MCAuditOptions(data=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
-                                                  device=device, cache_dir=cache_dir, progress=progress, **options),
-                                   echo=echo)
+        audit = MULTIPLE_CHOICE.entry("audit")
+        sides[side] = audit(MCAuditOptions(data=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
+                                           device=device, cache_dir=cache_dir, progress=progress, **options), echo=echo)
     passed, why, criteria = judge_mc(name, sides["planted"], sides["clean"])
     cats = {side: verdicts(r) for side, r in sides.items()}
     echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
@@ -303,7 +302,7 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
         clean_flagged=[c for c, e in cats["clean"].items() if e in FLAGGED],
         planted_f1=_baseline_f1(sides["planted"]), clean_f1=_baseline_f1(sides["clean"]),
         planted_categories=cats["planted"], clean_categories=cats["clean"], changed=dict(pair.changed),
-        passed=passed, why=why, task="multiple_choice", criteria=criteria)
+        passed=passed, why=why, task=MULTIPLE_CHOICE.name, criteria=criteria)
 
 
 def _baseline_f1(results) -> float | None:
@@ -313,7 +312,8 @@ def _baseline_f1(results) -> float | None:
 
 def format_selftest(report: SelftestReport) -> str:
     """The pass/fail table: one row per planting (a multiple-choice planting's score is its readers' accuracy)."""
-    score = "F1 pl/cl" if all(r.task == "span" for r in report.plantings) else "F1/acc pl/cl"  # MC: accuracy
+    metrics = {get_task(r.task).metric for r in report.plantings}  # span: F1; multiple choice: accuracy
+    score = "F1 pl/cl" if metrics <= {SPAN.metric} else "F1/acc pl/cl"
     head = f"{'planting':<10} {'family':<11} {'planted':<9} {'clean':<9} {score:<13} {'result':<6} why"
     lines = [head]
     for r in report.plantings:

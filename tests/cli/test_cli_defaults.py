@@ -42,7 +42,7 @@ def recorded(monkeypatch):
         raise MRCLensError("stand-in: no audit in this test")
 
     monkeypatch.setattr(mrclens.baseline_model, "train", fake_train)  # `mrclens train` imports it when run
-    monkeypatch.setattr(audit_cli, "run_audit", fake_audit)
+    monkeypatch.setattr("mrclens.audit.span.run_audit", fake_audit)  # the span task's "audit" entry point
     threads = torch.get_num_threads()  # `mrclens train` sets torch's thread count
     yield calls
     torch.set_num_threads(threads)

@@ -140,7 +140,7 @@ def test_same_seed_same_datasets_other_seed_other_draws(sample, pairs):
 def test_runner_judges_and_writes_selftest_json(tmp_path, monkeypatch, sample_path):
     """The wiring of run_selftest with the audit replaced by readings chosen here (the real audits take
     minutes and run in the benchmark, not in the unit tests)."""
-    import mrclens.audit as audit_module
+    import mrclens.audit.span as audit_module
     from types import SimpleNamespace
 
     from mrclens.artifacts.results import CategoryResult, SetResult

@@ -1,6 +1,6 @@
 """``mrclens audit`` on multiple-choice data (issue 20): load, perturb, train, predict, score, report.
 
-The same steps, output layout and scoring code as the span audit (:mod:`mrclens.audit`), with
+The same steps, output layout and scoring code as the span audit (:mod:`mrclens.audit.span`), with
 cross-validation as CODAH's authors publish it (Chen et al. 2019, §5: 5-fold cross-validation,
 mean accuracy over folds):
 
@@ -26,8 +26,10 @@ mean accuracy over folds):
 7. **report** — ``results.json``, ``results.csv``, ``question-scores.json``, ``report.html``
    (:func:`mrclens.publish.write_outputs`).
 
-Every step is keyed like the span audit's (``OUT/audit-state.json``): a re-run reuses the steps whose
-inputs and options did not change.
+Every step is keyed like the span audit's, in the same step ledger (:mod:`mrclens.audit.ledger`,
+``OUT/audit-state.json``): a re-run reuses the steps whose inputs and options did not change. Step
+functions: :func:`load_folds`, :func:`perturb_mc_sets`, :func:`train_fold_readers`,
+:func:`predict_folds`, :func:`mc_section`.
 """
 
 from __future__ import annotations
@@ -44,13 +46,15 @@ from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_nam
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_choice_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
+from mrclens.audit.ledger import StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, N_RESAMPLES
 from mrclens.errors import MRCLensError
 from mrclens.io_utils import sha256_file
 from mrclens.multiple_choice.data import Fold, MCDataset, load_mc_dataset, make_folds, read_folds, sniff_mc
-from mrclens.seeds import derived_seed
+from mrclens.tasks import MULTIPLE_CHOICE
 
-log = logging.getLogger(__name__)
+#: The audit's logger, ``mrclens.audit`` (:mod:`mrclens.logs`), as the span audit's.
+log = logging.getLogger(__package__)
 
 BASELINE_NAME = "MRCLens multiple-choice baseline: BiLSTM ending scorer"
 #: Ablation whose per-category accuracy the results list beside the original's (answer-only).
@@ -135,6 +139,13 @@ def load_folds(options: MCAuditOptions) -> tuple[list[Fold], list[InputFile], di
     return folds, inputs, split
 
 
+def mc_fingerprint(inputs: Sequence[InputFile], split: dict[str, Any], folds: Sequence[Fold]) -> str:
+    """The audited input's step key (``audit-state.json`` ``"dataset"``): the input files' sha256, the seed
+    of seeded folds and the folds' names (:func:`load_folds`)."""
+    # "multiple_choice" (a literal, not the task's name): the key of audits written before must not change
+    return step_key("multiple_choice", [i.sha256 for i in inputs], split.get("seed"), [f.name for f in folds])
+
+
 def evaluation_set(folds: Sequence[Fold]) -> MCDataset:
     """The union of the folds' test parts, fold by fold in file order."""
     return MCDataset([q for f in folds for q in f.test.questions], folds[0].test.source, folds[0].test.format)
@@ -151,9 +162,7 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
         MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
         FileNotFoundError: the data path does not exist.
     """
-    from mrclens.audit import _key, _pipeline_versions, _State
     from mrclens.multiple_choice.ablations import resolve_mc_ablations
-    from mrclens.multiple_choice.perturb import perturb_mc
     from mrclens.multiple_choice.stats import mc_stats
 
     echo = echo or log.info
@@ -162,7 +171,6 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
     if isinstance(options.perturb_seeds, bool) or not isinstance(options.perturb_seeds, int) or options.perturb_seeds < 1:
         raise MRCLensError(f"--perturb-seeds must be a whole number >= 1, got {options.perturb_seeds!r}")
     out = Path(options.out)
-    layout = OutputLayout(out)
     seconds: dict[str, float] = {}
 
     # 1. load -------------------------------------------------------------------------------
@@ -173,106 +181,153 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
     seconds["load"] = time.perf_counter() - t0
     echo(f"[load] {len(folds)} fold(s) ({split['kind']}); evaluation set: {len(eval_set):,} questions "
          f"(the folds' test parts); training parts of {', '.join(str(len(f.train)) for f in folds)} questions")
-    fingerprint = _key("multiple_choice", [i.sha256 for i in inputs], split.get("seed"), [f.name for f in folds])
-    state = _State(out, fingerprint, options.force)
-    versions = _pipeline_versions()
+    fingerprint = mc_fingerprint(inputs, split, folds)
+    run = MCAuditRun(options, OutputLayout(out), StepLedger(out, fingerprint, options.force), fingerprint,
+                     pipeline_versions(), echo, seconds)
 
-    # 2. perturb ----------------------------------------------------------------------------
-    seconds["perturb"] = 0.0  # step times: measured now, or as recorded when the step is reused
-    for k in range(options.perturb_seeds):
-        target = layout.draw_perturbed_dir(k)
-        key = _key("mc-perturb", fingerprint, options.seed, ablation_ids, versions, k)
-        step = "perturb" if k == 0 else f"perturb:draw-{k}"
-        done = state.done(step, key)
-        if done and (target / MANIFEST).exists():
-            seconds["perturb"] += done["seconds"]
-            continue
-        ts = time.perf_counter()
-        perturb_mc(eval_set, target, ablations=ablation_ids, seed=options.seed, draw=k, cache_dir=options.cache_dir,
-                   progress=options.progress, force=True)
-        state.finish(step, key, time.perf_counter() - ts)
-        seconds["perturb"] += time.perf_counter() - ts
-    echo(f"[perturb] {len(ablation_ids)} ablation sets × {options.perturb_seeds} draw(s) under {layout.perturbed_dir} "
-         f"({seconds['perturb']:.1f} s)")
-
-    # 3. model-free statistics --------------------------------------------------------------
-    t0 = time.perf_counter()
+    perturb_mc_sets(run, eval_set, ablation_ids)  # 2. perturb
+    t0 = time.perf_counter()  # 3. model-free statistics
     stats = mc_stats(eval_set, seed=options.seed, n_resamples=options.n_resamples)
     seconds["stats"] = time.perf_counter() - t0
     echo(f"[stats] heuristic baselines and ending lengths of the evaluation set ({seconds['stats']:.1f} s)")
+    readers, config = train_fold_readers(run, folds)  # 4. train
+    predict_folds(run, folds, readers)  # 5. predict
+    return score_and_report_mc(run, folds, eval_set, readers, config, inputs=inputs, split=split, stats=stats,
+                               ablation_ids=ablation_ids)
 
-    # 4. train ------------------------------------------------------------------------------
+
+@dataclass
+class MCAuditRun:
+    """What the steps of one multiple-choice audit share (made by :func:`run_mc_audit` after loading).
+
+    Attributes:
+        options: the audit's options.
+        layout: the output folder's layout.
+        ledger: the step ledger (``OUT/audit-state.json``).
+        fingerprint: the audited input's step key.
+        versions: :func:`~mrclens.audit.ledger.pipeline_versions`, part of every step key.
+        echo: called with one line per step.
+        seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
+    """
+
+    options: MCAuditOptions
+    layout: OutputLayout
+    ledger: StepLedger
+    fingerprint: str
+    versions: dict[str, str]
+    echo: Callable[[str], None]
+    seconds: dict[str, float]
+
+
+def perturb_mc_sets(run: MCAuditRun, eval_set: MCDataset, ablation_ids: Sequence[str]) -> None:
+    """Step 2, **perturb**: the evaluation set's original and ablation sets, ``perturb_seeds`` draws, under
+    ``OUT/perturbed/`` (:func:`mrclens.multiple_choice.perturb.perturb_mc`). Sets ``seconds["perturb"]``."""
+    from mrclens.multiple_choice.perturb import perturb_mc
+
+    options = run.options
+    run.seconds["perturb"] = 0.0  # step times: measured now, or as recorded when the step is reused
+    for k in range(options.perturb_seeds):
+        target = run.layout.draw_perturbed_dir(k)
+        key = step_key("mc-perturb", run.fingerprint, options.seed, ablation_ids, run.versions, k)
+        step = run.ledger.reuse_or_run(
+            "perturb" if k == 0 else f"perturb:draw-{k}", key,
+            lambda: perturb_mc(eval_set, target, ablations=ablation_ids, seed=options.seed, draw=k,
+                               cache_dir=options.cache_dir, progress=options.progress, force=True),
+            outputs=[target / MANIFEST])
+        run.seconds["perturb"] += step.seconds
+    run.echo(f"[perturb] {len(ablation_ids)} ablation sets × {options.perturb_seeds} draw(s) under "
+             f"{run.layout.perturbed_dir} ({run.seconds['perturb']:.1f} s)")
+
+
+def train_fold_readers(run: MCAuditRun, folds: Sequence[Fold]) -> tuple[dict[str, Any], Any]:
+    """Step 4, **train**: one baseline reader per fold (:func:`mrclens.multiple_choice.train.train_mc`) on
+    its training part, best epoch by accuracy on its dev part, saved to ``OUT/model/<fold>/`` (or reused
+    and loaded). Sets ``seconds["train"]``.
+
+    Returns:
+        ``(readers, config)``: fold name → reader, and the readers' configuration.
+    """
     from mrclens.multiple_choice.train import MCReader, MCReaderConfig, train_mc
 
+    options = run.options
     config = MCReaderConfig()
     if options.epochs is not None:
         config.epochs = options.epochs
     readers: dict[str, Any] = {}
-    seconds["train"] = 0.0
+    run.seconds["train"] = 0.0
     for fold in folds:
-        model_dir = layout.model_dir / fold.name
-        key = _key("mc-train", fingerprint, fold.name, options.seed, config.to_dict(), versions)
-        done = state.done(f"train:{fold.name}", key)
-        if done and (model_dir / "config.json").exists():
-            readers[fold.name] = MCReader.load(model_dir, device=options.device)
-            seconds["train"] += done["seconds"]
-            continue
-        ts = time.perf_counter()
-        reader = train_mc(fold.train, config, dev=fold.dev, seed=options.seed, device=options.device,
-                          progress=options.progress, log=echo)
-        reader.save(model_dir)
-        took = time.perf_counter() - ts
-        seconds["train"] += took
-        state.finish(f"train:{fold.name}", key, took)
-        readers[fold.name] = reader
-        echo(f"[train] {fold.name}: {len(fold.train):,} questions, {took:.0f} s; saved to {model_dir}")
+        model_dir = run.layout.model_dir / fold.name
 
-    # 5. predict ----------------------------------------------------------------------------
-    seconds["predict"] = 0.0
+        def train_and_save(fold: Fold = fold, model_dir: Path = model_dir):
+            reader = train_mc(fold.train, config, dev=fold.dev, seed=options.seed, device=options.device,
+                              progress=options.progress, log=run.echo)
+            reader.save(model_dir)
+            return reader
+
+        key = step_key("mc-train", run.fingerprint, fold.name, options.seed, config.to_dict(), run.versions)
+        step = run.ledger.reuse_or_run(f"train:{fold.name}", key, train_and_save, outputs=[model_dir / "config.json"])
+        run.seconds["train"] += step.seconds
+        if step.reused:
+            readers[fold.name] = MCReader.load(model_dir, device=options.device)
+        else:
+            readers[fold.name] = step.value
+            run.echo(f"[train] {fold.name}: {len(fold.train):,} questions, {step.seconds:.0f} s; saved to {model_dir}")
+    return readers, config
+
+
+def predict_folds(run: MCAuditRun, folds: Sequence[Fold], readers: dict[str, Any]) -> None:
+    """Step 5, **predict**: every question of every set by the reader of the fold whose test part holds it,
+    ``OUT/predictions/<set>.json`` as ``{"question id": ending index}``. Sets ``seconds["predict"]``."""
+    layout, ledger = run.layout, run.ledger
+    run.seconds["predict"] = 0.0
     fold_of = {q.id: f.name for f in folds for q in f.test.questions}
-    for k in range(options.perturb_seeds):
+
+    def predict(data_file: Path, target: Path) -> None:
+        data = load_mc_dataset(data_file)
+        preds: dict[str, int] = {}
+        for fold in folds:
+            part = MCDataset([q for q in data.questions if fold_of.get(q.id) == fold.name])
+            if part.questions:
+                preds.update(readers[fold.name].predict(part))
+        write_choice_predictions(target, {q.id: preds[q.id] for q in data.questions if q.id in preds})
+
+    for k in range(run.options.perturb_seeds):
         pdir = layout.draw_perturbed_dir(k)
         target_dir = layout.replicate_predictions_dir(k, 0)
         for name, file in read_manifest(pdir).set_files().items():
             target = target_dir / prediction_file_name(name)
-            key = _key("mc-predict", [state.steps[f"train:{f.name}"]["key"] for f in folds], sha256_file(pdir / file))
+            key = step_key("mc-predict", [ledger.steps[f"train:{f.name}"]["key"] for f in folds],
+                           sha256_file(pdir / file))
             step = f"predict:{name}" if k == 0 else f"predict:draw-{k}:{name}"
-            done = state.done(step, key)
-            if done and target.exists():
-                seconds["predict"] += done["seconds"]
-                continue
-            ts = time.perf_counter()
-            data = load_mc_dataset(pdir / file)
-            preds: dict[str, int] = {}
-            for fold in folds:
-                part = MCDataset([q for q in data.questions if fold_of.get(q.id) == fold.name])
-                if part.questions:
-                    preds.update(readers[fold.name].predict(part))
-            ordered = {q.id: preds[q.id] for q in data.questions if q.id in preds}
-            write_choice_predictions(target, ordered)
-            state.finish(step, key, time.perf_counter() - ts)
-            seconds["predict"] += time.perf_counter() - ts
-    echo(f"[predict] every set predicted by the reader of each question's fold ({seconds['predict']:.1f} s)")
+            run.seconds["predict"] += ledger.reuse_or_run(step, key, lambda: predict(pdir / file, target),
+                                                          outputs=[target]).seconds
+    run.echo(f"[predict] every set predicted by the reader of each question's fold ({run.seconds['predict']:.1f} s)")
 
-    # 6-7. score + report ---------------------------------------------------------------------
+
+def score_and_report_mc(run: MCAuditRun, folds: Sequence[Fold], eval_set: MCDataset, readers: dict[str, Any],
+                        config, *, inputs: list[InputFile], split: dict[str, Any], stats: dict[str, Any],
+                        ablation_ids: Sequence[str]) -> Results:
+    """Steps 6-7, **score** (:func:`mrclens.scoring.evaluate.evaluate_perturbed`, accuracy per question;
+    ``sections["multiple_choice"]``: :func:`mc_section`) and **report** (:func:`mrclens.publish.write_outputs`)."""
     from mrclens.publish import write_outputs
     from mrclens.scoring.evaluate import Replicate, evaluate_perturbed
 
+    options, layout, out = run.options, run.layout, Path(run.options.out)
     first = readers[folds[0].name]
     audit_record = AuditRecord(
         options={**{k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")},
-                 "ablations": list(ablation_ids), "task": "multiple_choice", "reader_config": config.to_dict()},
+                 "ablations": list(ablation_ids), "task": MULTIPLE_CHOICE.name, "reader_config": config.to_dict()},
         split=split, model_dir=str(layout.model_dir), training_log=getattr(first, "training_log", None),
         option_sources=dict(options.option_sources))
     evaluation = evaluate_perturbed(
         layout.perturbed_dir, layout.predictions_dir, results_dir=out,
-        model=ModelRecord("baseline", BASELINE_NAME, config.to_dict()), inputs=inputs, step_seconds=seconds,
+        model=ModelRecord("baseline", BASELINE_NAME, config.to_dict()), inputs=inputs, step_seconds=run.seconds,
         audit=audit_record, seed=options.seed, n_resamples=options.n_resamples, progress=options.progress,
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, 0), draw=k, reader=0)
                     for k in range(1, options.perturb_seeds)])
     results = evaluation.results
-    results.sections["multiple_choice"] = mc_section(folds, eval_set, evaluation.question_scores, stats, readers,
-                                                     seed=options.seed, n_resamples=options.n_resamples)
+    results.sections[MULTIPLE_CHOICE.name] = mc_section(folds, eval_set, evaluation.question_scores, stats, readers,
+                                                        seed=options.seed, n_resamples=options.n_resamples)
     write_outputs(evaluation, out)
     return results
 

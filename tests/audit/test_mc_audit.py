@@ -25,7 +25,7 @@ def small_codah(codah_dir, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def audited(small_codah, tmp_path_factory):
-    from mrclens.multiple_choice.audit import MCAuditOptions, run_mc_audit
+    from mrclens.audit import MCAuditOptions, run_mc_audit
 
     out = tmp_path_factory.mktemp("audit") / "out"
     options = MCAuditOptions(data=str(small_codah), out=str(out), seed=0, n_folds=4, folds=[0, 1], epochs=1,
@@ -71,7 +71,7 @@ def test_section_has_folds_categories_and_heuristics(audited):
 
 
 def test_report_and_rerun_reuse(audited):
-    from mrclens.multiple_choice.audit import run_mc_audit
+    from mrclens.audit import run_mc_audit
 
     out, results, options = audited
     html = (out / "report.html").read_text(encoding="utf-8")
