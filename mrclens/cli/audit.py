@@ -23,7 +23,7 @@ from mrclens.defaults import (
     describe_step_budgets,
     reader_profile_names,
 )
-from mrclens.tasks import Task, all_tasks, get_task
+from mrclens.tasks import detect_task, get_task
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
-    task = input_task(train)
+    task = detect_task(train) if train is not None else get_task(None)
     options = task.entry("cli_audit_options")(
         ctx, train=train, dev=dev, out=out, model=model, ablations=ablations, seed=seed, profile=profile,
         device=device, max_steps=max_steps, max_minutes=max_minutes, dev_fraction=dev_fraction,
@@ -104,16 +104,6 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     click.echo("")
     click.echo(format_table(results))
     click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")
-
-
-def input_task(train: str | None) -> Task:
-    """The task of the audited data: the first registered task whose ``"sniff"`` entry point recognizes
-    ``train`` (multiple-choice data), else the default task, span extraction (also for no ``train``)."""
-    if train is not None:
-        for task in all_tasks():
-            if task.has("sniff") and task.entry("sniff")(train) is not None:
-                return task
-    return get_task(None)
 
 
 def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, max_steps,
