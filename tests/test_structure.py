@@ -2,6 +2,7 @@
 
 * The floors: ``lint-imports`` keeps the import contract of ``setup.cfg`` (``[importlinter]``):
   no module imports one of a higher floor, function-local and ``TYPE_CHECKING`` imports included.
+* No circles: no two modules import each other, directly or round a loop (:func:`import_cycles`).
 * Size: no function over :data:`MAX_FUNCTION_LINES` lines, no module over :data:`MAX_MODULE_LINES`.
 * Privacy: no private name (leading underscore) is imported from another package, neither by the
   package nor by its tests (a name another package needs is public, or the code moves).
@@ -130,3 +131,47 @@ def test_the_task_check_sees_a_comparison(tmp_path):
     code = 'if task == "multiple_choice":\n    pass\nif results.task != SPAN:\n    pass\nx = task_of(r).metric\n'
     nodes = [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Compare)]
     assert [any(_names_task(s) for s in (n.left, *n.comparators)) for n in nodes] == [True, True]
+
+
+def import_cycles() -> list[list[str]]:
+    """Every import circle between modules of the package (function-local and ``TYPE_CHECKING``
+    imports included; the package faces, ``__init__`` modules that only hand names on, left out),
+    as module lists, found with grimp (import-linter's graph) and Tarjan's strongly connected components."""
+    import grimp
+
+    graph = grimp.build_graph("mrclens")
+    faces = {m for m in graph.modules if (PACKAGE_DIR.parent / m.replace(".", "/") / "__init__.py").is_file()}
+    modules = sorted(graph.modules - faces)
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m) - faces) for m in modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(m: str) -> None:
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        for n in edges[m]:
+            if n not in index:
+                visit(n)
+                low[m] = min(low[m], low[n])
+            elif n in stack:
+                low[m] = min(low[m], index[n])
+        if low[m] == index[m]:
+            component = []
+            while True:
+                n = stack.pop()
+                component.append(n)
+                if n == m:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for m in modules:
+        if m not in index:
+            visit(m)
+    return cycles
+
+
+def test_no_import_circles():
+    assert import_cycles() == []

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mrclens.artifacts.layout import RESULTS_CSV
 from mrclens.errors import ArtifactError, ArtifactMsg
-
-if TYPE_CHECKING:
-    from mrclens.artifacts.results import Results
 
 #: What a missing results file's message advises.
 RESULTS_HINT = "run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out DIR` first"
@@ -97,15 +94,16 @@ def _get(entry: Any, dotted: str) -> Any:
     return value
 
 
-def csv_columns(results: Results) -> tuple[tuple[str, str], ...]:
-    """The ``results.csv`` columns of ``results``: :data:`CSV_COLUMNS` and :data:`CSV_OPTIONAL_COLUMNS`, plus :data:`V2_CSV_COLUMNS`
+def csv_columns(results: Any) -> tuple[tuple[str, str], ...]:
+    """The ``results.csv`` columns of ``results`` (a :class:`~mrclens.artifacts.results.Results`, which
+    imports this module: hence no import of the type here): :data:`CSV_COLUMNS` and :data:`CSV_OPTIONAL_COLUMNS`, plus :data:`V2_CSV_COLUMNS`
     when some ablation has HasAns/NoAns figures (data with unanswerable questions)."""
     v2 = any(a.subsets for a in results.ablations)
     return CSV_COLUMNS + CSV_OPTIONAL_COLUMNS + (V2_CSV_COLUMNS if v2 else ())
 
 
-def results_frame(results: Results):
-    """One row per ablation with the :func:`csv_columns` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
+def results_frame(results: Any):
+    """One row per ablation of ``results`` (a :class:`~mrclens.artifacts.results.Results`) with the :func:`csv_columns` (a :class:`pandas.DataFrame`; ``<NA>`` where not computed)."""
     import pandas as pd
 
     columns = csv_columns(results)
