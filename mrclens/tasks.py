@@ -3,7 +3,7 @@
 MRCLens audits two tasks today: **span extraction** (SQuAD-style: a context, a question, an answer
 span; scored with the official EM/F1, Rajpurkar et al. 2016) and **multiple choice** (CODAH-style:
 a prompt and endings, one correct; scored with accuracy, Chen et al. 2019). Code that behaves
-differently per task asks the task (``get_task(name).metric``, ``task.entry("load")(path)``)
+differently per task asks the task (``get_task(name).metric``, ``task.entry("load_set")(path)``)
 instead of comparing its name with a string, so a third task (yes/no, free-form answers) is one
 new :func:`register` call here, not edits in every stage.
 
@@ -14,6 +14,27 @@ This module therefore stands on the ground floor and imports no stage; the stage
 in the import contract (``setup.cfg``), and ``mrclens --help`` stays cheap. Only the entry points
 written below are ever imported: a task name read from a file (``results.json`` ``"task"``) is
 looked up among the registered tasks and never turned into an import.
+
+The roles a task registers (each a dotted name; what it is called with):
+
+* ``sniff``: ``(path) -> truthy``: the file is this task's data (:func:`detect_task`)
+* ``sniff_input``: the same for ``mrclens stats`` / ``check``, folders included
+* ``load_set``: ``(path) -> dataset``: a perturbed set file as ``mrclens perturb`` wrote it
+* ``perturb_file``: ``(data, out_dir, **options) -> summary lines``: ``mrclens perturb``
+* ``file_stats``: ``(data, dev, **options) -> FileStats``: ``mrclens stats`` / ``check``
+* ``is_metric``: ``(dotted path) -> bool``: a figure a ``check`` rule may test
+* ``metric_paths``: every such figure (for "did you mean")
+* ``ablations``: the ablation registry (id -> metadata and rule)
+* ``score_set``: ``(name, dataset, predictions) -> SetScores``: per-question scores of one set
+* ``score_file``: ``(data, predictions, na_threshold=) -> FileScore``: ``mrclens evaluate DATA
+  PREDICTIONS``
+* ``report_facts``: the report's "the data" card of the original set
+* ``report_examples``: fills one ablation's block of the report's example viewer
+* ``compare``: the task's hooks of ``mrclens compare`` (rows, readers, notes)
+* ``audit``: ``(options) -> Results``: the end-to-end audit
+* ``cli_audit_options``: ``(click context, **command-line values) -> options``: ``mrclens audit``'s
+  checks of its options, whose messages differ per task (the one role that names the command line;
+  it is imported only by the command line)
 
 Examples:
     >>> get_task("span").metric, get_task("multiple_choice").metric
@@ -79,7 +100,7 @@ class Task:
         return self.name == DEFAULT_TASK
 
     def entry(self, role: str) -> Any:
-        """The object registered for ``role`` (``"load"``, ``"stats"``, ``"audit"``, …), imported now.
+        """The object registered for ``role`` (``"load_set"``, ``"file_stats"``, ``"audit"``, …; the roles are listed in the module docstring), imported now.
 
         Raises:
             MRCLensError: the task has no entry point for ``role`` (the message names the task, the
@@ -186,7 +207,6 @@ SPAN = register(Task(
     rules_file="default_rules.toml",
     check_compare_with=True,
     entry_points={
-        "load": "mrclens.formats:load_dataset",
         "load_set": "mrclens.formats:load_squad_file",
         "file_stats": "mrclens.stats.files:span_file_stats",
         "perturb_file": "mrclens.perturbations.files:perturb_span_file",
@@ -211,7 +231,6 @@ MULTIPLE_CHOICE = register(Task(
     metric_phrase="accuracy (the share of questions whose chosen ending is the gold one)",
     rules_file="default_rules_mc.toml",
     entry_points={
-        "load": "mrclens.multiple_choice.data:load_mc_dataset",
         "load_set": "mrclens.multiple_choice.data:load_mc_dataset",
         "sniff": "mrclens.multiple_choice.data:sniff_mc",
         "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",

@@ -86,7 +86,7 @@ def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = 
 def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | None = None
                        ) -> tuple[PerturbationManifest, dict[str, Dataset]]:
     """Read the manifest and every set of a perturbed directory (each set loaded as the manifest's
-    task loads its data: entry point ``"load"`` of :mod:`mrclens.tasks`).
+    task loads its data: entry point ``"load_set"`` of :mod:`mrclens.tasks`).
 
     Returns:
         ``(manifest, {set name: Dataset})``.
