@@ -39,7 +39,7 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from mrclens import __version__
 from mrclens.artifacts.audit_state import AuditState, read_audit_state, write_audit_state
-from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR
+from mrclens.artifacts.layout import MODEL_DIR, PERTURBED_DIR, PREDICTIONS_DIR, OutputLayout
 from mrclens.errors import ArtifactMsg, MRCLensError
 
 T = TypeVar("T")
@@ -151,3 +151,25 @@ class StepLedger:
         seconds = time.perf_counter() - t0
         self.finish(step, key, seconds)
         return StepRun(False, seconds, value)
+
+
+@dataclass
+class AuditSteps:
+    """What the steps of one audit share, whatever the task (the span and multiple-choice audits
+    extend it with their options and inputs).
+
+    Attributes:
+        layout: the output folder's layout.
+        ledger: the step ledger (``OUT/audit-state.json``).
+        fingerprint: the audited input's step key.
+        versions: :func:`pipeline_versions`, part of every step key.
+        echo: called with one line per step.
+        seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
+    """
+
+    layout: OutputLayout
+    ledger: StepLedger
+    fingerprint: str
+    versions: dict[str, str]
+    echo: Callable[[str], None]
+    seconds: dict[str, float]

@@ -46,7 +46,7 @@ from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_nam
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_choice_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
-from mrclens.audit.ledger import StepLedger, pipeline_versions, step_key
+from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, N_RESAMPLES
 from mrclens.errors import MRCLensError
 from mrclens.io_utils import sha256_file
@@ -182,8 +182,8 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
     echo(f"[load] {len(folds)} fold(s) ({split['kind']}); evaluation set: {len(eval_set):,} questions "
          f"(the folds' test parts); training parts of {', '.join(str(len(f.train)) for f in folds)} questions")
     fingerprint = mc_fingerprint(inputs, split, folds)
-    run = MCAuditRun(options, OutputLayout(out), StepLedger(out, fingerprint, options.force), fingerprint,
-                     pipeline_versions(), echo, seconds)
+    run = MCAuditRun(layout=OutputLayout(out), ledger=StepLedger(out, fingerprint, options.force), fingerprint=fingerprint,
+                     versions=pipeline_versions(), echo=echo, seconds=seconds, options=options)
 
     perturb_mc_sets(run, eval_set, ablation_ids)  # 2. perturb
     t0 = time.perf_counter()  # 3. model-free statistics
@@ -197,26 +197,15 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
 
 
 @dataclass
-class MCAuditRun:
-    """What the steps of one multiple-choice audit share (made by :func:`run_mc_audit` after loading).
+class MCAuditRun(AuditSteps):
+    """What the steps of one multiple-choice audit share (made by :func:`run_mc_audit` after loading):
+    the shared :class:`~mrclens.audit.ledger.AuditSteps`, and
 
     Attributes:
         options: the audit's options.
-        layout: the output folder's layout.
-        ledger: the step ledger (``OUT/audit-state.json``).
-        fingerprint: the audited input's step key.
-        versions: :func:`~mrclens.audit.ledger.pipeline_versions`, part of every step key.
-        echo: called with one line per step.
-        seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
     """
 
     options: MCAuditOptions
-    layout: OutputLayout
-    ledger: StepLedger
-    fingerprint: str
-    versions: dict[str, str]
-    echo: Callable[[str], None]
-    seconds: dict[str, float]
 
 
 def perturb_mc_sets(run: MCAuditRun, eval_set: MCDataset, ablation_ids: Sequence[str]) -> None:

@@ -53,7 +53,7 @@ from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_nam
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
-from mrclens.audit.ledger import StepLedger, pipeline_versions, step_key
+from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset
@@ -167,28 +167,17 @@ class LoadedInputs:
 
 
 @dataclass
-class AuditRun:
-    """What the steps of one span audit share (made by :func:`run_audit` after the load step).
+class AuditRun(AuditSteps):
+    """What the steps of one span audit share (made by :func:`run_audit` after the load step): the
+    shared :class:`~mrclens.audit.ledger.AuditSteps` (``fingerprint``: :func:`input_fingerprint`), and
 
     Attributes:
         options: the audit's options.
         data: what the load step read.
-        layout: the output folder's layout.
-        ledger: the step ledger (``OUT/audit-state.json``).
-        fingerprint: the audited input's step key (:func:`input_fingerprint`).
-        versions: :func:`~mrclens.audit.ledger.pipeline_versions`, part of every step key.
-        echo: called with one line per step.
-        seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
     """
 
     options: AuditOptions
     data: LoadedInputs
-    layout: OutputLayout
-    ledger: StepLedger
-    fingerprint: str
-    versions: dict[str, str]
-    echo: Callable[[str], None]
-    seconds: dict[str, float]
 
 
 @dataclass
@@ -227,7 +216,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     data = load_inputs(options, echo, seconds)
     fingerprint = input_fingerprint(options, data)
     ledger = StepLedger(Path(options.out), fingerprint, options.force)
-    run = AuditRun(options, data, OutputLayout(options.out), ledger, fingerprint, pipeline_versions(), echo, seconds)
+    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, fingerprint=fingerprint, versions=pipeline_versions(),
+                   echo=echo, seconds=seconds, options=options, data=data)
 
     # the reference of the model-free figures, read now so that a bad --reference stops the audit
     # before any work; it is not part of the fingerprint (it changes no perturbed set)
