@@ -55,7 +55,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
-from mrclens.errors import MRCLensError
+from mrclens.errors import ArtifactError, MRCLensError
 
 #: The name of the default task: data, manifests and results that record no task are span data
 #: (files written before multiple choice existed, and span files today: the field is written
@@ -167,6 +167,21 @@ def task_of(obj: Any) -> Task:
 def all_tasks() -> Iterator[Task]:
     """The registered tasks, in registration order (span extraction first)."""
     return iter(_TASKS.values())
+
+
+def read_task_name(value: Any, where: str) -> str:
+    """A task name read from a file (``"task"`` of ``manifest.json`` / ``results.json``), checked.
+
+    Raises:
+        ArtifactError: ``value`` names no registered task (the message starts with ``where``, the
+            file, and lists the known tasks).
+
+    >>> read_task_name("multiple_choice", "results.json")
+    'multiple_choice'
+    """
+    if value not in _TASKS:
+        raise ArtifactError(f"{where}: \"task\" is {value!r}, not a task MRCLens knows ({', '.join(_TASKS)})")
+    return value
 
 
 def task_field(name: str) -> dict[str, str]:

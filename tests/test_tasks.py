@@ -56,3 +56,21 @@ def test_detect_task_on_real_files(tmp_path, squad_dev_path, codah_dir):
     (tmp_path / "empty").mkdir()
     assert detect_task(tmp_path / "empty") is SPAN
     assert detect_task(tmp_path / "empty", role="sniff_input") is MULTIPLE_CHOICE
+
+
+def test_a_file_naming_an_unknown_task_is_refused_with_its_name(tmp_path):
+    """manifest.json with "task": "yes_no": `mrclens evaluate` exits 2 naming the file and the known tasks
+    (it was read as span data before, and a later step failed without naming the file)."""
+    import json
+
+    from click.testing import CliRunner
+    from perturbed_fixture import make_perturbed_dir, write_predictions
+
+    from mrclens.cli import main
+
+    perturbed = make_perturbed_dir(tmp_path)
+    manifest = json.loads((perturbed / "manifest.json").read_text())
+    (perturbed / "manifest.json").write_text(json.dumps({**manifest, "task": "yes_no"}))
+    res = CliRunner().invoke(main, ["evaluate", str(perturbed), "--predictions-dir", str(write_predictions(tmp_path))])
+    assert res.exit_code == 2, res.output
+    assert "manifest.json" in res.output and "'yes_no'" in res.output and "span, multiple_choice" in res.output

@@ -39,7 +39,7 @@ from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json
-from mrclens.tasks import DEFAULT_TASK, task_field
+from mrclens.tasks import DEFAULT_TASK, read_task_name, task_field
 
 #: The manifest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -237,7 +237,7 @@ class PerturbationManifest:
             pipeline=f(obj, "pipeline", (str, type(None)), path, "", None),
             sets=sets, ablations=ablations, format_version=version,
             draw=f(obj, "draw", int, path, "", 0), draw_seed=f(obj, "draw_seed", (int, type(None)), path, "", None),
-            task=f(obj, "task", str, path, "", DEFAULT_TASK),
+            task=read_task_name(f(obj, "task", str, path, "", DEFAULT_TASK), str(path)),
         )
 
 

@@ -111,7 +111,7 @@ from mrclens.artifacts.results_csv import RESULTS_HINT, results_frame
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
-from mrclens.tasks import DEFAULT_TASK, get_task, task_field
+from mrclens.tasks import DEFAULT_TASK, get_task, read_task_name, task_field
 
 #: The results format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -526,7 +526,7 @@ class Results:
             replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
             variance_method=f(obj, "variance_method", _STR, path, "", None),
             model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
-            task=f(obj, "task", str, path, "", DEFAULT_TASK),
+            task=read_task_name(f(obj, "task", str, path, "", DEFAULT_TASK), str(path)),
         )
 
 

@@ -161,7 +161,6 @@ class AuditSteps:
     Attributes:
         layout: the output folder's layout.
         ledger: the step ledger (``OUT/audit-state.json``).
-        fingerprint: the audited input's step key.
         versions: :func:`pipeline_versions`, part of every step key.
         echo: called with one line per step.
         seconds: step name → wall time in seconds (``results.json`` ``step_seconds``), filled step by step.
@@ -169,7 +168,11 @@ class AuditSteps:
 
     layout: OutputLayout
     ledger: StepLedger
-    fingerprint: str
     versions: dict[str, str]
     echo: Callable[[str], None]
     seconds: dict[str, float]
+
+    @property
+    def fingerprint(self) -> str:
+        """The audited input's step key (the ledger's, ``audit-state.json`` ``"dataset"``)."""
+        return self.ledger.fingerprint

@@ -182,7 +182,7 @@ def run_mc_audit(options: MCAuditOptions, echo: Callable[[str], None] | None = N
     echo(f"[load] {len(folds)} fold(s) ({split['kind']}); evaluation set: {len(eval_set):,} questions "
          f"(the folds' test parts); training parts of {', '.join(str(len(f.train)) for f in folds)} questions")
     fingerprint = mc_fingerprint(inputs, split, folds)
-    run = MCAuditRun(layout=OutputLayout(out), ledger=StepLedger(out, fingerprint, options.force), fingerprint=fingerprint,
+    run = MCAuditRun(layout=OutputLayout(out), ledger=StepLedger(out, fingerprint, options.force),
                      versions=pipeline_versions(), echo=echo, seconds=seconds, options=options)
 
     perturb_mc_sets(run, eval_set, ablation_ids)  # 2. perturb

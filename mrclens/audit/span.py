@@ -56,7 +56,7 @@ from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Resul
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
 from mrclens.errors import MRCLensError
-from mrclens.formats import load_dataset
+from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
 from mrclens.seeds import derived_seed
 from mrclens.split import split_by_title
@@ -216,7 +216,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     data = load_inputs(options, echo, seconds)
     fingerprint = input_fingerprint(options, data)
     ledger = StepLedger(Path(options.out), fingerprint, options.force)
-    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, fingerprint=fingerprint, versions=pipeline_versions(),
+    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
                    echo=echo, seconds=seconds, options=options, data=data)
 
     # the reference of the model-free figures, read now so that a bad --reference stops the audit
@@ -416,7 +416,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
         def predict(data_file: Path, target: Path) -> None:
             if loaded[0] is None:
                 loaded[0] = _load_reader(entry.dir, run.options.device)
-            preds, na_probs, na_scores = loaded[0].predict_with_no_answer(load_dataset(data_file),
+            preds, na_probs, na_scores = loaded[0].predict_with_no_answer(load_squad_file(data_file),
                                                                           progress=run.options.progress)
             write_predictions(target, preds, na_probs=na_probs, na_scores=na_scores)
 

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mrclens.baseline_model.vectors import DEFAULT_VECTORS

@@ -22,7 +22,7 @@ import numpy as np
 
 from mrclens.artifacts.comparison import Comparison, ComparisonRow, Distribution, DistributionSeries
 from mrclens.compare.inputs import check_one_task, default_name, input_task, load_input
-from mrclens.compare.rows import READER_KEY, ablation_rows, comparability, model_free_rows, reader_row
+from mrclens.compare.rows import ablation_rows, comparability, model_free_rows, reader_row
 from mrclens.compare.sources import Source, hooks_for, known_task
 from mrclens.errors import CompareMsg, MRCLensError
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES, stable_rng

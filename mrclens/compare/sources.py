@@ -85,7 +85,7 @@ class TaskComparison:
     note: str | None = None
 
 
-def known_task(name: str | None) -> Task:
+def known_task(name: str | Task | None) -> Task:
     """The registered task called ``name``, or the default task (span extraction) for ``None`` and
     for a name no task has: an input (``results.json`` ``"task"``) naming an unknown task is read
     as span data, as ``mrclens compare`` always read it."""
@@ -98,7 +98,7 @@ def known_task(name: str | None) -> Task:
 def hooks_for(task: str | Task | None) -> TaskComparison:
     """The :class:`TaskComparison` of a task (a :class:`~mrclens.tasks.Task` or its name; see
     :func:`known_task`), imported on first use."""
-    return (task if isinstance(task, Task) else known_task(task)).entry("compare")
+    return known_task(task).entry("compare")
 
 
 @dataclass

@@ -14,16 +14,8 @@ ablation, dataset facts, any extra ``sections`` of the results, and provenance. 
 :mod:`mrclens.reports.report`; the terminal table is :mod:`mrclens.reports.table`.
 """
 
-from mrclens.reports.report import (
-    PCT_DECIMALS,
-    build_context,
-    ci_summary,
-    fmt_ci,
-    fmt_pct,
-    render_report,
-    section_blocks,
-    write_report,
-)
+from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_pct
+from mrclens.reports.report import build_context, ci_summary, render_report, section_blocks, write_report
 
 __all__ = [
     "PCT_DECIMALS",

@@ -25,7 +25,7 @@ from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.layout import COMPARISON_HTML
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
-from mrclens.reports.report import fmt_pct
+from mrclens.reports.formatting import fmt_pct
 from mrclens.tasks import get_task, task_of
 from mrclens.metrics.bootstrap import confidence_label
 

@@ -37,8 +37,7 @@ from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, 
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES
-from mrclens.reports.formatting import (FLOAT_DECIMALS, MAX_VALUE_CHARS, PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct,  # noqa: F401
-                                        fmt_value, label)
+from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.squad import Dataset
 from mrclens.tasks import Task, task_of
