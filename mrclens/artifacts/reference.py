@@ -12,7 +12,8 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
 
     {"format_version": 2, "name": "SQuAD v1.1",
      "provenance": {"source", "sha256", "command", "commit", "date", "mrclens_version"},
-     "figures": {dotted stats path: {"value", "n", "std", "se"}},
+     "figures": {dotted stats path: {"value", "n", "std", "se", "strata" (optional):
+                                     {stratum: [n, mean, std]}}},
      "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
@@ -68,6 +69,9 @@ class ReferenceFigure:
     n: int
     std: float | None = None
     se: float | None = None
+    #: per sentence-count stratum (:data:`mrclens.stats.chance.STRATA`) of a chance-corrected figure:
+    #: ``(n, mean, std)``, for :func:`mrclens.scoring.model_free.standardised_reference`; ``None``: not kept.
+    strata: dict[str, tuple[int, float, float]] | None = None
 
 
 @dataclass
@@ -118,7 +122,9 @@ class Reference:
 
     def to_json(self) -> dict[str, Any]:
         return {"format_version": FORMAT_VERSION, "name": self.name, "provenance": dict(self.provenance),
-                "figures": {path: {"value": f.value, "n": f.n, "std": f.std, "se": f.se} for path, f in self.figures.items()},
+                "figures": {path: {"value": f.value, "n": f.n, "std": f.std, "se": f.se,
+                                   **({"strata": {k: list(v) for k, v in f.strata.items()}} if f.strata else {})}
+                            for path, f in self.figures.items()},
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
                                "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()}}
                            for p, a in self.audits.items()}}
@@ -138,7 +144,9 @@ class Reference:
             figures[fig_path] = ReferenceFigure(value=f(fig, "value", _NUM, path, where),
                                                 n=f(fig, "n", int, path, where),
                                                 std=f(fig, "std", _NUM, path, where, None),
-                                                se=f(fig, "se", _NUM, path, where, None))
+                                                se=f(fig, "se", _NUM, path, where, None),
+                                                strata=_strata(f(fig, "strata", (dict, type(None)), path, where, None),
+                                                               path, where))
         audits = {}
         for profile, a in f(obj, "audits", dict, path, "", {}).items():
             where = f"audit {profile}: "
@@ -157,6 +165,28 @@ class Reference:
                                              provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops)
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
+
+
+def _strata(obj: dict | None, path: str | os.PathLike, where: str) -> dict[str, tuple[int, float, float]] | None:
+    """A figure's ``strata`` (``{stratum: [n, mean, std]}``), checked: finite numbers, ``n`` ≥ 1.
+
+    Raises:
+        ArtifactError: a stratum is not three finite numbers (the message names file and figure).
+    """
+    import math
+
+    from mrclens.errors import ArtifactError
+
+    if obj is None:
+        return None
+    out = {}
+    for key, v in obj.items():
+        ok = (isinstance(v, list) and len(v) == 3 and type(v[0]) is int and v[0] >= 1
+              and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v[1:]))
+        if not ok:
+            raise ArtifactError(f"{path}: {where}stratum {key!r} must be [n >= 1, mean, std] (finite numbers), got {v!r}")
+        out[str(key)] = (v[0], float(v[1]), float(v[2]))
+    return out
 
 
 def write_reference(reference: Reference, path: str | os.PathLike) -> Path:

@@ -41,9 +41,10 @@ percentage of the F1 lost without the question that the ablation's kept words re
 Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"category", "path",
 "label", "bias_when", "value", "ci_low", "ci_high", "n", "reference", "reference_value",
 "reference_ci_low", "reference_ci_high", "reference_n", "difference", "difference_ci_low",
-"difference_ci_high", "comparison", "articles"}]`` — the :mod:`mrclens.stats` figures that bear on each
+"difference_ci_high", "comparison", "articles", "role", "chance", "reference_standardised", "margin"}]`` — the :mod:`mrclens.stats` figures that bear on each
 bias category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`; ``articles``: the
-number of articles the cluster-robust standard error was computed over, ``null`` without one).
+number of articles the cluster-robust standard error was computed over, ``null`` without one; ``role``,
+``chance``, ``reference_standardised``, ``margin``: issue 32, :class:`ModelFreeFigure`).
 
 Drops against a reference audit (issue 17; optional, absent when the reference has no audit with
 the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared ablation has
@@ -385,7 +386,12 @@ class ModelFreeFigure:
     ``value`` and its CI are in the figure's unit (percent, or words for n-gram lengths); ``n``
     counts questions; ``difference`` = value − reference value with its CI; ``comparison`` is
     ``"higher"``, ``"lower"``, ``"in line"`` or ``None`` (no reference); ``bias_when`` is the
-    direction that offers the shortcut.
+    direction that offers the shortcut. ``role`` is ``"verdict"`` for a chance-corrected figure that
+    the category verdict reads, ``"description"`` for a raw figure shown beside it (files written
+    before issue 32 have only verdict figures); ``chance`` is the figure's value under chance (50 for
+    a percentile rank, the share a random sentence gives for a raw share; ``None``: not defined);
+    ``reference_standardised``: the reference value was re-weighted to this data's sentence counts;
+    ``margin``: the difference (points) its interval must clear to read "higher"/"lower" (0: any).
     """
 
     category: str
@@ -406,6 +412,10 @@ class ModelFreeFigure:
     difference_ci_high: float | None = None
     comparison: str | None = None
     articles: int | None = None
+    role: str = "verdict"
+    chance: float | None = None
+    reference_standardised: bool = False
+    margin: float = 0.0
 
 
 @dataclass
@@ -537,6 +547,12 @@ def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
     for fl in fields(ModelFreeFigure):
         if fl.name in ("category", "path", "label", "bias_when"):
             values[fl.name] = f(obj, fl.name, str, path, where)
+        elif fl.name == "role":
+            values[fl.name] = f(obj, fl.name, str, path, where, "verdict")
+        elif fl.name == "reference_standardised":
+            values[fl.name] = f(obj, fl.name, bool, path, where, False)
+        elif fl.name == "margin":
+            values[fl.name] = float(f(obj, fl.name, (float, int), path, where, 0.0))
         elif fl.name in ("reference", "comparison"):
             values[fl.name] = f(obj, fl.name, _STR, path, where, None)
         elif fl.name in ("n", "reference_n", "articles"):

@@ -17,8 +17,9 @@ from mrclens.errors import EXIT_CHECK_FAILED
 @click.option("--out", "out", default="mrclens-selftest", show_default=True, type=click.Path(file_okay=False),
               help="Output directory: selftest.json, and per planting the two datasets and their audits.")
 @click.option("--plantings", default=None, metavar="NAMES",
-              help="Comma-separated plantings (default: the span plantings overlap, marked, keywords, position; "
-                   "the multiple-choice planting mc-length runs only when named).")
+              help="Comma-separated plantings (default: the span plantings overlap, marked, keywords, position and "
+                   "the structural counterparts short, long, grouped; the multiple-choice planting mc-length runs "
+                   "only when named).")
 @click.option("--data", type=click.Path(exists=True, dir_okay=False),
               help="Build the span plantings from this dataset instead of the bundled sample.")
 @click.option("--mc-data", type=click.Path(exists=True, dir_okay=False),
@@ -37,7 +38,9 @@ def selftest(out, plantings, data, mc_data, seed, profile, device, cache_dir) ->
     pass/fail table; exits 0 when every planting passes, 1 when one fails, 2 on bad input. Takes
     two audits per planting (minutes each with the quick profile). The multiple-choice planting
     mc-length (a fixed tail on the correct ending of 1,000 CODAH questions) is judged against its
-    clean counterpart (README, "Does a verdict mean anything?"); name it with --plantings."""
+    clean counterpart (README, "Does a verdict mean anything?"); name it with --plantings. The structural
+    counterparts short, long and grouped (clean data of another shape, one audit each) pass when every
+    category reads in line with the reference."""
     from mrclens.selftest.runner import format_selftest, run_selftest
 
     names = [n.strip() for n in plantings.split(",") if n.strip()] if plantings else None

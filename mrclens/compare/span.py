@@ -38,7 +38,7 @@ MODEL_FREE_ROWS: tuple[RowSpec, ...] = (
     ("lengths", "lengths.question_words", "mean", None, "question length (words)", None, None),
     ("lengths", "lengths.answer_words", "mean", None, "answer length (words)", None, None),
 ) + tuple(("model-free", path, kind, n_path, label, bias_when, category)
-          for category, path, kind, n_path, label, bias_when in FIGURES)
+          for category, path, kind, n_path, label, bias_when, *_ in FIGURES)
 
 #: Share sections compared label by label: ``(section, stats section, label template)``.
 SHARE_SECTIONS = (
@@ -123,7 +123,7 @@ def span_audit_figures(results: Results, perturbed: Path, directory: Path, name:
 def figures_from_results(results: Results) -> dict[str, ReferenceFigure]:
     """An audit's ``model_free`` figures as summary figures (a mean's SD from its interval)."""
     z = z_value(results.bootstrap.confidence)
-    kinds = {path: kind for _, path, kind, _, _, _ in FIGURES}
+    kinds = {spec.path: spec.kind for spec in FIGURES}
     out = {}
     for f in results.model_free:
         std = None

@@ -166,7 +166,8 @@ def _describe_ablation(a: AblationResult, confidence: float) -> str:
 
 def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], list[Any]]:
     """The category's model-free figures that differ from the reference towards the shortcut, and away from it."""
-    mine = [f for f in figures if f.category == category and f.comparison not in (None, "in line")]
+    mine = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "verdict"
+            and f.comparison not in (None, "in line")]
     return [f for f in mine if f.comparison == f.bias_when], [f for f in mine if f.comparison != f.bias_when]
 
 
@@ -329,7 +330,7 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     name = f"the audit in {Path(audit_dir)}"
     z = _z(results.bootstrap.confidence)
     figures = {}
-    kinds = {path: kind for _, path, kind, _, _, _ in FIGURES}
+    kinds = {spec.path: spec.kind for spec in FIGURES}
     for f in results.model_free:
         se = (f.ci_high - f.ci_low) / (2.0 * z)  # the standard error its interval was drawn with
         std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None

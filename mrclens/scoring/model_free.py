@@ -5,17 +5,29 @@ model at all (:func:`mrclens.stats.compute_stats`). For each bias category, the 
 on it (:data:`FIGURES`) are compared with the same figures of a reference dataset (SQuAD v1.1 dev
 by default, :mod:`mrclens.artifacts.reference`):
 
-* Similarity — the share of answers in the sentence most similar to the question (TF-IDF;
-  Sugawara et al. 2018, "What makes reading comprehension questions easier?") and the longest
-  n-gram shared by question and passage (Bartolo et al. 2020, "Beat the AI", Table 4: SQuAD 3.0
-  words, adversarial sets 2.0–2.2).
-* Keyword — the share of the question's content words found in the answer sentence.
-* Position — the share of answers in the first sentence (Ko et al. 2020, "Look at the First
-  Sentence").
-* Question — the share of questions answered exactly by the span of the answer type their
-  wh-word asks for in the sentence most similar to the question (the type-matched heuristic of
-  :mod:`mrclens.stats.heuristics.type_matched`, after Weissenborn et al. 2017): how far the question
-  word's type plus word overlap get without reading the question's meaning (SQuAD v1.1 dev: 27.4 %).
+**Chance-corrected figures decide** (issue 32, :mod:`mrclens.stats.chance`): a raw share such as
+"answers in the first sentence" has a chance level of 1/(number of sentences), so it confuses a
+dataset's shape with its bias. Each category's verdict figure (``role`` ``"verdict"``) is the
+answer sentence's **percentile rank** among its context's sentence units (100 = ranks first,
+50 = what a random sentence gives, whatever the number of sentences; the expected percentile rank
+of Hu, Koren & Volinsky 2008), and the reference's value is **re-weighted to the audited data's
+sentence counts** (:func:`standardised_reference`), so that neither chance nor the number of
+sentences drives the difference; it reads "higher" or "lower" only when its whole interval lies
+beyond ±:data:`RANK_MARGIN` points (an equivalence margin, measured on clean data):
+
+* Similarity — rank of the answer sentence by TF-IDF similarity to the question (Sugawara et al.
+  2018, "What makes reading comprehension questions easier?", ask whether it is *the* most similar).
+* Keyword — rank of the answer sentence by the share of the question's content words it holds.
+* Position — rank of the answer sentence by position (Ko et al. 2020, "Look at the First Sentence").
+
+The raw figures stay as descriptions (``role`` ``"description"``, never deciding), each with its
+chance level where one is defined (``chance``): the share of answers in the most similar sentence
+and in the first sentence (beside the share a random sentence gives, the mean of 1/units), the
+longest n-gram shared by question and passage (Bartolo et al. 2020, "Beat the AI", Table 4: SQuAD
+3.0 words, adversarial sets 2.0–2.2), the share of the question's content words in the answer
+sentence, and for Question the share of questions answered exactly by the span of the answer type
+their wh-word asks for in the most similar sentence (the type-matched heuristic of
+:mod:`mrclens.stats.heuristics.type_matched`, after Weissenborn et al. 2017; SQuAD v1.1 dev: 27.4 %).
 
 Uncertainty: a share ``p`` (percent) over ``n`` questions has standard error
 ``sqrt(p (100 − p) / n)``; a mean has ``std / sqrt(n)``. Questions are not independent, though:
@@ -46,26 +58,74 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
 from mrclens.metrics.bootstrap import CONFIDENCE
 
-#: Per figure: ``(category, stats path, kind, path of its n for a share, label, bias_when)``;
-#: ``kind`` is ``"share"`` (percent, a number) or ``"mean"`` (a :func:`mrclens.stats.summary.summarize` node).
-FIGURES: tuple[tuple[str, str, str, str | None, str, str], ...] = (
-    ("Similarity", "similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
-     "answers in the sentence most similar to the question (%)", "higher"),
-    ("Similarity", "overlap.longest_shared_ngram", "mean", None,
-     "longest n-gram shared by question and passage (words)", "higher"),
-    ("Keyword", "overlap.content_words_in_answer_sentence_pct", "mean", None,
-     "question content words found in the answer sentence (%)", "higher"),
-    ("Position", "answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
-     "answers in the first sentence (%)", "higher"),
-    ("Question", "heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
-     "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher"),
+class Figure(NamedTuple):
+    """One model-free figure: its bias category, ``mrclens stats`` path, kind (``"share"``: percent, a
+    number; ``"mean"``: a :func:`mrclens.stats.summary.summarize` node), the path of its ``n`` for a
+    share, label, the direction that offers the shortcut, its ``role`` (``"verdict"``: chance-corrected,
+    read by the category verdict; ``"description"``: shown beside its chance level, never decides) and
+    the stats path of its chance level (``None``: 50 for a percentile rank, or no defined chance)."""
+
+    category: str
+    path: str
+    kind: str
+    n_path: str | None
+    label: str
+    bias_when: str
+    role: str = "verdict"
+    chance_path: str | None = None
+
+
+#: The chance level of every percentile rank (:mod:`mrclens.stats.chance`), percent.
+RANK_CHANCE = 50.0
+#: The smallest difference from the reference (percentile points) that a chance-corrected figure
+#: must exceed, with its whole interval, to read "higher" or "lower": an equivalence margin (the
+#: "smallest effect size of interest" of Lakens 2017, "Equivalence Tests", Social Psychological and
+#: Personality Science 8(4)). Measured (BENCHMARKS.md, issue 32): the evaluation articles of clean
+#: SQuAD v1.1 data differ from SQuAD dev by up to +4.4 points (the bundled sample's 8 evaluation
+#: articles, position rank 62.1 against 57.7; all 40 articles 57.3), the structural counterparts by
+#: −6.3 to +4.4, the planted shortcuts by +8.5 to +42.3.
+RANK_MARGIN = 5.0
+_RANDOM = "chance_corrected.random_sentence_share_pct"
+
+#: The model-free figures, by category: each category's chance-corrected figure (``role`` ``"verdict"``,
+#: a percentile rank of the answer sentence; :mod:`mrclens.stats.chance`), then the raw figures that
+#: describe it (``"description"``; a raw share beside the share a random sentence would give).
+FIGURES: tuple[Figure, ...] = (
+    Figure("Similarity", "chance_corrected.similarity_rank", "mean", None,
+           "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher"),
+    Figure("Similarity", "similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
+           "answers in the sentence most similar to the question (%)", "higher", "description", _RANDOM),
+    Figure("Similarity", "overlap.longest_shared_ngram", "mean", None,
+           "longest n-gram shared by question and passage (words)", "higher", "description"),
+    Figure("Keyword", "chance_corrected.keyword_rank", "mean", None,
+           "answer sentence's rank by the question's content words (percentile; 100 = holds most, 50 = chance)",
+           "higher"),
+    Figure("Keyword", "overlap.content_words_in_answer_sentence_pct", "mean", None,
+           "question content words found in the answer sentence (%)", "higher", "description"),
+    Figure("Position", "chance_corrected.position_rank", "mean", None,
+           "answer sentence's rank by position (percentile; 100 = first sentence, 50 = chance)", "higher"),
+    Figure("Position", "answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
+           "answers in the first sentence (%)", "higher", "description", _RANDOM),
+    Figure("Question", "heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
+           "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher",
+           "description"),
 )
+
+
+def strata_path(path: str) -> str | None:
+    """The stats path of a chance-corrected figure's per-sentence-count strata (``None`` for other figures).
+
+    >>> strata_path("chance_corrected.position_rank"), strata_path("overlap.longest_shared_ngram")
+    ('chance_corrected.by_sentence_count.position_rank', None)
+    """
+    head, _, name = path.partition(".")
+    return f"chance_corrected.by_sentence_count.{name}" if head == "chance_corrected" else None
 
 
 def _get(stats: Mapping[str, Any], dotted: str) -> Any:
@@ -112,7 +172,8 @@ def cluster_standard_errors(per_article: Sequence[Mapping[str, Any]]) -> dict[st
     (10.0, 2)
     """
     out = {}
-    for _, path, kind, n_path, _, _ in FIGURES:
+    for fig_ in FIGURES:
+        path, kind, n_path = fig_.path, fig_.kind, fig_.n_path
         vals = [f for st in per_article for f in [figure_from_stats(st, path, kind, n_path)] if f is not None and f.n]
         k = len(vals)
         if k < 2:
@@ -129,6 +190,10 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
                        clusters: Mapping[str, tuple[float, int]] | None = None) -> list[ModelFreeFigure]:
     """The model-free figures of the audited data, each beside the reference's (rules in the module docstring).
 
+    A chance-corrected figure is compared with the reference's **standardised to the audited data's
+    sentence counts** when the reference holds its strata (:func:`standardised_reference`), so that
+    neither chance nor the number of sentences drives the difference.
+
     Args:
         stats: :func:`mrclens.stats.compute_stats` on the audited (evaluation) data.
         reference: the reference figures (``None``: the figures without comparison).
@@ -138,23 +203,29 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
 
     Returns:
         one :class:`~mrclens.artifacts.results.ModelFreeFigure` per figure of :data:`FIGURES` that
-        the data has (a share over no question is left out).
+        the data has (a share over no question is left out), with its ``role`` and ``chance`` level.
     """
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     out = []
-    for category, path, kind, n_path, label, bias_when in FIGURES:
-        own = figure_from_stats(stats, path, kind, n_path)
+    for spec in FIGURES:
+        own = figure_from_stats(stats, spec.path, spec.kind, spec.n_path)
         if own is None:
             continue
-        cluster = (clusters or {}).get(path)
+        cluster = (clusters or {}).get(spec.path)
         if cluster is not None:
             own.se = cluster[0]
         se = standard_error(own)
-        fig = ModelFreeFigure(category=category, path=path, label=label, bias_when=bias_when, value=_r(own.value),
-                              ci_low=_r(own.value - z * se), ci_high=_r(own.value + z * se), n=own.n,
-                              articles=cluster[1] if cluster is not None else None)
-        ref = reference.figures.get(path) if reference is not None else None
+        chance = RANK_CHANCE if strata_path(spec.path) else _get(stats, spec.chance_path) if spec.chance_path else None
+        fig = ModelFreeFigure(category=spec.category, path=spec.path, label=spec.label, bias_when=spec.bias_when,
+                              value=_r(own.value), ci_low=_r(own.value - z * se), ci_high=_r(own.value + z * se),
+                              n=own.n, articles=cluster[1] if cluster is not None else None, role=spec.role,
+                              chance=None if chance is None else _r(chance))
+        ref = reference.figures.get(spec.path) if reference is not None else None
         if ref is not None and ref.value is not None and ref.n:
+            weights = _stratum_counts(stats, spec.path)
+            standard = standardised_reference(ref, weights) if weights else None
+            if standard is not None:
+                ref, fig.reference_standardised = standard, True
             ref_se = standard_error(ref)
             diff, diff_se = own.value - ref.value, math.sqrt(se ** 2 + ref_se ** 2)
             low, high = diff - z * diff_se, diff + z * diff_se
@@ -162,22 +233,78 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
             fig.reference_value, fig.reference_n = _r(ref.value), ref.n
             fig.reference_ci_low, fig.reference_ci_high = _r(ref.value - z * ref_se), _r(ref.value + z * ref_se)
             fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff), _r(low), _r(high)
-            fig.comparison = "higher" if low > 0 else "lower" if high < 0 else "in line"
+            margin = RANK_MARGIN if strata_path(spec.path) else 0.0
+            fig.margin = margin
+            fig.comparison = "higher" if low > margin else "lower" if high < -margin else "in line"
         out.append(fig)
     return out
+
+
+def _stratum_counts(stats: Mapping[str, Any], path: str) -> dict[str, int]:
+    """The audited data's questions per sentence-count stratum for a chance-corrected figure (``{}``: none)."""
+    where = strata_path(path)
+    node = _get(stats, where) if where else None
+    if not isinstance(node, Mapping):
+        return {}
+    return {s: int(v["n"]) for s, v in node.items() if isinstance(v, Mapping) and v.get("n")}
+
+
+def standardised_reference(ref: ReferenceFigure, weights: Mapping[str, int]) -> ReferenceFigure | None:
+    """The reference figure re-weighted to another dataset's sentence counts (direct standardisation).
+
+    ``value = Σ_s w_s m_s`` over the strata ``s`` of :data:`mrclens.stats.chance.STRATA` that the
+    other dataset has (``w_s``: its share of questions there; ``m_s``: the reference's mean there; a
+    stratum the reference lacks borrows the nearest one it has). Standard error ``sqrt(Σ w_s² sd_s² /
+    n_s)``, scaled by the reference's design effect from clustering by article (its clustered ``se``
+    over ``std / sqrt(n)``, at least 1). ``n`` is the reference's.
+
+    Returns:
+        the standardised figure, or ``None`` when ``ref`` holds no strata or ``weights`` is empty.
+
+    >>> ref = ReferenceFigure(60.0, 300, 20.0, strata={"2": (100, 50.0, 20.0), "5": (200, 65.0, 20.0)})
+    >>> std = standardised_reference(ref, {"2": 30, "3": 10})   # "3" borrows "2", the nearest
+    >>> round(std.value, 1), std.n
+    (50.0, 300)
+    """
+    from mrclens.stats.chance import STRATA
+
+    if not ref.strata or not weights:
+        return None
+    have = [s for s in STRATA if s in ref.strata and ref.strata[s][0]]
+    if not have:
+        return None
+    total = sum(weights.values())
+    value = var = 0.0
+    for s, count in weights.items():
+        if s not in STRATA or not count:
+            continue
+        near = min(have, key=lambda h: abs(STRATA.index(h) - STRATA.index(s)))
+        n_s, mean_s, sd_s = ref.strata[near]
+        w = count / total
+        value += w * mean_s
+        var += w * w * (sd_s or 0.0) ** 2 / n_s
+    naive = (ref.std or 0.0) / math.sqrt(ref.n) if ref.n else 0.0
+    deff = max(1.0, (ref.se or 0.0) / naive) if naive else 1.0
+    return ReferenceFigure(value=value, n=ref.n, std=0.0, se=math.sqrt(var) * deff)
 
 
 def reference_from_stats(stats: Mapping[str, Any], name: str, provenance: Mapping[str, Any],
                          clusters: Mapping[str, tuple[float, int]] | None = None) -> Reference:
     """A :class:`~mrclens.artifacts.reference.Reference` holding the :data:`FIGURES` of ``stats`` (with
-    their cluster-robust standard errors when ``clusters`` gives them, :func:`cluster_standard_errors`)."""
+    their cluster-robust standard errors when ``clusters`` gives them, :func:`cluster_standard_errors`),
+    and each chance-corrected figure's strata by sentence count (:func:`standardised_reference`)."""
     figures = {}
-    for _, path, kind, n_path, _, _ in FIGURES:
-        fig = figure_from_stats(stats, path, kind, n_path)
+    for spec in FIGURES:
+        fig = figure_from_stats(stats, spec.path, spec.kind, spec.n_path)
         if fig is not None:
-            if clusters and path in clusters:
-                fig.se = _r(clusters[path][0])
-            figures[path] = fig
+            if clusters and spec.path in clusters:
+                fig.se = _r(clusters[spec.path][0])
+            where = strata_path(spec.path)
+            node = _get(stats, where) if where else None
+            if isinstance(node, Mapping):
+                fig.strata = {s: (int(v["n"]), _r(v["mean"]), _r(v["std"]))
+                              for s, v in node.items() if isinstance(v, Mapping) and v.get("n")}
+            figures[spec.path] = fig
     return Reference(name=name, provenance=dict(provenance), figures=figures)
 
 
@@ -186,16 +313,23 @@ def describe(fig: ModelFreeFigure, confidence: float = CONFIDENCE) -> str:
     from mrclens.metrics.bootstrap import confidence_label
 
     ci = confidence_label(confidence)
-    text = f"{fig.label}: {fig.value:.1f} ({ci} {fig.ci_low:.1f} to {fig.ci_high:.1f}, {fig.n:,} questions)"
+    text = f"{fig.label}: {fig.value:.1f} ({ci} {fig.ci_low:.1f} to {fig.ci_high:.1f}, {fig.n:,} questions"
+    if getattr(fig, "role", "verdict") == "description" and fig.chance is not None:
+        text += f"; a sentence drawn at random: {fig.chance:.1f}"
+    text += ")"
     if fig.comparison is None:
         return text + "."
     side = ("in line with" if fig.comparison == "in line" else f"{fig.comparison} than")
+    margin = getattr(fig, "margin", 0.0) or 0.0
     toward = ""
     if fig.comparison != "in line":
         toward = (", in the direction that offers this shortcut" if fig.comparison == fig.bias_when
                   else ", in the direction that offers less of this shortcut")
-    return (f"{text}, {side} {fig.reference} ({fig.reference_value:.1f}; difference {fig.difference:+.1f}, "
-            f"{ci} {fig.difference_ci_low:+.1f} to {fig.difference_ci_high:+.1f}){toward}.")
+    weighted = " weighted to this data's sentence counts" if getattr(fig, "reference_standardised", False) else ""
+    note = " (a description: it does not decide the verdict)" if getattr(fig, "role", "verdict") == "description" else ""
+    return (f"{text}, {side} {fig.reference}{weighted} ({fig.reference_value:.1f}; difference {fig.difference:+.1f}, "
+            f"{ci} {fig.difference_ci_low:+.1f} to {fig.difference_ci_high:+.1f}"
+            f"{f'; differences within ±{margin:g} read in line' if margin else ''}){toward}{note}.")
 
 
 def cite(categories: Sequence[Any], figures: Sequence[ModelFreeFigure], confidence: float = CONFIDENCE) -> list[Any]:

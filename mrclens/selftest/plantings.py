@@ -45,6 +45,14 @@ questions (none in this question), at a random word boundary of a random non-ans
 "Look at the First Sentence", EMNLP: readers trained where answers sit in the first sentence
 learn the position). Clean: a random sentence unit (of any kind) is moved to the front.
 
+Structural counterparts (issue 32; :data:`SHAPES`, built by :func:`plant_shape` by the same rules): clean
+data that differs from the bundled sample only in shape — ``short`` (contexts cut to three sentence
+units around the answer, the window drawn at random), ``long`` (each context joined with another
+paragraph of its article, before or after it at random) and ``grouped`` (SQuAD's layout, the
+questions of a context in one paragraph). Nothing is planted, so an audit must read every category
+**in line** with the reference: a verdict that moves with the number of sentences, the context
+length or the questions per paragraph is a verdict about shape, not bias.
+
 Multiple-choice plantings (issue 20; :data:`MC_PLANTINGS`, built by :func:`plant_mc` from CODAH-style
 data, :mod:`mrclens.multiple_choice.data`). Their own rules:
 
@@ -404,6 +412,109 @@ def plant(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None, pro
             articles[-1].paragraphs.append(paragraph)
     return PlantedPair(planting, Dataset(out["planted"], dataset.version), Dataset(out["clean"], dataset.version),
                        changed, unchanged)
+
+
+# ----------------------------------------------------------------------------------------------- shapes
+#: Sentence units a ``short`` context keeps.
+SHORT_UNITS = 3
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A structural counterpart (issue 32): clean data that differs from the bundled sample only in shape.
+
+    Attributes:
+        name: e.g. ``"short"``.
+        description: the shape (one line).
+        build: ``(item, rng, contexts_of_title) -> (paragraph, reason or None)``; ``contexts_of_title``
+            maps an article title to its distinct contexts in file order.
+        grouped: the questions of one context share one paragraph (SQuAD's layout) instead of one
+            paragraph copy each.
+    """
+
+    name: str
+    description: str
+    build: Callable[[Item, object, dict[str, list[str]]], tuple[Paragraph, str | None]]
+    grouped: bool = False
+
+
+def _short(item: Item, rng, _contexts) -> tuple[Paragraph, str | None]:
+    n = len(item.units)
+    starts = list(range(max(0, item.answer_unit - SHORT_UNITS + 1), min(item.answer_unit, n - SHORT_UNITS) + 1))
+    start = rng.choice(starts) if n > SHORT_UNITS else 0  # drawn always: the same draws whatever the context
+    if n <= SHORT_UNITS:
+        return item.paragraph, "already_short"
+    s, e = item.units[start][0], item.units[start + SHORT_UNITS - 1][1]
+    a = item.answer
+    cut = Answer(a.text, a.answer_start - s)
+    return Paragraph(item.paragraph.context[s:e], [copy_question(item.question, answers=[cut])]), None
+
+
+def _long(item: Item, rng, contexts: dict[str, list[str]]) -> tuple[Paragraph, str | None]:
+    others = [c for c in contexts.get(item.title, []) if c != item.paragraph.context]
+    before = rng.random() < 0.5
+    if not others:
+        return item.paragraph, "single_paragraph_article"
+    other = rng.choice(others)
+    if before:
+        ctx = other + " " + item.paragraph.context
+        a = Answer(item.answer.text, item.answer.answer_start + len(other) + 1)
+    else:
+        ctx, a = item.paragraph.context + " " + other, item.answer
+    return Paragraph(ctx, [copy_question(item.question, answers=[a])]), None
+
+
+def _same(item: Item, rng, _contexts) -> tuple[Paragraph, str | None]:
+    return item.paragraph, None
+
+
+#: The structural counterparts of ``mrclens selftest`` (issue 32): each must read **in line** with the
+#: reference in every category (neither more nor less), since only its shape differs from SQuAD's.
+SHAPES: dict[str, Shape] = {s.name: s for s in (
+    Shape("short", f"contexts cut to {SHORT_UNITS} consecutive sentence units holding the answer, the window "
+                   "drawn at random (the answer's place in it left to chance)", _short),
+    Shape("long", "each context joined with another paragraph of its article, drawn at random, placed before or "
+                  "after it at random (twice the sentences)", _long),
+    Shape("grouped", "the questions of a context share one paragraph (SQuAD's layout: about five questions a "
+                     "paragraph instead of one)", _same, grouped=True),
+)}
+
+
+def plant_shape(dataset: Dataset, shape: str, seed: int = 0, *, cache_dir=None, progress: bool = False
+                ) -> tuple[Dataset, dict[str, int]]:
+    """Build a structural counterpart of ``dataset`` (:data:`SHAPES`), by the plantings' common rules
+    (one gold answer, exact offsets, seeded draws; one paragraph copy per question unless grouped).
+
+    Returns:
+        ``(dataset, unchanged)``: the counterpart (same question ids and order) and how many questions
+        kept their context, by reason.
+
+    Raises:
+        KeyError: an unknown shape name.
+        InvariantError: an edit broke an answer offset (a bug).
+    """
+    spec = SHAPES[shape]
+    contexts: dict[str, list[str]] = {}
+    for article in dataset.articles:
+        seen = contexts.setdefault(article.title, [])
+        for p in article.paragraphs:
+            if p.context not in seen:
+                seen.append(p.context)
+    articles: list[Article] = []
+    unchanged: dict[str, int] = {}
+    for item in _items(dataset, seed, cache_dir, progress):
+        paragraph, reason = spec.build(item, make_rng(seed, f"selftest-{shape}", item.question.id), contexts)
+        check_answers(paragraph, f"selftest {shape}")
+        if reason is not None:
+            unchanged[reason] = unchanged.get(reason, 0) + 1
+        if not articles or articles[-1].title != item.title:
+            articles.append(Article(item.title, []))
+        last = articles[-1].paragraphs
+        if spec.grouped and last and last[-1].context == paragraph.context:
+            last[-1] = Paragraph(paragraph.context, last[-1].questions + paragraph.questions)
+        else:
+            last.append(paragraph)
+    return Dataset(articles, dataset.version), unchanged
 
 
 # ----------------------------------------------------------------------------------------------- multiple choice

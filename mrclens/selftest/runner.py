@@ -13,6 +13,11 @@ sample (40 SQuAD v1.1 articles) or a given dataset:
    ``"inconclusive"``), or, when the reference has no audit with that profile, its absolute
    evidence level (``categories[].evidence``, :mod:`mrclens.scoring.readings`).
 
+A **structural counterpart** (issue 32, :data:`mrclens.selftest.plantings.SHAPES`: shorter contexts,
+longer contexts, SQuAD's grouped layout; included by default) is audited once and **passes** when
+every category reads *in line* with the reference (:func:`judge_shape`): nothing is planted, so a
+category read as more *or* less would be a verdict about the data's shape.
+
 A planting **passes** when the audit of the planted dataset *flags* its family (:data:`FLAGGED`:
 more of the bias than the reference — or, without a reference audit, evidence ``"moderate"`` or
 ``"strong"``) and the audit of the clean counterpart flags **no** category. This is strict on
@@ -54,7 +59,7 @@ from typing import Any, Callable, Sequence
 from mrclens import __version__
 from mrclens.artifacts.selftest import PlantingVerdict, SelftestReport, write_selftest
 from mrclens.errors import MRCLensError
-from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, plant, plant_mc
+from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, SHAPES, plant, plant_mc, plant_shape
 from mrclens.squad import write_dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, get_task
 
@@ -105,6 +110,26 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
     else:
         parts.append("nothing flagged on the clean counterpart")
     return got in FLAGGED and not clean_flagged, "; ".join(parts)
+
+
+#: The ``family`` a structural counterpart's row carries in ``selftest.json``.
+SHAPE_FAMILY = "shape"
+
+
+def judge_shape(categories: dict[str, str | None]) -> tuple[bool, str]:
+    """Whether a structural counterpart passes: every category reads **in line** with the reference.
+
+    >>> judge_shape({"Similarity": "in line", "Position": "in line"})
+    (True, 'every category in line with the reference')
+    >>> judge_shape({"Similarity": "in line", "Position": "less"})
+    (False, 'read as more or less than the reference: Position (less)')
+    """
+    off = {c: v for c, v in categories.items() if v != "in line"}
+    if not categories:
+        return False, "the audit has no category verdict"
+    if off:
+        return False, "read as more or less than the reference: " + ", ".join(f"{c} ({v})" for c, v in off.items())
+    return True, "every category in line with the reference"
 
 
 def _answer_only(results) -> dict[str, Any] | None:
@@ -226,11 +251,11 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     from mrclens.formats import load_dataset
 
     echo = echo or log.info
-    names = list(plantings) if plantings else list(PLANTINGS)
-    unknown = [n for n in names if n not in PLANTINGS and n not in MC_PLANTINGS]
+    names = list(plantings) if plantings else [*PLANTINGS, *SHAPES]
+    unknown = [n for n in names if n not in PLANTINGS and n not in MC_PLANTINGS and n not in SHAPES]
     if unknown:
         raise MRCLensError(f"unknown planting(s): {', '.join(unknown)} "
-                           f"(known: {', '.join([*PLANTINGS, *MC_PLANTINGS])})")
+                           f"(known: {', '.join([*PLANTINGS, *SHAPES, *MC_PLANTINGS])})")
     out = Path(out)
     mc_source = None
     if any(n in MC_PLANTINGS for n in names):
@@ -241,9 +266,14 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
             raise MRCLensError(f"the multiple-choice planting(s) {', '.join(n for n in names if n in MC_PLANTINGS)} "
                                "need multiple-choice data: pass --mc-data FILE (e.g. CODAH's full_data.tsv.gz)")
         mc_source = load_mc_dataset(path)
-    source = load_dataset(data or SAMPLE_PATH) if any(n in PLANTINGS for n in names) else None
+    source = load_dataset(data or SAMPLE_PATH) if any(n in PLANTINGS or n in SHAPES for n in names) else None
     rows = []
     for name in names:
+        if name in SHAPES:
+            rows.append(_run_shape(name, source, out, seed=seed, echo=echo,
+                                   options=dict(seed=seed, profile=profile, device=device, cache_dir=cache_dir,
+                                                progress=progress, **(audit_options or {}))))
+            continue
         if name in MC_PLANTINGS:
             rows.append(_run_mc_planting(name, mc_source, out, seed=seed, device=device, cache_dir=cache_dir,
                                          progress=progress, mc_questions=mc_questions,
@@ -273,6 +303,28 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     report = SelftestReport(__version__, seed, profile, all(r.passed for r in rows), rows)
     write_selftest(out, report)
     return report
+
+
+def _run_shape(name: str, source, out: Path, *, seed: int, options: dict, echo: Callable[[str], None]
+               ) -> PlantingVerdict:
+    """Build, audit and judge one structural counterpart (:func:`judge_shape`): one audit, written as
+    ``OUT/<shape>/data.json`` and ``OUT/<shape>/audit/``."""
+    from mrclens.audit.span import AuditOptions
+
+    dataset, unchanged = plant_shape(source, name, seed, cache_dir=options.get("cache_dir"),
+                                     progress=bool(options.get("progress")))
+    n = dataset.counts()["questions"]
+    echo(f"[selftest] {name}: {SHAPES[name].description}; {n - sum(unchanged.values()):,} of {n:,} questions changed")
+    path = write_dataset(dataset, out / name / "data.json")
+    results = SPAN.entry("audit")(AuditOptions(train=str(path), out=str(out / name / "audit"), **options), echo=echo)
+    cats = verdicts(results)
+    passed, why = judge_shape(cats)
+    echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
+    return PlantingVerdict(
+        planting=name, family=SHAPE_FAMILY, planted_evidence=None, clean_evidence=None,
+        clean_flagged=[c for c, v in cats.items() if v != "in line"], planted_f1=None, clean_f1=_baseline_f1(results),
+        planted_categories={}, clean_categories=cats, changed={"clean": n - sum(unchanged.values())},
+        passed=passed, why=why)
 
 
 def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, cache_dir: str | None, progress: bool,
@@ -321,5 +373,5 @@ def format_selftest(report: SelftestReport) -> str:
         lines.append(f"{r.planting:<10} {r.family:<11} {r.planted_evidence or '-':<9} {r.clean_evidence or '-':<9} "
                      f"{f1:<13} {'PASS' if r.passed else 'FAIL':<6} {r.why}")
     n = sum(r.passed for r in report.plantings)
-    lines.append(f"{n} of {len(report.plantings)} plantings passed (seed {report.seed}, profile {report.profile})")
+    lines.append(f"{n} of {len(report.plantings)} plantings and structural counterparts passed (seed {report.seed}, profile {report.profile})")
     return "\n".join(lines)

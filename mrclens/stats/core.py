@@ -51,7 +51,8 @@ from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.position import position_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
-from mrclens.stats.similarity import most_similar_units
+from mrclens.stats.chance import RANK_FIGURES, by_sentence_count, chance_share_pct, position_rank
+from mrclens.stats.similarity import most_similar_units, similarity_ranks
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
     QUESTION_TYPES,
@@ -59,7 +60,7 @@ from mrclens.stats.text import (
     question_type,
     whitespace_words,
 )
-from mrclens.units import sentence_units
+from mrclens.units import answer_unit_indices, sentence_units
 
 TITLE = "Model-free statistics"
 _FRACTION_BINS = [i / 10 for i in range(11)]
@@ -84,7 +85,7 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
 
 #: Each baseline's predictions in a ``preds`` row of :func:`paragraph_figures`: its own, and its upper bound.
 _BASELINE_PREDS = {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}
-_LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share")
+_LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank")
 _WORK: dict = {}
 _N_CHUNKS = 32
 
@@ -201,7 +202,8 @@ def compute_stats(
 #: The per-question values :func:`compute_stats_with_values` returns, by the dotted path of the
 #: summary they make up (a :func:`mrclens.stats.summary.summarize` node of the result).
 VALUE_PATHS = ("lengths.question_words", "lengths.answer_words", "overlap.longest_shared_ngram",
-               "overlap.content_words_in_answer_sentence_pct")
+               "overlap.content_words_in_answer_sentence_pct", "chance_corrected.position_rank",
+               "chance_corrected.similarity_rank", "chance_corrected.keyword_rank")
 
 
 def compute_stats_with_values(
@@ -263,7 +265,7 @@ def compute_stats_with_values(
     with _timer(timings, "units"):
         units = units_of(paragraphs, parsed_ctx)
     with _timer(timings, "similarity"):
-        sim_idx = similar_units(paragraphs, units, answerable)
+        sim_idx, sim_rank = similar_units(paragraphs, units, answerable)
     with _timer(timings, "per_question"):
         parts, merged, cache_use = per_question_figures(paragraphs, units, sim_idx, parsed_ans, first_k=first_k,
                                                         cache_dir=cache_dir, n_process=n_process, progress=progress)
@@ -272,7 +274,7 @@ def compute_stats_with_values(
         duplicates = find_duplicates(dataset)
         leakage = find_leakage(dataset, dev) if dev is not None else None
     timings["total"] = time.perf_counter() - t0
-    result, values = assemble_result(dataset, dev, paragraphs, units, merged, first_k=first_k)
+    result, values = assemble_result(dataset, dev, paragraphs, units, {**merged, "sim_rank": sim_rank}, first_k=first_k)
     result.update(heuristics=heuristics, duplicates=duplicates, leakage=leakage, timings_s=timings,
                   statistics_cache=cache_use)
     check_layout(result)
@@ -321,15 +323,20 @@ def units_of(paragraphs: list[Paragraph], parsed_ctx: list[ParsedText]) -> list[
 
 
 def similar_units(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]],
-                  answerable: list[tuple[int, Question]]) -> list[int]:
-    """For each answerable question (``(paragraph index, question)``), the index of its paragraph's
-    unit most similar to it (TF-IDF cosine, :func:`mrclens.stats.similarity.most_similar_units`)."""
-    sim_idx, _ = most_similar_units(
-        [q.question for _, q in answerable],
-        [pi for pi, _ in answerable],
-        [[p.context[s:e] for s, e in us] for p, us in zip(paragraphs, units)],
-    )
-    return sim_idx
+                  answerable: list[tuple[int, Question]]) -> tuple[list[int], list[float | None]]:
+    """For each answerable question (``(paragraph index, question)``): the index of its paragraph's
+    unit most similar to it (TF-IDF cosine, :func:`mrclens.stats.similarity.most_similar_units`), and
+    the percentile rank of its first gold answer's unit by that similarity
+    (:func:`mrclens.stats.similarity.similarity_ranks`; ``None`` for a context of one unit)."""
+    questions = [q.question for _, q in answerable]
+    which = [pi for pi, _ in answerable]
+    texts = [[p.context[s:e] for s, e in us] for p, us in zip(paragraphs, units)]
+    sim_idx, _ = most_similar_units(questions, which, texts)
+    targets = []
+    for pi, q in answerable:
+        found = answer_unit_indices(units[pi], [(q.answers[0].answer_start, q.answers[0].answer_end)])
+        targets.append(min(found) if found else None)
+    return sim_idx, similarity_ranks(questions, which, texts, targets)
 
 
 def per_question_figures(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]], sim_idx: list[int],
@@ -444,6 +451,7 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
     q_types = [question_type(q.question) for _, q in all_questions]
     longest, a_len, unit_index = merged["longest"], merged["a_len"], merged["unit_index"]
     in_sim, content_share = merged["in_sim"], merged["content_share"]
+    n_units = [len(units[pi]) for pi, _ in answerable]
     counts = dataset.counts()
     counts["answerable"] = len(answerable)
     type_shares = shares(q_types, QUESTION_TYPES)
@@ -469,7 +477,7 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
             "char_fraction": summarize(merged["char_frac"], bins=_FRACTION_BINS,
                                        unit="answer_start / context length (characters)"),
             "first_sentence_pct": share_pct(None if u is None else u == 0 for u in unit_index),
-            **position_figures(unit_index, [len(units[pi]) for pi, _ in answerable]),  # Position bias (issue 17)
+            **position_figures(unit_index, n_units),  # Position bias (issue 17)
         },
         "similarity": {
             "answer_in_most_similar_sentence_pct": share_pct(in_sim),
@@ -480,11 +488,39 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
             "longest_shared_ngram": summarize(longest, bins=integer_bins(20), unit="word tokens"),
             "content_words_in_answer_sentence_pct": summarize(content_share, bins=_PCT_BINS, unit="percent"),
         },
+        "chance_corrected": chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units),
         "answer_types": shares(merged["a_types"], ANSWER_TYPES),
         **dict.fromkeys(("heuristics", "duplicates", "leakage", "timings_s", "statistics_cache")),
     }
-    values = dict(zip(VALUE_PATHS, ([v for v in vs if v is not None] for vs in (q_len, a_len, longest, content_share))))
+    ranks = result["chance_corrected"].pop("_values")
+    values = dict(zip(VALUE_PATHS, ([v for v in vs if v is not None]
+                                    for vs in (q_len, a_len, longest, content_share, *ranks))))
     return result, values
+
+
+def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float | None],
+                             kw_rank: list[float | None], n_units: list[int]) -> dict:
+    """The ``chance_corrected`` section (:mod:`mrclens.stats.chance`), one value per answerable question
+    in each list: the answer sentence's percentile ranks by position, by similarity to the question and
+    by the question's content words (summaries, percent, 50 = chance), each per sentence-count stratum
+    (``by_sentence_count``: every stratum of :data:`~mrclens.stats.chance.STRATA`, ``n`` 0 when empty),
+    and ``random_sentence_share_pct``: the chance level of the raw shares "answer in the first sentence"
+    and "answer in the most similar sentence" (mean of 1/units). Holds the rank lists under ``_values``
+    for the caller to pop."""
+    from mrclens.stats.chance import STRATA
+
+    pos_rank = [position_rank(u, n) for u, n in zip(unit_index, n_units)]
+    lists = {"position_rank": pos_rank, "similarity_rank": sim_rank, "keyword_rank": kw_rank}
+    section: dict = {name: summarize(vs, bins=_PCT_BINS, unit="percentile rank of the answer sentence, percent; "
+                                                               + RANK_FIGURES[name]) for name, vs in lists.items()}
+    section["random_sentence_share_pct"] = chance_share_pct(n_units)
+    strata = {}
+    for name, vs in lists.items():
+        got = by_sentence_count(vs, n_units)
+        strata[name] = {s: got.get(s, {"n": 0, "mean": None, "std": None}) for s in STRATA}
+    section["by_sentence_count"] = strata
+    section["_values"] = (pos_rank, sim_rank, kw_rank)
+    return section
 
 
 def compute_stats_per_article(dataset: Dataset, cache_dir: str | Path | None = None, **kwargs: Any) -> list[dict]:

@@ -54,31 +54,15 @@ def most_similar_units(
     n_q = len(questions)
     if n_q == 0:
         return [], []
-    sizes = np.array([len(u) for u in paragraph_units], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    all_units = [t for units in paragraph_units for t in units]
-    if not all_units:
-        return [-1] * n_q, [0.0] * n_q
-    vectorizer = TfidfVectorizer()
-    try:
-        unit_matrix = vectorizer.fit_transform(all_units).tocsr()
-    except ValueError:  # every sentence is empty of words: no vocabulary
-        qp = np.asarray(question_paragraph)
-        return [0 if sizes[p] else -1 for p in qp], [0.0] * n_q
-    question_matrix = vectorizer.transform(questions).tocsr()
-
-    qp = np.asarray(question_paragraph, dtype=np.int64)
-    counts = sizes[qp]  # units per question
-    pair_q = np.repeat(np.arange(n_q), counts)
-    seg_starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    within = np.arange(pair_q.size) - np.repeat(seg_starts, counts)
-    pair_u = offsets[qp][pair_q] + within
-    cos = np.asarray(question_matrix[pair_q].multiply(unit_matrix[pair_u]).sum(axis=1)).ravel()
-
+    pairs = _pair_cosines(questions, question_paragraph, paragraph_units)
+    if pairs is None:  # no unit, or every sentence empty of words: no vocabulary
+        sizes = [len(u) for u in paragraph_units]
+        return [0 if sizes[p] else -1 for p in question_paragraph], [0.0] * n_q
+    counts, seg_starts, within, cos = pairs
     best_idx = [-1] * n_q
     best_cos = [0.0] * n_q
     has = counts > 0
-    if pair_q.size:
+    if cos.size:
         starts = seg_starts[has]
         seg_max = np.maximum.reduceat(cos, starts)
         is_max = cos >= np.repeat(seg_max, counts[has]) - 1e-12
@@ -88,3 +72,69 @@ def most_similar_units(
             best_idx[q] = int(within[p])
             best_cos[q] = float(m)
     return best_idx, best_cos
+
+
+def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
+                  paragraph_units: Sequence[Sequence[str]]):
+    """``(counts, seg_starts, within, cos)`` over every (question, unit of its paragraph) pair, question
+    by question (``counts``: units per question; ``within``: the unit's index in its paragraph), or
+    ``None`` when there is no vocabulary (no unit, or no word in any unit)."""
+    sizes = np.array([len(u) for u in paragraph_units], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    all_units = [t for units in paragraph_units for t in units]
+    if not all_units:
+        return None
+    vectorizer = TfidfVectorizer()
+    try:
+        unit_matrix = vectorizer.fit_transform(all_units).tocsr()
+    except ValueError:  # every sentence is empty of words: no vocabulary
+        return None
+    question_matrix = vectorizer.transform(questions).tocsr()
+    n_q = len(questions)
+    qp = np.asarray(question_paragraph, dtype=np.int64)
+    counts = sizes[qp]  # units per question
+    pair_q = np.repeat(np.arange(n_q), counts)
+    seg_starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    within = np.arange(pair_q.size) - np.repeat(seg_starts, counts)
+    pair_u = offsets[qp][pair_q] + within
+    cos = np.asarray(question_matrix[pair_q].multiply(unit_matrix[pair_u]).sum(axis=1)).ravel()
+    return counts, seg_starts, within, cos
+
+
+def similarity_ranks(questions: Sequence[str], question_paragraph: Sequence[int],
+                     paragraph_units: Sequence[Sequence[str]], target_units: Sequence[int | None]) -> list[float | None]:
+    """For each question, the percentile rank (percent; :func:`mrclens.stats.chance.percentile_rank`)
+    of unit ``target_units[i]`` (e.g. its answer's sentence unit) among its paragraph's units by
+    TF-IDF cosine with the question (the vectorizer of :func:`most_similar_units`): 100 = the most
+    similar, 0 = the least, 50 = a unit drawn at random; ties share the rank.
+
+    Returns:
+        one value per question; ``None`` where the paragraph has fewer than two units or the target
+        is ``None``/out of range. With no vocabulary at all every unit ties: 50.
+
+    Raises:
+        ValueError: the lengths of ``questions``, ``question_paragraph`` and ``target_units`` differ.
+
+    Examples:
+        >>> similarity_ranks(["Where did the cat sleep?"], [0],
+        ...                  [["The dog ran in the park.", "The cat slept on the mat.", "It rained."]], [1])
+        [100.0]
+    """
+    from mrclens.stats.chance import percentile_rank
+
+    if not len(questions) == len(question_paragraph) == len(target_units):
+        raise ValueError("questions, question_paragraph and target_units must have the same length")
+    sizes = [len(u) for u in paragraph_units]
+    pairs = _pair_cosines(questions, question_paragraph, paragraph_units) if questions else None
+    out: list[float | None] = []
+    for i, (p, t) in enumerate(zip(question_paragraph, target_units)):
+        n = sizes[p]
+        if t is None or n < 2:
+            out.append(None)
+        elif pairs is None:
+            out.append(percentile_rank([0.0] * n, t))
+        else:
+            counts, seg_starts, _, cos = pairs
+            start = int(seg_starts[i])
+            out.append(percentile_rank([round(float(c), 12) for c in cos[start:start + int(counts[i])]], t))
+    return out

@@ -14,8 +14,23 @@ from mrclens.errors import ArtifactError
 from mrclens.scoring.model_free import FIGURES, cite, model_free_figures, reference_from_stats, standard_error
 
 
-def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0):
+def _ranks(n, means, strata=None):
+    """A ``chance_corrected`` section: each rank figure's summary (percentile, 50 = chance) and strata."""
+    from mrclens.stats.chance import STRATA
+
+    strata = strata or {"4": n}
+    section = {name: {"n": n, "mean": mean, "std": 25.0} for name, mean in means.items()}
+    section["random_sentence_share_pct"] = 25.0
+    section["by_sentence_count"] = {name: {s: ({"n": strata[s], "mean": mean, "std": 25.0} if s in strata
+                                               else {"n": 0, "mean": None, "std": None}) for s in STRATA}
+                                    for name, mean in means.items()}
+    return section
+
+
+def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0, ranks=None, strata=None):
+    ranks = {"similarity_rank": 89.0, "keyword_rank": 88.0, "position_rank": 57.0, **(ranks or {})}
     return {
+        "chance_corrected": _ranks(n, ranks, strata),
         "similarity": {"answer_in_most_similar_sentence_pct": similar_pct, "n": n},
         "overlap": {"longest_shared_ngram": {"n": n, "mean": ngram_mean, "std": ngram_std},
                     "content_words_in_answer_sentence_pct": {"n": n, "mean": 60.0, "std": 20.0}},
@@ -60,6 +75,11 @@ def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out
     assert figs == []
     figs = model_free_figures(_stats(), None)
     assert len(figs) == len(FIGURES) and all(f.comparison is None and f.reference is None for f in figs)
+    # each category has one chance-corrected verdict figure (chance 50) and its raw figures as descriptions
+    verdict = {f.category: f for f in figs if f.role == "verdict"}
+    assert set(verdict) == {"Similarity", "Keyword", "Position"} and all(f.chance == 50.0 for f in verdict.values())
+    first = {f.path: f for f in figs}["answer_position.first_sentence_pct"]
+    assert first.role == "description" and first.chance == 25.0  # a random sentence's share: mean of 1/units
 
 
 def test_category_readings_cite_their_figures_and_keep_their_level():
@@ -68,9 +88,10 @@ def test_category_readings_cite_their_figures_and_keep_their_level():
             CategoryResult("Bogus", ["e4"], ["e4"], 1.0, 0.0, 2.0, reading="Bogus bias: y.", evidence="strong")]
     sim, q = cite(cats, figs)
     assert sim.evidence == "none" and q == cats[1]  # no figure for this category: unchanged
-    assert "Model-free (the data alone, no reader): answers in the sentence most similar to the question (%): 90.0" in sim.reading
-    assert "higher than SQuAD v1.1 dev (80.0; difference +10.0" in sim.reading
-    assert "in the direction that offers this shortcut" in sim.reading
+    assert "Model-free (the data alone, no reader): answer sentence's rank by similarity" in sim.reading
+    assert ("answers in the sentence most similar to the question (%): 90.0 (95% CI 87.1 to 92.9, 400 questions; "
+            "a sentence drawn at random: 25.0), higher than SQuAD v1.1 dev (80.0; difference +10.0") in sim.reading
+    assert "in the direction that offers this shortcut (a description: it does not decide the verdict)" in sim.reading
     assert cats[0].reading == "Similarity bias: x."  # inputs unchanged
 
 
@@ -89,7 +110,11 @@ def test_reference_round_trip_and_errors(tmp_path):
 def test_bundled_reference_is_squad_dev_with_its_provenance():
     ref = read_reference()
     assert ref.name == "SQuAD v1.1" and BUNDLED_REFERENCE.is_file() and ref.provenance["source"] == "dev-v1.1.json.gz"
-    assert set(ref.figures) == {path for _, path, *_ in FIGURES}
+    assert set(ref.figures) == {spec.path for spec in FIGURES}
+    # issue 32: the chance-corrected figures keep their strata by sentence count (SQuAD dev: 2 to 15+ units)
+    strata = ref.figures["chance_corrected.position_rank"].strata
+    assert set(strata) >= {"2", "5", "10-14"} and sum(n for n, _, _ in strata.values()) == ref.figures[
+        "chance_corrected.position_rank"].n
     assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 10000
     assert {"source", "sha256", "command", "commit", "date", "mrclens_version"} <= set(ref.provenance)
     # the article-clustered standard errors are at least the per-question ones
@@ -149,3 +174,41 @@ def test_article_clustered_errors_widen_the_interval_and_decide_the_comparison()
     assert plain.comparison == "higher" and plain.articles is None
     assert robust.comparison == "in line" and robust.articles == 2
     assert robust.ci_high - robust.value == pytest.approx(1.959964 * 0.6, abs=1e-3)
+
+
+def test_the_reference_is_weighted_to_the_datas_sentence_counts():
+    """Issue 32: a reference whose 2-sentence contexts rank lower than its 8-sentence ones is compared,
+    for data made only of 2-sentence contexts, with its 2-sentence stratum, not with its overall mean."""
+    from mrclens.scoring.model_free import standardised_reference
+
+    ref_stats = _stats(n=10000, ranks={"position_rank": 60.0}, strata={"2": 5000, "8": 5000})
+    ref_stats["chance_corrected"]["by_sentence_count"]["position_rank"]["2"]["mean"] = 50.0
+    ref_stats["chance_corrected"]["by_sentence_count"]["position_rank"]["8"]["mean"] = 70.0
+    ref = reference_from_stats(ref_stats, "SQuAD", {})
+    short = _stats(ranks={"position_rank": 51.0}, strata={"2": 400})
+    fig = {f.path: f for f in model_free_figures(short, ref)}["chance_corrected.position_rank"]
+    assert fig.reference_standardised and fig.reference_value == pytest.approx(50.0)
+    assert fig.comparison == "in line"  # against the overall 60 it would read "lower"
+    long = _stats(ranks={"position_rank": 69.0}, strata={"8": 300, "15+": 100})  # 15+ borrows the nearest: 8
+    fig = {f.path: f for f in model_free_figures(long, ref)}["chance_corrected.position_rank"]
+    assert fig.reference_value == pytest.approx(70.0) and fig.comparison == "in line"
+    assert standardised_reference(ReferenceFigure(60.0, 10), {"2": 5}) is None  # no strata: not standardised
+
+
+def test_a_description_never_decides_a_category():
+    """Issue 32: a raw share above the reference's (e.g. more first-sentence answers in shorter contexts)
+    does not turn a category "more" while its chance-corrected figure is in line."""
+    from mrclens.scoring.against_reference import compare_with_reference
+
+    figs = model_free_figures(_stats(first_pct=55.0, similar_pct=95.0), REF)
+    by_path = {f.path: f for f in figs}
+    assert by_path["answer_position.first_sentence_pct"].comparison == "higher"
+    assert by_path["chance_corrected.position_rank"].comparison == "in line"
+    cats = [CategoryResult(c, ["e9"], ["e9"], 1.0, 0.0, 2.0, reading=f"{c} bias: x.", evidence="none")
+            for c in ("Position", "Similarity")]
+    ref = Reference("SQuAD v1.1", {}, REF.figures, {})
+    _, out = compare_with_reference([], cats, ref, "quick", model_free=figs)
+    assert all(c.reference_bias is None for c in out)  # nothing decided: no drops to compare, ranks in line
+    ranked = model_free_figures(_stats(ranks={"position_rank": 75.0}), REF)
+    _, out = compare_with_reference([], cats, ref, "quick", model_free=ranked)
+    assert {c.category: c.reference_bias for c in out} == {"Position": "more", "Similarity": None}

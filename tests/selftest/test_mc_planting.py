@@ -134,7 +134,7 @@ def test_mc_planting_is_named_only_and_needs_data(tmp_path, monkeypatch):
     import mrclens.selftest.runner as runner
 
     assert "mc-length" not in PLANTINGS  # the span default stays the four span plantings
-    with pytest.raises(MRCLensError, match="known: overlap, marked, keywords, position, mc-length"):
+    with pytest.raises(MRCLensError, match="known: overlap, marked, keywords, position, short, long, grouped, mc-length"):
         run_selftest(tmp_path / "x", plantings=["mc-lenght"], progress=False)
     monkeypatch.setattr(runner, "default_mc_data", lambda: None)
     with pytest.raises(MRCLensError, match="--mc-data"):

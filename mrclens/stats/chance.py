@@ -1,0 +1,115 @@
+"""Chance-corrected figures: where the answer sentence ranks among its context's sentences (issue 32).
+
+A raw share such as "answers in the first sentence" or "answers in the sentence most similar to
+the question" has a chance level that depends on how many sentences a context has (1/n): 33 % of
+answers in the first sentence is far above chance in 20-sentence articles and below it in
+2-sentence paragraphs. So the figures the bias verdicts read are per-question **percentile ranks**
+of the answer sentence among the context's sentence units, in percent:
+
+* 100 = the answer sentence ranks first (the first sentence; the most similar to the question;
+  the one holding most of the question's content words), 0 = last, **50 = what a sentence drawn at
+  random gives, whatever the number of sentences**;
+* ties share the rank (mid-rank), so the chance level stays exactly 50;
+* a context of one sentence unit has no rank (nothing to choose from) and is left out.
+
+This is the *expected percentile rank* of Hu, Koren & Volinsky (2008, "Collaborative Filtering for
+Implicit Feedback Datasets", ICDM, §5: 0 % for the best rank, 50 % for a random list; here
+reversed so that higher = more shortcut), which for one relevant item equals the area under the
+ROC curve of the score that ranks the sentences (Mann–Whitney).
+
+Structure beyond chance: the reference's figures are kept per number of sentence units
+(:data:`STRATA`, :func:`by_sentence_count`), so that a comparison can weight the reference's strata
+like the audited data's (direct standardisation; :mod:`mrclens.scoring.model_free`).
+
+Examples:
+    >>> percentile_rank([0.9, 0.1, 0.5], 0), percentile_rank([0.9, 0.1, 0.5], 1), percentile_rank([0.2, 0.2], 0)
+    (100.0, 0.0, 50.0)
+    >>> position_rank(0, 5), position_rank(4, 5), position_rank(0, 1)
+    (100.0, 0.0, None)
+    >>> [stratum(n) for n in (1, 2, 9, 10, 14, 15, 80)]
+    [None, '2', '9', '10-14', '10-14', '15+', '15+']
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+#: The sentence-count strata of the chance-corrected figures: 2 … 9 units, 10–14, 15 or more.
+STRATA: tuple[str, ...] = tuple(str(n) for n in range(2, 10)) + ("10-14", "15+")
+
+#: The chance-corrected figures (keys of the ``chance_corrected`` statistics section), and what 100 means.
+RANK_FIGURES: dict[str, str] = {
+    "position_rank": "the answer sentence is the context's first (100) … last (0); 50 = chance",
+    "similarity_rank": "the answer sentence is the most TF-IDF-similar to the question (100) … the least (0); 50 = chance",
+    "keyword_rank": "the answer sentence holds the largest share of the question's content words (100) … the smallest (0); "
+                    "50 = chance",
+}
+
+
+def stratum(n_units: int) -> str | None:
+    """The :data:`STRATA` label of a context with ``n_units`` sentence units (``None`` below 2)."""
+    if n_units < 2:
+        return None
+    if n_units < 10:
+        return str(n_units)
+    return "10-14" if n_units < 15 else "15+"
+
+
+def percentile_rank(scores: Sequence[float | None], target: int) -> float | None:
+    """Percentile rank (percent) of unit ``target`` among ``scores`` (higher score = better rank).
+
+    ``100 × (#units scoring lower + ½ #other units scoring the same) / (n − 1)``; a ``None`` score
+    counts as the lowest possible.
+
+    Returns:
+        0–100, or ``None`` when there are fewer than two units or ``target`` is out of range.
+    """
+    n = len(scores)
+    if n < 2 or not 0 <= target < n:
+        return None
+    vals = [-math.inf if s is None else float(s) for s in scores]
+    mine = vals[target]
+    lower = sum(1 for i, v in enumerate(vals) if i != target and v < mine)
+    equal = sum(1 for i, v in enumerate(vals) if i != target and v == mine)
+    return 100.0 * (lower + 0.5 * equal) / (n - 1)
+
+
+def position_rank(unit_index: int | None, n_units: int) -> float | None:
+    """Percentile rank (percent) of the answer sentence by position: 100 = first unit, 0 = last."""
+    if unit_index is None or n_units < 2 or not 0 <= unit_index < n_units:
+        return None
+    return 100.0 * (1.0 - unit_index / (n_units - 1))
+
+
+def by_sentence_count(values: Sequence[float | None], n_units: Sequence[int]) -> dict[str, dict]:
+    """Per stratum of :data:`STRATA`: ``{"n", "mean", "std"}`` of ``values`` (``None`` skipped; strata
+    without a value left out). ``std`` is the population standard deviation (0 for one value).
+
+    Raises:
+        ValueError: the two sequences differ in length.
+
+    >>> by_sentence_count([100.0, 0.0, 50.0, None], [2, 2, 3, 3])
+    {'2': {'n': 2, 'mean': 50.0, 'std': 50.0}, '3': {'n': 1, 'mean': 50.0, 'std': 0.0}}
+    """
+    if len(values) != len(n_units):
+        raise ValueError(f"values has {len(values)} items but n_units has {len(n_units)}")
+    groups: dict[str, list[float]] = {}
+    for v, n in zip(values, n_units):
+        s = stratum(n)
+        if v is not None and s is not None:
+            groups.setdefault(s, []).append(float(v))
+    out = {}
+    for s in STRATA:
+        vs = groups.get(s)
+        if vs:
+            mean = sum(vs) / len(vs)
+            out[s] = {"n": len(vs), "mean": mean, "std": math.sqrt(sum((v - mean) ** 2 for v in vs) / len(vs))}
+    return out
+
+
+def chance_share_pct(n_units: Sequence[int]) -> float | None:
+    """The share (percent) a sentence drawn at random would give for "the answer is in that sentence":
+    the mean of ``1 / n`` over the questions (contexts without a unit skipped)."""
+    ns = [n for n in n_units if n >= 1]
+    return 100.0 * sum(1.0 / n for n in ns) / len(ns) if ns else None
