@@ -17,7 +17,8 @@ from mrclens.validation import validate_file
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
-                               'message, title, qid), and with --on-invalid skip/repair: on_invalid (mode, '
+                               'message, title, qid), records (span data: read, kept, skipped, dropped, refused), '
+                               'task (multiple-choice data), and with --on-invalid skip/repair: on_invalid (mode, '
                                'notes, questions_left); the exit code is the same as without --json.')
 @on_invalid_option
 @verbosity_options

@@ -14,7 +14,10 @@ content, :mod:`mrclens.formats.detect`):
 
 Every reader builds the SQuAD JSON object and validates it with
 :func:`mrclens.formats.squad_schema.parse_squad`, so errors read the same in every format: file,
-article title, question id, what is wrong.
+article title, question id, what is wrong. Every reader keeps the record contract
+(:mod:`mrclens.formats.base`): each record read is kept, refused, skipped or dropped, with its reason
+and line, and :attr:`Loaded.records` says how many of each. Multiple-choice data given to a span
+reader is named as such, with the commands that read it (:func:`unknown_format_problem`).
 :func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet (``mrclens convert``).
 
 Examples:
@@ -71,9 +74,11 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
             ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
 
     Returns:
-        a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data).
+        a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data), its
+        ``records`` how every record was accounted for (the record contract, :mod:`mrclens.formats.base`).
 
     Raises:
+        InvariantError: a file without errors whose records do not add up (a bug in a reader).
         MRCLensError: an unknown format name or option, or a Python object of no known kind.
         ValueError: an unknown ``on_invalid``.
         FileNotFoundError: the file does not exist.
@@ -229,6 +234,9 @@ def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", 
     Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid``: see
     :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
     file with no valid question left.
+
+    A file without questions loads (empty), with a warning in :func:`read`'s problems; ``mrclens stats``,
+    ``check`` and ``compare`` refuse it (:func:`mrclens.stats.core.require_questions`).
 
     Raises:
         DataError: the data is unreadable, of no known format (the message lists the formats MRCLens

@@ -167,14 +167,29 @@ class RecordLog:
         return self.n_read - self.n_refused - self.n_skipped - self.n_dropped
 
 
+def classify_record(obj: dict) -> tuple[str | None, str]:
+    """The JSON Lines format of one line's object, or ``(None, why)`` (:func:`mrclens.formats.detect.sniff` and :func:`iter_jsonl`)."""
+    keys = set(obj)
+    if "header" in keys or {"context", "qas"} <= keys:
+        return "mrqa", "jsonl"
+    if "document_text" in keys:
+        return "nq-simplified", "jsonl"
+    if "document_tokens" in keys or "document_html" in keys:
+        return None, ("this is the original (not simplified) Natural Questions format; convert it with "
+                      "Google's simplify_nq_data.py first")
+    if {"context", "question"} <= keys:
+        return "hf-flat", "jsonl"
+    if "data" in keys:
+        return "json-document", "json"
+    return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
+
+
 def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)`` for every non-blank line that is a JSON object of the format
     ``fmt`` (a name of :data:`FORMAT_DESCRIPTIONS`; ``None``: any object). Every other line is one
     record, reported to ``log`` as invalid with its 1-based number: not JSON, not an object, or a
-    record of another format (:func:`mrclens.formats.detect.classify_record`; e.g. a flat Hugging Face
+    record of another format (:func:`classify_record`; e.g. a flat Hugging Face
     record appended to an MRQA file). Integers of any size stay exact (Python ``int``)."""
-    from mrclens.formats.detect import classify_record
-
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue

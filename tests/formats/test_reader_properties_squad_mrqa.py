@@ -70,7 +70,7 @@ def test_squad_json_every_question_accounted_for(tmp_path_factory, obj, on_inval
         expected = squad_records(obj)
     except (KeyError, TypeError, AttributeError):
         expected = None  # damaged above the paragraphs: the file must be refused
-    outcome = check_span_read(source, file, expected, on_invalid, format="squad" if not as_object else "auto")
+    outcome = check_span_read(source, file, expected, on_invalid, format="squad")
     assert expected is not None or outcome == "refused"
 
 
