@@ -65,6 +65,8 @@ class Msg:
         "(the context there reads {found!r})"
     )
     IMPOSSIBLE_WITH_ANSWERS = "unanswerable question (is_impossible) has {n} answers; expected none"
+    NO_QUESTIONS_IN_FILE = "no questions in the file"
+    NO_QUESTIONS = "no questions: {what} need at least one question"
     V2_NO_ANSWERS = (
         "is_impossible is false but the question has no answers; treated as unanswerable, "
         "as the official SQuAD v2.0 script does"
@@ -232,6 +234,10 @@ class FormatMsg:
     DATASETS_SPLITS = ("a DatasetDict holds several splits ({splits}); pass one of them, "
                        "e.g. load_dataset(ds[{first!r}])")
     MRQA_HEADER_ONLY = "line {line}: a second MRQA header line"
+    MRQA_BAD_CONTEXT = "line {line}: field 'context' is missing or not a string; its {n} question(s) are not read"
+    FOREIGN_LINE = "line {line}: {other}, not a line of this {fmt} file"
+    OTHER_TASK = ("this is {data_label} data ({form}), not span-extraction data; this step reads span-extraction "
+                  "formats only ({known}); {data_label} data is read by {commands}")
     MRQA_BAD_SPAN = ("line {line}: question {qid}: detected answer #{a_index}: char span {span!r} "
                      "is not a pair of integers inside the context (length {ctx_len})")
     MRQA_BAD_DETECTED = "line {line}: question {qid}: 'detected_answers' is missing or not a list of objects"
@@ -239,15 +245,24 @@ class FormatMsg:
                     "(every span was out of range or empty)")
     NQ_BAD_SPAN = ("line {line}: example {qid}: {what} token span [{start}, {end}) is outside the "
                    "document ({n_tokens} tokens)")
+    NQ_SPAN_NOT_INT = "line {line}: example {qid}: {what}: {field} is not an integer (got {value!r})"
+    NQ_SPAN_REVERSED = ("line {line}: example {qid}: {what} token span [{start}, {end}) is empty or reversed "
+                        "(start_token must be below end_token)")
+    NQ_BAD_FIELD = "line {line}: example {qid}: {field} must be {expected}, got {value!r}"
     NQ_OPTION = "option {name}={value!r} is not one of {allowed}"
     PRED_NOT_JSON = "{path}: not valid JSON: {err} (line {line}, column {col})"
     PRED_NOT_UTF8 = "{path}: not UTF-8 text: {err}"
+    PRED_NOT_GZIP = "{path}: ends in .gz but cannot be decompressed: {err}"
+    PRED_CHOICE_SHAPE = ("{path}: multiple-choice predictions must be one JSON object {{\"question id\": ending index}} "
+                         "(0-based), got {kind}")
     PRED_SHAPE = ("{path}: not a prediction file MRCLens reads ({why}); expected one of: "
                   "{{\"question id\": \"answer text\"}} (official SQuAD), {{\"question id\": [n-best answers]}}, "
                   "a JSON list or JSON Lines of {{\"id\", \"prediction_text\"[, \"no_answer_probability\"]}} "
                   "(Hugging Face)")
     PRED_BAD_ITEM = "{path}: {where}: {what}"
     PRED_DUPLICATE = "{path}: {where}: question {qid} has a second prediction"
+    PRED_REPEATED_KEY = ("{path}: {where}the key {key!r} appears twice in one JSON object (a question with two "
+                         "predictions, or a damaged file); give each key once")
     NA_THRESHOLD = "--na-threshold {value!r}: give a number between 0 and 1, or 'best'"
     NA_NO_PROBS = "{path}: --na-threshold needs no-answer probabilities, and this file has none"
 

@@ -1,12 +1,19 @@
-"""Validation report for one dataset file, in any format MRCLens reads (``mrclens validate``)."""
+"""Validation report for one dataset file, in any format MRCLens reads (``mrclens validate``).
+
+Span data in any format of :mod:`mrclens.formats`; data of another task (multiple choice: CODAH TSV,
+multiple-choice JSON Lines) is told by the task registry (:func:`mrclens.tasks.detect_task`) and read
+with that task's own reader (its ``"load_set"`` entry point).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from mrclens.errors import Problem
-from mrclens.formats import read_dataset
-from mrclens.squad import Dataset
+from mrclens.errors import DataError, Problem
+from mrclens.formats import read
+from mrclens.formats.squad_schema import RecordCounts
+from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
 
 
 @dataclass
@@ -15,15 +22,22 @@ class ValidationReport:
 
     Attributes:
         file: the path as given.
-        counts: articles, paragraphs, questions, answers, unanswerable (of the items
-            that could be read).
-        problems: every problem, each naming the file, article title and question id.
+        counts: span data: articles, paragraphs, questions, answers, unanswerable (of the items
+            that could be read); another task's data: that task's counts (multiple choice:
+            questions, endings).
+        problems: every problem, each naming the file, the line or article title, and the question id.
+        dataset: what was read (a :class:`~mrclens.squad.Dataset`, or the task's dataset).
+        records: how every record of the file was accounted for (span data read as a whole;
+            :class:`~mrclens.formats.squad_schema.RecordCounts`), else ``None``.
+        task: the task of the data (:mod:`mrclens.tasks`).
     """
 
     file: str
     counts: dict[str, int]
     problems: list[Problem] = field(default_factory=list)
-    dataset: Dataset | None = field(default=None, repr=False)
+    dataset: Any = field(default=None, repr=False)
+    records: RecordCounts | None = None
+    task: Task = field(default_factory=lambda: get_task(DEFAULT_TASK))
 
     @property
     def errors(self) -> list[Problem]:
@@ -45,10 +59,18 @@ def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
     Args:
         on_invalid: read as the other commands would with ``--on-invalid`` (see
             :func:`mrclens.formats.squad_schema.parse_squad`); what was skipped or repaired is in
-            ``report.dataset.notes`` and the counts are of what is left.
+            ``report.dataset.notes`` and the counts are of what is left. Span data only: another
+            task's reader refuses every invalid question.
 
     Raises:
         FileNotFoundError: the file does not exist.
     """
-    dataset, problems = read_dataset(path, on_invalid)
-    return ValidationReport(str(path), dataset.counts(), problems, dataset)
+    task = detect_task(path)
+    if not task.is_default:
+        try:
+            data = task.entry("load_set")(path)
+        except DataError as err:
+            return ValidationReport(str(path), {"questions": 0}, list(err.problems), task=task)
+        return ValidationReport(str(path), data.counts(), list(data.notes), data, task=task)
+    loaded = read(path, on_invalid=on_invalid)
+    return ValidationReport(str(path), loaded.dataset.counts(), loaded.problems, loaded.dataset, loaded.records)

@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from dataclasses import dataclass, field
@@ -72,11 +73,16 @@ def read_prediction_file(path: str | os.PathLike, task: str = DEFAULT_TASK) -> P
     for multiple choice (issue 20) ``{"question id": ending index}`` (the ``"choice"`` form; indices
     kept as decimal strings); for span data an index is not an answer and is an error.
 
+    Every prediction in the file is used or the file is refused: a question id given twice (also as
+    a repeated key of one JSON object, which a JSON parser would silently collapse) is an error.
+
     Raises:
         MRCLensError: ``task`` is not a registered task.
-        PredictionsError: unreadable, of no known shape, a non-string answer, an empty n-best list, a
-            duplicate id, a no-answer probability that is not a number in [0, 1] or that only some items
-            have (the message names the file, the item and what is wrong).
+        PredictionsError: unreadable (not gzip, not UTF-8, not JSON, nested too deeply), of no known
+            shape (for multiple choice: anything but ``{"question id": ending index}``), a non-string
+            answer, an empty n-best list, a duplicate id, a no-answer probability that is not a number
+            in [0, 1] or that only some items have (the message names the file, the item and what is
+            wrong).
         FileNotFoundError: the file does not exist.
     """
     path = str(path)
@@ -84,8 +90,10 @@ def read_prediction_file(path: str | os.PathLike, task: str = DEFAULT_TASK) -> P
         text = read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise PredictionsError(FormatMsg.PRED_NOT_UTF8.format(path=path, err=err)) from None
+    except gzip.BadGzipFile as err:
+        raise PredictionsError(FormatMsg.PRED_NOT_GZIP.format(path=path, err=err)) from None
     try:
-        obj = json.loads(text)
+        obj = _loads(text, path, "")
         fmt = "hf-list" if isinstance(obj, list) else None
     except json.JSONDecodeError as err:
         if err.msg != "Extra data":
@@ -94,10 +102,13 @@ def read_prediction_file(path: str | os.PathLike, task: str = DEFAULT_TASK) -> P
         for number, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    obj.append((f"line {number}", json.loads(line)))
+                    obj.append((f"line {number}", _loads(line, path, f"line {number}: ")))
                 except json.JSONDecodeError as line_err:
                     raise PredictionsError(FormatMsg.PRED_NOT_JSON.format(path=path, err=line_err.msg, line=number,
                                                                           col=line_err.colno)) from None
+    if fmt is not None and get_task(task).prediction_form == "choice":
+        raise PredictionsError(FormatMsg.PRED_CHOICE_SHAPE.format(path=path, kind="a JSON list" if fmt == "hf-list"
+                                                                  else "JSON Lines"))
     if isinstance(obj, dict):
         return _read_mapping(path, obj, task)
     if fmt == "hf-list":
@@ -105,6 +116,23 @@ def read_prediction_file(path: str | os.PathLike, task: str = DEFAULT_TASK) -> P
     if fmt is None:
         raise PredictionsError(FormatMsg.PRED_SHAPE.format(path=path, why=f"the JSON value is a {type(obj).__name__}"))
     return _read_items(path, fmt, obj)
+
+
+def _loads(text: str, path: str, where: str):
+    """``json.loads`` that refuses a key repeated in one object (the item names it) and nesting too
+    deep to parse (:class:`PredictionsError`); other syntax errors raise ``json.JSONDecodeError``."""
+    def pairs(items: list) -> dict:
+        out: dict = {}
+        for key, value in items:
+            if key in out:
+                raise PredictionsError(FormatMsg.PRED_REPEATED_KEY.format(path=path, where=where, key=key))
+            out[key] = value
+        return out
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs)
+    except RecursionError:
+        raise PredictionsError(FormatMsg.PRED_NOT_JSON.format(path=path, err="nested too deeply", line="?", col="?")) from None
 
 
 def _read_mapping(path: str, obj: dict, task: str = DEFAULT_TASK) -> PredictionFile:

@@ -9,6 +9,7 @@ import click
 
 from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT
+from mrclens.tasks import task_field
 from mrclens.validation import validate_file
 
 
@@ -16,25 +17,31 @@ from mrclens.validation import validate_file
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
-                               'message, title, qid), and with --on-invalid skip/repair: on_invalid (mode, '
+                               'message, title, qid), records (span data: read, kept, skipped, dropped, refused), '
+                               'task (multiple-choice data), and with --on-invalid skip/repair: on_invalid (mode, '
                                'notes, questions_left); the exit code is the same as without --json.')
 @on_invalid_option
 @verbosity_options
 def validate(file: str, as_json: bool, on_invalid: str) -> None:
-    """Check a SQuAD-format FILE (any format MRCLens reads) and print its counts and problems.
+    """Check a data FILE (any format MRCLens reads) and print its counts and problems.
 
     Counts are of what the file holds (an invalid answer still counts as an answer). With
     --on-invalid skip or repair, lists what the other commands would skip or repair with the
-    same option, and exits 0 when what is left is usable.
+    same option, and exits 0 when what is left is usable. Multiple-choice data (CODAH TSV,
+    multiple-choice JSON Lines) is checked by its own reader, which refuses any invalid question.
     """
     report = validate_file(file)
     c = report.counts
+    if not report.task.is_default:
+        return _validate_other_task(report, as_json)
     if as_json:
         def problems(items):
             return [{"message": p.message, "title": p.title, "qid": p.qid} for p in items]
 
         obj = {"file": file, "valid": report.ok, "counts": c, "errors": problems(report.errors),
                "warnings": problems(report.warnings)}
+        if report.records is not None:
+            obj["records"] = vars(report.records)
         usable = report.ok
         if not report.ok and on_invalid != "refuse":
             fixed = validate_file(file, on_invalid)
@@ -55,8 +62,9 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
         click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
         return
     fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid)
-    skipped = sum(1 for n in fixed.dataset.notes if n.severity == "skipped" and n.qid is not None)
-    where = f"{skipped:,} of {c['questions']:,} questions invalid" if fixed.ok else "the file cannot be read as a whole"
+    records = fixed.records
+    where = (f"{records.skipped:,} of {records.read:,} questions invalid" if fixed.ok and records is not None
+             else "the file cannot be read as a whole")
     click.echo(f"INVALID: {len(report.errors):,} error(s) ({where}), {len(report.warnings):,} warning(s)", err=True)
     if on_invalid == "refuse":
         if fixed.ok and fixed.counts["questions"]:
@@ -70,4 +78,24 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
     if not fixed.ok or not fixed.counts["questions"]:
         for problem in fixed.errors:
             click.echo(str(problem), err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _validate_other_task(report, as_json: bool) -> None:
+    """``validate`` of another task's data (multiple choice): counts, problems, exit 2 when invalid."""
+    if as_json:
+        obj = {"file": report.file, **task_field(report.task.name), "valid": report.ok, "counts": report.counts,
+               "errors": [{"message": p.message, "qid": p.qid} for p in report.errors],
+               "warnings": [{"message": p.message, "qid": p.qid} for p in report.warnings]}
+        click.echo(json.dumps(obj, ensure_ascii=False, indent=1))
+    else:
+        counts = ", ".join(f"{v:,} {k}" for k, v in report.counts.items())
+        click.echo(f"{report.file}: {report.task.title} data: {counts}")
+        for problem in report.problems:
+            click.echo(str(problem), err=True)
+        if report.ok:
+            click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
+        else:
+            click.echo(f"INVALID: {len(report.errors):,} error(s), {len(report.warnings):,} warning(s)", err=True)
+    if not report.ok:
         sys.exit(EXIT_BAD_INPUT)

@@ -14,7 +14,10 @@ content, :mod:`mrclens.formats.detect`):
 
 Every reader builds the SQuAD JSON object and validates it with
 :func:`mrclens.formats.squad_schema.parse_squad`, so errors read the same in every format: file,
-article title, question id, what is wrong.
+article title, question id, what is wrong. Every reader keeps the record contract
+(:mod:`mrclens.formats.base`): each record read is kept, refused, skipped or dropped, with its reason
+and line, and :attr:`Loaded.records` says how many of each. Multiple-choice data given to a span
+reader is named as such, with the commands that read it (:func:`unknown_format_problem`).
 :func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet (``mrclens convert``).
 
 Examples:
@@ -34,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import DataError, FormatMsg, MRCLensError, Msg, Problem
+from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
@@ -71,9 +74,11 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
             ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
 
     Returns:
-        a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data).
+        a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data), its
+        ``records`` how every record was accounted for (the record contract, :mod:`mrclens.formats.base`).
 
     Raises:
+        InvariantError: a file without errors whose records do not add up (a bug in a reader).
         MRCLensError: an unknown format name or option, or a Python object of no known kind.
         ValueError: an unknown ``on_invalid``.
         FileNotFoundError: the file does not exist.
@@ -89,8 +94,7 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
     if detected:
         fmt, container = sniff(source)
         if fmt is None:
-            return Loaded(Dataset([], None, file), "unknown", "json", problems=[
-                Problem(file, FormatMsg.UNKNOWN_FORMAT.format(why=container, known=known_formats()))])
+            return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(source, container)])
     else:
         fmt, container = format, None
     allowed = _OPTIONS.get(fmt if fmt != "json-document" else "", set())
@@ -101,7 +105,50 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
     loaded = _read_path(source, file, fmt, container, dict(options, on_invalid=on_invalid))
     loaded.detected = detected
     log.debug("%s: read as %s", file, loaded.describe())  # shown with -v; `mrclens convert` prints it
+    return _closed(loaded, file)
+
+
+def _closed(loaded: Loaded, file: str) -> Loaded:
+    """Check the record contract (:mod:`mrclens.formats.base`) of a read, and warn of a file without
+    questions (``mrclens stats``, ``check`` and ``compare`` refuse one).
+
+    Raises:
+        InvariantError: a file without errors whose records do not add up (a bug in a reader).
+    """
+    records = loaded.records
+    if loaded.errors:
+        return loaded
+    if records is not None and not records.balanced:
+        raise InvariantError(f"{file}: records do not add up: {records}")
+    if not any(True for _ in loaded.dataset.iter_questions()):
+        loaded.problems.append(Problem(file, Msg.NO_QUESTIONS_IN_FILE, severity="warning"))
     return loaded
+
+
+#: The ``mrclens`` commands that read a task's data, by the entry point they use (:mod:`mrclens.tasks`).
+_ROLE_COMMANDS = {"audit": ("audit",), "perturb_file": ("perturb",), "score_file": ("evaluate",),
+                  "file_stats": ("stats", "check"), "compare": ("compare",)}
+
+
+def unknown_format_problem(path: str | os.PathLike, why: str) -> Problem:
+    """The problem of a file whose span format cannot be told (``why``), pointing the right way: a
+    file that cannot be decompressed or decoded says so; data of another task (multiple choice: CODAH
+    TSV, multiple-choice JSON Lines; :func:`mrclens.tasks.detect_task`) says which task it is and
+    which commands read it; anything else lists the span formats MRCLens reads."""
+    from mrclens.tasks import detect_task
+
+    file = str(path)
+    _, problems = read_text(path)
+    if problems:
+        return problems[0]
+    task = detect_task(path)
+    if not task.is_default:
+        form = task.entry("sniff")(path)
+        commands = [c for role, cs in _ROLE_COMMANDS.items() if task.has(role) for c in cs] + ["validate"]
+        return Problem(file, FormatMsg.OTHER_TASK.format(
+            data_label=task.data_label, form=form if isinstance(form, str) else task.title, known=", ".join(FORMATS),
+            commands=", ".join(f"`mrclens {c}`" for c in commands)))
+    return Problem(file, FormatMsg.UNKNOWN_FORMAT.format(why=why, known=known_formats()))
 
 
 def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loaded:
@@ -123,6 +170,9 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
     # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
     try:
         obj = json.loads(text)
+    except RecursionError:
+        return Loaded(Dataset([], None, file), "unknown", "json", problems=[
+            Problem(file, Msg.NOT_JSON.format(err="nested too deeply", line="?", col="?"))])
     except json.JSONDecodeError as err:
         if fmt == "hf-flat":
             return hf_flat.read_jsonl_text(text, file, on_invalid)
@@ -137,8 +187,8 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
         return hf_flat.read_json_object(obj, file, on_invalid)
     if isinstance(obj, dict) and fmt == "hf-flat":  # a one-line JSON Lines file
         return hf_flat.read_jsonl_text(text, file, on_invalid)
-    return Loaded(Dataset([], None, file), "unknown", "json", problems=[Problem(file, FormatMsg.UNKNOWN_FORMAT.format(
-        why=f"a JSON {type(obj).__name__} without a 'data' list of articles or records", known=known_formats()))])
+    return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(
+        path, f"a JSON {type(obj).__name__} without a 'data' list of articles or records")])
 
 
 def _is_parquet(path) -> bool:
@@ -150,7 +200,7 @@ def _read_object(obj: Any, format: str, on_invalid: str = "refuse") -> Loaded:
     if isinstance(obj, Dataset):
         return Loaded(obj, "squad", "object", detected=format == "auto")
     if squad_json.is_squad_object(obj) and format in ("auto", "squad"):
-        return squad_json.read_object(obj, on_invalid=on_invalid)
+        return _closed(squad_json.read_object(obj, on_invalid=on_invalid), "<memory>")
     if isinstance(obj, Mapping) and obj and all(hasattr(v, "column_names") for v in obj.values()):  # DatasetDict
         if len(obj) != 1:
             raise MRCLensError(FormatMsg.DATASETS_SPLITS.format(splits=", ".join(obj), first=next(iter(obj))))
@@ -161,7 +211,7 @@ def _read_object(obj: Any, format: str, on_invalid: str = "refuse") -> Loaded:
         loaded = hf_flat.read_object(obj, on_invalid=on_invalid)
         if loaded is not None:
             loaded.detected = format == "auto"
-            return loaded
+            return _closed(loaded, "<memory>")
     raise MRCLensError(FormatMsg.UNKNOWN_OBJECT.format(kind=type(obj).__name__, known=known_formats()))
 
 
@@ -184,6 +234,9 @@ def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", 
     Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid``: see
     :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
     file with no valid question left.
+
+    A file without questions loads (empty), with a warning in :func:`read`'s problems; ``mrclens stats``,
+    ``check`` and ``compare`` refuse it (:func:`mrclens.stats.core.require_questions`).
 
     Raises:
         DataError: the data is unreadable, of no known format (the message lists the formats MRCLens

@@ -5,6 +5,25 @@ schema) and validates it with :func:`mrclens.formats.squad_schema.parse_squad`, 
 format gives the same :class:`~mrclens.squad.Dataset` and the same problem messages (file, article
 title, question id, what is wrong). Problems that only a format can have (a bad JSON line, an MRQA span out of range)
 name the line as well.
+
+**The record contract** (MRCLens issue 35): every record a reader reads is accounted for. A record is
+one question (SQuAD JSON and MRQA: an element of a ``qas`` list; Hugging Face flat data: a line, row or
+list item; simplified NQ: a line) or a unit that should hold questions but cannot be read as such (a
+line that is not JSON or not a JSON object, an MRQA line without a ``qas`` list, a line of another
+format, a ``qas`` that is not a list): each counts as one record. A record is
+
+* **kept**: its question is in the dataset;
+* **refused**: an error naming the file, the line (or article and question) and what is wrong; the
+  file as a whole is then refused (``load_dataset`` raises :class:`~mrclens.errors.DataError`, the
+  CLI exits 2) — with ``--on-invalid refuse``, the default;
+* **skipped**: a ``"skipped"`` note in :attr:`~mrclens.squad.Dataset.notes` with the same reason —
+  with ``--on-invalid skip`` / ``repair``;
+* **dropped**: left out by a rule of the format's conversion (an NQ YES/NO answer, an MRQA question
+  without a usable span with ``on_no_span="drop"``), counted by reason in :attr:`Loaded.counts`.
+
+:class:`RecordLog` is how a reader reports each record; :func:`validated` checks the books: for a
+file without errors, ``read == kept + skipped + dropped`` (:class:`RecordCounts`), else it raises
+:class:`~mrclens.errors.InvariantError` — a question lost without a count is a bug, never silent.
 """
 
 from __future__ import annotations
@@ -17,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from mrclens.errors import FormatMsg, Msg, Problem
+from mrclens.errors import FormatMsg, InvariantError, Msg, Problem
 from mrclens.io_utils import gunzip
-from mrclens.formats.squad_schema import parse_squad
+from mrclens.formats.squad_schema import RecordCounts, parse_squad_counted
 from mrclens.squad import Dataset
 
 #: The formats MRCLens reads, as named by ``format=`` / ``--format``, with what each is.
@@ -51,6 +70,8 @@ class Loaded:
         counts: what the conversion did, by name (e.g. MRQA ``spans_merged``, NQ ``dropped_yes_no``);
             empty for SQuAD JSON, which needs no conversion.
         notes: one human-readable line per count that is not zero, saying why.
+        records: how every record of the input was accounted for (:class:`RecordCounts`; ``None``
+            where nothing could be read, e.g. a file that is not JSON).
     """
 
     dataset: Dataset
@@ -60,6 +81,7 @@ class Loaded:
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    records: "RecordCounts | None" = None
 
     @property
     def errors(self) -> list[Problem]:
@@ -96,38 +118,128 @@ def read_text(path: str | os.PathLike) -> tuple[str | None, list[Problem]]:
         return None, [Problem(file, Msg.NOT_UTF8.format(err=err))]
 
 
-def iter_jsonl(text: str, file: str, problems: list[Problem]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line number, object)`` for every non-blank line that is a JSON object; every other
-    line becomes a problem naming its 1-based number. Integers of any size stay exact (Python ``int``)."""
+class RecordLog:
+    """How a reader reports each record it reads (the record contract in the module docstring).
+
+    A reader calls :meth:`read` for every record, then for those it does not hand on as a question
+    :meth:`invalid` (an error, or a ``"skipped"`` note, as ``on_invalid`` says) or :meth:`drop`.
+
+    >>> log = RecordLog("f.jsonl", "skip")
+    >>> log.read(3); log.invalid("line 2: not valid JSON"); log.drop()
+    >>> [str(n) for n in log.notes], log.problems, log.handed
+    (['f.jsonl: skipped: line 2: not valid JSON'], [], 1)
+    """
+
+    def __init__(self, file: str, on_invalid: str = "refuse"):
+        self.file = file
+        self.on_invalid = on_invalid
+        self.problems: list[Problem] = []
+        self.notes: list[Problem] = []
+        self.n_read = self.n_skipped = self.n_dropped = self.n_refused = 0
+
+    def read(self, n: int = 1) -> None:
+        """``n`` more records read."""
+        self.n_read += n
+
+    def invalid(self, message: str, title: str | None = None, qid: str | None = None, records: int = 1) -> None:
+        """A record that cannot be used: an error (``on_invalid="refuse"``) or a ``"skipped"`` note.
+        ``message`` names the line (``"line 12: ..."``)."""
+        if self.on_invalid == "refuse":
+            self.problems.append(Problem(self.file, message, title, qid))
+            self.n_refused += records
+        else:
+            self.notes.append(Problem(self.file, f"skipped: {message}", title, qid, severity="skipped"))
+            self.n_skipped += records
+
+    def drop(self, records: int = 1, warning: Problem | None = None) -> None:
+        """A record left out by a conversion rule (its reason counted by the reader)."""
+        self.n_dropped += records
+        if warning is not None:
+            self.problems.append(warning)
+
+    def warn(self, problem: Problem) -> None:
+        """A warning that loses no record (e.g. one MRQA span dropped, the question kept)."""
+        self.problems.append(problem)
+
+    @property
+    def handed(self) -> int:
+        """Records handed on as questions (read, and neither refused, skipped nor dropped)."""
+        return self.n_read - self.n_refused - self.n_skipped - self.n_dropped
+
+
+def classify_record(obj: dict) -> tuple[str | None, str]:
+    """The JSON Lines format of one line's object, or ``(None, why)`` (:func:`mrclens.formats.detect.sniff` and :func:`iter_jsonl`)."""
+    keys = set(obj)
+    if "header" in keys or {"context", "qas"} <= keys:
+        return "mrqa", "jsonl"
+    if "document_text" in keys:
+        return "nq-simplified", "jsonl"
+    if "document_tokens" in keys or "document_html" in keys:
+        return None, ("this is the original (not simplified) Natural Questions format; convert it with "
+                      "Google's simplify_nq_data.py first")
+    if {"context", "question"} <= keys:
+        return "hf-flat", "jsonl"
+    if "data" in keys:
+        return "json-document", "json"
+    return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
+
+
+def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line number, object)`` for every non-blank line that is a JSON object of the format
+    ``fmt`` (a name of :data:`FORMAT_DESCRIPTIONS`; ``None``: any object). Every other line is one
+    record, reported to ``log`` as invalid with its 1-based number: not JSON, not an object, or a
+    record of another format (:func:`classify_record`; e.g. a flat Hugging Face
+    record appended to an MRQA file). Integers of any size stay exact (Python ``int``)."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            problems.append(Problem(file, FormatMsg.JSONL_BAD_LINE.format(line=number, err=err.msg, col=err.colno)))
+        except (json.JSONDecodeError, RecursionError) as err:
+            log.read()
+            msg, col = (err.msg, err.colno) if isinstance(err, json.JSONDecodeError) else ("nested too deeply", "?")
+            log.invalid(FormatMsg.JSONL_BAD_LINE.format(line=number, err=msg, col=col))
             continue
         if not isinstance(obj, dict):
-            problems.append(Problem(file, FormatMsg.JSONL_NOT_OBJECT.format(line=number, kind=type(obj).__name__)))
+            log.read()
+            log.invalid(FormatMsg.JSONL_NOT_OBJECT.format(line=number, kind=type(obj).__name__))
             continue
+        if fmt is not None:
+            other, _ = classify_record(obj)
+            if other is not None and other != fmt:
+                log.read()
+                log.invalid(FormatMsg.FOREIGN_LINE.format(line=number, other=_FOREIGN.get(other, other),
+                                                          fmt=_FILE_NAMES.get(fmt, fmt)))
+                continue
         yield number, obj
 
 
-def validated(squad_obj: dict[str, Any], file: str, problems: list[Problem],
-              on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
-    """Validate a SQuAD JSON object built by a reader; the reader's own problems come first.
+#: How :func:`iter_jsonl` names a line of another format.
+_FOREIGN = {"hf-flat": "a flat Hugging Face record (context, question, answers)",
+            "mrqa": "an MRQA line (header, or context with qas)",
+            "nq-simplified": "a Natural Questions line (document_text)",
+            "json-document": "a JSON document with a 'data' list"}
+_FILE_NAMES = {"mrqa": "MRQA", "hf-flat": "flat Hugging Face", "nq-simplified": "simplified Natural Questions",
+               "mc-jsonl": "multiple-choice JSON Lines"}
 
-    With ``on_invalid`` ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.squad_schema.parse_squad`), a reader's
-    error about one question (the reader already left that question out) becomes a ``"skipped"``
-    note of the dataset instead of an error; errors about the whole file stay errors.
+
+def validated(squad_obj: dict[str, Any], file: str, log: RecordLog) -> tuple[Dataset, list[Problem], RecordCounts]:
+    """Validate a SQuAD JSON object built by a reader and close its books (the record contract).
+
+    The reader's problems come first, then the schema's; the reader's ``"skipped"`` notes come
+    before the schema's in ``dataset.notes``. The questions of ``squad_obj`` are the records the
+    reader handed on (:attr:`RecordLog.handed`).
+
+    Raises:
+        InvariantError: the file has no error, yet its records do not add up (a record lost without
+            a count: a bug in a reader).
     """
-    dataset, squad_problems = parse_squad(squad_obj, file, on_invalid)
-    if on_invalid != "refuse":
-        kept = []
-        for p in problems:
-            if p.severity == "error" and p.qid is not None:
-                dataset.notes.append(Problem(p.file, f"skipped: {p.message}", p.title, p.qid, severity="skipped"))
-            else:
-                kept.append(p)
-        problems = kept
-    return dataset, problems + squad_problems
+    dataset, squad_problems, schema = parse_squad_counted(squad_obj, file, log.on_invalid)
+    dataset.notes[:0] = log.notes
+    problems = log.problems + squad_problems
+    counts = RecordCounts(read=log.n_read, kept=schema.kept, skipped=log.n_skipped + schema.skipped,
+                          dropped=log.n_dropped, refused=log.n_refused + schema.refused)
+    if schema.read != log.handed or (not any(p.severity == "error" for p in problems) and not counts.balanced):
+        raise InvariantError(f"{file}: records do not add up: {counts} (the reader handed on {log.handed}, "
+                             f"the schema read {schema.read})")
+    return dataset, problems, counts

@@ -17,27 +17,10 @@ import json
 import os
 from pathlib import Path
 
-from mrclens.formats.base import open_text
+from mrclens.formats.base import classify_record, open_text
 
 #: What :func:`sniff` returns: (format, container), or (None, reason) when nothing fits.
 HEAD_LIMIT = 1 << 20
-
-
-def classify_record(obj: dict) -> tuple[str | None, str]:
-    """The JSON Lines format of one line's object, or ``(None, why)``."""
-    keys = set(obj)
-    if "header" in keys or {"context", "qas"} <= keys:
-        return "mrqa", "jsonl"
-    if "document_text" in keys:
-        return "nq-simplified", "jsonl"
-    if "document_tokens" in keys or "document_html" in keys:
-        return None, ("this is the original (not simplified) Natural Questions format; convert it with "
-                      "Google's simplify_nq_data.py first")
-    if {"context", "question"} <= keys:
-        return "hf-flat", "jsonl"
-    if "data" in keys:
-        return "json-document", "json"
-    return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
 
 
 def sniff(path: str | os.PathLike) -> tuple[str | None, str]:

@@ -20,6 +20,10 @@ has an empty answer list the set is read as SQuAD v2.0 (version ``"v2.0"``, ``is
 exactly for the questions without answers), otherwise as v1.1 (version ``"1.1"``). An
 ``is_impossible`` column, when present, is used as given. Any other column is kept in the question's
 ``extra`` (null values are skipped).
+
+Every record (a line, a row, a list item) is one record of the record contract
+(:mod:`mrclens.formats.base`): kept, or refused (skipped with ``on_invalid="skip"``) with its line,
+row or item number — also a line that is not JSON, not an object, or a record of another format.
 """
 
 from __future__ import annotations
@@ -28,17 +32,17 @@ import os
 from typing import Any, Iterable
 
 from mrclens.errors import FormatMsg, Problem
-from mrclens.formats.base import Loaded, iter_jsonl, validated
+from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
+from mrclens.formats.squad_schema import RecordCounts
 from mrclens.squad import Dataset
 
 _KNOWN = {"id", "title", "context", "question", "answers", "is_impossible"}
 
 
-def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
-                       problems: list[Problem] | None = None, on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
+def records_to_dataset(records: Iterable[tuple[str, Any]], file: str,
+                       log: RecordLog) -> tuple[Dataset, list[Problem], RecordCounts]:
     """Build and validate a dataset from ``(where, record)`` pairs (``where`` names the record in
-    messages, e.g. ``"line 12"`` or ``"row 11"``)."""
-    problems = problems if problems is not None else []
+    messages, e.g. ``"line 12"`` or ``"row 11"``); each record is reported to ``log``."""
     articles: list[dict[str, Any]] = []
     last_title: object = object()
     last_context: object = object()
@@ -46,19 +50,22 @@ def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
     any_flag = False
     untitled = 0
     for where, rec in records:
+        log.read()
+        if not isinstance(rec, dict):
+            log.invalid(FormatMsg.RECORD_MISSING.format(where=where, field="(record)", expected="a JSON object"))
+            continue
         qid = rec.get("id")
         qname = str(qid) if isinstance(qid, (str, int)) and not isinstance(qid, bool) else None
         context = rec.get("context")
         if not isinstance(context, str):
-            problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=where, field="context", expected="a string"),
-                                    qid=qname))
+            log.invalid(FormatMsg.RECORD_MISSING.format(where=where, field="context", expected="a string"), qid=qname)
             continue
         answers = rec.get("answers")
         texts = starts = None
         if isinstance(answers, dict):
             texts, starts = answers.get("text"), answers.get("answer_start")
         if not (isinstance(texts, list) and isinstance(starts, list) and len(texts) == len(starts)):
-            problems.append(Problem(file, FormatMsg.FLAT_ANSWERS.format(where=where, value=answers), qid=qname))
+            log.invalid(FormatMsg.FLAT_ANSWERS.format(where=where, value=answers), qid=qname)
             continue
         title = rec.get("title")
         if title is None:
@@ -89,30 +96,23 @@ def records_to_dataset(records: Iterable[tuple[str, dict[str, Any]]], file: str,
             for paragraph in article["paragraphs"]:
                 for item in paragraph["qas"]:
                     item.setdefault("is_impossible", not item["answers"])
-    return validated({"version": "v2.0" if v2 else "1.1", "data": articles}, file, problems, on_invalid)
+    return validated({"version": "v2.0" if v2 else "1.1", "data": articles}, file, log)
 
 
 def read_jsonl_text(text: str, file: str, on_invalid: str = "refuse") -> Loaded:
     """Read flat records from JSON Lines text (one record per line)."""
-    problems: list[Problem] = []
-    records = ((f"line {n}", obj) for n, obj in iter_jsonl(text, file, problems))
-    dataset, problems = records_to_dataset(records, file, problems, on_invalid=on_invalid)
-    return Loaded(dataset, "hf-flat", "jsonl", problems=problems)
+    log = RecordLog(file, on_invalid)
+    records = ((f"line {n}", obj) for n, obj in iter_jsonl(text, log, "hf-flat"))
+    dataset, problems, counts = records_to_dataset(records, file, log)
+    return Loaded(dataset, "hf-flat", "jsonl", problems=problems, records=counts)
 
 
 def read_json_object(obj: Any, file: str, on_invalid: str = "refuse") -> Loaded:
     """Read flat records from a decoded JSON list, or ``{"data": [records]}``."""
     records = obj.get("data") if isinstance(obj, dict) else obj
-    problems: list[Problem] = []
-    pairs = []
-    for i, rec in enumerate(records):
-        if isinstance(rec, dict):
-            pairs.append((f"record {i}", rec))
-        else:
-            problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"record {i}", field="(record)",
-                                                                          expected="a JSON object")))
-    dataset, problems = records_to_dataset(pairs, file, problems, on_invalid=on_invalid)
-    return Loaded(dataset, "hf-flat", "json", problems=problems)
+    dataset, problems, counts = records_to_dataset(((f"record {i}", rec) for i, rec in enumerate(records)), file,
+                                                   RecordLog(file, on_invalid))
+    return Loaded(dataset, "hf-flat", "json", problems=problems, records=counts)
 
 
 def read_parquet(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
@@ -130,8 +130,8 @@ def read_parquet(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
         return Loaded(Dataset([], None, file), "hf-flat", "parquet",
                       problems=[Problem(file, FormatMsg.PARQUET_UNREADABLE.format(err=err))])
     rows = ((f"row {i}", rec) for i, rec in enumerate(table.to_pylist()))
-    dataset, problems = records_to_dataset(rows, file, on_invalid=on_invalid)
-    return Loaded(dataset, "hf-flat", "parquet", problems=problems)
+    dataset, problems, counts = records_to_dataset(rows, file, RecordLog(file, on_invalid))
+    return Loaded(dataset, "hf-flat", "parquet", problems=problems, records=counts)
 
 
 def read_object(obj: Any, name: str = "<memory>", on_invalid: str = "refuse") -> Loaded | None:
@@ -144,13 +144,13 @@ def read_object(obj: Any, name: str = "<memory>", on_invalid: str = "refuse") ->
         records = obj.to_pylist()
     elif hasattr(obj, "to_dict") and hasattr(obj, "columns"):  # pandas.DataFrame
         records = [{k: _plain(v) for k, v in r.items()} for r in obj.to_dict("records")]
-    elif isinstance(obj, list) and all(isinstance(r, dict) for r in obj):
+    elif isinstance(obj, list) and (not obj or any(isinstance(r, dict) for r in obj)):
         records = obj
     else:
         return None
-    dataset, problems = records_to_dataset(((f"row {i}", r) for i, r in enumerate(records)), name,
-                                           on_invalid=on_invalid)
-    return Loaded(dataset, "hf-flat", "object", problems=problems)
+    dataset, problems, counts = records_to_dataset(((f"row {i}", r) for i, r in enumerate(records)), name,
+                                                   RecordLog(name, on_invalid))
+    return Loaded(dataset, "hf-flat", "object", problems=problems, records=counts)
 
 
 def _plain(value: Any) -> Any:

@@ -20,6 +20,11 @@ How MRCLens turns it into SQuAD form (every count is in :attr:`Loaded.counts`):
   merged or kept: ``spans == spans_dropped + spans_merged + answers``.
 * Identical gold answers (same text, same start) are merged into one (``spans_merged``): MRQA repeats
   a detected answer once per annotator (MRQA issue #6).
+* Every question is one record of the record contract (:mod:`mrclens.formats.base`): a line that is
+  not a JSON object, a line of another format (e.g. a flat Hugging Face record appended to the file),
+  a context line whose ``context`` is not a string (its questions are counted) or whose ``qas`` is not a
+  list (one record), and an element of ``qas`` that is not an object are refused (or, with
+  ``on_invalid="skip"``, skipped), each naming its line.
 * A span that is not a pair of integers inside the context, or whose text is blank, is dropped
   (``spans_dropped``, with a warning naming the line and question); a question left without any
   answer is dropped (``questions_dropped``, an error unless ``on_no_span="drop"``).
@@ -37,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from mrclens.errors import FormatMsg, Problem
-from mrclens.formats.base import Loaded, iter_jsonl, validated
+from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
 from mrclens.metrics.official import normalize_answer
 
 COUNT_NOTES = {
@@ -69,44 +74,48 @@ def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: 
         on_no_span: ``"error"`` or ``"drop"``: what a question without a usable span is.
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.base.validated`).
     """
-    problems: list[Problem] = []
+    log = RecordLog(file, on_invalid)
     counts = dict.fromkeys(COUNT_NOTES, 0)
     name = None
     articles: list[dict[str, Any]] = []
-    for line, obj in iter_jsonl(text, file, problems):
+    for line, obj in iter_jsonl(text, log, "mrqa"):
         if "header" in obj:
             if name is not None or articles:
-                problems.append(Problem(file, FormatMsg.MRQA_HEADER_ONLY.format(line=line)))
+                log.invalid(FormatMsg.MRQA_HEADER_ONLY.format(line=line), records=0)
             header = obj["header"] if isinstance(obj["header"], dict) else {}
             name = str(header.get("dataset") or "MRQA")
             continue
         counts["contexts"] += 1
         title = f"{name or 'MRQA'} context {counts['contexts']}"
-        context = obj.get("context")
-        if not isinstance(context, str):
-            problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"line {line}", field="context",
-                                                                          expected="a string"), title))
+        context, qas = obj.get("context"), obj.get("qas")
+        if not isinstance(qas, list):
+            log.read()
+            log.invalid(FormatMsg.RECORD_MISSING.format(where=f"line {line}", field="qas", expected="a list of questions"),
+                        title)
             continue
-        qas = obj.get("qas") if isinstance(obj.get("qas"), list) else []
+        log.read(len(qas))
+        if not isinstance(context, str):
+            log.invalid(FormatMsg.MRQA_BAD_CONTEXT.format(line=line, n=len(qas)), title, records=len(qas))
+            continue
         items = []
-        for qa in qas:
+        for qi, qa in enumerate(qas):
             if not isinstance(qa, dict):
-                problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"line {line}", field="qas[]",
-                                                                              expected="a JSON object"), title))
+                log.invalid(FormatMsg.RECORD_MISSING.format(where=f"line {line}", field=f"qas[{qi}]",
+                                                            expected="a JSON object"), title)
                 continue
             counts["questions"] += 1
-            item = _question(qa, context, line, title, file, id_field, merge_duplicates, on_no_span, counts, problems)
+            item = _question(qa, context, line, title, file, id_field, merge_duplicates, on_no_span, counts, log)
             if item is not None:
                 items.append(item)
         articles.append({"title": title, "paragraphs": [{"context": context, "qas": items}]})
-    dataset, problems = validated({"version": "1.1", "data": articles}, file, problems, on_invalid)
+    dataset, problems, records = validated({"version": "1.1", "data": articles}, file, log)
     if any(q.is_impossible is not None for _, _, q in dataset.iter_questions()):
         dataset.version = "v2.0"
     notes = [f"{counts[k]:,} {COUNT_NOTES[k]}" for k in COUNT_NOTES if counts[k]]
-    return Loaded(dataset, "mrqa", "jsonl", problems=problems, counts=counts, notes=notes)
+    return Loaded(dataset, "mrqa", "jsonl", problems=problems, counts=counts, notes=notes, records=records)
 
 
-def _question(qa, context, line, title, file, id_field, merge, on_no_span, counts, problems) -> dict[str, Any] | None:
+def _question(qa, context, line, title, file, id_field, merge, on_no_span, counts, log: RecordLog) -> dict[str, Any] | None:
     qid = qa.get("qid")
     item: dict[str, Any] = {"question": qa.get("question")}
     if id_field == "id" and isinstance(qa.get("id"), (str, int)) and qa.get("id") != "":
@@ -123,7 +132,7 @@ def _question(qa, context, line, title, file, id_field, merge, on_no_span, count
         return item
     detected = qa.get("detected_answers")
     if not isinstance(detected, list) or not all(isinstance(d, dict) for d in detected):
-        problems.append(Problem(file, FormatMsg.MRQA_BAD_DETECTED.format(line=line, qid=qid), title, str(qid)))
+        log.invalid(FormatMsg.MRQA_BAD_DETECTED.format(line=line, qid=qid), title, str(qid))
         return None
     answers: list[dict[str, Any]] = []
     seen: set[tuple[int, str]] = set()
@@ -136,9 +145,9 @@ def _question(qa, context, line, title, file, id_field, merge, on_no_span, count
             text = context[span[0]:span[1] + 1] if ok else ""
             if not ok or not text.strip():
                 counts["spans_dropped"] += 1
-                problems.append(Problem(file, FormatMsg.MRQA_BAD_SPAN.format(line=line, qid=qid, a_index=ai, span=span,
-                                                                             ctx_len=len(context)),
-                                        title, str(qid), severity="warning"))
+                log.warn(Problem(file, FormatMsg.MRQA_BAD_SPAN.format(line=line, qid=qid, a_index=ai, span=span,
+                                                                      ctx_len=len(context)),
+                                 title, str(qid), severity="warning"))
                 continue
             given = det.get("text")
             if isinstance(given, str) and given != text:
@@ -152,9 +161,12 @@ def _question(qa, context, line, title, file, id_field, merge, on_no_span, count
                 counts["spans_extra_occurrences"] += 1
             answers.append({"text": text, "answer_start": span[0]})
     if not answers:
-        counts["questions_dropped"] += 1
-        problems.append(Problem(file, FormatMsg.MRQA_NO_SPAN.format(line=line, qid=qid), title, str(qid),
-                                severity="warning" if on_no_span == "drop" else "error"))
+        message = FormatMsg.MRQA_NO_SPAN.format(line=line, qid=qid)
+        counts["questions_dropped"] += 1  # with on_no_span="error" the question is refused (or skipped)
+        if on_no_span == "drop":
+            log.drop(warning=Problem(file, message, title, str(qid), severity="warning"))
+        else:
+            log.invalid(message, title, str(qid))
         return None
     counts["answers"] += len(answers)
     item["answers"] = answers

@@ -33,6 +33,11 @@ for their NQ set (not checked against the paper here), with options for the case
   question), else v1.1.
 * Title: the ``title=`` parameter of ``document_url`` with ``_`` as spaces; examples on the same
   page are paragraphs of one article.
+* Every line is one record of the record contract (:mod:`mrclens.formats.base`): kept, dropped by an
+  option above (counted by reason), or refused (skipped with ``on_invalid="skip"``) with its line and
+  its true reason: a missing field, ``annotations`` that is not a list of objects, a
+  ``candidate_index`` or token that is not an integer (``"15"``, null), a ``long_answer`` that is not
+  an object, a span that is empty or reversed, a span outside the document.
 """
 
 from __future__ import annotations
@@ -43,8 +48,8 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from mrclens.errors import FormatMsg, MRCLensError, Problem
-from mrclens.formats.base import Loaded, iter_jsonl, validated
+from mrclens.errors import FormatMsg, MRCLensError
+from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
 
 OPTIONS = {
     "yes_no": ("drop", "unanswerable"),
@@ -123,13 +128,14 @@ def read_text(text: str, file: str, on_invalid: str = "refuse", **options: str) 
     """Read simplified-NQ JSON Lines text; ``options`` as in the module docstring, ``on_invalid`` as in
     :func:`mrclens.formats.base.validated`."""
     opts = check_options(options)
-    problems: list[Problem] = []
+    log = RecordLog(file, on_invalid)
     counts = dict.fromkeys(COUNT_NOTES, 0)
     articles: dict[str, dict[str, Any]] = {}
     any_unanswerable = False
-    for line, ex in iter_jsonl(text, file, problems):
+    for line, ex in iter_jsonl(text, log, "nq-simplified"):
+        log.read()
         counts["examples"] += 1
-        item, context, title = _convert(ex, line, file, opts, counts, problems)
+        item, context, title = _convert(ex, line, file, opts, counts, log)
         if item is None:
             continue
         any_unanswerable |= not item["answers"]
@@ -140,33 +146,79 @@ def read_text(text: str, file: str, on_invalid: str = "refuse", **options: str) 
             for p in article["paragraphs"]:
                 for item in p["qas"]:
                     item["is_impossible"] = not item["answers"]
-    dataset, problems = validated({"version": "v2.0" if any_unanswerable else "1.1", "data": list(articles.values())},
-                                  file, problems, on_invalid)
+    dataset, problems, records = validated({"version": "v2.0" if any_unanswerable else "1.1",
+                                            "data": list(articles.values())}, file, log)
     notes = [f"{counts[k]:,} {COUNT_NOTES[k]}" for k in COUNT_NOTES if counts[k]]
-    return Loaded(dataset, "nq-simplified", "jsonl", problems=problems, counts=counts, notes=notes)
+    return Loaded(dataset, "nq-simplified", "jsonl", problems=problems, counts=counts, notes=notes, records=records)
 
 
-def _convert(ex, line, file, opts, counts, problems):
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _span_problem(where: dict[str, Any], what: str, start: Any, end: Any, n_tokens: int) -> str | None:
+    """Why ``[start, end)`` is not a usable token span of a document of ``n_tokens`` tokens (``None``: it is).
+    ``where``: ``line`` and ``qid`` for the message."""
+    for name, value in (("start_token", start), ("end_token", end)):
+        if not _is_int(value):
+            return FormatMsg.NQ_SPAN_NOT_INT.format(**where, what=what, field=name, value=value)
+    if start >= end:
+        return FormatMsg.NQ_SPAN_REVERSED.format(**where, what=what, start=start, end=end)
+    if start < 0 or end > n_tokens:
+        return FormatMsg.NQ_BAD_SPAN.format(**where, what=what, start=start, end=end, n_tokens=n_tokens)
+    return None
+
+
+def _structure_problem(ex: dict[str, Any], where: dict[str, Any]) -> str | None:
+    """Why the example's ``annotations`` / ``long_answer_candidates`` cannot be read (``None``: they can):
+    a list of objects; each ``long_answer`` an object (or null) whose ``candidate_index`` is an integer;
+    ``short_answers`` a list of objects."""
+    def bad(field: str, expected: str, value: Any) -> str:
+        return FormatMsg.NQ_BAD_FIELD.format(**where, field=field, expected=expected, value=value)
+
+    annotations = ex.get("annotations")
+    if not isinstance(annotations, list) or not all(isinstance(a, dict) for a in annotations):
+        return bad("annotations", "a list of objects", annotations)
+    for i, a in enumerate(annotations):
+        la = a.get("long_answer")
+        if la is not None and not isinstance(la, dict):
+            return bad(f"annotations[{i}].long_answer", "an object", la)
+        if la is not None and "candidate_index" in la and not _is_int(la["candidate_index"]):
+            return bad(f"annotations[{i}].long_answer.candidate_index", "an integer (-1: no long answer)",
+                       la["candidate_index"])
+        shorts = a.get("short_answers")
+        if shorts is not None and (not isinstance(shorts, list) or not all(isinstance(s, dict) for s in shorts)):
+            return bad(f"annotations[{i}].short_answers", "a list of objects", shorts)
+    cands = ex.get("long_answer_candidates")
+    if cands is not None and (not isinstance(cands, list) or not all(isinstance(c, dict) for c in cands)):
+        return bad("long_answer_candidates", "a list of objects", cands)
+    return None
+
+
+def _convert(ex, line, file, opts, counts, log: RecordLog):
     qid = ex.get("example_id")
     qname = str(qid) if isinstance(qid, (int, str)) and not isinstance(qid, bool) else None
     doc = ex.get("document_text")
     title = title_from_url(ex.get("document_url")) or f"NQ line {line}"
     if not isinstance(doc, str) or qname is None or not isinstance(ex.get("question_text"), str):
         field = "document_text" if not isinstance(doc, str) else "example_id" if qname is None else "question_text"
-        problems.append(Problem(file, FormatMsg.RECORD_MISSING.format(where=f"line {line}", field=field,
-                                                                      expected="present and of the right type"),
-                                title, qname))
+        log.invalid(FormatMsg.RECORD_MISSING.format(where=f"line {line}", field=field,
+                                                    expected="present and of the right type"), title, qname)
+        return None, None, title
+    where = {"line": line, "qid": qname}
+    problem = _structure_problem(ex, where)
+    if problem is not None:
+        log.invalid(problem, title, qname)
         return None, None, title
     tokens = doc.split(" ")
-    annotations = [a for a in ex.get("annotations") or [] if isinstance(a, dict)]
+    annotations = ex["annotations"]
     item = {"id": qname, "question": ex["question_text"], "answers": []}
 
-    def bad_span(what, start, end) -> bool:
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(tokens)):
-            problems.append(Problem(file, FormatMsg.NQ_BAD_SPAN.format(line=line, qid=qname, what=what, start=start, end=end,
-                                                                       n_tokens=len(tokens)), title, qname))
-            return True
-        return False
+    def refuse_span(what, start, end) -> bool:
+        problem = _span_problem(where, what, start, end, len(tokens))
+        if problem is not None:
+            log.invalid(problem, title, qname)
+        return problem is not None
 
     chosen = Counter()
     spans = {}
@@ -179,12 +231,17 @@ def _convert(ex, line, file, opts, counts, problems):
         counts["seen_no_long_answer"] += 1
         if opts["no_long_answer"] == "drop":
             counts["dropped_no_long_answer"] += 1
+            log.drop()
             return None, None, title
-        cands = [c for c in ex.get("long_answer_candidates") or [] if isinstance(c, dict) and c.get("top_level")]
-        paras = [c for c in cands if 0 <= c.get("start_token", -1) < len(tokens) and tokens[c["start_token"]] == "<P>"]
+        cands = [c for c in ex.get("long_answer_candidates") or [] if c.get("top_level")]
+        paras = [c for c in cands if _is_int(c.get("start_token")) and 0 <= c["start_token"] < len(tokens)
+                 and tokens[c["start_token"]] == "<P>"]
         cand = (paras or cands or [None])[0]
-        if cand is None or bad_span("first top-level candidate", cand.get("start_token"), cand.get("end_token")):
+        if cand is None:
             counts["dropped_no_long_answer"] += 1
+            log.drop()
+            return None, None, title
+        if refuse_span("first top-level candidate", cand.get("start_token"), cand.get("end_token")):
             return None, None, title
         context, _, _ = _text_of(tokens, cand["start_token"], cand["end_token"])
         counts["kept_unanswerable"] += 1
@@ -192,19 +249,20 @@ def _convert(ex, line, file, opts, counts, problems):
     best = max(chosen.values())
     index = next(i for i in chosen if chosen[i] == best)  # Counter keeps first-seen order
     start, end = spans[index]
-    if bad_span("long answer", start, end):
+    if refuse_span("long answer", start, end):
         return None, None, title
     if tokens[start].startswith(_TABLE_LIST):
         counts["seen_tables_lists"] += 1
         if opts["tables_lists"] == "drop":
             counts["dropped_tables_lists"] += 1
+            log.drop()
             return None, None, title
     context, starts, ends = _text_of(tokens, start, end)
     on_chosen = [a for a in annotations if (a.get("long_answer") or {}).get("candidate_index") == index]
     answers, seen = [], set()
     multi = yes_no = False
     for a in on_chosen:
-        shorts = [s for s in a.get("short_answers") or [] if isinstance(s, dict)]
+        shorts = a.get("short_answers") or []
         if a.get("yes_no_answer") not in (None, "NONE") and not shorts:
             yes_no = True
         if len(shorts) > 1:
@@ -218,8 +276,8 @@ def _convert(ex, line, file, opts, counts, problems):
                 shorts = [{"start_token": shorts[0].get("start_token"), "end_token": shorts[-1].get("end_token")}]
         for s in shorts:
             s0, s1 = s.get("start_token"), s.get("end_token")
-            if bad_span("short answer", s0, s1):
-                continue
+            if refuse_span("short answer", s0, s1):
+                return None, None, title
             if not (start <= s0 and s1 <= end):
                 counts["short_outside_long"] += 1
                 continue
@@ -241,6 +299,7 @@ def _convert(ex, line, file, opts, counts, problems):
         counts[f"seen_{case}"] += 1
     if case == "multi_span" or opts[case] == "drop":
         counts[f"dropped_{case}"] += 1
+        log.drop()
         return None, None, title
     counts["kept_unanswerable"] += 1
     return item, context, title

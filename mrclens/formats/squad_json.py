@@ -16,7 +16,7 @@ from typing import Any
 
 from mrclens.errors import DataError, Msg, Problem
 from mrclens.formats.base import Loaded
-from mrclens.formats.squad_schema import parse_squad
+from mrclens.formats.squad_schema import parse_squad_counted
 from mrclens.io_utils import gc_paused, read_bytes
 from mrclens.squad import Dataset
 
@@ -74,14 +74,14 @@ def read_path(path: str | os.PathLike, on_invalid: str = "refuse") -> Loaded:
 def read_decoded(obj: Any, file: str, on_invalid: str = "refuse") -> Loaded:
     """Check the JSON value decoded from the SQuAD file ``file`` (the file is not read again)."""
     with gc_paused():
-        dataset, problems = parse_squad(obj, file, on_invalid)
-    return Loaded(dataset, "squad", "json", problems=problems)
+        dataset, problems, records = parse_squad_counted(obj, file, on_invalid)
+    return Loaded(dataset, "squad", "json", problems=problems, records=records)
 
 
 def read_object(obj: Any, name: str = "<memory>", on_invalid: str = "refuse") -> Loaded:
     """Read a decoded SQuAD JSON object (``{"data": [articles], "version": ...}``)."""
-    dataset, problems = parse_squad(obj, name, on_invalid)
-    return Loaded(dataset, "squad", "object", problems=problems)
+    dataset, problems, records = parse_squad_counted(obj, name, on_invalid)
+    return Loaded(dataset, "squad", "object", problems=problems, records=records)
 
 
 def is_squad_object(obj: Any) -> bool:

@@ -71,6 +71,31 @@ def _nearest_occurrence(context: str, text: str, start: int) -> int | None:
     return found[0]
 
 
+@dataclass(frozen=True)
+class RecordCounts:
+    """What became of every record of one input (the record contract of :mod:`mrclens.formats.base`).
+
+    Attributes:
+        read: records in the input.
+        kept: questions in the dataset.
+        skipped: records left out under ``on_invalid="skip"``/``"repair"``, each with a note.
+        dropped: records left out by a conversion rule of the format, counted by reason in
+            :attr:`mrclens.formats.base.Loaded.counts`.
+        refused: records with an error (the file is refused when there is any).
+    """
+
+    read: int
+    kept: int
+    skipped: int = 0
+    dropped: int = 0
+    refused: int = 0
+
+    @property
+    def balanced(self) -> bool:
+        """``read == kept + skipped + dropped``: no record lost without a count (files without errors)."""
+        return self.read == self.kept + self.skipped + self.dropped
+
+
 def parse_squad(obj: Any, file: str = "<memory>", on_invalid: str = "refuse") -> tuple[Dataset, list[Problem]]:
     """Build a :class:`~mrclens.squad.Dataset` from a decoded SQuAD JSON object, collecting every problem.
 
@@ -98,18 +123,36 @@ def parse_squad(obj: Any, file: str = "<memory>", on_invalid: str = "refuse") ->
     Raises:
         ValueError: an unknown ``on_invalid``.
     """
+    dataset, problems, _ = parse_squad_counted(obj, file, on_invalid)
+    return dataset, problems
+
+
+def parse_squad_counted(obj: Any, file: str = "<memory>",
+                        on_invalid: str = "refuse") -> tuple[Dataset, list[Problem], RecordCounts]:
+    """:func:`parse_squad`, with how its records were accounted for (:class:`RecordCounts`).
+
+    A record is an element of a ``qas`` list, or a ``qas`` that is not a list (one record). ``kept``
+    is the number of questions in the dataset (with ``"refuse"``, invalid ones included where
+    possible), ``skipped`` the records left out with a note (``"skip"``/``"repair"``), ``refused``
+    the records left out with an error (a question that is not an object, a ``qas`` that is not a
+    list). Records under an article or paragraph that is refused as a whole are not counted.
+
+    Raises:
+        ValueError: an unknown ``on_invalid``.
+    """
     if on_invalid not in ON_INVALID:
         raise ValueError(f"on_invalid must be one of {ON_INVALID}, got {on_invalid!r}")
     if not isinstance(obj, dict):
-        return Dataset([], None, file), [Problem(file, Msg.NOT_OBJECT.format(kind=type(obj).__name__))]
+        return Dataset([], None, file), [Problem(file, Msg.NOT_OBJECT.format(kind=type(obj).__name__))], RecordCounts(0, 0)
     data = obj.get("data")
     if not isinstance(data, list):
-        return Dataset([], None, file), [Problem(file, Msg.NO_DATA)]
+        return Dataset([], None, file), [Problem(file, Msg.NO_DATA)], RecordCounts(0, 0)
     version = obj.get("version")
     parser = _SchemaParser(file, on_invalid)
     articles = [a for a in (parser.article(ai, raw) for ai, raw in enumerate(data)) if a is not None]
     dataset = Dataset(articles, version if isinstance(version, str) else None, file, parser.notes)
-    return dataset, parser.problems
+    kept = sum(len(p.questions) for a in articles for p in a.paragraphs)
+    return dataset, parser.problems, RecordCounts(parser.read, kept, parser.skipped, refused=parser.refused)
 
 
 @dataclass
@@ -122,6 +165,10 @@ class _SchemaParser:
     notes: list[Problem] = field(default_factory=list)
     #: question id → title of the article it first appeared in (for duplicate-id messages).
     seen: dict[str, str] = field(default_factory=dict)
+    #: records read, skipped with a note, refused with an error (:func:`parse_squad_counted`).
+    read: int = 0
+    skipped: int = 0
+    refused: int = 0
 
     def article(self, ai: int, raw_article: Any) -> Article | None:
         """Article number ``ai``; ``None`` (left out, with its problem) when it is not an object
@@ -172,9 +219,11 @@ class _SchemaParser:
         context = self.context(title, pi, raw_par)
         paragraph = Paragraph(context if context is not None else "")
         qas = raw_par.get("qas")
-        if not isinstance(qas, list):
+        qas_unreadable = not isinstance(qas, list)
+        if qas_unreadable:
             problems.append(Problem(self.file, Msg.NO_QAS.format(index=pi), title))
             qas = []
+        self.read += len(qas) + qas_unreadable
         paragraph_errors = problems[n_before:]
         for qi, raw_q in enumerate(qas):
             q_before = len(problems)
@@ -185,16 +234,21 @@ class _SchemaParser:
                 qid = f"<paragraph {pi}, question {qi}>" if question is None else question.id
                 reasons = "; ".join(p.message for p in (paragraph_errors + errors))
                 self.notes.append(Problem(self.file, f"skipped: {reasons}", title, qid, severity="skipped"))
+                self.skipped += 1
                 del problems[q_before:]
                 continue
             if question is not None:
                 paragraph.questions.append(question)
+            else:
+                self.refused += 1
         if not refuse and paragraph_errors:
             del problems[n_before:n_before + len(paragraph_errors)]
             if not qas:
                 self.notes.append(Problem(self.file, "skipped: " + "; ".join(p.message for p in paragraph_errors),
                                           title, severity="skipped"))
+                self.skipped += qas_unreadable
             return None
+        self.refused += qas_unreadable
         return paragraph
 
     def question_id(self, raw_q: dict, title: str, pi: int, qi: int) -> str:

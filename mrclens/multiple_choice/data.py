@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -41,7 +42,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from mrclens.errors import DataError, FormatMsg, MRCLensError, Problem
-from mrclens.formats.base import iter_jsonl, read_text
+from mrclens.formats.base import RecordLog, iter_jsonl, open_text, read_text
 from mrclens.io_utils import atomic_write_bytes
 
 #: CODAH's category letters and names (Chen et al. 2019, Table 2), in the paper's order.
@@ -59,6 +60,7 @@ class McMsg:
     TSV_LABEL = "line {line}: the label {value!r} is not one of 0, 1, 2, 3"
     TSV_CATEGORY = "line {line}: unknown category letter(s) {letters!r} (CODAH uses i, r, p, n, q, o)"
     EMPTY_ENDING = "ending {index} is empty"
+    ENDING_NOT_TEXT = "ending {index} is not a string (got {value!r})"
     FEW_ENDINGS = "needs at least 2 endings, got {n}"
     LABEL_RANGE = "label {label!r} is not an index into its {n} endings (0 to {last})"
     DUPLICATE_ID = "question id {qid!r} appears again (first on line {first})"
@@ -173,7 +175,9 @@ def _check(q_id: str, endings: list[Any], label: Any, where: str, file: str, pro
         ok = False
     for i, e in enumerate(endings):
         if not isinstance(e, str) or not e.strip():
-            problems.append(Problem(file, f"{where}: {McMsg.EMPTY_ENDING.format(index=i)}", qid=q_id))
+            what = (McMsg.EMPTY_ENDING.format(index=i) if isinstance(e, str)
+                    else McMsg.ENDING_NOT_TEXT.format(index=i, value=e))
+            problems.append(Problem(file, f"{where}: {what}", qid=q_id))
             ok = False
     if isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < max(len(endings), 1):
         problems.append(Problem(file, f"{where}: {McMsg.LABEL_RANGE.format(label=label, n=len(endings), last=len(endings) - 1)}",
@@ -249,7 +253,10 @@ def _read_codah(text: str, file: str, problems: list[Problem], notes: list[Probl
 def _read_jsonl(text: str, file: str, problems: list[Problem]) -> list[MCQuestion]:
     out: list[MCQuestion] = []
     first_line: dict[str, int] = {}
-    for number, obj in iter_jsonl(text, file, problems):
+    log = RecordLog(file)  # refuses every line that is not a JSON object, or is a line of a span format
+    for number, obj in iter_jsonl(text, log, "mc-jsonl"):
+        problems.extend(log.problems)
+        log.problems.clear()
         q = parse_record(obj, file, number, problems)
         if q is None:
             continue
@@ -259,22 +266,37 @@ def _read_jsonl(text: str, file: str, problems: list[Problem]) -> list[MCQuestio
             continue
         first_line[q.id] = number
         out.append(q)
+    problems.extend(log.problems)
     return out
+
+
+def _first_line(path: Path) -> str | None:
+    """The first non-blank line of the (gunzipped) text file at ``path``, read as a stream, so that a
+    truncated ``.gz`` file still shows what it is; ``None`` when it cannot be read or has none."""
+    try:
+        with open_text(path) as fh:
+            for _ in range(1000):
+                line = fh.readline(1 << 20)
+                if not line:
+                    return None
+                if line.strip():
+                    return line
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, zlib.error):
+        return None
+    return None
 
 
 def sniff_mc(path: str | os.PathLike) -> str | None:
     """The multiple-choice form of ``path``: ``"folds"`` (a folder with ``cv_split/`` or ``fold_k/``),
     ``"codah-tsv"``, ``"mc-jsonl"``, or ``None`` when it is not multiple-choice data (e.g. SQuAD).
-    Reads at most the first non-blank line; never raises on bad content."""
+    Reads at most the first non-blank line (as a stream: a truncated ``.gz`` file is still
+    recognised, and reading it then says it is truncated); never raises on bad content."""
     p = Path(path)
     if p.is_dir():
         return "folds" if _fold_dirs(p) else None
     if not p.is_file():
         return None
-    text, _ = read_text(p)
-    if text is None:
-        return None
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = _first_line(p) or ""
     if first.count("\t") == 6 and first.rsplit("\t", 1)[-1].strip() in ("0", "1", "2", "3"):
         return "codah-tsv"
     if first.lstrip().startswith("{"):

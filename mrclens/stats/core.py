@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from mrclens.errors import DataError, Msg, Problem
 from mrclens.progress import progress as progress_bar
 from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.parsing import ParsedText, default_cache_dir, parse_texts
@@ -252,9 +253,12 @@ def compute_stats_with_values(
         (:data:`~mrclens.stats.schema.METRIC_PATHS`).
 
     Raises:
+        DataError: ``dataset`` or ``dev`` has no questions (``{"data": []}``, a header-only MRQA
+            file; the message names the file): there is nothing to describe.
         PipelineNotInstalled: no English spaCy pipeline is installed.
         InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
     """
+    require_questions(dataset, dev)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     n_process = default_jobs() if n_process is None else n_process
@@ -279,6 +283,14 @@ def compute_stats_with_values(
                   statistics_cache=cache_use)
     check_layout(result)
     return result, values
+
+
+def require_questions(*datasets: Dataset | None) -> None:
+    """Raise :class:`~mrclens.errors.DataError` naming the first dataset without a question (``None``
+    entries are left out): model-free statistics need at least one."""
+    for d in datasets:
+        if d is not None and not any(True for _ in d.iter_questions()):
+            raise DataError([Problem(d.source or "<memory>", Msg.NO_QUESTIONS.format(what="model-free statistics"))])
 
 
 @contextmanager
