@@ -9,13 +9,13 @@ option, an unwritable --out), 3 a bug.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, FiniteFloat, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def _is_previous(directory) -> bool:
 @click.option("--names", default=None, help="Comma-separated names of the inputs, one per input (default: the file names).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True, help="Bootstrap resamples.")
-@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
+@click.option("--confidence", type=FiniteFloat(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
@@ -82,7 +82,7 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
             write_comparison(comparison, stage)
             write_comparison_page(comparison, stage)
     if as_json:
-        click.echo(json.dumps(comparison.to_json(), ensure_ascii=False))
+        click.echo(json_text(comparison.to_json(), ensure_ascii=False))
     else:
         click.echo(format_comparison(comparison))
     if out_dir is not None:

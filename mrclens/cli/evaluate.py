@@ -11,7 +11,6 @@ Two forms:
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 from pathlib import Path
@@ -20,6 +19,7 @@ import click
 
 from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
 from mrclens.defaults import N_RESAMPLES
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
 
     score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold)
     if as_json:
-        click.echo(json.dumps(score.result))
+        click.echo(json_text(score.result))
         return
     for line in score.lines:
         click.echo(line)
@@ -129,7 +129,7 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     for message in results.warnings:
         log.warning(message)
     if as_json:
-        click.echo(json.dumps(results.to_json()))
+        click.echo(json_text(results.to_json()))
         return
     click.echo(format_table(results))
     for c in results.categories:

@@ -8,7 +8,6 @@ Multi-process (DistributedDataParallel; see :mod:`mrclens.baseline_model.distrib
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import subprocess
@@ -16,9 +15,10 @@ import sys
 
 import click
 
-from mrclens.cli.options import config_option, example, show_progress, verbosity_options
+from mrclens.cli.options import FiniteFloat, config_option, example, show_progress, verbosity_options
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names
 from mrclens.formats import load_dataset
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Passes over TRAIN (default: the profile's).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help=f"Stop after this many optimizer steps [default: the profile's: {describe_step_budgets()}].")
-@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-minutes", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Wall-clock cap: stop after this many minutes of training (evaluation not counted) "
                    "[default: none]. If it stops training, the weights depend on machine speed and load.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
@@ -121,7 +121,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
                        "training": reader.training.to_json() if reader.training is not None else None}
             if reader.no_answer is not None:  # SQuAD v2.0: the reader abstains above this threshold
                 summary["no_answer"] = reader.no_answer
-            click.echo(json.dumps(summary))
+            click.echo(json_text(summary))
     finally:
         ddp.shutdown()
 
