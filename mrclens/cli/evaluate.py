@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
 from mrclens.defaults import N_RESAMPLES
 from mrclens.io_utils import json_text
 
@@ -44,8 +44,10 @@ log = logging.getLogger(__name__)
                    "v2.0 script). Default: the prediction_text as given.")
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
+@on_invalid_option
 @verbosity_options
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force) -> None:
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
+             on_invalid) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
@@ -53,6 +55,10 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     DATA is any format MRCLens reads (SQuAD JSON, flat JSON Lines/parquet, MRQA, simplified NQ).
     For multiple-choice DATA (CODAH TSV, multiple-choice JSON Lines) the predictions are
     {"question id": ending index} (0-based) and the score is accuracy.
+
+    Predictions none of whose ids is a question of DATA (another split?) and multiple-choice
+    indices that are not one of the question's endings stop with exit code 2; questions without
+    a prediction and unknown ids are counted in a warning on standard error (also with --json).
 
     \b
     mrclens evaluate DATA PREDICTIONS
@@ -79,14 +85,16 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     from mrclens.tasks import detect_task
 
-    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold)
+    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+    for note in score.notes:  # --on-invalid skip/repair: what was left out or moved
+        click.echo(str(note), err=True)
+    for warning in score.warnings:  # on standard error, with --json too
+        log.warning(f"{predictions}: {warning}")
     if as_json:
         click.echo(json_text(score.result))
         return
     for line in score.lines:
         click.echo(line)
-    for warning in score.warnings:
-        log.warning(warning)
 
 
 def _is_evaluate_output(directory: Path) -> bool:
