@@ -174,28 +174,6 @@ def make_output_dir(path: str | os.PathLike) -> bool:
     return True
 
 
-def refuse_foreign_output(out_dir: str | os.PathLike, command: str, is_previous, *, force: bool = False) -> None:
-    """Refuse to write into a non-empty ``out_dir`` that holds something other than an earlier
-    output of the same command (as ``mrclens audit`` does), unless ``force``.
-
-    Args:
-        command: the command's name, for the message.
-        is_previous: ``is_previous(out_dir) -> bool``: the directory holds an earlier output of
-            ``command`` (e.g. a readable ``manifest.json`` for ``perturb``).
-
-    Raises:
-        OutputError: ``out_dir`` is not empty and ``is_previous`` says no (names what is there).
-    """
-    out = Path(out_dir)
-    if force or not out.is_dir():
-        return
-    entries = sorted(p.name for p in out.iterdir() if not p.name.startswith(TMP_PREFIX))
-    if not entries or is_previous(out):
-        return
-    found = ", ".join(entries[:3]) + (f" and {len(entries) - 3} more" if len(entries) > 3 else "")
-    raise OutputError(Msg.OUT_HOLDS_OTHER.format(path=out, command=command, found=found))
-
-
 @contextlib.contextmanager
 def staged_output(out_dir: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = (),
                   last: Iterable[str] = ()) -> Iterator[Path]:

@@ -49,12 +49,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
-from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
+from mrclens.defaults import (DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile,
+                              reader_profile_names)
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
@@ -135,6 +137,8 @@ class AuditOptions:
     def __post_init__(self) -> None:
         if self.profile is None:
             self.profile = default_profile(self.train)
+        if self.profile not in reader_profile_names():
+            raise MRCLensError(f"unknown reader profile {self.profile!r} (known: {', '.join(reader_profile_names())})")
         for name in ("perturb_seeds", "train_seeds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -320,6 +324,7 @@ def perturb_sets(run: AuditRun) -> None:
         else:
             echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} "
                  f"({step.seconds:.1f} s)")
+    remove_stale(perturbed, REPLICATES, [f"draw-{k}" for k in range(1, options.perturb_seeds)])
 
 
 def model_free_step(run: AuditRun, reference) -> list:
@@ -376,6 +381,7 @@ def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
             echo(f"[train] done in {step.seconds / 60:.1f} min; {step.value.training.summary()}; saved to {model_dir}")
         readers.append(TrainedReader(model_dir, model_key, reader_seed,
                                      step.value if r == 0 else None))  # keep one reader in memory at most
+    remove_stale(run.layout.model_dir, REPLICATES, [f"reader-{r}" for r in range(1, options.train_seeds)])
     return readers, config_dict
 
 
@@ -409,6 +415,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
     draw0_sha = {name: sha256_file(perturbed / file) for name, file in draw0_files.items()}
     reused = total = 0
     predict_steps = []
+    written: dict[Path, set[str]] = {}  # folder under predictions/ -> the entries this run writes there
     first = None
     for r, entry in enumerate(readers):
         loaded = [entry.reader]  # loaded when the first set needs it
@@ -426,6 +433,10 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
             for name, file in set_files.items():
                 sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
                 target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
+                for entry in (target, *target.parents):
+                    if entry == layout.predictions_dir:
+                        break
+                    written.setdefault(entry.parent, set()).add(entry.name)
                 if k > 0 and draw0_sha.get(name) == sha:
                     target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
                     continue
@@ -437,6 +448,8 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
         if r == 0:
             first = loaded[0]
         del loaded
+    for folder, names in written.items():  # never a prediction file of an earlier run's set, reader or draw
+        remove_stale(folder, PREDICTIONS, names)
     run.seconds["predict"] = sum(ledger.steps[s]["seconds"] for s in predict_steps)
     run.echo(f"[predict] {total} prediction files under {layout.predictions_dir}"
              f"{f' ({reused} reused)' if reused else ''} ({run.seconds['predict']:.1f} s of prediction)")

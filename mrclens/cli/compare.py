@@ -20,17 +20,6 @@ from mrclens.io_utils import json_text
 log = logging.getLogger(__name__)
 
 
-def _is_previous(directory) -> bool:
-    from mrclens.artifacts.comparison import read_comparison
-    from mrclens.errors import ArtifactError
-
-    try:
-        read_comparison(directory)
-        return True
-    except ArtifactError:
-        return False
-
-
 @click.command(epilog=example(
     "mrclens compare dev-v1.1.json.gz DROP.jsonl.gz DuoRC.ParaphraseRC.jsonl.gz --out compare-out",
     "mrclens compare audit-seed0/ audit-seed1/ --names seed0,seed1 --out seeds",
@@ -64,8 +53,8 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     accuracies, correct-minus-wrong ending length, label and category shares and, for audits,
     accuracy and its drops. Mixing them with span inputs is refused (exit 2)."""
     from mrclens.artifacts.comparison import write_comparison
+    from mrclens.artifacts.folders import COMPARISON, check_output_folder, write_folder
     from mrclens.artifacts.layout import COMPARISON_FILES
-    from mrclens.io_utils import refuse_foreign_output, staged_output
     from mrclens.reports.compare import write_comparison_page
     from mrclens.compare import compare as run_compare, format_comparison
 
@@ -73,12 +62,12 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
         raise click.UsageError("give at least two inputs to compare")
     name_list = [n.strip() for n in names.split(",")] if names else None
     if out_dir is not None:
-        refuse_foreign_output(out_dir, "compare", _is_previous, force=force)
+        check_output_folder(out_dir, COMPARISON, force=force)
     comparison = run_compare(list(inputs), name_list, seed=seed, n_resamples=resamples, confidence=confidence,
                              cache_dir=cache_dir, progress=show_progress() and not as_json, on_invalid=on_invalid,
                              n_process=jobs)
     if out_dir is not None:
-        with staged_output(out_dir, protect=inputs) as stage:
+        with write_folder(out_dir, COMPARISON, force=force, protect=inputs) as stage:
             write_comparison(comparison, stage)
             write_comparison_page(comparison, stage)
     if as_json:

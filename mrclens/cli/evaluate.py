@@ -97,31 +97,15 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         click.echo(line)
 
 
-def _is_evaluate_output(directory: Path) -> bool:
-    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit), or
-    only the ``perturbed/`` and ``predictions/`` folders of the output layout (an external
-    model's run laid out as an audit is, e.g. ``examples/audit_external_model.sh``)."""
-    from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, RESULTS_JSON
-    from mrclens.artifacts.results import read_results
-    from mrclens.errors import ArtifactError
-
-    if not (directory / RESULTS_JSON).exists():
-        names = {p.name for p in directory.iterdir() if not p.name.startswith(".mrclens-tmp.")}
-        return names <= {PERTURBED_DIR, PREDICTIONS_DIR} and all((directory / n).is_dir() for n in names)
-    try:
-        return read_results(directory).audit is None
-    except ArtifactError:
-        return False
-
-
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
-    from mrclens.io_utils import make_output_dir, refuse_foreign_output
+    from mrclens.artifacts.folders import EVALUATION, check_output_folder, remove_stale
+    from mrclens.io_utils import make_output_dir
     from mrclens.publish import write_outputs
     from mrclens.reports.table import format_table
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     if out_dir is not None:
-        refuse_foreign_output(out_dir, "evaluate", _is_evaluate_output, force=force)
+        check_output_folder(out_dir, EVALUATION, force=force)
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
                                     seed=seed, n_resamples=resamples, progress=show_progress())
     written = []
@@ -129,6 +113,7 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
         created = make_output_dir(out_dir)
         try:
             written = write_outputs(evaluation, out_dir)
+            remove_stale(out_dir, EVALUATION, [Path(p).name for p in written])
         except BaseException:
             if created:
                 shutil.rmtree(out_dir, ignore_errors=True)

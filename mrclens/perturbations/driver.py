@@ -15,13 +15,13 @@ from typing import Any, Iterable, Sequence
 
 
 from mrclens import __version__
-from mrclens.artifacts import is_perturb_output
+from mrclens.artifacts.folders import PERTURB, write_folder
 from mrclens.artifacts.layout import set_file_name
 from mrclens.artifacts.layout import MANIFEST
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord,
                                         write_manifest)
 from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_bytes, gc_paused, refuse_foreign_output, sha256_file, staged_output
+from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.controls import InsertionPool
@@ -172,9 +172,8 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         raise MRCLensError(f"formats must include 'json' and be among {FORMATS}, got {formats}")
     if not isinstance(dataset, Dataset):
         dataset = load_dataset(dataset)
-    refuse_foreign_output(out_dir, "perturb", is_perturb_output, force=force)
     protect = (dataset.source,) if dataset.source else ()
-    with staged_output(out_dir, protect=protect, last=(MANIFEST,)) as stage:
+    with write_folder(out_dir, PERTURB, force=force, protect=protect, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,
                           formats=formats, progress=progress, n_process=n_process)
 
