@@ -44,6 +44,7 @@ audit) is never overwritten silently: :class:`~mrclens.errors.MRCLensError` unle
 from __future__ import annotations
 
 import logging
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -159,6 +160,7 @@ class LoadedInputs:
         split: the title split (``dev_fraction``, ``seed``, ``eval_titles``); ``None`` with ``--dev``.
         ablation_ids: the ablations to run, resolved.
         model_path: the saved reader to use (``--model``), or ``None`` to train one.
+        model_reader: that reader, loaded before any work (:func:`run_audit`), or ``None``.
     """
 
     train: Dataset
@@ -168,6 +170,7 @@ class LoadedInputs:
     split: dict[str, Any] | None
     ablation_ids: list[str]
     model_path: Path | None
+    model_reader: Any = None
 
 
 @dataclass
@@ -210,31 +213,41 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     Returns:
         the results written to ``results.json`` (:class:`~mrclens.artifacts.results.Results`).
 
+    A bad ``reference`` or ``model`` stops the audit before the data is loaded; a run that fails
+    before its first step finished removes the ``out`` folder it created.
+
     Raises:
         DataError: an input file is invalid (raised before any training).
-        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
+        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off;
+            ArtifactError: a bad reference; CheckpointError: a bad ``--model`` (both before any work).
         FileNotFoundError: an input file does not exist.
     """
-    echo = echo or log.info
-    seconds: dict[str, float] = {}
-    data = load_inputs(options, echo, seconds)
-    fingerprint = input_fingerprint(options, data)
-    ledger = StepLedger(Path(options.out), fingerprint, options.force)
-    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
-                   echo=echo, seconds=seconds, options=options, data=data)
-
-    # the reference of the model-free figures, read now so that a bad --reference stops the audit
-    # before any work; it is not part of the fingerprint (it changes no perturbed set)
     from mrclens.scoring.against_reference import read_any_reference
 
+    echo = echo or log.info
+    seconds: dict[str, float] = {}
+    # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
+    # the saved reader of --model are read before the data is loaded and before OUT is created
     reference, reference_path = read_any_reference(options.reference)
+    model_reader = _load_reader(Path(options.model), options.device) if options.model else None
+    data = load_inputs(options, echo, seconds)
+    data.model_reader = model_reader
+    out = Path(options.out)
+    created = not out.exists()
+    ledger = StepLedger(out, input_fingerprint(options, data), options.force)
     data.inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
-
-    perturb_sets(run)
-    model_free = model_free_step(run, reference)
-    readers, config = train_readers(run)
-    readers[0].reader = predict_sets(run, readers)
-    return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
+                   echo=echo, seconds=seconds, options=options, data=data)
+    try:
+        perturb_sets(run)
+        model_free = model_free_step(run, reference)
+        readers, config = train_readers(run)
+        readers[0].reader = predict_sets(run, readers)
+        return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+    except BaseException:
+        if created and not ledger.steps:  # a failed start leaves no folder behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
 
 
 def load_inputs(options: AuditOptions, echo: Callable[[str], None], seconds: dict[str, float]) -> LoadedInputs:
@@ -357,7 +370,7 @@ def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
     model_path = run.data.model_path
     if model_path is not None:
         model_key = step_key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
-        reader = _load_reader(model_path, options.device)
+        reader = run.data.model_reader or _load_reader(model_path, options.device)
         echo(f"[train] using the saved reader in {model_path} (no training)")
         return [TrainedReader(model_path, model_key, None, reader)], reader.config.to_dict()
     from mrclens.baseline_model import ReaderConfig

@@ -12,6 +12,10 @@ signal's number). Partial outputs are not left behind either way: every file is 
 temporary name and moved into place (:mod:`mrclens.io_utils`), and a folder a failed run created is
 removed.
 
+Every command runs the shared pre-flight checks of :mod:`mrclens.cli.preflight` (output folder,
+output files, reference, cache directory, text that is not UTF-8) after its options are parsed and
+before it starts any work.
+
 Listing the commands (``mrclens --help``) and each command's ``--help`` import no torch, pandas,
 scikit-learn or SciPy: command modules import those inside the command function (tested in
 ``tests/cli/test_cli_conventions.py``). Shared options (``-v``/``-q``, ``--config``) are in
@@ -33,6 +37,7 @@ import click
 
 from mrclens import __version__
 from mrclens.cli.options import verbosity_options
+from mrclens.cli.preflight import install as install_preflight
 from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
@@ -85,7 +90,7 @@ class _Group(click.Group):
         if target is None:
             return None
         module, attr = target.split(":")
-        command = getattr(importlib.import_module(module), attr)
+        command = install_preflight(getattr(importlib.import_module(module), attr))
         command.short_help = SUMMARIES[name]
         return command
 
