@@ -104,8 +104,9 @@ def perturb_dataset(
     counts of changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
     in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). The files are
     written into a staging directory and moved into ``out_dir`` only when all were written
-    (:func:`mrclens.io_utils.staged_output`), the manifest last: a failure leaves no partial
-    output (and no ``out_dir`` it created). The same input and seed give byte-identical files.
+    (:func:`mrclens.artifacts.folders.write_folder`), the manifest last: a failure leaves no partial
+    output (and no ``out_dir`` it created); the set files of an earlier run that this run does not
+    write are then removed, with a warning (:data:`mrclens.artifacts.folders.PERTURB`). The same input and seed give byte-identical files.
 
     Contexts are parsed once each with spaCy's ``senter`` (tokens + sentences), questions once
     each with tok2vec + tagger + attribute_ruler (tokens + POS), through the disk cache of

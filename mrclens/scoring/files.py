@@ -44,15 +44,16 @@ def check_prediction_ids(data: str | os.PathLike, predictions: str | os.PathLike
         ids not in DATA"`` lines, those that apply.
 
     Raises:
-        PredictionsError: ``data`` has questions and no id of ``predictions`` is one of them (the
-            message names both files and shows an id of each).
+        PredictionsError: ``data`` has questions, ``predictions`` has some, and no id of
+            ``predictions`` is one of them (the message names both files and shows an id of each); an
+            empty prediction file scores 0 with the warning.
 
     >>> check_prediction_ids("d.json", "p.json", ["a", "b"], ["a", "x"])
     ['1 question(s) have no prediction and score 0', '1 prediction(s) are for question ids not in d.json']
     """
     questions = set(question_ids)
     matched = sum(1 for qid in set(prediction_ids) if qid in questions)
-    if questions and not matched:
+    if questions and prediction_ids and not matched:
         from mrclens.errors import PredictionsError
 
         example = f" (e.g. {prediction_ids[0]!r} vs {question_ids[0]!r})" if prediction_ids else ""
