@@ -446,10 +446,10 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
             for name, file in set_files.items():
                 sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
                 target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
-                for entry in (target, *target.parents):
-                    if entry == layout.predictions_dir:
+                for part in (target, *target.parents):
+                    if part == layout.predictions_dir:
                         break
-                    written.setdefault(entry.parent, set()).add(entry.name)
+                    written.setdefault(part.parent, set()).add(part.name)
                 if k > 0 and draw0_sha.get(name) == sha:
                     target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
                     continue
