@@ -413,6 +413,31 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
     return results
 
 
+def check_audit_dataset(audit: dict, audit_dir: str | Path, data: str | Path, dev: str | Path | None = None) -> None:
+    """Refuse an audit (``results.json`` as a plain object) of another dataset than ``data``.
+
+    The audit's ``inputs`` record the sha256 of its training and evaluation files; ``data`` (or
+    ``dev``) must be one of them. Nothing is checked when ``data`` is a folder or the audit records
+    no training or evaluation file (an evaluation of an external model's predictions).
+
+    Raises:
+        RulesError: no recorded file has the content of ``data`` or ``dev`` (the message names both
+            sides and their checksums).
+    """
+    from mrclens.io_utils import sha256_file
+
+    recorded = {i.get("sha256"): i.get("file") for i in audit.get("inputs") or []
+                if isinstance(i, dict) and i.get("role") in ("train", "dev") and i.get("sha256")}
+    given = [Path(p) for p in (data, dev) if p is not None and Path(p).is_file()]
+    if not recorded or not given:
+        return
+    if any(sha256_file(p) in recorded for p in given):
+        return
+    files = ", ".join(f"{f} (sha256 {h[:12]}…)" for h, f in recorded.items())
+    raise RulesError(f"--with-audit {audit_dir}: an audit of another dataset: it records {files}, and "
+                     f"{given[0]} has sha256 {sha256_file(given[0])[:12]}…; give the audit of {given[0]}")
+
+
 def exit_code(results: list[RuleResult]) -> int:
     """0 when no rule failed (skipped rules do not count), else 1."""
     return EXIT_FAIL if any(r.status == "fail" for r in results) else EXIT_PASS
@@ -451,12 +476,15 @@ def run_check(
 
     Raises:
         DataError: a data file is invalid (exit 2).
-        RulesError: the rules file or the audit results are malformed (exit 2).
+        RulesError: the rules file or the audit results are malformed, or the audit is of another
+            dataset (:func:`check_audit_dataset`) (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
     """
     task = detect_task(data, role="sniff_input")
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    if audit is not None:
+        check_audit_dataset(audit, audit_dir, data, dev)
     if compare_with is not None and not task.check_compare_with:
         raise MRCLensError(f"{data}: --compare-with is not available for {task.data_label} data")
     reference = None

@@ -7,7 +7,9 @@ check reads as missing, so the caller recomputes it, and is counted in :attr:`Di
 (the caller reports the count once with :func:`warn_bad_entries`).
 
 A cache file that is not an SQLite database (or is damaged) is moved aside with a warning and an
-empty one is started. A cache directory that cannot be created or written (it is a file, or
+empty one is started: when it is opened, and also when the damage shows only later, on a read or a
+write (an intact header over garbled pages: ``database disk image is malformed``); what could not
+be read is recomputed by the caller. A cache directory that cannot be created or written (it is a file, or
 read-only) is a :class:`~mrclens.errors.CacheError`. SQLite in WAL mode lets several processes
 read while one writes. Nothing here knows what is stored: :mod:`mrclens.parsing` keeps spaCy
 parses, :mod:`mrclens.stats.cache` per-paragraph statistics.
@@ -27,6 +29,8 @@ from mrclens.errors import CacheError, Msg
 
 _SQL_CHUNK = 900  # below SQLite's default limit of 999 bound parameters
 _LOG = logging.getLogger("mrclens.cache")
+#: Damaged files a worker process has warned about (once each).
+_WARNED: set[Path] = set()
 
 #: What a failed ``check`` or a bad JSON value raises; each makes the entry a miss.
 _DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
@@ -108,6 +112,7 @@ class DiskCache:
                  extra_sql: Iterable[str] = ()):
         self.path = Path(path)
         self.bad_entries = 0
+        self._setup = setup
         self._tables = tuple(tables)
         self._extra_sql = tuple(extra_sql)
         ensure_cache_dir(self.path.parent)
@@ -175,11 +180,49 @@ class DiskCache:
                     except _DECODE_ERRORS:
                         self.bad_entries += 1
         except sqlite3.DatabaseError as err:  # damaged pages: recompute everything this time
-            if not is_damage(err):
-                raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
-            _LOG.warning(Msg.CACHE_UNREADABLE.format(path=self.path, err=err))
+            self._damaged(err)
             return {}
         return found
+
+    def get_value(self, sql: str, params: tuple = ()) -> Any:
+        """The first column of the first row of the query ``sql`` (``None``: no row, or a damaged file,
+        which is then moved aside as :meth:`get_many` does)."""
+        try:
+            row = self.con.execute(sql, params).fetchone()
+        except sqlite3.DatabaseError as err:
+            self._damaged(err)
+            return None
+        return row[0] if row else None
+
+    def execute_write(self, sql: str, params: tuple = ()) -> None:
+        """Run one writing statement in a transaction (a damaged file is moved aside; the value is not stored).
+
+        Raises:
+            CacheError: the file cannot be written (read-only, disk full).
+        """
+        try:
+            with self.con:
+                self.con.execute(sql, params)
+        except sqlite3.DatabaseError as err:
+            self._damaged(err)
+
+    def _damaged(self, err: sqlite3.DatabaseError) -> None:
+        """After a read or write failed with ``err``: a damaged file is moved aside and an empty cache
+        started (in a process that set the file up; a worker that did not only warns), anything else
+        is a :class:`~mrclens.errors.CacheError`."""
+        if not is_damage(err):
+            raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
+        if not self._setup:  # a worker: the process that set the file up moves it aside
+            if self.path not in _WARNED:
+                _WARNED.add(self.path)
+                _LOG.warning(Msg.CACHE_UNREADABLE.format(path=self.path, err=err))
+            return
+        self.con.close()
+        self._move_aside(err)
+        try:
+            self._open(setup=True)
+        except sqlite3.DatabaseError as err2:
+            raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err2)) from None
 
     def put_many(self, items: Iterable[tuple[bytes, Any]], table: str = "entries") -> None:
         """Store ``(key, value)`` pairs in one transaction (replacing equal keys).
@@ -192,9 +235,7 @@ class DiskCache:
             with self.con:
                 self.con.executemany(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", rows)
         except sqlite3.DatabaseError as err:
-            if not is_damage(err):
-                raise CacheError(Msg.CACHE_UNUSABLE.format(path=self.path, err=err)) from None
-            _LOG.warning(Msg.CACHE_UNREADABLE.format(path=self.path, err=err))
+            self._damaged(err)
 
     def close(self) -> None:
         self.con.close()

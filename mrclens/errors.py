@@ -22,7 +22,11 @@ code    meaning
 1       ``check`` only: at least one rule failed (a finding, not an error)
 2       bad input or usage (the message names the file, item and problem)
 3       internal error: a bug in MRCLens (the message says where the traceback is)
+130     interrupted (Ctrl-C, SIGINT): one line "interrupted"; no partial output file is left
+141     standard output was closed early (a broken pipe, e.g. ``mrclens validate F | head -1``)
 ======  ==========================================================================
+
+130 and 141 follow the Unix shells' convention (128 + the signal's number: SIGINT 2, SIGPIPE 13).
 """
 
 from __future__ import annotations
@@ -129,6 +133,10 @@ EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
 #: Exit code for an internal error: a bug (:class:`InternalError` or any unexpected exception).
 EXIT_INTERNAL = 3
+#: Exit code after Ctrl-C (SIGINT): 128 + 2, as the shells report a process killed by SIGINT.
+EXIT_INTERRUPTED = 130
+#: Exit code when standard output is a closed pipe (EPIPE): 128 + 13 (SIGPIPE), as the shells report it.
+EXIT_BROKEN_PIPE = 141
 
 
 class MRCLensError(Exception):
@@ -203,6 +211,7 @@ class ArtifactMsg:
     NOT_JSON = "{path}: not valid JSON: {err}"
     BAD_FIELD = "{path}: {where}field {field!r} is missing or has the wrong type (expected {expected})"
     BAD_SHAPE = "{path}: expected {expected}"
+    NOT_FINITE = "{path}: {where}field {field!r} is {value}, not a finite number"
     NEWER_FORMAT = "{path}: written by a newer MRCLens (format version {found}; this version reads up to {supported}); upgrade MRCLens"
     UNKNOWN_BASELINE_SET = "{path}: ablation {aid}: baseline set {set!r} is not listed under 'sets'"
     NO_RESULTS = "{path}: not found; run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out {dir}` first"

@@ -28,7 +28,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from mrclens.errors import MRCLensError, Msg, OutputError
+from mrclens.errors import InternalError, MRCLensError, Msg, OutputError
 
 #: Every temporary file or staging directory MRCLens creates starts with this.
 TMP_PREFIX = ".mrclens-tmp."
@@ -174,28 +174,6 @@ def make_output_dir(path: str | os.PathLike) -> bool:
     return True
 
 
-def refuse_foreign_output(out_dir: str | os.PathLike, command: str, is_previous, *, force: bool = False) -> None:
-    """Refuse to write into a non-empty ``out_dir`` that holds something other than an earlier
-    output of the same command (as ``mrclens audit`` does), unless ``force``.
-
-    Args:
-        command: the command's name, for the message.
-        is_previous: ``is_previous(out_dir) -> bool``: the directory holds an earlier output of
-            ``command`` (e.g. a readable ``manifest.json`` for ``perturb``).
-
-    Raises:
-        OutputError: ``out_dir`` is not empty and ``is_previous`` says no (names what is there).
-    """
-    out = Path(out_dir)
-    if force or not out.is_dir():
-        return
-    entries = sorted(p.name for p in out.iterdir() if not p.name.startswith(TMP_PREFIX))
-    if not entries or is_previous(out):
-        return
-    found = ", ".join(entries[:3]) + (f" and {len(entries) - 3} more" if len(entries) > 3 else "")
-    raise OutputError(Msg.OUT_HOLDS_OTHER.format(path=out, command=command, found=found))
-
-
 @contextlib.contextmanager
 def staged_output(out_dir: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = (),
                   last: Iterable[str] = ()) -> Iterator[Path]:
@@ -293,9 +271,46 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
     return path
 
 
+def json_text(obj: Any, *, what: str | os.PathLike = "JSON output", **kwargs: Any) -> str:
+    """``json.dumps(obj, allow_nan=False, **kwargs)``: every JSON text MRCLens writes (files and
+    ``--json`` output) is strict JSON, never ``NaN`` or ``Infinity`` (which ``json.loads`` in other
+    languages and ``jq`` reject).
+
+    Raises:
+        InternalError: ``obj`` holds a float that is not finite (a bug: inputs and options with
+            such numbers are refused when read); the message names ``what`` and the value's key path.
+    """
+    try:
+        return json.dumps(obj, allow_nan=False, **kwargs)
+    except ValueError:
+        where = _non_finite_path(obj)
+        if where is None:
+            raise
+        raise InternalError(f"{what}: {where or 'the value'} is not a finite number; JSON has no NaN or "
+                            f"Infinity") from None
+
+
+def _non_finite_path(obj: Any, path: str = "") -> str | None:
+    """The key path (``a.b[3]``) of the first non-finite float in ``obj``; ``None`` when there is none."""
+    if isinstance(obj, float):
+        return path if obj != obj or obj in (float("inf"), float("-inf")) else None
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
+    for key, value in items:
+        found = _non_finite_path(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None
+
+
 def atomic_write_json(path: str | os.PathLike, obj: Any, *, indent: int | None = None, protect=()) -> Path:
-    """Serialise ``obj`` as UTF-8 JSON (keys in insertion order) and write it atomically."""
-    text = json.dumps(obj, ensure_ascii=False, indent=indent)
+    """Serialise ``obj`` as UTF-8 JSON (keys in insertion order; :func:`json_text`: no NaN or
+    Infinity) and write it atomically.
+
+    Raises:
+        InternalError: a float in ``obj`` is not finite (:func:`json_text`); nothing is written.
+        OutputError, MRCLensError: as :func:`atomic_write_bytes`.
+    """
+    text = json_text(obj, what=path, ensure_ascii=False, indent=indent)
     return atomic_write_bytes(path, (text + "\n").encode("utf-8"), protect=protect)
 
 

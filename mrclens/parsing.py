@@ -105,12 +105,11 @@ class _Cache(DiskCache):
             "CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)",))
 
     def get_fingerprint(self, key: str) -> str | None:
-        row = self.con.execute("SELECT value FROM fingerprints WHERE key = ?", (key,)).fetchone()
-        return row[0] if row and isinstance(row[0], str) else None
+        value = self.get_value("SELECT value FROM fingerprints WHERE key = ?", (key,))
+        return value if isinstance(value, str) else None
 
     def put_fingerprint(self, key: str, value: str) -> None:
-        with self.con:
-            self.con.execute("INSERT OR REPLACE INTO fingerprints (key, value) VALUES (?, ?)", (key, value))
+        self.execute_write("INSERT OR REPLACE INTO fingerprints (key, value) VALUES (?, ?)", (key, value))
 
     def get_many(self, keys: list[bytes], check=None) -> dict[bytes, tuple]:  # type: ignore[override]
         return super().get_many(keys, table="parses", check=check)

@@ -26,7 +26,7 @@ The roles a task registers (each a dotted name; what it is called with):
 * ``metric_paths``: every such figure (for "did you mean")
 * ``ablations``: the ablation registry (id -> metadata and rule)
 * ``score_set``: ``(name, dataset, predictions) -> SetScores``: per-question scores of one set
-* ``score_file``: ``(data, predictions, na_threshold=) -> FileScore``: ``mrclens evaluate DATA
+* ``score_file``: ``(data, predictions, na_threshold=, on_invalid=) -> FileScore``: ``mrclens evaluate DATA
   PREDICTIONS``
 * ``report_facts``: the report's "the data" card of the original set
 * ``report_examples``: fills one ablation's block of the report's example viewer

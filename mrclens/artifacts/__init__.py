@@ -4,6 +4,7 @@
 file                                   owner module                                written by
 =====================================  ==========================================  ==================================
 names of all files and folders         :mod:`mrclens.artifacts.layout`             —
+the output-folder policy               :mod:`mrclens.artifacts.folders`            every command writing a folder
 ``perturbed/manifest.json``            :mod:`mrclens.artifacts.manifest`           ``mrclens perturb``, the audit
 ``results.json``                       :mod:`mrclens.artifacts.results`            ``mrclens evaluate --out``, the audit
 ``results.csv``                        :mod:`mrclens.artifacts.results_csv`        ``mrclens evaluate --out``, the audit

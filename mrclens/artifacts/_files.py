@@ -7,6 +7,7 @@ Every reader in :mod:`mrclens.artifacts` goes through these, so a malformed file
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -61,7 +62,8 @@ def check_version(obj: Mapping[str, Any], path: str | os.PathLike, supported: in
 
 def field(obj: Any, key: str, types: type | tuple[type, ...], path: str | os.PathLike, where: str = "",
           default: Any = ..., ) -> Any:
-    """``obj[key]``, checked to be one of ``types`` (``int`` also accepts no ``bool``; ``float`` accepts ints).
+    """``obj[key]``, checked to be one of ``types`` (``int`` also accepts no ``bool``; ``float`` accepts ints
+    and only finite numbers: ``NaN`` and ``Infinity``, which Python's JSON reader accepts, are refused).
 
     Args:
         where: the item the field belongs to, e.g. ``"ablation e1: "`` (ends with ": ").
@@ -80,6 +82,8 @@ def field(obj: Any, key: str, types: type | tuple[type, ...], path: str | os.Pat
         value = _MISSING
     else:
         value = obj[key]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ArtifactError(ArtifactMsg.NOT_FINITE.format(path=path, where=where, field=key, value=value))
     if value is not _MISSING and _is(value, types):
         return float(value) if float in types and int not in types and isinstance(value, int) else value
     expected = " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in types)

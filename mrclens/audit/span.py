@@ -44,17 +44,20 @@ audit) is never overwritten silently: :class:`~mrclens.errors.MRCLensError` unle
 from __future__ import annotations
 
 import logging
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
-from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile
+from mrclens.defaults import (DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile,
+                              reader_profile_names)
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
@@ -135,6 +138,8 @@ class AuditOptions:
     def __post_init__(self) -> None:
         if self.profile is None:
             self.profile = default_profile(self.train)
+        if self.profile not in reader_profile_names():
+            raise MRCLensError(f"unknown reader profile {self.profile!r} (known: {', '.join(reader_profile_names())})")
         for name in ("perturb_seeds", "train_seeds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -155,6 +160,7 @@ class LoadedInputs:
         split: the title split (``dev_fraction``, ``seed``, ``eval_titles``); ``None`` with ``--dev``.
         ablation_ids: the ablations to run, resolved.
         model_path: the saved reader to use (``--model``), or ``None`` to train one.
+        model_reader: that reader, loaded before any work (:func:`run_audit`), or ``None``.
     """
 
     train: Dataset
@@ -164,6 +170,7 @@ class LoadedInputs:
     split: dict[str, Any] | None
     ablation_ids: list[str]
     model_path: Path | None
+    model_reader: Any = None
 
 
 @dataclass
@@ -206,31 +213,41 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     Returns:
         the results written to ``results.json`` (:class:`~mrclens.artifacts.results.Results`).
 
+    A bad ``reference`` or ``model`` stops the audit before the data is loaded; a run that fails
+    before its first step finished removes the ``out`` folder it created.
+
     Raises:
         DataError: an input file is invalid (raised before any training).
-        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off.
+        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off;
+            ArtifactError: a bad reference; CheckpointError: a bad ``--model`` (both before any work).
         FileNotFoundError: an input file does not exist.
     """
-    echo = echo or log.info
-    seconds: dict[str, float] = {}
-    data = load_inputs(options, echo, seconds)
-    fingerprint = input_fingerprint(options, data)
-    ledger = StepLedger(Path(options.out), fingerprint, options.force)
-    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
-                   echo=echo, seconds=seconds, options=options, data=data)
-
-    # the reference of the model-free figures, read now so that a bad --reference stops the audit
-    # before any work; it is not part of the fingerprint (it changes no perturbed set)
     from mrclens.scoring.against_reference import read_any_reference
 
+    echo = echo or log.info
+    seconds: dict[str, float] = {}
+    # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
+    # the saved reader of --model are read before the data is loaded and before OUT is created
     reference, reference_path = read_any_reference(options.reference)
+    model_reader = _load_reader(Path(options.model), options.device) if options.model else None
+    data = load_inputs(options, echo, seconds)
+    data.model_reader = model_reader
+    out = Path(options.out)
+    created = not out.exists()
+    ledger = StepLedger(out, input_fingerprint(options, data), options.force)
     data.inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
-
-    perturb_sets(run)
-    model_free = model_free_step(run, reference)
-    readers, config = train_readers(run)
-    readers[0].reader = predict_sets(run, readers)
-    return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+    run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
+                   echo=echo, seconds=seconds, options=options, data=data)
+    try:
+        perturb_sets(run)
+        model_free = model_free_step(run, reference)
+        readers, config = train_readers(run)
+        readers[0].reader = predict_sets(run, readers)
+        return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+    except BaseException:
+        if created and not ledger.steps:  # a failed start leaves no folder behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
 
 
 def load_inputs(options: AuditOptions, echo: Callable[[str], None], seconds: dict[str, float]) -> LoadedInputs:
@@ -320,6 +337,7 @@ def perturb_sets(run: AuditRun) -> None:
         else:
             echo(f"[perturb] draw {k} (seed {derived_seed(options.seed, 'draw', k)}) written to {draw_dir} "
                  f"({step.seconds:.1f} s)")
+    remove_stale(perturbed, REPLICATES, [f"draw-{k}" for k in range(1, options.perturb_seeds)])
 
 
 def model_free_step(run: AuditRun, reference) -> list:
@@ -352,7 +370,7 @@ def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
     model_path = run.data.model_path
     if model_path is not None:
         model_key = step_key("model", sorted((p.name, sha256_file(p)) for p in model_path.iterdir() if p.is_file()))
-        reader = _load_reader(model_path, options.device)
+        reader = run.data.model_reader or _load_reader(model_path, options.device)
         echo(f"[train] using the saved reader in {model_path} (no training)")
         return [TrainedReader(model_path, model_key, None, reader)], reader.config.to_dict()
     from mrclens.baseline_model import ReaderConfig
@@ -376,6 +394,7 @@ def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
             echo(f"[train] done in {step.seconds / 60:.1f} min; {step.value.training.summary()}; saved to {model_dir}")
         readers.append(TrainedReader(model_dir, model_key, reader_seed,
                                      step.value if r == 0 else None))  # keep one reader in memory at most
+    remove_stale(run.layout.model_dir, REPLICATES, [f"reader-{r}" for r in range(1, options.train_seeds)])
     return readers, config_dict
 
 
@@ -409,6 +428,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
     draw0_sha = {name: sha256_file(perturbed / file) for name, file in draw0_files.items()}
     reused = total = 0
     predict_steps = []
+    written: dict[Path, set[str]] = {}  # folder under predictions/ -> the entries this run writes there
     first = None
     for r, entry in enumerate(readers):
         loaded = [entry.reader]  # loaded when the first set needs it
@@ -426,6 +446,10 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
             for name, file in set_files.items():
                 sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
                 target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
+                for part in (target, *target.parents):
+                    if part == layout.predictions_dir:
+                        break
+                    written.setdefault(part.parent, set()).add(part.name)
                 if k > 0 and draw0_sha.get(name) == sha:
                     target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
                     continue
@@ -437,6 +461,8 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
         if r == 0:
             first = loaded[0]
         del loaded
+    for folder, names in written.items():  # never a prediction file of an earlier run's set, reader or draw
+        remove_stale(folder, PREDICTIONS, names)
     run.seconds["predict"] = sum(ledger.steps[s]["seconds"] for s in predict_steps)
     run.echo(f"[predict] {total} prediction files under {layout.predictions_dir}"
              f"{f' ({reused} reused)' if reused else ''} ({run.seconds['predict']:.1f} s of prediction)")

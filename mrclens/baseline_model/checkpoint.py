@@ -136,7 +136,9 @@ def read_weights(directory: str | os.PathLike, weights_format: str) -> dict[str,
     """``weights.pt`` of ``directory``, read with ``torch.load(weights_only=True)`` onto the CPU.
 
     Raises:
-        CheckpointError: the file is unreadable, or its ``format`` is not ``weights_format``.
+        CheckpointError: the file is unreadable, its ``format`` is not ``weights_format``, or it lacks
+            ``architecture``, ``vocab_sha256`` (text) or ``state_dict`` (tensors by name) (the message
+            names the file and the key).
     """
     path = Path(directory) / WEIGHTS_FILE
     try:
@@ -145,6 +147,12 @@ def read_weights(directory: str | os.PathLike, weights_format: str) -> dict[str,
         raise CheckpointError(f"{path}: unreadable weights: {err}") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != weights_format:
         raise CheckpointError(f"{path}: not a {weights_format} weights file")
+    for key, kind, name in (("architecture", str, "text"), ("vocab_sha256", str, "text"),
+                            ("state_dict", dict, "a dict of tensors")):
+        if not isinstance(ckpt.get(key), kind):
+            raise CheckpointError(f"{path}: not a {weights_format} weights file ({key!r} is missing or not {name})")
+    if not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in ckpt["state_dict"].items()):
+        raise CheckpointError(f"{path}: not a {weights_format} weights file ('state_dict' is not a dict of tensors)")
     return ckpt
 
 
@@ -201,6 +209,6 @@ def read_training_log(directory: str | os.PathLike) -> list[dict[str, Any]] | No
         log = json.loads(path.read_text("utf-8"))
     except (ValueError, UnicodeDecodeError) as err:
         raise CheckpointError(f"{path}: unreadable training log: {err}") from None
-    if not isinstance(log, list):
-        raise CheckpointError(f"{path}: expected a JSON list of training records")
+    if not isinstance(log, list) or not all(isinstance(record, dict) for record in log):
+        raise CheckpointError(f"{path}: expected a JSON list of training records (objects)")
     return log

@@ -5,7 +5,16 @@ calls one library function. Exit codes are those of :mod:`mrclens.errors`: error
 raises on purpose about its input (:class:`~mrclens.errors.MRCLensError`) are printed as plain
 lines, without a traceback, and exit with status 2; a bug (:class:`~mrclens.errors.InternalError`
 or any unexpected exception) prints one line saying so and where the full traceback was
-written (:func:`write_crash_log`), and exits with status 3.
+written (:func:`write_crash_log`), and exits with status 3. Ctrl-C prints one line,
+``interrupted``, and exits with status 130; a closed standard output (a broken pipe, as in
+``mrclens validate FILE | head -1``) exits quietly with status 141 (Unix conventions: 128 + the
+signal's number). Partial outputs are not left behind either way: every file is written to a
+temporary name and moved into place (:mod:`mrclens.io_utils`), and a folder a failed run created is
+removed.
+
+Every command runs the shared pre-flight checks of :mod:`mrclens.cli.preflight` (output folder,
+output files, reference, cache directory, text that is not UTF-8) after its options are parsed and
+before it starts any work.
 
 Listing the commands (``mrclens --help``) and each command's ``--help`` import no torch, pandas,
 scikit-learn or SciPy: command modules import those inside the command function (tested in
@@ -16,6 +25,7 @@ scikit-learn or SciPy: command modules import those inside the command function 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import importlib
 import os
 import sys
@@ -27,7 +37,8 @@ import click
 
 from mrclens import __version__
 from mrclens.cli.options import verbosity_options
-from mrclens.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, MRCLensError
+from mrclens.cli.preflight import install as install_preflight
+from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
 CRASH_DIR_ENV = "MRCLENS_CRASH_DIR"
@@ -79,7 +90,7 @@ class _Group(click.Group):
         if target is None:
             return None
         module, attr = target.split(":")
-        command = getattr(importlib.import_module(module), attr)
+        command = install_preflight(getattr(importlib.import_module(module), attr))
         command.short_help = SUMMARIES[name]
         return command
 
@@ -97,14 +108,55 @@ class _Group(click.Group):
         except FileNotFoundError as err:
             click.echo(f"error: file not found: {err.filename}", err=True)
             sys.exit(EXIT_BAD_INPUT)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            _quiet_stdout()
+            click.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except OSError as err:
+            if not is_broken_pipe(err):
+                _crash(err)
+            _quiet_stdout()
+            sys.exit(EXIT_BROKEN_PIPE)
         except Exception as err:  # a bug: InternalError (InvariantError …) or anything unexpected
-            path = write_crash_log(err, sys.argv)
-            where = f"the full traceback is in {path}" if path else "the traceback could not be written to a file"
-            click.echo(f"internal error (a bug in MRCLens {__version__}, not a problem with your input): "
-                       f"{type(err).__name__}: {err}; {where}. Please report it with that file.", err=True)
-            sys.exit(EXIT_INTERNAL)
+            _crash(err)
+
+    def parse_args(self, ctx, args):
+        """click's parsing; a broken pipe while it prints ``mrclens --help`` exits 141 too (click would exit 1)."""
+        try:
+            return super().parse_args(ctx, args)
+        except OSError as err:
+            if not is_broken_pipe(err):
+                raise
+            _quiet_stdout()
+            sys.exit(EXIT_BROKEN_PIPE)
+
+
+def _crash(err: BaseException) -> None:
+    """Say that ``err`` is a bug, write its traceback to a file and exit 3."""
+    path = write_crash_log(err, sys.argv)
+    where = f"the full traceback is in {path}" if path else "the traceback could not be written to a file"
+    try:
+        click.echo(f"internal error (a bug in MRCLens {__version__}, not a problem with your input): "
+                   f"{type(err).__name__}: {err}; {where}. Please report it with that file.", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_INTERNAL)
+
+
+def is_broken_pipe(err: BaseException) -> bool:
+    """Whether ``err`` says that the reader of a pipe went away (``BrokenPipeError``, EPIPE)."""
+    return isinstance(err, BrokenPipeError) or (isinstance(err, OSError) and err.errno == errno.EPIPE)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit cannot raise a second broken pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (e.g. click's test runner)
+        pass
 
 
 def write_crash_log(err: BaseException, argv: list[str]) -> Path | None:
@@ -142,5 +194,5 @@ def main() -> None:
 
     Results go to standard output; messages and progress to standard error (progress bars on a
     terminal, one line every 30 s otherwise). Exit codes: 0 ok, 1 a `check` rule failed, 2 bad
-    input or usage, 3 a bug in MRCLens.
+    input or usage, 3 a bug in MRCLens, 130 interrupted (Ctrl-C), 141 output pipe closed.
     """

@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 
 from mrclens.audit.span import AuditOptions
-from mrclens.cli.options import config_option, example, on_invalid_option, option_sources, show_progress, verbosity_options
+from mrclens.cli.options import (FiniteFloat, config_option, example, on_invalid_option, option_sources, show_progress,
+                                  verbosity_options)
 from mrclens.defaults import (
     DEFAULT_PERTURB_SEEDS,
     DEFAULT_SEED,
@@ -47,13 +48,13 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help=f"Training budget in optimizer steps [default: the profile's: {describe_step_budgets()}].")
-@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-minutes", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Wall-clock cap on training in minutes [default: none]. If it stops training, the results "
                    "depend on machine speed and load and are not reproducible (the report says so).")
-@click.option("--dev-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--dev-fraction", type=FiniteFloat(0, 1, min_open=True, max_open=True),
               default=AuditOptions.dev_fraction, show_default=True,
               help="Without --dev: the share of TRAIN's articles used for evaluation.")
-@click.option("--heldout-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--heldout-fraction", type=FiniteFloat(0, 1, min_open=True, max_open=True),
               default=AuditOptions.heldout_fraction, show_default=True,
               help="Share of the training articles held out to choose the best epoch (never the evaluation data).")
 @click.option("--resamples", type=click.IntRange(min=1), default=AuditOptions.n_resamples, show_default=True,

@@ -7,12 +7,12 @@ then the rules are ``mrclens/data/default_rules_mc.toml`` on its multiple-choice
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.io_utils import json_text
 
 
 @click.command(epilog=example("mrclens check train-v1.1.json.gz --dev dev-v1.1.json.gz --rules my-rules.toml"))
@@ -45,7 +45,7 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     if report.notes:
         click.echo(f"{len(report.notes):,} invalid question(s) skipped / answer(s) repaired (--on-invalid {on_invalid})", err=True)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=1))
+        click.echo(json_text(report.to_json(), indent=1))
     else:
         click.echo(format_report(report))
     sys.exit(report.exit_code)

@@ -9,26 +9,15 @@ option, an unwritable --out), 3 a bug.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, FiniteFloat, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
-
-
-def _is_previous(directory) -> bool:
-    from mrclens.artifacts.comparison import read_comparison
-    from mrclens.errors import ArtifactError
-
-    try:
-        read_comparison(directory)
-        return True
-    except ArtifactError:
-        return False
 
 
 @click.command(epilog=example(
@@ -40,7 +29,7 @@ def _is_previous(directory) -> bool:
 @click.option("--names", default=None, help="Comma-separated names of the inputs, one per input (default: the file names).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True, help="Bootstrap resamples.")
-@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
+@click.option("--confidence", type=FiniteFloat(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
@@ -64,8 +53,8 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     accuracies, correct-minus-wrong ending length, label and category shares and, for audits,
     accuracy and its drops. Mixing them with span inputs is refused (exit 2)."""
     from mrclens.artifacts.comparison import write_comparison
+    from mrclens.artifacts.folders import COMPARISON, check_output_folder, write_folder
     from mrclens.artifacts.layout import COMPARISON_FILES
-    from mrclens.io_utils import refuse_foreign_output, staged_output
     from mrclens.reports.compare import write_comparison_page
     from mrclens.compare import compare as run_compare, format_comparison
 
@@ -73,16 +62,16 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
         raise click.UsageError("give at least two inputs to compare")
     name_list = [n.strip() for n in names.split(",")] if names else None
     if out_dir is not None:
-        refuse_foreign_output(out_dir, "compare", _is_previous, force=force)
+        check_output_folder(out_dir, COMPARISON, force=force)
     comparison = run_compare(list(inputs), name_list, seed=seed, n_resamples=resamples, confidence=confidence,
                              cache_dir=cache_dir, progress=show_progress() and not as_json, on_invalid=on_invalid,
                              n_process=jobs)
     if out_dir is not None:
-        with staged_output(out_dir, protect=inputs) as stage:
+        with write_folder(out_dir, COMPARISON, force=force, protect=inputs) as stage:
             write_comparison(comparison, stage)
             write_comparison_page(comparison, stage)
     if as_json:
-        click.echo(json.dumps(comparison.to_json(), ensure_ascii=False))
+        click.echo(json_text(comparison.to_json(), ensure_ascii=False))
     else:
         click.echo(format_comparison(comparison))
     if out_dir is not None:

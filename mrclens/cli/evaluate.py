@@ -11,15 +11,15 @@ Two forms:
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
 from mrclens.defaults import N_RESAMPLES
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +44,10 @@ log = logging.getLogger(__name__)
                    "v2.0 script). Default: the prediction_text as given.")
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
+@on_invalid_option
 @verbosity_options
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force) -> None:
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
+             on_invalid) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
@@ -53,6 +55,10 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     DATA is any format MRCLens reads (SQuAD JSON, flat JSON Lines/parquet, MRQA, simplified NQ).
     For multiple-choice DATA (CODAH TSV, multiple-choice JSON Lines) the predictions are
     {"question id": ending index} (0-based) and the score is accuracy.
+
+    Predictions none of whose ids is a question of DATA (another split?) and multiple-choice
+    indices that are not one of the question's endings stop with exit code 2; questions without
+    a prediction and unknown ids are counted in a warning on standard error (also with --json).
 
     \b
     mrclens evaluate DATA PREDICTIONS
@@ -79,41 +85,27 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     from mrclens.tasks import detect_task
 
-    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold)
+    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+    for note in score.notes:  # --on-invalid skip/repair: what was left out or moved
+        click.echo(str(note), err=True)
+    for warning in score.warnings:  # on standard error, with --json too
+        log.warning(f"{predictions}: {warning}")
     if as_json:
-        click.echo(json.dumps(score.result))
+        click.echo(json_text(score.result))
         return
     for line in score.lines:
         click.echo(line)
-    for warning in score.warnings:
-        log.warning(warning)
-
-
-def _is_evaluate_output(directory: Path) -> bool:
-    """``directory`` holds results.json written by ``mrclens evaluate`` (not by an audit), or
-    only the ``perturbed/`` and ``predictions/`` folders of the output layout (an external
-    model's run laid out as an audit is, e.g. ``examples/audit_external_model.sh``)."""
-    from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, RESULTS_JSON
-    from mrclens.artifacts.results import read_results
-    from mrclens.errors import ArtifactError
-
-    if not (directory / RESULTS_JSON).exists():
-        names = {p.name for p in directory.iterdir() if not p.name.startswith(".mrclens-tmp.")}
-        return names <= {PERTURBED_DIR, PREDICTIONS_DIR} and all((directory / n).is_dir() for n in names)
-    try:
-        return read_results(directory).audit is None
-    except ArtifactError:
-        return False
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
-    from mrclens.io_utils import make_output_dir, refuse_foreign_output
+    from mrclens.artifacts.folders import EVALUATION, check_output_folder, remove_stale
+    from mrclens.io_utils import make_output_dir
     from mrclens.publish import write_outputs
     from mrclens.reports.table import format_table
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     if out_dir is not None:
-        refuse_foreign_output(out_dir, "evaluate", _is_evaluate_output, force=force)
+        check_output_folder(out_dir, EVALUATION, force=force)
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
                                     seed=seed, n_resamples=resamples, progress=show_progress())
     written = []
@@ -121,6 +113,7 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
         created = make_output_dir(out_dir)
         try:
             written = write_outputs(evaluation, out_dir)
+            remove_stale(out_dir, EVALUATION, [Path(p).name for p in written])
         except BaseException:
             if created:
                 shutil.rmtree(out_dir, ignore_errors=True)
@@ -129,7 +122,7 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     for message in results.warnings:
         log.warning(message)
     if as_json:
-        click.echo(json.dumps(results.to_json()))
+        click.echo(json_text(results.to_json()))
         return
     click.echo(format_table(results))
     for c in results.categories:

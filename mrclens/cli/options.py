@@ -13,12 +13,15 @@ it, and ``mrclens --help`` imports every command module.
   relative to the file. A bad file stops with exit code 2 and a message naming the file and key.
 * :func:`example` — the ``Example:`` paragraph at the end of a command's ``--help``.
 * :func:`option_sources` — where each option's value came from (command line, config file, default).
+* :class:`FiniteFloat` — the type of every float option: a finite number (``nan``, ``inf`` are
+  refused with exit code 2), optionally within a range.
 * :data:`on_invalid_option` and :func:`echo_notes` — ``--on-invalid refuse|skip|repair`` on every
   command that reads a dataset, and the lines that list what it skipped or repaired.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from pathlib import Path
@@ -73,6 +76,29 @@ def example(*lines: str) -> str:
     """The epilog of a command's help: ``Example:`` (or ``Examples:``) and the command lines, unwrapped."""
     head = "Example:" if len(lines) == 1 else "Examples:"
     return "\b\n" + head + "\n" + "\n".join(f"  {line}" for line in lines)
+
+
+# ---------------------------------------------------------------------------- float options
+class FiniteFloat(click.FloatRange):
+    """A float option that must be a finite number (``nan``, ``inf``, ``-inf`` are refused: they
+    would end up as ``NaN``/``Infinity`` in JSON outputs, which is not JSON), optionally in a range
+    (the arguments of :class:`click.FloatRange`).
+
+    >>> FiniteFloat(min=0, min_open=True).convert("2.5", None, None)
+    2.5
+    >>> FiniteFloat().convert("nan", None, None)
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 'nan' is not a finite number.
+    """
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.types.FloatParamType.convert(self, value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 # ---------------------------------------------------------------------------- --config FILE

@@ -33,7 +33,8 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, for
     for e1, e2, e6–e8) in the SQuAD schema with the same question ids; manifest.json records,
     per ablation and question id, what changed or why nothing did. Same seed, same bytes.
     A non-empty DIR that holds something other than an earlier perturb output is refused
-    unless --force; a failed run leaves DIR as it was.
+    unless --force; into an earlier perturb output, the sets this run does not write are
+    removed (with a warning), so DIR never mixes runs; a failed run leaves DIR as it was.
     """
     from mrclens.tasks import detect_task
 

@@ -7,7 +7,7 @@ import logging
 import click
 
 from mrclens.artifacts.predictions import write_predictions
-from mrclens.cli.options import example, show_progress, verbosity_options
+from mrclens.cli.options import echo_notes, example, on_invalid_option, show_progress, verbosity_options
 from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
@@ -22,13 +22,15 @@ log = logging.getLogger(__name__)
                    "no_answer_probability and no_answer_score.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True)
+@on_invalid_option
 @verbosity_options
-def predict(model_dir, data, out_file, device, batch_size) -> None:
+def predict(model_dir, data, out_file, device, batch_size, on_invalid) -> None:
     """Answer every question in DATA with the reader saved in MODEL_DIR; `mrclens evaluate` scores the output."""
     from mrclens.baseline_model import Reader
 
     reader = Reader.load(model_dir, device=device)
-    dataset = load_dataset(data)
+    dataset = load_dataset(data, on_invalid=on_invalid)
+    echo_notes(dataset, on_invalid)
     preds, na_probs, na_scores = reader.predict_with_no_answer(dataset, progress=show_progress(), batch_size=batch_size)
     write_predictions(out_file, preds, protect=(data,), na_probs=na_probs, na_scores=na_scores)
     abstained = f" ({sum(1 for a in preds.values() if a == ''):,} answered \"no answer\")" if na_probs is not None else ""

@@ -7,7 +7,7 @@ import sys
 import click
 
 from mrclens.cli.options import example, show_progress, verbosity_options
-from mrclens.defaults import DEFAULT_SEED
+from mrclens.defaults import DEFAULT_SEED, reader_profile_names
 from mrclens.errors import EXIT_CHECK_FAILED
 
 
@@ -27,7 +27,8 @@ from mrclens.errors import EXIT_CHECK_FAILED
                    "full_data.tsv.gz under $MRCLENS_SHARED_DATA/codah/ or ../shared/data/codah/ beside a checkout).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed of the plantings and of every audit.")
-@click.option("--profile", default="quick", show_default=True, help="Reader profile of the audits.")
+@click.option("--profile", default="quick", show_default=True, type=click.Choice(list(reader_profile_names())),
+              help="Reader profile of the audits.")
 @click.option("--device", default="auto", show_default=True, type=click.Choice(["auto", "cpu", "cuda"]))
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @verbosity_options

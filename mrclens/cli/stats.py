@@ -6,12 +6,12 @@ then the figures are :func:`mrclens.multiple_choice.stats.compute_mc_stats`'s.
 
 from __future__ import annotations
 
-import json
 import logging
 
 import click
 
 from mrclens.cli.options import JSON_HELP, echo_notes, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,6 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
         result["invalid_input"] = {"on_invalid": on_invalid, "notes": stats.notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
-    click.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else stats.format(result))
+    click.echo(json_text(result, ensure_ascii=False, indent=1) if as_json else stats.format(result))
     if json_out:
         log.info(f"wrote {json_out}")

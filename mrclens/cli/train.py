@@ -8,7 +8,6 @@ Multi-process (DistributedDataParallel; see :mod:`mrclens.baseline_model.distrib
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import subprocess
@@ -16,9 +15,11 @@ import sys
 
 import click
 
-from mrclens.cli.options import config_option, example, show_progress, verbosity_options
+from mrclens.cli.options import (FiniteFloat, config_option, echo_notes, example, on_invalid_option, show_progress,
+                                  verbosity_options)
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names
 from mrclens.formats import load_dataset
+from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Passes over TRAIN (default: the profile's).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help=f"Stop after this many optimizer steps [default: the profile's: {describe_step_budgets()}].")
-@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-minutes", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Wall-clock cap: stop after this many minutes of training (evaluation not counted) "
                    "[default: none]. If it stops training, the weights depend on machine speed and load.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Random seed.")
@@ -61,10 +62,11 @@ log = logging.getLogger(__name__)
 @click.option("--nproc", type=click.IntRange(min=1), default=1, show_default=True,
               help="Train with this many processes (DistributedDataParallel, gloo on CPU / nccl on GPU) "
                    "started through torchrun; the same as `torchrun --standalone --nproc-per-node N -m mrclens.cli.train ...`.")
+@on_invalid_option
 @config_option
 @verbosity_options
 def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, device, profile, vectors, threads,
-          amp, lstm_impl, bucket_width, batch_size, nproc) -> None:
+          amp, lstm_impl, bucket_width, batch_size, nproc, on_invalid) -> None:
     """Train the baseline reader on TRAIN (SQuAD format) and save it to MODEL_DIR.
 
     Shows a progress bar (loss, examples/s) and a dev EM/F1 line after each epoch. Under torchrun
@@ -77,7 +79,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
     profile = profile or default_profile(train_file)
     if nproc > 1 and not ddp.launched_by_torchrun():
         args = [train_file, "--out", out_dir, "--seed", str(seed), "--device", device, "--profile", profile,
-                "--amp", amp, "--lstm", lstm_impl]
+                "--amp", amp, "--lstm", lstm_impl, "--on-invalid", on_invalid]
         for flag, value in (("--dev", dev_file), ("--epochs", epochs), ("--max-steps", max_steps), ("--max-minutes", max_minutes),
                             ("--vectors", vectors), ("--threads", threads), ("--bucket-width", bucket_width),
                             ("--batch-size", batch_size)):
@@ -104,8 +106,12 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
         config.batch_size = batch_size
     info = ddp.init_from_env(device)
     try:
-        train_ds = load_dataset(train_file)
-        dev_ds = load_dataset(dev_file) if dev_file else None
+        train_ds = load_dataset(train_file, on_invalid=on_invalid)
+        dev_ds = load_dataset(dev_file, on_invalid=on_invalid) if dev_file else None
+        if info.is_main:
+            for loaded in (train_ds, dev_ds):
+                if loaded is not None:
+                    echo_notes(loaded, on_invalid)
         if info.is_main:
             log.info(f"training profile {profile!r} (exact-match features "
                      f"{'on' if config.exact_match_features else 'off'})"
@@ -121,7 +127,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
                        "training": reader.training.to_json() if reader.training is not None else None}
             if reader.no_answer is not None:  # SQuAD v2.0: the reader abstains above this threshold
                 summary["no_answer"] = reader.no_answer
-            click.echo(json.dumps(summary))
+            click.echo(json_text(summary))
     finally:
         ddp.shutdown()
 

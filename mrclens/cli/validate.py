@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -10,6 +9,7 @@ import click
 from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.tasks import task_field
+from mrclens.io_utils import json_text
 from mrclens.validation import validate_file
 
 
@@ -48,7 +48,7 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
             usable = fixed.ok and fixed.counts["questions"] > 0
             obj["on_invalid"] = {"mode": on_invalid, "notes": [str(n) for n in fixed.dataset.notes],
                                  "questions_left": fixed.counts["questions"], "usable": usable}
-        click.echo(json.dumps(obj, ensure_ascii=False, indent=1))
+        click.echo(json_text(obj, ensure_ascii=False, indent=1))
         if not usable:
             sys.exit(EXIT_BAD_INPUT)
         return

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mrclens.errors import FormatMsg, Problem
+from mrclens.errors import FormatMsg, MRCLensError, Problem
 from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
 from mrclens.metrics.official import normalize_answer
 
@@ -61,6 +61,23 @@ COUNT_NOTES = {
 }
 
 
+#: The reader's options and their allowed values (the first is the default).
+OPTIONS = {"id_field": ("qid", "id"), "merge_duplicates": (True, False), "on_no_span": ("error", "drop")}
+
+
+def check_option_values(**options: Any) -> None:
+    """Refuse an option value the reader does not know (``merge_duplicates=perhaps`` would read as true).
+
+    Raises:
+        MRCLensError: the message names the option and lists its allowed values.
+    """
+    for name, value in options.items():
+        allowed = OPTIONS[name]
+        if isinstance(value, bool) != isinstance(allowed[0], bool) or value not in allowed:
+            shown = ", ".join(str(a).lower() if isinstance(a, bool) else a for a in allowed)
+            raise MRCLensError(FormatMsg.NQ_OPTION.format(name=name, value=value, allowed=shown))
+
+
 def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: bool = True,
               on_no_span: str = "error", on_invalid: str = "refuse") -> Loaded:
     """Read MRQA JSON Lines text.
@@ -73,7 +90,11 @@ def read_text(text: str, file: str, *, id_field: str = "qid", merge_duplicates: 
         merge_duplicates: merge identical gold answers (same text and start) into one.
         on_no_span: ``"error"`` or ``"drop"``: what a question without a usable span is.
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` (:func:`mrclens.formats.base.validated`).
+
+    Raises:
+        MRCLensError: an option value not in :data:`OPTIONS` (:func:`check_option_values`).
     """
+    check_option_values(id_field=id_field, merge_duplicates=merge_duplicates, on_no_span=on_no_span)
     log = RecordLog(file, on_invalid)
     counts = dict.fromkeys(COUNT_NOTES, 0)
     name = None

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mrclens import __version__
-from mrclens.artifacts import is_perturb_output
+from mrclens.artifacts.folders import PERTURB, write_folder
 from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
                                         write_manifest)
 from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
-from mrclens.io_utils import refuse_foreign_output, sha256_file, staged_output
+from mrclens.io_utils import sha256_file
 from mrclens.multiple_choice.ablations import BASELINE_SET, MC_ABLATIONS, MCWordPool, resolve_mc_ablations
 from mrclens.multiple_choice.data import MCDataset, MCQuestion, load_mc_dataset, write_jsonl
 from mrclens.parsing import ParsedText, parse_texts, pipeline_fingerprint_for
@@ -73,9 +73,8 @@ def perturb_mc(dataset: MCDataset, out_dir: str | os.PathLike, *, ablations: Ite
         raise MRCLensError(f"{dataset.source or 'the dataset'}: no question to perturb")
     if isinstance(draw, bool) or not isinstance(draw, int) or draw < 0:
         raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
-    refuse_foreign_output(out_dir, "perturb", is_perturb_output, force=force)
     protected = tuple(protect) + ((dataset.source,) if dataset.source else ())
-    with staged_output(out_dir, protect=protected, last=(MANIFEST,)) as stage:
+    with write_folder(out_dir, PERTURB, force=force, protect=protected, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, draw=draw, cache_dir=cache_dir, progress=progress)
 
 

@@ -15,13 +15,13 @@ from typing import Any, Iterable, Sequence
 
 
 from mrclens import __version__
-from mrclens.artifacts import is_perturb_output
+from mrclens.artifacts.folders import PERTURB, write_folder
 from mrclens.artifacts.layout import set_file_name
 from mrclens.artifacts.layout import MANIFEST
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord,
                                         write_manifest)
 from mrclens.errors import MRCLensError
-from mrclens.io_utils import atomic_write_bytes, gc_paused, refuse_foreign_output, sha256_file, staged_output
+from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
 from mrclens.perturbations.controls import InsertionPool
@@ -104,8 +104,9 @@ def perturb_dataset(
     counts of changed and unchanged-by-reason items and, per question id, what changed). With ``"jsonl"``
     in ``formats`` every set also gets a ``.jsonl`` twin (:func:`to_jsonl`). The files are
     written into a staging directory and moved into ``out_dir`` only when all were written
-    (:func:`mrclens.io_utils.staged_output`), the manifest last: a failure leaves no partial
-    output (and no ``out_dir`` it created). The same input and seed give byte-identical files.
+    (:func:`mrclens.artifacts.folders.write_folder`), the manifest last: a failure leaves no partial
+    output (and no ``out_dir`` it created); the set files of an earlier run that this run does not
+    write are then removed, with a warning (:data:`mrclens.artifacts.folders.PERTURB`). The same input and seed give byte-identical files.
 
     Contexts are parsed once each with spaCy's ``senter`` (tokens + sentences), questions once
     each with tok2vec + tagger + attribute_ruler (tokens + POS), through the disk cache of
@@ -172,9 +173,8 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         raise MRCLensError(f"formats must include 'json' and be among {FORMATS}, got {formats}")
     if not isinstance(dataset, Dataset):
         dataset = load_dataset(dataset)
-    refuse_foreign_output(out_dir, "perturb", is_perturb_output, force=force)
     protect = (dataset.source,) if dataset.source else ()
-    with staged_output(out_dir, protect=protect, last=(MANIFEST,)) as stage:
+    with write_folder(out_dir, PERTURB, force=force, protect=protect, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,
                           formats=formats, progress=progress, n_process=n_process)
 

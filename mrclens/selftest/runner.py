@@ -57,7 +57,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from mrclens import __version__
+from mrclens.artifacts.folders import SELFTEST, check_output_folder, remove_stale
+from mrclens.artifacts.layout import SELFTEST_JSON
 from mrclens.artifacts.selftest import PlantingVerdict, SelftestReport, write_selftest
+from mrclens.defaults import reader_profile_names
 from mrclens.errors import MRCLensError
 from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, SHAPES, plant, plant_mc, plant_shape
 from mrclens.squad import write_dataset
@@ -244,8 +247,9 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         the :class:`~mrclens.artifacts.selftest.SelftestReport` (also written to ``out/selftest.json``).
 
     Raises:
-        MRCLensError: an unknown planting name; a multiple-choice planting without multiple-choice
-            data; what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
+        MRCLensError: an unknown planting name or reader profile; a multiple-choice planting without
+            multiple-choice data (each before any work); OutputError: ``out`` holds something other
+            than an earlier selftest (:data:`mrclens.artifacts.folders.SELFTEST`); what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
     """
     from mrclens.audit.span import SAMPLE_PATH, AuditOptions
     from mrclens.formats import load_dataset
@@ -256,7 +260,10 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     if unknown:
         raise MRCLensError(f"unknown planting(s): {', '.join(unknown)} "
                            f"(known: {', '.join([*PLANTINGS, *SHAPES, *MC_PLANTINGS])})")
+    if profile not in reader_profile_names():
+        raise MRCLensError(f"unknown reader profile {profile!r} (known: {', '.join(reader_profile_names())})")
     out = Path(out)
+    check_output_folder(out, SELFTEST)
     mc_source = None
     if any(n in MC_PLANTINGS for n in names):
         from mrclens.multiple_choice.data import load_mc_dataset
@@ -302,6 +309,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
     report = SelftestReport(__version__, seed, profile, all(r.passed for r in rows), rows)
     write_selftest(out, report)
+    remove_stale(out, SELFTEST, [SELFTEST_JSON, *names])  # an earlier run's plantings are not this run's
     return report
 
 

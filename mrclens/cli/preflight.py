@@ -1,0 +1,133 @@
+"""Pre-flight: the checks of options and input files that every command runs before any work.
+
+:func:`preflight` runs after click has parsed the command line (types, ranges, choices, ``exists=True``
+paths: click's own checks) and before the command's function: so a bad value stops the command with
+exit code 2 and a one-line message naming the option and the file before anything is loaded,
+computed or created. It is installed once for every command by the command registry
+(:func:`install`, called from :mod:`mrclens.cli`), and looks at the parameters by name, so a new
+command gets the checks of the options it shares with the others:
+
+* the output folder (``--out`` of ``perturb``, ``evaluate``, ``compare``, ``train``, ``selftest``,
+  ``audit``): :func:`mrclens.artifacts.folders.check_output_folder` with the command's folder kind;
+  a non-empty folder holding something else is refused unless ``--force``;
+* an output file (``--out`` of ``predict``, ``stats``, ``report``, ``convert``'s OUT): it must not be
+  a folder or lie under a file (:func:`mrclens.io_utils.check_output_file`);
+* ``--reference`` (``audit``): read now (:func:`mrclens.scoring.against_reference.read_any_reference`);
+* ``--cache-dir``: must not be a file;
+* text that ends up in outputs (``--model-name``, ``compare --names``) and, for commands that write
+  outputs, every file name: valid Unicode (a byte that is not UTF-8 in a name would make the JSON
+  outputs unwritable); refused with the option named and the byte shown.
+
+The library functions behind the commands check the same things again (a library user gets them
+too); here they run before the first step.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+#: The folder kind (:mod:`mrclens.artifacts.folders`) of each command that writes a folder.
+_FOLDER_KINDS = {"perturb": "PERTURB", "evaluate": "EVALUATION", "compare": "COMPARISON", "train": "MODEL",
+                 "selftest": "SELFTEST", "audit": "AUDIT"}
+#: Parameters that name an output folder / file.
+_OUT_FOLDER = ("out_dir", "out")
+_OUT_FILE = ("out_file", "json_out")
+#: Text parameters whose values are written into outputs.
+_TEXT = {"model_name": "--model-name", "names": "--names"}
+
+
+def install(command: click.Command) -> click.Command:
+    """Make ``command`` run :func:`preflight` before its function (once; returns ``command``)."""
+    if getattr(command, "_mrclens_preflight", False) or command.callback is None:
+        return command
+    callback = command.callback
+
+    @functools.wraps(callback)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        preflight(click.get_current_context())
+        return callback(*args, **kwargs)
+
+    command.callback = checked
+    command._mrclens_preflight = True  # type: ignore[attr-defined]
+    return command
+
+
+def preflight(ctx: click.Context) -> None:
+    """Check the parsed parameters of ``ctx`` (module docstring); create nothing.
+
+    Raises:
+        click.BadParameter: a value is not valid Unicode text (exit code 2).
+        MRCLensError: an output folder or file that cannot be used, a bad reference, a cache
+            directory that is a file (exit code 2; the message names the option's file).
+    """
+    params = ctx.params
+    writes = any(params.get(name) for name in (*_OUT_FOLDER, *_OUT_FILE))
+    for name, value in params.items():
+        _check_text(ctx, name, value, writes)
+    kind = _FOLDER_KINDS.get(ctx.info_name or "")
+    for name in _OUT_FOLDER:
+        if params.get(name) and kind is not None:
+            _check_folder(params[name], kind, bool(params.get("force")))
+    for name in _OUT_FILE:
+        if params.get(name):
+            from mrclens.io_utils import check_output_file
+
+            check_output_file(params[name])
+    if ctx.info_name == "convert" and params.get("out"):
+        from mrclens.io_utils import check_output_file
+
+        check_output_file(params["out"])
+    if params.get("reference"):
+        from mrclens.scoring.against_reference import read_any_reference
+
+        read_any_reference(params["reference"])
+    if params.get("cache_dir"):
+        _check_cache_dir(params["cache_dir"])
+
+
+def _check_folder(folder: str, kind_name: str, force: bool) -> None:
+    from mrclens.artifacts import folders
+
+    folders.check_output_folder(folder, getattr(folders, kind_name), force=force)
+
+
+def _check_cache_dir(directory: str) -> None:
+    from mrclens.errors import CacheError, Msg
+
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise CacheError(Msg.CACHE_NOT_DIR.format(path=path))
+
+
+def _check_text(ctx: click.Context, name: str, value: Any, writes: bool) -> None:
+    """Refuse a text or path value that holds a byte that is not UTF-8 (a lone surrogate, as Python
+    decodes such bytes of the command line)."""
+    values = value if isinstance(value, (tuple, list)) else (value,)
+    is_text = name in _TEXT
+    for item in values:
+        if not isinstance(item, (str, os.PathLike)) or not (is_text or writes):
+            continue
+        text = os.fspath(item)
+        bad = _first_surrogate(text)
+        if bad is None:
+            continue
+        byte = ord(text[bad]) - 0xDC00
+        param = next((p for p in ctx.command.params if p.name == name), None)
+        what = "text written into the outputs" if is_text else "a file name the outputs record"
+        shown = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        raise click.BadParameter(
+            f"{shown!r} is not valid UTF-8 (byte 0x{byte:02x} at character {bad}); it is {what}, which MRCLens "
+            f"writes as UTF-8 JSON: rename it or give UTF-8 text", ctx=ctx, param=param)
+
+
+def _first_surrogate(text: str) -> int | None:
+    for i, ch in enumerate(text):
+        if "\udc80" <= ch <= "\udcff":
+            return i
+    return None
+
