@@ -68,7 +68,8 @@ def test_evaluate_warns_on_stderr_about_a_partial_mismatch_also_with_json(tmp_pa
 
 @pytest.mark.parametrize("preds, what", [
     ({"m0": 7}, "question m0: ending index 7 is not one of its 4 endings"),
-    ([{"id": "m1", "prediction_text": "was loud."}], "question m1: the chosen ending must be a 0-based index"),
+    ({"m1": "was loud."}, "question m1: the chosen ending must be a 0-based index"),
+    ([{"id": "m1", "prediction_text": "was loud."}], "must be one JSON object"),
     ({"m0": -1}, "question m0: the chosen ending must be a 0-based index"),
     ({"x": 0, "y": 1}, "none of its 2 prediction ids"),
 ])
