@@ -87,7 +87,7 @@ def _validate_other_task(report, as_json: bool) -> None:
         obj = {"file": report.file, **task_field(report.task.name), "valid": report.ok, "counts": report.counts,
                "errors": [{"message": p.message, "qid": p.qid} for p in report.errors],
                "warnings": [{"message": p.message, "qid": p.qid} for p in report.warnings]}
-        click.echo(json_text(obj, indent=1))
+        click.echo(json_text(obj, ensure_ascii=False, indent=1))
     else:
         counts = ", ".join(f"{v:,} {k}" for k, v in report.counts.items())
         click.echo(f"{report.file}: {report.task.title} data: {counts}")
