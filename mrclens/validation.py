@@ -39,16 +39,18 @@ class ValidationReport:
         return not self.errors
 
 
-def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
+def validate_file(path: str, on_invalid: str = "refuse", split: str | None = None) -> ValidationReport:
     """Read ``path`` and collect its counts and all schema problems (never raises on bad data).
 
     Args:
         on_invalid: read as the other commands would with ``--on-invalid`` (see
             :func:`mrclens.formats.squad_schema.parse_squad`); what was skipped or repaired is in
             ``report.dataset.notes`` and the counts are of what is left.
+        split: the split of a saved ``DatasetDict`` folder (:func:`mrclens.formats.read`).
 
     Raises:
         FileNotFoundError: the file does not exist.
+        MRCLensError: a ``DatasetDict`` folder of several splits without ``split``, or an unknown split.
     """
-    dataset, problems = read_dataset(path, on_invalid)
+    dataset, problems = read_dataset(path, on_invalid, split=split)
     return ValidationReport(str(path), dataset.counts(), problems, dataset)

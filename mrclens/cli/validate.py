@@ -7,27 +7,29 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, split_option, verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.validation import validate_file
 
 
 @click.command(epilog=example("mrclens validate dev-v1.1.json.gz"))
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
                                'message, title, qid), and with --on-invalid skip/repair: on_invalid (mode, '
                                'notes, questions_left); the exit code is the same as without --json.')
 @on_invalid_option
+@split_option
 @verbosity_options
-def validate(file: str, as_json: bool, on_invalid: str) -> None:
+def validate(file: str, as_json: bool, on_invalid: str, split: str | None) -> None:
     """Check a SQuAD-format FILE (any format MRCLens reads) and print its counts and problems.
 
     Counts are of what the file holds (an invalid answer still counts as an answer). With
     --on-invalid skip or repair, lists what the other commands would skip or repair with the
-    same option, and exits 0 when what is left is usable.
+    same option, and exits 0 when what is left is usable. FILE may be a folder written by Hugging
+    Face datasets' save_to_disk (a DatasetDict: with --split).
     """
-    report = validate_file(file)
+    report = validate_file(file, split=split)
     c = report.counts
     if as_json:
         def problems(items):
@@ -37,7 +39,7 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
                "warnings": problems(report.warnings)}
         usable = report.ok
         if not report.ok and on_invalid != "refuse":
-            fixed = validate_file(file, on_invalid)
+            fixed = validate_file(file, on_invalid, split)
             usable = fixed.ok and fixed.counts["questions"] > 0
             obj["on_invalid"] = {"mode": on_invalid, "notes": [str(n) for n in fixed.dataset.notes],
                                  "questions_left": fixed.counts["questions"], "usable": usable}
@@ -54,7 +56,7 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
     if report.ok:
         click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
         return
-    fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid)
+    fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid, split)
     skipped = sum(1 for n in fixed.dataset.notes if n.severity == "skipped" and n.qid is not None)
     where = f"{skipped:,} of {c['questions']:,} questions invalid" if fixed.ok else "the file cannot be read as a whole"
     click.echo(f"INVALID: {len(report.errors):,} error(s) ({where}), {len(report.warnings):,} warning(s)", err=True)
