@@ -35,6 +35,7 @@ _EXPORTS = {
     "to_hf_dataset": ("mrclens.formats.hf_datasets", "to_hf_dataset"),
     "hub_features": ("mrclens.formats.hf_datasets", "hub_features"),
     "load_results": ("mrclens.artifacts.results", "read_results"),
+    "diff_results": ("mrclens.artifacts.results_diff", "diff_results"),
 }
 
 #: Names kept for one release (deprecated in 0.1.x, removed in the next): old name -> new name.

@@ -450,6 +450,18 @@ class Results:
         """
         return get_task(self.task).metric
 
+    def to_pandas(self, table: str = "ablations"):
+        """One table of these results as a :class:`pandas.DataFrame`, one row per entry:
+        ``"ablations"`` (the columns of ``results.csv``), ``"categories"``, ``"model_free"`` or
+        ``"sets"`` (columns: :mod:`mrclens.artifacts.results_tables`).
+
+        Raises:
+            MRCLensError: an unknown ``table``.
+        """
+        from mrclens.artifacts.results_tables import results_table
+
+        return results_table(self, table)
+
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
         return next((a for a in self.ablations if a.id == ablation_id), None)
