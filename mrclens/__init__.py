@@ -4,37 +4,57 @@ Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit",
 DataPerf@ICML 2022.
 
 The names below are imported on first use (PEP 562), so that ``import mrclens`` (and
-``mrclens --help``) stays cheap; ``from mrclens import load_dataset`` works as usual.
+``mrclens --help``) stays cheap; ``from mrclens import load_qa_dataset`` works as usual.
+
+The public names do not shadow those of Hugging Face ``datasets`` in a notebook that imports
+both: :func:`load_qa_dataset` and :class:`QADataset` (``mrclens.load_dataset`` and
+``mrclens.Dataset``, their names before, still work for one release and emit a
+:class:`DeprecationWarning`). Hugging Face round trips: :func:`to_hf_dataset`, :func:`hub_features`;
+results as tables: :func:`load_results` (``.to_pandas()``), :func:`diff_results`.
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 __version__ = "0.1.0"
 
-#: Public name -> the module that defines it.
+#: Public name -> (the module that defines it, its name there).
 _EXPORTS = {
-    "DataError": "mrclens.errors",
-    "MRCLensError": "mrclens.errors",
-    "Answer": "mrclens.squad",
-    "Article": "mrclens.squad",
-    "Dataset": "mrclens.squad",
-    "Paragraph": "mrclens.squad",
-    "Question": "mrclens.squad",
-    "load_dataset": "mrclens.formats",
-    "write_dataset": "mrclens.squad",
+    "DataError": ("mrclens.errors", "DataError"),
+    "MRCLensError": ("mrclens.errors", "MRCLensError"),
+    "Answer": ("mrclens.squad", "Answer"),
+    "Article": ("mrclens.squad", "Article"),
+    "QADataset": ("mrclens.squad", "Dataset"),
+    "Paragraph": ("mrclens.squad", "Paragraph"),
+    "Question": ("mrclens.squad", "Question"),
+    "load_qa_dataset": ("mrclens.formats", "load_dataset"),
+    "write_dataset": ("mrclens.squad", "write_dataset"),
+    "to_hf_dataset": ("mrclens.formats.hf_datasets", "to_hf_dataset"),
+    "hub_features": ("mrclens.formats.hf_datasets", "hub_features"),
+    "load_results": ("mrclens.artifacts.results", "read_results"),
+    "diff_results": ("mrclens.artifacts.results_diff", "diff_results"),
 }
+
+#: Names kept for one release (deprecated in 0.1.x, removed in the next): old name -> new name.
+_DEPRECATED = {"load_dataset": "load_qa_dataset", "Dataset": "QADataset"}
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    if name in _DEPRECATED:
+        new = _DEPRECATED[name]
+        warnings.warn(f"mrclens.{name} is deprecated and will be removed in the next release; use mrclens.{new} "
+                      f"(the old name shadows Hugging Face datasets' {name})", DeprecationWarning, stacklevel=2)
+        return __getattr__(new)  # not cached, so that every use warns
+    target = _EXPORTS.get(name)
+    if target is None:
         raise AttributeError(f"module 'mrclens' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, attribute = target
+    value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value
 

@@ -240,8 +240,17 @@ class FormatMsg:
                     "with lists of equal length, got {value!r}")
     FLAT_CONTEXT_CHANGED = "{where}: question repeats an earlier question id of the same paragraph"
     PARQUET_UNREADABLE = "not a readable parquet file: {err}"
-    DATASETS_SPLITS = ("a DatasetDict holds several splits ({splits}); pass one of them, "
-                       "e.g. load_dataset(ds[{first!r}])")
+    DATASETS_SPLITS = ("{source}: a DatasetDict holds several splits ({splits}); choose one with --split NAME "
+                       "(in Python: split={first!r})")
+    DATASETS_NO_SPLIT = "{source}: no split {split!r} in this DatasetDict (its splits: {splits})"
+    SPLIT_NOT_DICT = ("{source}: --split {split} (split=) applies to a Hugging Face DatasetDict (a folder saved "
+                      "with save_to_disk, or the object), and this is one dataset without splits")
+    NOT_SAVED_DATASET = ("{path} is a folder, not one written by Hugging Face datasets' save_to_disk (it has no "
+                         "dataset_dict.json or state.json); give a data file")
+    DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "
+                        "pip install -e '.[hf]' from a clone of MRCLens, or pip install datasets")
+    OUTPUT_NOT_DATASET_FOLDER = ("{path} exists and is not a folder written by save_to_disk; not overwriting it "
+                                 "(remove it or choose another OUT)")
     MRQA_HEADER_ONLY = "line {line}: a second MRQA header line"
     MRQA_BAD_CONTEXT = "line {line}: field 'context' is missing or not a string; its {n} question(s) are not read"
     FOREIGN_LINE = "line {line}: {other}, not a line of this {fmt} file"

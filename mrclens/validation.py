@@ -53,7 +53,7 @@ class ValidationReport:
         return not self.errors
 
 
-def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
+def validate_file(path: str, on_invalid: str = "refuse", split: str | None = None) -> ValidationReport:
     """Read ``path`` and collect its counts and all schema problems (never raises on bad data).
 
     Args:
@@ -61,9 +61,11 @@ def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
             :func:`mrclens.formats.squad_schema.parse_squad`); what was skipped or repaired is in
             ``report.dataset.notes`` and the counts are of what is left. Span data only: another
             task's reader refuses every invalid question.
+        split: the split of a saved ``DatasetDict`` folder (:func:`mrclens.formats.read`).
 
     Raises:
         FileNotFoundError: the file does not exist.
+        MRCLensError: a ``DatasetDict`` folder of several splits without ``split``, or an unknown split.
     """
     task = detect_task(path)
     if not task.is_default:
@@ -72,5 +74,5 @@ def validate_file(path: str, on_invalid: str = "refuse") -> ValidationReport:
         except DataError as err:
             return ValidationReport(str(path), {"questions": 0}, list(err.problems), task=task)
         return ValidationReport(str(path), data.counts(), list(data.notes), data, task=task)
-    loaded = read(path, on_invalid=on_invalid)
+    loaded = read(path, on_invalid=on_invalid, split=split)
     return ValidationReport(str(path), loaded.dataset.counts(), loaded.problems, loaded.dataset, loaded.records)

@@ -37,6 +37,53 @@ def test_rule_based_model_hand_made():
     assert predict_file(squad) == {"a": "1889 by Gustave Eiffel's company", "b": "Paris"}
 
 
+def _script_env(**extra: str) -> dict[str, str]:
+    """The environment without MRCLens's bin folder on PATH (the script must not need it)."""
+    bin_dir = str(Path(sys.executable).parent)
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != bin_dir)
+    return dict(os.environ, PATH=path, **extra)
+
+
+def test_external_model_script_dry_run_and_usage(tmp_path):
+    """Argument parsing and the commands the script would run, without running them: MRCLens as
+    `PYTHON -m mrclens.cli` (never from PATH), the clone's .venv/bin/python by default."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not available")
+    script = str(EXAMPLES / "audit_external_model.sh")
+    res = subprocess.run(["bash", script, "--dry-run", "dev.json", str(tmp_path / "out"), "my model"],
+                         env=_script_env(PYTHON=sys.executable), capture_output=True, text=True, timeout=30)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines == [
+        f"{sys.executable} -m mrclens.cli perturb dev.json --out {tmp_path}/out/perturbed --quiet",
+        f"{sys.executable} {EXAMPLES}/tfidf_sentence_model.py {tmp_path}/out/perturbed {tmp_path}/out/predictions",
+        f"{sys.executable} -m mrclens.cli evaluate {tmp_path}/out/perturbed --predictions-dir {tmp_path}/out/predictions "
+        f"--out {tmp_path}/out --model-name my\\ model",
+    ]
+    env = _script_env()
+    env.pop("PYTHON", None)
+    res = subprocess.run(["bash", script, "--dry-run", "dev.json"], env=env, capture_output=True, text=True, timeout=30)
+    venv_python = EXAMPLES.parent / ".venv" / "bin" / "python"
+    assert res.stdout.split()[0] == (str(venv_python) if venv_python.exists() else "python3")
+    assert "mrclens-external/perturbed" in res.stdout
+    res = subprocess.run(["bash", script], env=env, capture_output=True, text=True, timeout=30)
+    assert res.returncode == 2 and "usage:" in res.stderr
+    # the sets it names are the registry's: e1 ... e10 and the controls c1, c2, c4, c6 ... c10
+    text = (EXAMPLES / "audit_external_model.sh").read_text()
+    assert max(int(i[1:]) for i in ALL_ABLATION_IDS if i.startswith("e")) == 10 and "e1 ... e10" in text
+    assert [i for i in ALL_ABLATION_IDS if i.startswith("c")] == ["c1", "c2", "c4", "c6", "c7", "c8", "c9", "c10"]
+    assert "c1, c2, c4" in text and "c6 ... c10" in text
+    # the model script parses its arguments (and says what it needs)
+    res = subprocess.run([sys.executable, str(EXAMPLES / "tfidf_sentence_model.py"), "--help"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0 and "PREDICTIONS_DIR" in res.stdout.upper()
+
+
+def test_python_dash_m_runs_the_cli():
+    res = subprocess.run([sys.executable, "-m", "mrclens.cli", "--version"], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout.startswith("mrclens, version ")
+
+
 @pytest.mark.slow
 def test_external_model_loop_end_to_end(sample_path, tmp_path):
     """perturb -> rule-based model on each file -> evaluate, by running examples/audit_external_model.sh on a real article."""
@@ -45,9 +92,7 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     ds = load_dataset(sample_path)
     data = write_dataset(Dataset(ds.articles[:1], ds.version), tmp_path / "one-article.json")
     out = tmp_path / "audit"
-    bin_dir = str(Path(sys.executable).parent)  # where `mrclens` is installed next to this Python
-    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""), PYTHON=sys.executable,
-               MRCLENS_CACHE_DIR=str(tmp_path / "cache"))
+    env = _script_env(PYTHON=sys.executable, MRCLENS_CACHE_DIR=str(tmp_path / "cache"))  # nothing on PATH
     res = subprocess.run(["bash", str(EXAMPLES / "audit_external_model.sh"), str(data), str(out), "tf-idf sentence"],
                          env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-3000:]

@@ -15,7 +15,14 @@ the intervals are in its docstring)::
                                 "significant", "direction", "ci_method", "reason"}]
                                                                           (one per input after the first)}],
      "distributions": [{"key", "label", "unit", "series": [{"input", "edges", "counts"}]}],
+     "overlaps": [{"input", "against", "relation", "questions", "against_questions", "shared_questions",
+                   "contexts", "against_contexts", "shared_contexts", "sentence"}],
      "differs": [str], "notes": [str]}
+
+``overlaps`` (issue 34; absent in older files): each later input whose questions MRCLens read (a
+dataset, or an audit with its evaluation data) against the first, by question id and by exact
+context text (:class:`Overlap`; ``relation`` ``"same"``, ``"subset"``, ``"superset"``, ``"partial"``
+or ``"none"``).
 
 Values are percentages (0–100) for shares and F1, words for lengths, percentage points for
 drops, percent of the baseline F1 for relative drops (``unit`` says which). Multiple-choice
@@ -164,6 +171,60 @@ class Distribution:
     series: list[DistributionSeries] = field(default_factory=list)
 
 
+#: What :attr:`Overlap.relation` can be.
+OVERLAP_RELATIONS = ("same", "subset", "superset", "partial", "none")
+
+
+@dataclass
+class Overlap:
+    """What a later input shares with the first: question ids and contexts (exact text), counted
+    in each input (``questions``, ``contexts``: the later input's; ``against_*``: the first's).
+
+    ``relation`` is read on the question ids when any is shared, else on the contexts: ``"same"``
+    (the same set), ``"subset"`` (the later input's all in the first), ``"superset"`` (the first's
+    all in the later one), ``"partial"``, ``"none"`` (nothing shared).
+
+    Examples:
+        >>> Overlap("xquad.es", "dev", "subset", 1190, 10570, 1190, 240, 2067, 0).sentence()
+        'xquad.es vs dev: all 1,190 question ids of xquad.es are in dev (11.3% of its 10,570), with other contexts (0 of 240 shared): the same questions translated or edited?'
+    """
+
+    input: str
+    against: str
+    relation: str
+    questions: int
+    against_questions: int
+    shared_questions: int
+    contexts: int
+    against_contexts: int
+    shared_contexts: int
+
+    def sentence(self) -> str:
+        """The overlap in one plain sentence (shown beside the figures)."""
+        a, b = self.input, self.against
+        head = f"{a} vs {b}: "
+        if self.relation == "none":
+            return head + "no question id or context in common."
+        ids = self._part("question ids", self.shared_questions, self.questions, self.against_questions)
+        ctx = self._part("contexts", self.shared_contexts, self.contexts, self.against_contexts)
+        if self.shared_questions and not self.shared_contexts:
+            return (head + ids + f", with other contexts (0 of {self.contexts:,} shared): the same questions "
+                    f"translated or edited?")
+        what = {"same": f"{a} and {b} hold the same questions", "subset": f"{a} is a subset of {b}",
+                "superset": f"{b} is a subset of {a}", "partial": "they overlap"}[self.relation]
+        return head + f"{what}: {ids}; {ctx}. Their differences are not between independent samples."
+
+    def _part(self, what: str, shared: int, n: int, n_against: int) -> str:
+        if shared == n:
+            pct = f"{100 * shared / n_against:.1f}% of its {n_against:,}" if n_against else "none of its"
+            return f"all {n:,} {what} of {self.input} are in {self.against} ({pct})"
+        return (f"{shared:,} {what} shared ({100 * shared / n:.1f}% of {self.input}'s {n:,}, "
+                f"{100 * shared / n_against:.1f}% of {self.against}'s {n_against:,})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "sentence": self.sentence()}
+
+
 @dataclass
 class Comparison:
     """The whole comparison (schema in the module docstring)."""
@@ -173,6 +234,7 @@ class Comparison:
     distributions: list[Distribution] = field(default_factory=list)
     differs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    overlaps: list[Overlap] = field(default_factory=list)
     seed: int = 0
     n_resamples: int = 1000
     confidence: float = 0.95
@@ -188,6 +250,7 @@ class Comparison:
                 "n_resamples": self.n_resamples, "confidence": self.confidence,
                 "inputs": [i.to_json() for i in self.inputs], "rows": [asdict(r) for r in self.rows],
                 "distributions": [asdict(d) for d in self.distributions],
+                "overlaps": [o.to_json() for o in self.overlaps],
                 "differs": list(self.differs), "notes": list(self.notes)}
 
     @classmethod
@@ -215,7 +278,8 @@ class Comparison:
             dist.series = [_typed(DistributionSeries, s, path, f"{where}series #{j + 1}: ")
                            for j, s in enumerate(f(d, "series", list, path, where))]
             dists.append(dist)
-        return cls(inputs=inputs, rows=rows, distributions=dists,
+        overlaps = [_typed(Overlap, o, path, f"overlap #{k + 1}: ") for k, o in enumerate(f(obj, "overlaps", list, path, "", []))]
+        return cls(inputs=inputs, rows=rows, distributions=dists, overlaps=overlaps,
                    differs=[str(x) for x in f(obj, "differs", list, path, "", [])],
                    notes=[str(x) for x in f(obj, "notes", list, path, "", [])],
                    seed=f(obj, "seed", int, path), n_resamples=f(obj, "n_resamples", int, path),
@@ -235,6 +299,8 @@ _TYPES: dict[type, dict[str, Any]] = {
                     "ablation": _STR, "values": None, "differences": None},
     DistributionSeries: {"input": str, "edges": list, "counts": list},
     Distribution: {"key": str, "label": str, "unit": str, "series": None},
+    Overlap: {"input": str, "against": str, "relation": str, "questions": int, "against_questions": int,
+              "shared_questions": int, "contexts": int, "against_contexts": int, "shared_contexts": int},
 }
 
 

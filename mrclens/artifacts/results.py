@@ -77,7 +77,11 @@ drop minus the control's, paired by question: ``excess_n`` questions) with its C
 
 SQuAD v2.0 (only when the evaluation data has unanswerable questions; v1.1 results have none of
 these keys or columns): a set has ``"subsets": {"HasAns": {"n", "exact_match", "f1", "abstained"},
-"NoAns": {...}}`` (:class:`SubsetScore`; ``abstained`` = questions answered ``""``) and an
+"NoAns": {...}}`` (:class:`SubsetScore`; ``abstained`` = questions answered ``""``) and, written
+for readers of the official v2.0 script's output (``evaluate-v2.0.py``, Hugging Face ``squad_v2``;
+derived, not read back), its figures under those names too: ``"exact"`` (= ``exact_match``),
+``"total"`` (= ``n``), ``"HasAns_exact"``, ``"HasAns_f1"``, ``"HasAns_total"``, ``"NoAns_exact"``,
+``"NoAns_f1"``, ``"NoAns_total"``; an
 ablation ``"subsets": {"HasAns": {"n", "exact_match", "f1", "baseline_exact_match", "baseline_f1",
 "f1_drop", "ci_low", "ci_high"}, "NoAns": {...}}`` (:class:`SubsetDrop`: the paired drop and its
 paired bootstrap CI over that subset's questions only; official v2.0 subsets: ``HasAns`` = the
@@ -456,6 +460,18 @@ class Results:
         """
         return get_task(self.task).metric
 
+    def to_pandas(self, table: str = "ablations"):
+        """One table of these results as a :class:`pandas.DataFrame`, one row per entry:
+        ``"ablations"`` (the columns of ``results.csv``), ``"categories"``, ``"model_free"`` or
+        ``"sets"`` (columns: :mod:`mrclens.artifacts.results_tables`).
+
+        Raises:
+            MRCLensError: an unknown ``table``.
+        """
+        from mrclens.artifacts.results_tables import results_table
+
+        return results_table(self, table)
+
     def ablation(self, ablation_id: str) -> AblationResult | None:
         """The ablation with this id, or ``None``."""
         return next((a for a in self.ablations if a.id == ablation_id), None)
@@ -472,7 +488,7 @@ class Results:
             "versions": dict(self.versions),
             "step_seconds": dict(self.step_seconds),
             "bootstrap": asdict(self.bootstrap),
-            "sets": {name: entry_json(s) for name, s in self.sets.items()},
+            "sets": {name: {**entry_json(s), **official_v2_names(s)} for name, s in self.sets.items()},
             "ablations": [entry_json(a) for a in self.ablations],
             "categories": [entry_json(c) for c in self.categories],
             "paths": dict(self.paths),
@@ -566,6 +582,19 @@ def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
 def _training(audit: Any, path: Any) -> TrainingRecord | None:
     obj = _files.field(audit, "training", (dict, type(None)), path, "audit: ", None)
     return None if obj is None else TrainingRecord.from_json(obj, path, "audit: training: ")
+def official_v2_names(s: SetResult) -> dict[str, Any]:
+    """A v2.0 set's figures under the official v2.0 script's names (``exact``, ``total``,
+    ``HasAns_exact``, ``HasAns_f1``, ``HasAns_total``, ``NoAns_*``); ``{}`` for a set without subsets."""
+    if not s.subsets:
+        return {}
+    out: dict[str, Any] = {"exact": s.exact_match, "total": s.n}
+    for name in SUBSETS:
+        sub = s.subsets.get(name)
+        if sub is not None:
+            out.update({f"{name}_exact": sub.exact_match, f"{name}_f1": sub.f1, f"{name}_total": sub.n})
+    return out
+
+
 def entry_json(entry: Any) -> dict[str, Any]:
     """A set or ablation entry as written to ``results.json``: ``asdict`` without an empty
     ``subsets`` (results of data without unanswerable questions keep their v1.1 shape)."""

@@ -58,6 +58,7 @@ COMMANDS = {
     "stats": "mrclens.cli.stats:stats",
     "check": "mrclens.cli.check:check",
     "compare": "mrclens.cli.compare:compare",
+    "diff-results": "mrclens.cli.diff_results:diff_results",
     "convert": "mrclens.cli.convert:convert",
     "validate": "mrclens.cli.validate:validate",
     "selftest": "mrclens.cli.selftest:selftest",
@@ -75,8 +76,9 @@ SUMMARIES = {
     "stats": "Model-free dataset statistics and heuristic baselines.",
     "check": "Pre-training check: pass/fail rules on known shortcuts.",
     "compare": "Datasets and audits side by side, with CIs on the differences.",
+    "diff-results": "Do two runs' results differ (times and places aside)?",
     "validate": "Check a SQuAD file's schema; print counts and problems.",
-    "convert": "Convert data to SQuAD JSON, JSON Lines or parquet.",
+    "convert": "Convert to SQuAD JSON, JSON Lines, parquet or an HF folder.",
     "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
 }
 

@@ -17,6 +17,7 @@ it, and ``mrclens --help`` imports every command module.
   refused with exit code 2), optionally within a range.
 * :data:`on_invalid_option` and :func:`echo_notes` — ``--on-invalid refuse|skip|repair`` on every
   command that reads a dataset, and the lines that list what it skipped or repaired.
+* :data:`split_option` — ``--split NAME``: the split of a saved Hugging Face ``DatasetDict`` folder.
 """
 
 from __future__ import annotations
@@ -220,6 +221,13 @@ on_invalid_option = click.option(
     help="What to do with invalid questions: refuse the file; skip each invalid question (each is listed "
          "with its reason); or repair an answer whose exact text is within a few characters of its "
          "answer_start (each repair listed) and skip the rest.")
+
+
+#: ``--split NAME``: one split of a Hugging Face ``DatasetDict`` folder (written by ``save_to_disk``).
+split_option = click.option(
+    "--split", default=None, metavar="NAME",
+    help="When the input is a folder written by Hugging Face datasets' save_to_disk holding a DatasetDict: "
+         "the split to read (needed when it has several; they are listed if not given).")
 
 
 def echo_notes(dataset: Dataset, on_invalid: str) -> None:

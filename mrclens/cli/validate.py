@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, split_option, verbosity_options
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.tasks import task_field
 from mrclens.io_utils import json_text
@@ -14,23 +14,25 @@ from mrclens.validation import validate_file
 
 
 @click.command(epilog=example("mrclens validate dev-v1.1.json.gz"))
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
                                'message, title, qid), records (span data: read, kept, skipped, dropped, refused), '
                                'task (multiple-choice data), and with --on-invalid skip/repair: on_invalid (mode, '
                                'notes, questions_left); the exit code is the same as without --json.')
 @on_invalid_option
+@split_option
 @verbosity_options
-def validate(file: str, as_json: bool, on_invalid: str) -> None:
+def validate(file: str, as_json: bool, on_invalid: str, split: str | None) -> None:
     """Check a data FILE (any format MRCLens reads) and print its counts and problems.
 
     Counts are of what the file holds (an invalid answer still counts as an answer). With
     --on-invalid skip or repair, lists what the other commands would skip or repair with the
     same option, and exits 0 when what is left is usable. Multiple-choice data (CODAH TSV,
-    multiple-choice JSON Lines) is checked by its own reader, which refuses any invalid question.
+    multiple-choice JSON Lines) is checked by its own reader, which refuses any invalid question. FILE may be a folder
+    written by Hugging Face datasets' save_to_disk (a DatasetDict: with --split).
     """
-    report = validate_file(file)
+    report = validate_file(file, split=split)
     c = report.counts
     if not report.task.is_default:
         return _validate_other_task(report, as_json)
@@ -44,7 +46,7 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
             obj["records"] = vars(report.records)
         usable = report.ok
         if not report.ok and on_invalid != "refuse":
-            fixed = validate_file(file, on_invalid)
+            fixed = validate_file(file, on_invalid, split)
             usable = fixed.ok and fixed.counts["questions"] > 0
             obj["on_invalid"] = {"mode": on_invalid, "notes": [str(n) for n in fixed.dataset.notes],
                                  "questions_left": fixed.counts["questions"], "usable": usable}
@@ -61,7 +63,7 @@ def validate(file: str, as_json: bool, on_invalid: str) -> None:
     if report.ok:
         click.echo(f"valid ({len(report.warnings):,} warning(s))" if report.warnings else "valid")
         return
-    fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid)
+    fixed = validate_file(file, "skip" if on_invalid == "refuse" else on_invalid, split)
     records = fixed.records
     where = (f"{records.skipped:,} of {records.read:,} questions invalid" if fixed.ok and records is not None
              else "the file cannot be read as a whole")

@@ -1,6 +1,6 @@
 """The entry points of ``mrclens compare``: :func:`compare` (paths: each input read, then compared)
 and :func:`compare_sources` (loaded inputs: the rows, what differs between the inputs beyond the
-figures, and the notes on the method).
+figures, the questions and contexts they share (:mod:`mrclens.compare.overlap`), and the notes on the method).
 
 Examples:
     >>> from mrclens.compare.sources import source_from_stats
@@ -22,6 +22,7 @@ import numpy as np
 
 from mrclens.artifacts.comparison import Comparison, ComparisonRow, Distribution, DistributionSeries
 from mrclens.compare.inputs import check_one_task, default_name, input_task, load_input
+from mrclens.compare.overlap import OVERLAP_NOTE, find_overlaps
 from mrclens.compare.rows import ablation_rows, comparability, model_free_rows, reader_row
 from mrclens.compare.sources import Source, hooks_for, known_task
 from mrclens.errors import CompareMsg, MRCLensError
@@ -61,7 +62,10 @@ def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: in
     comparison = Comparison(inputs=[s.info for s in sources], rows=rows, distributions=_distributions(sources),
                             seed=seed, n_resamples=n_resamples, confidence=confidence)
     comparison.differs = _differs(sources, notes_by_input)
+    comparison.overlaps = find_overlaps(sources)
     comparison.notes = _method_notes(comparison)
+    if any(o.relation != "none" for o in comparison.overlaps):
+        comparison.notes.insert(1, OVERLAP_NOTE)
     return comparison
 
 

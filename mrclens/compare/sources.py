@@ -113,6 +113,9 @@ class Source:
         figures: summary figures when there are no ``stats`` (an audit's ``model_free``).
         results, scores, infos: an audit's results, per-question scores (``None`` when absent)
             and the ablations' :class:`~mrclens.artifacts.manifest.AblationEntry` from its manifest.
+        question_ids, contexts: the question ids and the texts of the contexts of the questions
+            read (a dataset, an audit's evaluation data; ``None`` when none were: a stats JSON, an
+            audit's summary figures), for the overlap between inputs (:mod:`mrclens.compare.overlap`).
     """
 
     info: ComparedInput
@@ -122,6 +125,8 @@ class Source:
     results: Results | None = None
     scores: Mapping[str, Any] | None = None
     infos: dict[str, Any] = field(default_factory=dict)
+    question_ids: frozenset[str] | None = None
+    contexts: frozenset[str] | None = None
 
     @property
     def task(self) -> str:

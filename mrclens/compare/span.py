@@ -27,6 +27,7 @@ from mrclens.artifacts.comparison import ComparedInput
 from mrclens.artifacts.layout import RESULTS_JSON, set_file_name
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
+from mrclens.compare.overlap import question_keys
 from mrclens.compare.sources import RowSpec, Source, TaskComparison, source_from_stats, z_value
 from mrclens.io_utils import sha256_file
 from mrclens.scoring.model_free import FIGURES, figure_from_stats
@@ -84,7 +85,9 @@ def dataset_source(dataset, name: str, path: str, kind: str, *, cache_dir, progr
     from mrclens.stats import compute_stats_with_values
 
     stats, values = compute_stats_with_values(dataset, cache_dir=cache_dir, progress=progress, n_process=n_process)
-    return source_from_stats(stats, name, path, values=values, kind=kind, sha256=sha256)
+    src = source_from_stats(stats, name, path, values=values, kind=kind, sha256=sha256)
+    src.question_ids, src.contexts = question_keys(dataset)
+    return src
 
 
 def load_span_file(p: Path, name: str, path: str, *, cache_dir, progress: bool, on_invalid: str,

@@ -22,8 +22,8 @@ def _fmt(x: float | None, unit: str = "") -> str:
 
 
 def format_comparison(c: Comparison, *, width: int = 60) -> str:
-    """The terminal table: one line per row, each input's value and each later input's difference
-    with its interval; ``*`` marks a significant difference, ``~`` one from the normal approximation,
+    """The terminal table: the inputs and what they share (:mod:`mrclens.compare.overlap`), then one
+    line per row, each input's value and each later input's difference with its interval; ``*`` marks a significant difference, ``~`` one from the normal approximation,
     ``n/c`` one not compared (the reasons are listed under the table)."""
     names = [i.name for i in c.inputs]
     level = f"{100 * c.confidence:g}%"
@@ -32,6 +32,8 @@ def format_comparison(c: Comparison, *, width: int = 60) -> str:
         extra = f", reader {i.reader} ({known_task(i.task).metric} {_fmt(i.reader_f1)})" if i.reader else ""
         q = f", {i.questions:,} questions" if i.questions else ""
         lines.append(f"  {k + 1}. {i.name}: {i.kind} {i.path}{q}{extra}")
+    if c.overlaps:
+        lines += ["Overlap (question ids, exact contexts):"] + [f"  {o.sentence()}" for o in c.overlaps]
     lines.append(f"Each later input minus {names[0]}, [{level} interval]; * significant, ~ normal approximation, n/c not compared.")
     cols = [max(9, len(n)) for n in names]
     diff_w = 30

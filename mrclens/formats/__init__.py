@@ -7,8 +7,9 @@ content, :mod:`mrclens.formats.detect`):
 
 * ``squad``: SQuAD v1.1 / v2.0 JSON (:mod:`~mrclens.formats.squad_json`);
 * ``hf-flat``: the flat Hugging Face ``squad`` / ``squad_v2`` schema as JSON Lines, JSON or
-  parquet, or a ``datasets.Dataset`` / pyarrow ``Table`` / pandas ``DataFrame`` / list of dicts
-  in Python (:mod:`~mrclens.formats.hf_flat`);
+  parquet, a folder written by ``datasets``' ``save_to_disk``, or a ``datasets.Dataset`` /
+  ``DatasetDict`` (one split: ``split=``) / pyarrow ``Table`` / pandas ``DataFrame`` / list of
+  dicts in Python (:mod:`~mrclens.formats.hf_flat`, :mod:`~mrclens.formats.hf_datasets`);
 * ``mrqa``: MRQA 2019 JSON Lines (:mod:`~mrclens.formats.mrqa`);
 * ``nq-simplified``: Natural Questions simplified JSON Lines (:mod:`~mrclens.formats.nq_simplified`).
 
@@ -18,7 +19,9 @@ article title, question id, what is wrong. Every reader keeps the record contrac
 (:mod:`mrclens.formats.base`): each record read is kept, refused, skipped or dropped, with its reason
 and line, and :attr:`Loaded.records` says how many of each. Multiple-choice data given to a span
 reader is named as such, with the commands that read it (:func:`unknown_format_problem`).
-:func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet (``mrclens convert``).
+:func:`write` writes any dataset as SQuAD JSON, flat JSON Lines or parquet, or a ``save_to_disk``
+folder, the flat ones with exactly the Hub's ``squad`` features (``mrclens convert``);
+:func:`mrclens.formats.hf_datasets.to_hf_dataset` makes a ``datasets.Dataset`` of it.
 
 Examples:
     >>> ds = load_dataset([{"id": "q1", "title": "T", "context": "Paris is in France.",
@@ -38,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
-from mrclens.formats import hf_flat, mrqa, nq_simplified, squad_json
+from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import atomic_write_bytes
@@ -52,18 +55,19 @@ log = logging.getLogger(__name__)
 
 #: Format names accepted by ``format=`` (besides ``"auto"``).
 FORMATS = tuple(FORMAT_DESCRIPTIONS)
-#: What :func:`write` writes: SQuAD JSON, flat JSON Lines, flat parquet.
-OUTPUT_FORMATS = ("squad", "jsonl", "parquet")
+#: What :func:`write` writes: SQuAD JSON, flat JSON Lines, flat parquet, a ``datasets`` ``save_to_disk`` folder.
+OUTPUT_FORMATS = ("squad", "jsonl", "parquet", "hf")
 _OPTIONS = {"mrqa": {"id_field", "merge_duplicates", "on_no_span"}, "nq-simplified": set(nq_simplified.OPTIONS)}
 
 
-def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **options: Any) -> Loaded:
+def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: str | None = None,
+         **options: Any) -> Loaded:
     """Read ``source`` (a path, or a Python object) in ``format`` (``"auto"``: detected).
 
     Args:
-        source: a file path; or a :class:`~mrclens.squad.Dataset`, a decoded SQuAD JSON object, a
-            ``datasets.Dataset`` (or a ``DatasetDict`` with one split), a pyarrow ``Table``, a pandas
-            ``DataFrame`` or a list of flat records.
+        source: a file path, or a folder written by ``datasets``' ``save_to_disk``; or a
+            :class:`~mrclens.squad.Dataset`, a decoded SQuAD JSON object, a ``datasets.Dataset`` or
+            ``DatasetDict``, a pyarrow ``Table``, a pandas ``DataFrame`` or a list of flat records.
         format: ``"auto"`` or one of :data:`FORMATS`.
         on_invalid: ``"refuse"`` (every problem stays in ``problems``), ``"skip"`` (invalid questions
             are left out) or ``"repair"`` (misplaced answers moved where possible, the rest skipped);
@@ -72,6 +76,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
         options: format options: MRQA ``id_field``, ``merge_duplicates``, ``on_no_span``
             (:func:`mrclens.formats.mrqa.read_text`); NQ ``yes_no``, ``multi_span``,
             ``tables_lists``, ``no_long_answer``, ``long_only`` (:mod:`mrclens.formats.nq_simplified`).
+        split: the split of a ``DatasetDict`` (object or saved folder) to read; may be left out
+            when it has one split (:func:`mrclens.formats.hf_datasets.choose_split`).
 
     Returns:
         a :class:`Loaded`; its ``problems`` say what is wrong (nothing is raised for bad data), its
@@ -80,6 +86,9 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
     Raises:
         InvariantError: a file without errors whose records do not add up (a bug in a reader).
         MRCLensError: an unknown format name or option, or a Python object of no known kind.
+        MRCLensError: an unknown format name or option, a Python object of no known kind, a
+            ``DatasetDict`` of several splits without ``split`` (the message lists them), an unknown
+            split, ``split`` for data without splits, a folder not written by ``save_to_disk``.
         ValueError: an unknown ``on_invalid``.
         FileNotFoundError: the file does not exist.
     """
@@ -88,8 +97,14 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", **option
     if format != "auto" and format not in FORMATS:
         raise MRCLensError(FormatMsg.UNKNOWN_FORMAT_NAME.format(name=format, known=known_formats()))
     if not isinstance(source, (str, os.PathLike)):
-        return _read_object(source, format, on_invalid)
+        return _read_object(source, format, on_invalid, split)
     file = str(source)
+    if os.path.isdir(source):
+        loaded = _read_object(hf_datasets.load_saved(source), format, on_invalid, split, file)
+        loaded.container = "save_to_disk"
+        return loaded
+    if split is not None:
+        raise MRCLensError(FormatMsg.SPLIT_NOT_DICT.format(source=file, split=split))
     detected = format == "auto"
     if detected:
         fmt, container = sniff(source)
@@ -196,19 +211,19 @@ def _is_parquet(path) -> bool:
         return fh.read(4) == b"PAR1"
 
 
-def _read_object(obj: Any, format: str, on_invalid: str = "refuse") -> Loaded:
+def _read_object(obj: Any, format: str, on_invalid: str = "refuse", split: str | None = None,
+                 name: str = "<memory>") -> Loaded:
+    obj = hf_datasets.choose_split(obj, split, name)
+    if name != "<memory>" and split is not None:
+        name = f"{name} (split {split})"
     if isinstance(obj, Dataset):
         return Loaded(obj, "squad", "object", detected=format == "auto")
     if squad_json.is_squad_object(obj) and format in ("auto", "squad"):
         return _closed(squad_json.read_object(obj, on_invalid=on_invalid), "<memory>")
-    if isinstance(obj, Mapping) and obj and all(hasattr(v, "column_names") for v in obj.values()):  # DatasetDict
-        if len(obj) != 1:
-            raise MRCLensError(FormatMsg.DATASETS_SPLITS.format(splits=", ".join(obj), first=next(iter(obj))))
-        obj = next(iter(obj.values()))
     if isinstance(obj, Mapping) and isinstance(obj.get("data"), list):
         obj = obj["data"]
     if format in ("auto", "hf-flat"):
-        loaded = hf_flat.read_object(obj, on_invalid=on_invalid)
+        loaded = hf_flat.read_object(obj, name, on_invalid=on_invalid)
         if loaded is not None:
             loaded.detected = format == "auto"
             return _closed(loaded, "<memory>")
@@ -231,8 +246,8 @@ def read_dataset(path: str | os.PathLike, on_invalid: str = "refuse", format: st
 def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", **options: Any) -> Dataset:
     """Load and validate a dataset in any format MRCLens reads (see :func:`read`).
 
-    Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid``: see
-    :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
+    Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid`` and
+    ``split`` (one split of a ``DatasetDict``): see :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
     file with no valid question left.
 
     A file without questions loads (empty), with a warning in :func:`read`'s problems; ``mrclens stats``,
@@ -266,34 +281,45 @@ def load_squad_file(path: str | os.PathLike, on_invalid: str = "refuse") -> Data
     return load_dataset(path, format="squad", on_invalid=on_invalid)
 
 
-def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad") -> Path:
-    """Write ``dataset`` as ``"squad"`` JSON, flat ``"jsonl"`` (one record per question, the Hugging
-    Face ``squad`` schema plus ``is_impossible`` when the dataset has it) or flat ``"parquet"``.
-    Atomic; names ending in ``.gz`` are gzip-compressed (not for parquet).
+def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad", extra_columns: bool = False) -> Path:
+    """Write ``dataset`` as ``"squad"`` JSON, flat ``"jsonl"`` (one record per question), flat
+    ``"parquet"`` or ``"hf"`` (a folder written by ``datasets``' ``save_to_disk``, read back by
+    ``datasets.load_from_disk`` and by MRCLens). The flat forms have exactly the Hub's ``squad`` /
+    ``squad_v2`` features (:func:`mrclens.formats.hf_flat.hub_arrow_schema`; JSON Lines has no
+    int32, so read it with ``features=hub_features()``); ``extra_columns=True`` adds
+    ``is_impossible`` and every other question field (:func:`mrclens.formats.hf_flat.to_records`).
+    Atomic; names ending in ``.gz`` are gzip-compressed (not for parquet and ``hf``).
 
     Raises:
-        MRCLensError: an unknown output format, or ``path`` is the input file.
+        MRCLensError: an unknown output format, ``path`` is the input, or (``hf``) ``path`` exists and
+            is not a ``save_to_disk`` folder, or ``datasets`` is not installed.
     """
     if to == "squad":
         return write_dataset(dataset, path)
     if to == "jsonl":
-        lines = [json.dumps(r, ensure_ascii=False) for r in hf_flat.to_records(dataset)]
+        lines = [json.dumps(r, ensure_ascii=False) for r in hf_flat.to_records(dataset, extra_columns)]
         text = "\n".join(lines) + ("\n" if lines else "")
         return atomic_write_bytes(path, text.encode("utf-8"), protect=(dataset.source,) if dataset.source else ())
     if to == "parquet":
-        hf_flat.write_parquet(dataset, path)
+        hf_flat.write_parquet(dataset, path, extra_columns)
         return Path(path)
+    if to == "hf":
+        return hf_datasets.save_to_disk(dataset, path, extra_columns=extra_columns,
+                                        protect=(dataset.source,) if dataset.source else ())
     raise MRCLensError(f"cannot write format {to!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
 
 
-def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str = "auto", **options: Any) -> Loaded:
-    """Read ``source`` in any format and write it as ``to`` (see :func:`write`); returns how it was read.
+def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str = "auto", *,
+            split: str | None = None, extra_columns: bool = False, **options: Any) -> Loaded:
+    """Read ``source`` in any format (``split``: one split of a ``DatasetDict``) and write it as
+    ``to`` (see :func:`write`); returns how it was read.
 
     Raises:
         DataError: the input has errors (nothing is written).
+        MRCLensError: see :func:`read` and :func:`write`.
     """
-    loaded = read(source, format, **options)
+    loaded = read(source, format, split=split, **options)
     if loaded.errors:
         raise DataError(loaded.errors)
-    write(loaded.dataset, out, to)
+    write(loaded.dataset, out, to, extra_columns)
     return loaded

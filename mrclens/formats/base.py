@@ -64,7 +64,8 @@ class Loaded:
     Attributes:
         dataset: the validated dataset (items with errors are left out where possible).
         format: one of :data:`FORMAT_DESCRIPTIONS`' keys.
-        container: ``"json"``, ``"jsonl"``, ``"parquet"`` or ``"object"`` (a Python object).
+        container: ``"json"``, ``"jsonl"``, ``"parquet"``, ``"save_to_disk"`` (a folder written by
+            ``datasets``) or ``"object"`` (a Python object).
         detected: True when ``format`` was found by auto-detection, False when it was asked for.
         problems: every error and warning found (see :class:`~mrclens.errors.Problem`).
         counts: what the conversion did, by name (e.g. MRQA ``spans_merged``, NQ ``dropped_yes_no``);
@@ -89,7 +90,8 @@ class Loaded:
 
     def describe(self) -> str:
         """E.g. ``"mrqa (JSON Lines, detected)"``."""
-        kind = {"json": "JSON", "jsonl": "JSON Lines", "parquet": "parquet", "object": "Python object"}[self.container]
+        kind = {"json": "JSON", "jsonl": "JSON Lines", "parquet": "parquet", "object": "Python object",
+                "save_to_disk": "datasets save_to_disk folder"}[self.container]
         return f"{self.format} ({kind}, {'detected' if self.detected else 'as asked'})"
 
 

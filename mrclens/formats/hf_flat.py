@@ -9,8 +9,9 @@ dataset scripts (https://huggingface.co/datasets/rajpurkar/squad_v2) and of the 
 Read from JSON Lines, a JSON list of records (or ``{"data": [records]}``, the form
 ``datasets.load_dataset("json", field="data")`` reads), parquet (``datasets.Dataset.to_parquet``;
 read with pyarrow), or in Python from a ``datasets.Dataset``, a pyarrow ``Table``, a pandas
-``DataFrame`` or a list of dicts. ``datasets`` itself is never imported: MRCLens does not need it
-(``pip install mrclens[hf]`` installs it for users who want it).
+``DataFrame`` or a list of dicts. This module never imports ``datasets``;
+:mod:`mrclens.formats.hf_datasets` does (lazily: the ``hf`` extra, ``pip install -e '.[hf]'``) to build
+``datasets`` objects and to read folders written by ``save_to_disk``.
 
 Rebuilding the SQuAD nesting: consecutive records with the same title form one article, and
 consecutive records of an article with the same context one paragraph, which inverts the
@@ -24,6 +25,15 @@ exactly for the questions without answers), otherwise as v1.1 (version ``"1.1"``
 Every record (a line, a row, a list item) is one record of the record contract
 (:mod:`mrclens.formats.base`): kept, or refused (skipped with ``on_invalid="skip"``) with its line,
 row or item number — also a line that is not JSON, not an object, or a record of another format.
+
+Writing (:func:`to_records`, :func:`records_table`, :func:`write_parquet`) gives exactly the Hub's
+``squad`` / ``squad_v2`` features by default (:data:`HUB_COLUMNS`, types in :func:`hub_arrow_schema`:
+``id``, ``title``, ``context``, ``question`` strings; ``answers`` a struct of ``text: list<string>``
+and ``answer_start: list<int32>``), so that ``datasets.concatenate_datasets`` accepts our files
+beside the Hub's. ``extra_columns=True`` also writes ``is_impossible`` and every other question
+field (e.g. SQuAD v2.0's ``plausible_answers``) as columns of their own: the set then reads back
+with nothing lost, but its features are no longer the Hub's. :func:`left_out` says what the Hub
+columns alone leave out.
 """
 
 from __future__ import annotations
@@ -37,6 +47,19 @@ from mrclens.formats.squad_schema import RecordCounts
 from mrclens.squad import Dataset
 
 _KNOWN = {"id", "title", "context", "question", "answers", "is_impossible"}
+
+#: The columns of the Hub's ``squad`` and ``squad_v2`` datasets, in their order.
+HUB_COLUMNS = ("id", "title", "context", "question", "answers")
+
+
+def hub_arrow_schema():
+    """The Arrow schema of the Hub's ``squad`` / ``squad_v2`` features (their dataset cards:
+    ``id``, ``title``, ``context``, ``question``: string; ``answers``: a sequence of ``text``
+    (string) and ``answer_start`` (int32), i.e. ``struct<text: list<string>, answer_start: list<int32>>``)."""
+    import pyarrow as pa
+
+    return pa.schema([(name, pa.string()) for name in HUB_COLUMNS[:4]] + [
+        ("answers", pa.struct([("text", pa.list_(pa.string())), ("answer_start", pa.list_(pa.int32()))]))])
 
 
 def records_to_dataset(records: Iterable[tuple[str, Any]], file: str,
@@ -162,10 +185,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def to_records(dataset: Dataset) -> list[dict[str, Any]]:
-    """The dataset as flat records (the inverse of :func:`records_to_dataset`); ``is_impossible``
-    is kept as a column when the dataset has it, and every other field of a question (``extra``, e.g.
-    ``plausible_answers``) as a column of its own, so that the set reads back the same."""
+def to_records(dataset: Dataset, extra_columns: bool = False) -> list[dict[str, Any]]:
+    """The dataset as flat records (the inverse of :func:`records_to_dataset`), one per question.
+
+    Args:
+        extra_columns: ``False`` (default): exactly :data:`HUB_COLUMNS`; ``True``: also
+            ``is_impossible`` (when the dataset has it) and every other field of a question
+            (``extra``, e.g. ``plausible_answers``) as a column of its own, so that the set reads back
+            with nothing lost.
+    """
     records = []
     for article, paragraph, q in dataset.iter_questions():
         rec: dict[str, Any] = {
@@ -175,18 +203,50 @@ def to_records(dataset: Dataset) -> list[dict[str, Any]]:
             "question": q.question,
             "answers": {"text": [a.text for a in q.answers], "answer_start": [a.answer_start for a in q.answers]},
         }
-        if q.is_impossible is not None:
-            rec["is_impossible"] = q.is_impossible
-        rec.update(q.extra)
+        if extra_columns:
+            if q.is_impossible is not None:
+                rec["is_impossible"] = q.is_impossible
+            rec.update(q.extra)
         records.append(rec)
     return records
 
 
-def write_parquet(dataset: Dataset, path: str | os.PathLike) -> None:
-    """Write the flat records (:func:`to_records`) as parquet with pyarrow (``answers`` a struct of
-    two lists, as in the Hugging Face ``squad`` features; a question without some extra field gets a
-    null there, which reads back as absent). Written to a temporary name and moved into place."""
+def left_out(dataset: Dataset) -> dict[str, int]:
+    """What the Hub columns alone (``extra_columns=False``) do not keep: ``{field: questions}`` for
+    every other question field (e.g. ``plausible_answers``), and ``is_impossible`` where it does not
+    follow from the answers (a question flagged unanswerable only by its empty answer list reads back
+    the same; a v2.0 set without an unanswerable question reads back as v1.1)."""
+    out: dict[str, int] = {}
+    v2_without_unanswerable = dataset.is_v2 and all(q.answers for _, _, q in dataset.iter_questions())
+    for _, _, q in dataset.iter_questions():
+        for key in q.extra:
+            out[key] = out.get(key, 0) + 1
+        if q.is_impossible is not None and (v2_without_unanswerable or q.is_impossible != (not q.answers)):
+            out["is_impossible"] = out.get("is_impossible", 0) + 1
+    return out
+
+
+def records_table(dataset: Dataset, extra_columns: bool = False):
+    """The flat records (:func:`to_records`) as a pyarrow ``Table``: :data:`HUB_COLUMNS` typed as
+    :func:`hub_arrow_schema`, extra columns' types inferred (a question without some extra field gets
+    a null there, which reads back as absent)."""
     import pyarrow as pa
+
+    records = to_records(dataset, extra_columns)
+    schema = hub_arrow_schema()
+    columns = list(dict.fromkeys([*HUB_COLUMNS, *(k for r in records for k in r)]))
+    arrays = [pa.array([r.get(name) for r in records], type=schema.field(name).type if name in HUB_COLUMNS else None)
+              for name in columns]
+    return pa.Table.from_arrays(arrays, names=columns)
+
+
+def write_parquet(dataset: Dataset, path: str | os.PathLike, extra_columns: bool = False) -> None:
+    """Write :func:`records_table` as parquet with pyarrow: the Hub's ``squad`` features exactly
+    (``extra_columns=False``) or with the extra columns. Written to a temporary name and moved into place.
+
+    Raises:
+        MRCLensError: ``path`` is the input file.
+    """
     import pyarrow.parquet as pq
     from pathlib import Path
     import tempfile
@@ -196,9 +256,7 @@ def write_parquet(dataset: Dataset, path: str | os.PathLike) -> None:
         from mrclens.errors import MRCLensError
         raise MRCLensError(f"refusing to overwrite the input file {dataset.source}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    records = to_records(dataset)
-    columns = list(dict.fromkeys(k for r in records for k in r))  # from_pylist takes the keys of row 0 only
-    table = pa.Table.from_pylist([{k: r.get(k) for k in columns} for r in records])  # types inferred
+    table = records_table(dataset, extra_columns)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:

@@ -133,8 +133,10 @@ def evaluate_set(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, 
 
     Returns:
         ``{"exact_match": %, "f1": %, "total": n, "missing": n_without_prediction,
-        "unknown": n_predictions_for_unknown_ids}``; for a v2.0 dataset also
-        ``HasAns_exact``, ``HasAns_f1``, ``HasAns_total``, ``NoAns_exact``,
+        "unknown": n_predictions_for_unknown_ids}`` (``exact_match``, ``f1``: the names of the official
+        v1.1 script); for a v2.0 dataset also the names of the official v2.0 script
+        (``evaluate-v2.0.py``, and Hugging Face ``evaluate``'s ``squad_v2``): ``exact`` (=
+        ``exact_match``), ``HasAns_exact``, ``HasAns_f1``, ``HasAns_total``, ``NoAns_exact``,
         ``NoAns_f1``, ``NoAns_total`` (subsets with no questions are omitted).
     """
     scores = question_scores(dataset, predictions)
@@ -147,6 +149,7 @@ def evaluate_set(dataset: Dataset, predictions: Mapping[str, str]) -> dict[str, 
         "unknown": sum(1 for qid in predictions if qid not in scores),
     }
     if dataset.is_v2:
+        result["exact"] = result["exact_match"]
         has_ans = {q.id: any(normalize_answer(a.text) for a in q.answers) for _, _, q in dataset.iter_questions()}
         for name, flag in (("HasAns", True), ("NoAns", False)):
             ids = [qid for qid, h in has_ans.items() if h is flag]

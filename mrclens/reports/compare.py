@@ -103,7 +103,7 @@ def _charts(c: Comparison) -> list[dict[str, Any]]:
 
 
 def build_context(c: Comparison) -> dict[str, Any]:
-    """The template's variables: inputs, what differs, charts, table sections, notes."""
+    """The template's variables: inputs, what they share, what differs, charts, table sections, notes."""
     names = [i.name for i in c.inputs]
     sections: list[dict[str, Any]] = []
     for row in c.rows:
@@ -133,6 +133,7 @@ def build_context(c: Comparison) -> dict[str, Any]:
         "first": names[0],
         "inputs": [dict(i.__dict__, colour=INPUT_COLOURS[k % len(INPUT_COLOURS)]) for k, i in enumerate(c.inputs)],
         "differs": c.differs,
+        "overlaps": [o.sentence() for o in c.overlaps],
         "charts": _charts(c),
         "sections": sections,
         "notes": c.notes,

@@ -40,7 +40,7 @@ def test_round_trip_of_real_v1_and_v2_files(to, squad_dev_path, squad_v2_half_pa
     for path in (squad_dev_path, squad_v2_half_path):
         original = load_dataset(path)
         out = tmp_path / f"x.{to}"
-        write(original, out, to)
+        write(original, out, to, extra_columns=True)  # v2.0 dev has plausible_answers: not a Hub column
         back = read(out)
         assert back.format == ("squad" if to == "squad" else "hf-flat") and not back.errors
         _same(back.dataset, original)
@@ -53,7 +53,7 @@ def test_parquet_twin_as_arrow_table_pandas_and_records(squad_v2_half_path, tmp_
     import pyarrow.parquet as pq
 
     original = load_dataset(squad_v2_half_path)
-    write(original, tmp_path / "v2.parquet", "parquet")
+    write(original, tmp_path / "v2.parquet", "parquet", extra_columns=True)
     table = pq.read_table(tmp_path / "v2.parquet")
     for obj in (table, table.to_pandas(), table.to_pylist()):
         _same(load_dataset(obj), original)
@@ -62,7 +62,7 @@ def test_parquet_twin_as_arrow_table_pandas_and_records(squad_v2_half_path, tmp_
 def test_hugging_face_datasets_objects(squad_v2_half_path, tmp_path):
     datasets = pytest.importorskip("datasets", reason="the optional extra mrclens[hf] is not installed")
     original = load_dataset(squad_v2_half_path)
-    write(original, tmp_path / "v2.parquet", "parquet")
+    write(original, tmp_path / "v2.parquet", "parquet", extra_columns=True)
     hf = datasets.Dataset.from_parquet(str(tmp_path / "v2.parquet"))
     _same(load_dataset(hf), original)
     _same(load_dataset(datasets.DatasetDict({"validation": hf})), original)
@@ -132,6 +132,14 @@ def test_convert_cli_mrqa_to_squad_and_jsonl(mrqa_drop_path, tmp_path):
     assert squad.format == "squad" and not squad.problems
     _same(squad.dataset, read(mrqa_drop_path).dataset)
     res = CliRunner().invoke(main, ["convert", str(tmp_path / "drop.json"), str(tmp_path / "drop.jsonl.gz"), "--to", "jsonl"])
+    assert res.exit_code == 0, res.output
+    hub_only = load_dataset(tmp_path / "drop.jsonl.gz")  # the Hub's squad columns: MRQA's own fields are left out
+    assert hub_only.counts() == squad.dataset.counts()
+    lost = sorted({k for _, _, q in squad.dataset.iter_questions() for k in q.extra})
+    assert lost and f"not written (the Hub's squad columns only): {lost[0]} (1,503 questions)" in res.output
+    assert not any(q.extra for _, _, q in hub_only.iter_questions())
+    res = CliRunner().invoke(main, ["convert", str(tmp_path / "drop.json"), str(tmp_path / "drop.jsonl.gz"), "--to", "jsonl",
+                                    "--extra-columns"])
     assert res.exit_code == 0, res.output
     _same(load_dataset(tmp_path / "drop.jsonl.gz"), squad.dataset)
     res = CliRunner().invoke(main, ["convert", str(mrqa_drop_path), str(tmp_path / "x.json"), "--to", "squad", "-o", "yes_no=drop"])

@@ -63,6 +63,11 @@ def test_v2_rules_empty_vs_empty_and_subsets():
     assert res["HasAns_exact"] == 100.0 and res["HasAns_total"] == 1
     assert res["NoAns_exact"] == 50.0 and res["NoAns_f1"] == 50.0 and res["NoAns_total"] == 2
     assert res["exact_match"] == pytest.approx(200 / 3)
+    # the official v2.0 script's names (evaluate-v2.0.py, HF squad_v2) beside exact_match
+    assert res["exact"] == res["exact_match"] and res["total"] == 3
+    assert {"exact", "f1", "total", "HasAns_exact", "HasAns_f1", "HasAns_total", "NoAns_exact", "NoAns_f1",
+            "NoAns_total"} <= set(res)
+    assert "exact" not in evaluate(_ds([Question("x", "?", [Answer("a", 0)])]), {"x": "a"})  # v1.1: its own names
     # in v1.1 an empty prediction never scores
     assert evaluate(_ds([Question("x", "?", [Answer("a", 0)])]), {"x": ""})["f1"] == 0.0
 

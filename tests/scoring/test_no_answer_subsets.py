@@ -132,6 +132,10 @@ def test_results_round_trip_with_and_without_v2_fields(tmp_path, with_v2):
     assert back == r
     raw = json.loads((tmp_path / "results.json").read_text())
     assert ("subsets" in raw["sets"]["original"]) is with_v2
+    official = {"exact": 60.0, "total": 5, "HasAns_exact": 66.6667, "HasAns_f1": 66.6667, "HasAns_total": 3,
+                "NoAns_exact": 50.0, "NoAns_f1": 50.0, "NoAns_total": 2}  # the official v2.0 names, beside ours
+    assert {k: raw["sets"]["original"].get(k) for k in official} == (official if with_v2 else dict.fromkeys(official))
+    assert raw["sets"]["original"]["exact_match"] == 60.0
     assert ("subsets" in raw["ablations"][0]) is with_v2
     assert ("no_answer" in raw["model"]) is with_v2
     frame = read_results_csv(tmp_path)

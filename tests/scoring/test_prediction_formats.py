@@ -92,6 +92,7 @@ def test_no_answer_threshold_official_rule_and_best_search(squad_v2_half_path, t
     got = json.loads(res.output)
     assert got["na_threshold"] == best_f1_t and got["na_threshold_source"] == "best F1 on this data"
     assert got["f1"] == pytest.approx(best["best_f1"]) and got["NoAns_total"] == 3_168
+    assert got["exact"] == got["exact_match"] and got["total"] == 6_078  # the official v2.0 names too
     res = CliRunner().invoke(main, ["evaluate", str(squad_v2_half_path), str(files["hf-list"]), "--na-threshold", "0.5"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output.splitlines()[0])["f1"] == pytest.approx(brute[0.5]["f1"])

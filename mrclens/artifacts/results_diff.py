@@ -1,0 +1,122 @@
+"""Compare two ``results.json`` files value by value, ignoring timestamps, timings and output locations.
+
+What ``mrclens diff-results A B`` and :func:`mrclens.diff_results` do (issue 16: are two runs the
+same?; issue 34: the job of ``benchmarks/compare_results.py``, now in the package). Ignored:
+
+* time (:data:`TIME_KEYS`): ``created``, ``step_seconds``, and in each training-log record ``minutes``,
+  ``seconds``, ``examples_per_s``, ``eval_seconds``, ``peak_rss_mb``, ``peak_gpu_mb``;
+* where the runs wrote (:data:`LOCATION_PATHS`): ``audit.options.out``, ``audit.model_dir`` and
+  ``paths`` (two audits into two directories), and the directory of each ``results.json`` inside
+  any string (input file names such as ``OUT/perturbed/e1.json``; their sha256 are still compared).
+
+Everything else — every EM/F1, drop, CI bound, reading, the training log's losses, steps and dev
+scores, the training record, the options — must be equal (floats compared exactly).
+
+Examples:
+    >>> differences({"f1": 50.0, "created": "x", "sets": [1, 2]}, {"f1": 50.5, "created": "y", "sets": [1, 2]})
+    ['f1: 50.0 != 50.5']
+    >>> differences({"a": {"b": 1}}, {"a": {}})
+    ['a.b: 1 != absent']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mrclens.artifacts import _files
+from mrclens.artifacts.layout import RESULTS_JSON
+from mrclens.artifacts.results_csv import RESULTS_HINT
+
+#: Keys holding times, ignored wherever they are.
+TIME_KEYS = frozenset({"created", "step_seconds", "minutes", "seconds", "examples_per_s", "eval_seconds",
+                       "peak_rss_mb", "peak_gpu_mb"})
+#: Dotted paths holding output locations, ignored.
+LOCATION_PATHS = frozenset({"audit.options.out", "audit.model_dir", "paths"})
+#: What stands for each file's own output directory inside strings.
+OUT_PLACEHOLDER = "<OUT>"
+
+
+@dataclass
+class ResultsDiff:
+    """The differences between two results files.
+
+    Attributes:
+        files: the two ``results.json`` paths compared.
+        differences: one ``"path: A != B"`` line per differing value (``absent`` for a missing key;
+            lists of different lengths are one line).
+        n_ablations, n_sets: how many ablations and sets the first file has.
+    """
+
+    files: tuple[str, str]
+    differences: list[str]
+    n_ablations: int
+    n_sets: int
+
+    @property
+    def identical(self) -> bool:
+        """Whether nothing but the ignored fields differs."""
+        return not self.differences
+
+    def summary(self) -> str:
+        """``"N difference(s) (ignoring time fields and output locations); A ablations, S sets compared"``."""
+        return (f"{len(self.differences)} difference(s) (ignoring time fields and output locations); "
+                f"{self.n_ablations} ablations, {self.n_sets} sets compared")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"files": list(self.files), "identical": self.identical, "differences": self.differences,
+                "n_ablations": self.n_ablations, "n_sets": self.n_sets}
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """The differing leaves of two JSON values, as ``"path: a != b"`` lines (ignored keys skipped;
+    values shown as JSON, cut at 80 characters)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b)):
+            sub = f"{path}.{key}" if path else str(key)
+            if key in TIME_KEYS or sub in LOCATION_PATHS:
+                continue
+            if key not in a or key not in b:
+                out.append(f"{sub}: {'absent' if key not in a else json.dumps(a[key])[:80]} != "
+                           f"{'absent' if key not in b else json.dumps(b[key])[:80]}")
+            else:
+                out += differences(a[key], b[key], sub)
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: list of {len(a)} != list of {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    if type(a) is not type(b) or a != b:
+        return [f"{path}: {json.dumps(a)[:80]} != {json.dumps(b)[:80]}"]
+    return []
+
+
+def _results_file(path: str | os.PathLike) -> Path:
+    path = Path(path)
+    return path / RESULTS_JSON if path.is_dir() else path
+
+
+def _placeholders(value: Any, out_dir: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(out_dir, OUT_PLACEHOLDER)
+    if isinstance(value, dict):
+        return {k: _placeholders(v, out_dir) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_placeholders(v, out_dir) for v in value]
+    return value
+
+
+def diff_results(a: str | os.PathLike, b: str | os.PathLike) -> ResultsDiff:
+    """Compare two results (each a ``results.json`` file or the directory holding it).
+
+    Raises:
+        ArtifactError: a file is missing, not JSON or not a JSON object (the message names it).
+    """
+    files = (_results_file(a), _results_file(b))
+    objs = [_placeholders(_files.read_json_object(f, RESULTS_HINT), os.path.dirname(os.path.abspath(f))) for f in files]
+    return ResultsDiff((str(files[0]), str(files[1])), differences(*objs),
+                       len(objs[0].get("ablations", [])), len(objs[0].get("sets", {})))

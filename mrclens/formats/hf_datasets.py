@@ -1,0 +1,167 @@
+"""Hugging Face ``datasets`` objects to and from MRCLens data: the Hub's ``squad`` features exactly.
+
+* :func:`hub_features` — the ``datasets.Features`` the Hub's ``squad`` and ``squad_v2`` dataset
+  cards declare (https://huggingface.co/datasets/rajpurkar/squad,
+  https://huggingface.co/datasets/rajpurkar/squad_v2): ``id``, ``title``, ``context``,
+  ``question`` strings and ``answers``, a sequence of ``text`` (string) and ``answer_start``
+  (int32, characters into ``context``).
+* :func:`to_hf_dataset` — a :class:`~mrclens.squad.Dataset` (or a mapping split name → dataset) as a
+  ``datasets.Dataset`` (``DatasetDict``) with those features, so ``datasets.concatenate_datasets``
+  takes it beside the Hub's data; reading it back (:func:`mrclens.formats.load_dataset`) gives the
+  same questions, answers and unanswerable flags.
+* :func:`save_to_disk` / :func:`load_saved` — folders written by ``save_to_disk`` (``mrclens
+  convert --to hf``; any command-line input may be such a folder, with ``--split`` for a
+  ``DatasetDict``); :func:`choose_split` picks one split of a ``DatasetDict``.
+
+``datasets`` is imported only inside these functions (the ``hf`` extra: ``pip install -e '.[hf]'``);
+without it they raise :class:`~mrclens.errors.MRCLensError` saying how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mrclens.errors import FormatMsg, MRCLensError
+from mrclens.formats.hf_flat import records_table
+from mrclens.squad import Dataset
+
+#: Files ``save_to_disk`` writes at the top of its folder: a ``DatasetDict`` / a ``Dataset``.
+SAVED_MARKERS = ("dataset_dict.json", "state.json")
+
+
+def _datasets(what: str):
+    try:
+        import datasets
+    except ImportError:
+        raise MRCLensError(FormatMsg.DATASETS_MISSING.format(what=what)) from None
+    return datasets
+
+
+def hub_features():
+    """The ``datasets.Features`` of the Hub's ``squad`` / ``squad_v2`` (both cards declare the same).
+
+    Raises:
+        MRCLensError: ``datasets`` is not installed.
+    """
+    ds = _datasets("hub_features()")
+    return ds.Features({
+        "id": ds.Value("string"), "title": ds.Value("string"), "context": ds.Value("string"),
+        "question": ds.Value("string"),
+        "answers": ds.Sequence({"text": ds.Value("string"), "answer_start": ds.Value("int32")}),
+    })
+
+
+def to_hf_dataset(data: Any, *, extra_columns: bool = False):
+    """MRCLens data as a ``datasets.Dataset`` with :func:`hub_features` (one row per question).
+
+    Args:
+        data: a :class:`~mrclens.squad.Dataset`, or anything :func:`mrclens.formats.load_dataset`
+            reads (a file path …; loaded first); or a mapping split name → either of those, which
+            gives a ``datasets.DatasetDict``.
+        extra_columns: also ``is_impossible`` and every other question field (e.g.
+            ``plausible_answers``) as columns after the Hub's (:func:`mrclens.formats.hf_flat.to_records`);
+            the features are then no longer exactly the Hub's.
+
+    Returns:
+        a ``datasets.Dataset`` (``datasets.DatasetDict`` for a mapping of splits).
+
+    Raises:
+        MRCLensError: ``datasets`` is not installed; DataError: ``data`` needed loading and is invalid.
+    """
+    ds = _datasets("to_hf_dataset()")
+    if isinstance(data, Mapping) and data and all(isinstance(v, (Dataset, str, os.PathLike)) for v in data.values()):
+        return ds.DatasetDict({name: to_hf_dataset(part, extra_columns=extra_columns) for name, part in data.items()})
+    if not isinstance(data, Dataset):
+        from mrclens.formats import load_dataset  # (the package imports this module)
+
+        data = load_dataset(data)
+    table = records_table(data, extra_columns)
+    out = ds.Dataset(table)
+    features = hub_features()
+    for name in table.column_names[len(features):]:
+        features[name] = out.features[name]
+    return out if out.features == features else out.cast(features)
+
+
+def is_saved_dataset(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a folder written by ``datasets``' ``save_to_disk`` (:data:`SAVED_MARKERS`)."""
+    return Path(path).is_dir() and any((Path(path) / marker).is_file() for marker in SAVED_MARKERS)
+
+
+def load_saved(path: str | os.PathLike):
+    """The ``datasets.Dataset`` or ``DatasetDict`` saved in the folder ``path`` (``datasets.load_from_disk``).
+
+    Raises:
+        MRCLensError: ``path`` is a folder not written by ``save_to_disk``, or ``datasets`` is not installed.
+    """
+    if not is_saved_dataset(path):
+        raise MRCLensError(FormatMsg.NOT_SAVED_DATASET.format(path=path))
+    return _datasets(f"reading the saved dataset {path}").load_from_disk(str(path))
+
+
+def is_dataset_dict(obj: Any) -> bool:
+    """Whether ``obj`` is a ``DatasetDict`` (duck-typed: a non-empty mapping of tables with ``column_names``)."""
+    return isinstance(obj, Mapping) and bool(obj) and all(hasattr(v, "column_names") for v in obj.values())
+
+
+def choose_split(obj: Any, split: str | None, source: str = "<memory>") -> Any:
+    """``obj[split]`` of a ``DatasetDict``; its only split when ``split`` is ``None``; ``obj`` itself
+    when it is not a ``DatasetDict`` and no split is asked for.
+
+    Raises:
+        MRCLensError: several splits and none chosen (the message lists them), no split of that name,
+            or a split asked of a dataset without splits.
+    """
+    if not is_dataset_dict(obj):
+        if split is not None:
+            raise MRCLensError(FormatMsg.SPLIT_NOT_DICT.format(source=source, split=split))
+        return obj
+    names = ", ".join(obj)
+    if split is None:
+        if len(obj) != 1:
+            raise MRCLensError(FormatMsg.DATASETS_SPLITS.format(source=source, splits=names, first=next(iter(obj))))
+        return next(iter(obj.values()))
+    if split not in obj:
+        raise MRCLensError(FormatMsg.DATASETS_NO_SPLIT.format(source=source, split=split, splits=names))
+    return obj[split]
+
+
+def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = False,
+                 protect: tuple[str | os.PathLike, ...] = ()) -> Path:
+    """Write :func:`to_hf_dataset` of ``data`` to the folder ``path`` with ``save_to_disk``, whole or
+    not at all: written into a temporary sibling folder and moved into place; an earlier folder
+    written by ``save_to_disk`` at ``path`` is replaced.
+
+    Raises:
+        MRCLensError: ``path`` exists and is not such a folder (or is a file), or is one of ``protect``
+            (the input); ``datasets`` is not installed.
+    """
+    path = Path(path)
+    if any(Path(p).exists() and path.exists() and path.resolve() == Path(p).resolve() for p in protect):
+        raise MRCLensError(f"refusing to overwrite the input {path}")
+    if path.exists() and not is_saved_dataset(path):
+        raise MRCLensError(FormatMsg.OUTPUT_NOT_DATASET_FOLDER.format(path=path))
+    hf = to_hf_dataset(data, extra_columns=extra_columns)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    old = None
+    try:
+        hf.save_to_disk(str(tmp))
+        if path.exists():
+            old = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".old"))
+            os.rmdir(old)
+            os.replace(path, old)
+        os.replace(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and old.exists() and not path.exists():
+            os.replace(old, path)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return path
