@@ -78,7 +78,7 @@ def preflight(ctx: click.Context) -> None:
             from mrclens.io_utils import check_output_file
 
             check_output_file(params[name])
-    if ctx.info_name == "convert" and params.get("out"):
+    if ctx.info_name == "convert" and params.get("out") and params.get("to") != "hf":  # --to hf writes a folder
         from mrclens.io_utils import check_output_file
 
         check_output_file(params["out"])
