@@ -50,6 +50,7 @@ COMMANDS = {
     "convert": "mrclens.cli.convert:convert",
     "validate": "mrclens.cli.validate:validate",
     "selftest": "mrclens.cli.selftest:selftest",
+    "card": "mrclens.cli.card:card",
 }
 
 #: One line per command for `mrclens --help` (which imports no command module), also each
@@ -67,6 +68,7 @@ SUMMARIES = {
     "validate": "Check a SQuAD file's schema; print counts and problems.",
     "convert": "Convert data to SQuAD JSON, JSON Lines or parquet.",
     "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
+    "card": "Draft a dataset card's bias section and Croissant RAI fields.",
 }
 
 
