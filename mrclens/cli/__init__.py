@@ -16,6 +16,7 @@ scikit-learn or SciPy: command modules import those inside the command function 
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import importlib
 import os
 import sys
@@ -84,6 +85,15 @@ class _Group(click.Group):
         command = getattr(importlib.import_module(module), attr)
         command.short_help = SUMMARIES[name]
         return command
+
+    def resolve_command(self, ctx, args):
+        """Click's, plus "did you mean" for a mistyped command (``mrclens stat`` → ``stats``)."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            close = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx, formatter):
         """The command list from :data:`SUMMARIES`, without importing any command module."""

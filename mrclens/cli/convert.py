@@ -1,10 +1,10 @@
-"""``mrclens convert IN --to squad|jsonl|parquet OUT``: write any format MRCLens reads as SQuAD JSON or the flat form."""
+"""``mrclens convert IN OUT [--from FORMAT] --to squad|jsonl|parquet``: write any format MRCLens reads as SQuAD JSON or the flat form."""
 
 from __future__ import annotations
 
 import click
 
-from mrclens.cli.options import example, verbosity_options
+from mrclens.cli.options import AliasedOption, example, verbosity_options
 from mrclens.formats import FORMATS, OUTPUT_FORMATS, convert as convert_file
 
 
@@ -23,7 +23,8 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.argument("out", metavar="OUT", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=click.Choice(OUTPUT_FORMATS), required=True,
               help="squad: SQuAD JSON; jsonl: flat Hugging Face records, one per line; parquet: the same records.")
-@click.option("--format", "fmt", type=click.Choice(("auto",) + FORMATS), default="auto", show_default=True,
+@click.option("--from", "--format", "fmt", cls=AliasedOption, hidden_aliases=("--format",),
+              type=click.Choice(("auto",) + FORMATS), default="auto", show_default=True,
               help="Format of IN (auto: detected from the content).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="A reader option, repeatable. MRQA: id_field=qid|id, merge_duplicates=true|false, on_no_span=error|drop. "
