@@ -97,7 +97,7 @@ def main() -> None:
             warm_times.append((wall, cpu))
             print(f"perturb (warm)   run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)
             env_cli = dict(os.environ, MRCLENS_CACHE_DIR=str(Path(tmp) / f"cli-cache{r}"))
-            cmd = cli + [args.data, "--out", str(Path(tmp) / f"cli{r}"), "--quiet", "--n-process", str(args.n_process)]
+            cmd = cli + [args.data, "--out", str(Path(tmp) / f"cli{r}"), "--quiet", "--jobs", str(args.n_process)]
             wall, cpu, out = run(cmd, env_cli)
             cli_cold.append((wall, cpu))
             print(f"mrclens perturb CLI (cold) run {r + 1}: {wall:6.2f} s wall, {cpu:6.2f} s CPU", flush=True)

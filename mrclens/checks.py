@@ -453,6 +453,7 @@ def run_check(
     progress: bool = True,
     on_invalid: str = "refuse",
     compare_with: str | Path | None = None,
+    n_process: int | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -473,6 +474,8 @@ def run_check(
         compare_with: a reference to compare ``data`` with (a dataset, ``mrclens stats`` JSON or
             audit directory; :func:`mrclens.compare.compare`, the reference first): enables
             the rules on ``compare.``.
+        n_process: worker processes for the per-question statistics (``None``: the CPUs
+            available, at most 4; :func:`mrclens.stats.files.span_file_stats`).
 
     Raises:
         DataError: a data file is invalid (exit 2).
@@ -492,7 +495,8 @@ def run_check(
         from mrclens.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
-    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
+    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
+                                     n_process=n_process)
     comparison = None
     if reference is not None:
         from mrclens.compare import compare_sources, source_from_stats

@@ -18,7 +18,7 @@ learns that decision through the one all-reduce per step that also sums the logg
 Launch (:func:`init_from_env` reads torchrun's ``WORLD_SIZE``, ``RANK``, ``LOCAL_RANK``)::
 
     torchrun --standalone --nproc-per-node 2 -m mrclens.cli train TRAIN --out MODEL --device cpu
-    mrclens train TRAIN --out MODEL --nproc 2          # the same, started for you
+    mrclens train TRAIN --out MODEL --jobs 2           # the same, started for you
 
 Backend: ``nccl`` when the processes train on CUDA, else ``gloo``.
 

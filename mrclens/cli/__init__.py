@@ -25,6 +25,7 @@ scikit-learn or SciPy: command modules import those inside the command function 
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import errno
 import importlib
 import os
@@ -62,6 +63,7 @@ COMMANDS = {
     "convert": "mrclens.cli.convert:convert",
     "validate": "mrclens.cli.validate:validate",
     "selftest": "mrclens.cli.selftest:selftest",
+    "card": "mrclens.cli.card:card",
 }
 
 #: One line per command for `mrclens --help` (which imports no command module), also each
@@ -80,6 +82,7 @@ SUMMARIES = {
     "validate": "Check a SQuAD file's schema; print counts and problems.",
     "convert": "Convert to SQuAD JSON, JSON Lines, parquet or an HF folder.",
     "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
+    "card": "Draft a dataset card's bias section and Croissant RAI fields.",
 }
 
 
@@ -95,6 +98,15 @@ class _Group(click.Group):
         command = install_preflight(getattr(importlib.import_module(module), attr))
         command.short_help = SUMMARIES[name]
         return command
+
+    def resolve_command(self, ctx, args):
+        """Click's, plus "did you mean" for a mistyped command (``mrclens stat`` → ``stats``)."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            close = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx, formatter):
         """The command list from :data:`SUMMARIES`, without importing any command module."""

@@ -37,7 +37,7 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False),
               help="Evaluation data. Without it, TRAIN is split by article title (seeded; see --dev-fraction).")
 @click.option("--out", "out", default="mrclens-audit", show_default=True, type=click.Path(file_okay=False),
-              help="Output directory (results.json, results.csv, report.html, perturbed/, predictions/, model/).")
+              metavar="FOLDER", help="Output folder (results.json, results.csv, report.html, perturbed/, predictions/, model/).")
 @click.option("--model", type=click.Path(exists=True, file_okay=False),
               help="Use this saved reader (from `mrclens train`) instead of training one.")
 @click.option("--ablations", default=None, help="Comma-separated ablation ids, e.g. e1,e3 (default: all).")

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, jobs_option, on_invalid_option, show_progress, verbosity_options
 from mrclens.io_utils import json_text
 
 
@@ -24,10 +24,11 @@ from mrclens.io_utils import json_text
               help="A reference (dataset, `mrclens stats` JSON or audit directory) to compare DATA with: enables the rules on compare.… (as `mrclens compare REF DATA`).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@jobs_option("Worker processes for the per-question statistics (spaCy parses in one).", show_default="CPUs available, at most 4")
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
-          as_json: bool, cache_dir: str | None, on_invalid: str) -> None:
+          as_json: bool, cache_dir: str | None, jobs: int | None, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job.
@@ -39,7 +40,7 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
-                       on_invalid=on_invalid, compare_with=compare_with)
+                       on_invalid=on_invalid, compare_with=compare_with, n_process=jobs)
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:

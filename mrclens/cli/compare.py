@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
     "mrclens compare audit-seed0/ audit-seed1/ --names seed0,seed1 --out seeds",
     "mrclens compare codah/cv_split/fold_0/test.tsv.gz codah/cv_split/fold_1/test.tsv.gz --out codah-folds"))
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write comparison.json, comparison.csv and comparison.html here.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="FOLDER",
+              help="Output folder: comparison.json, comparison.csv and comparison.html are written into it.")
 @click.option("--names", default=None, help="Comma-separated names of the inputs, one per input (default: the file names).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True, help="Bootstrap resamples.")

@@ -1,11 +1,11 @@
-"""``mrclens convert IN --to squad|jsonl|parquet|hf OUT``: write any format MRCLens reads as SQuAD JSON,
-the flat form with the Hub's ``squad`` features, or a Hugging Face ``save_to_disk`` folder."""
+"""``mrclens convert IN OUT [--from FORMAT] --to squad|jsonl|parquet|hf``: write any format MRCLens reads as SQuAD
+JSON, the flat form with the Hub's ``squad`` features, or a Hugging Face ``save_to_disk`` folder."""
 
 from __future__ import annotations
 
 import click
 
-from mrclens.cli.options import example, split_option, verbosity_options
+from mrclens.cli.options import AliasedOption, example, split_option, verbosity_options
 from mrclens.formats import FORMATS, OUTPUT_FORMATS, convert as convert_file
 from mrclens.formats.hf_flat import left_out
 
@@ -29,7 +29,8 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
               help="squad: SQuAD JSON; jsonl: flat Hugging Face records, one per line; parquet: the same records; "
                    "hf: a folder written by Hugging Face datasets' save_to_disk (datasets.load_from_disk reads it). "
                    "The flat forms have exactly the Hub's squad/squad_v2 features.")
-@click.option("--format", "fmt", type=click.Choice(("auto",) + FORMATS), default="auto", show_default=True,
+@click.option("--from", "--format", "fmt", cls=AliasedOption, hidden_aliases=("--format",),
+              type=click.Choice(("auto",) + FORMATS), default="auto", show_default=True,
               help="Format of IN (auto: detected from the content).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="A reader option, repeatable. MRQA: id_field=qid|id, merge_duplicates=true|false, on_no_span=error|drop. "

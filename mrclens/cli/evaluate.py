@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
     type=click.Path(exists=True, file_okay=False),
     help="With DATA a perturbed directory: one prediction file per set (original.json, original-truncated.json, e1.json …).",
 )
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write results.json, results.csv (and report.html) here.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="FOLDER",
+              help="Output folder: results.json, results.csv (and report.html) are written into it.")
 @click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the bootstrap resampling.")
 @click.option("--resamples", default=N_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples per CI.")

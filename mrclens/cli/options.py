@@ -15,6 +15,9 @@ it, and ``mrclens --help`` imports every command module.
 * :func:`option_sources` — where each option's value came from (command line, config file, default).
 * :class:`FiniteFloat` — the type of every float option: a finite number (``nan``, ``inf`` are
   refused with exit code 2), optionally within a range.
+* :class:`AliasedOption` and :func:`jobs_option` — one spelling per idea: an option's old
+  spellings keep working but are left out of ``--help`` (``--jobs`` for parallel processes
+  everywhere; ``perturb --n-process``, ``train --nproc`` still accepted).
 * :data:`on_invalid_option` and :func:`echo_notes` — ``--on-invalid refuse|skip|repair`` on every
   command that reads a dataset, and the lines that list what it skipped or repaired.
 * :data:`split_option` — ``--split NAME``: the split of a saved Hugging Face ``DatasetDict`` folder.
@@ -102,6 +105,31 @@ class FiniteFloat(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
+# ---------------------------------------------------------------------------- one spelling per idea
+class AliasedOption(click.Option):
+    """A click option with old spellings (``hidden_aliases``) that still work but are not shown in
+    ``--help``, nor listed as ``--config`` keys (a config file may still use them)."""
+
+    def __init__(self, *args: Any, hidden_aliases: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hidden_aliases = tuple(hidden_aliases)
+
+    def get_help_record(self, ctx: click.Context):
+        shown, self.opts = self.opts, [o for o in self.opts if o not in self.hidden_aliases]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = shown
+
+
+def jobs_option(help: str, *, default: int | None = None, show_default: Any = None,
+                old: tuple[str, ...] = (), name: str = "jobs") -> Callable:
+    """``--jobs N``: worker processes, the one spelling on every command that runs in parallel;
+    ``old`` lists the command's earlier spellings (hidden aliases)."""
+    return click.option("--jobs", *old, name, cls=AliasedOption, hidden_aliases=old, type=click.IntRange(min=1),
+                        default=default, show_default=show_default, metavar="N", help=help)
+
+
 # ---------------------------------------------------------------------------- --config FILE
 def config_option(f: Callable) -> Callable:
     """Add ``--config FILE`` (TOML); its values become the defaults of the command's other parameters."""
@@ -144,10 +172,11 @@ def read_config(file: str | os.PathLike, command: click.Command) -> dict[str, An
         raise bad(f"not valid TOML: {err}") from None
     params = config_keys(command)
     names = ", ".join(sorted(params))
+    aliases = {alias[2:]: p for p in command.params for alias in getattr(p, "hidden_aliases", ())}
     ctx = click.Context(command)
     out: dict[str, Any] = {}
     for key, raw in doc.items():
-        param = params.get(key.replace("_", "-"))
+        param = params.get(key.replace("_", "-")) or aliases.get(key.replace("_", "-"))
         if param is None:
             raise bad(f"unknown key {key!r} (known keys: {names})")
         expected, ok = _expected(param)
@@ -169,7 +198,8 @@ def read_config(file: str | os.PathLike, command: click.Command) -> dict[str, An
 def config_keys(command: click.Command) -> dict[str, click.Parameter]:
     """The keys a ``--config`` file may hold for ``command``: each option's long name without the
     dashes (``--max-minutes`` → ``max-minutes``) and each argument's name as its help shows it
-    (``TRAIN`` → ``train``). ``-q``/``-v`` and ``--config`` itself are not among them."""
+    (``TRAIN`` → ``train``). ``-q``/``-v`` and ``--config`` itself are not among them, nor an
+    option's old spellings (:class:`AliasedOption`; :func:`read_config` still accepts them)."""
     keys = {}
     for p in command.params:
         if not p.expose_value or not p.name:
@@ -177,7 +207,8 @@ def config_keys(command: click.Command) -> dict[str, click.Parameter]:
         if isinstance(p, click.Argument):
             key = (p.metavar or p.name).lower()
         else:
-            key = max((o for o in p.opts if o.startswith("--")), key=len, default=p.name)[2:]
+            hidden = getattr(p, "hidden_aliases", ())
+            key = max((o for o in p.opts if o.startswith("--") and o not in hidden), key=len, default="--" + p.name)[2:]
         keys[key.replace("_", "-")] = p
     return keys
 

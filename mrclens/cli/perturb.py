@@ -4,29 +4,32 @@ from __future__ import annotations
 
 import click
 
-from mrclens.cli.options import echo_notes, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import (AliasedOption, echo_notes, example, jobs_option, on_invalid_option, show_progress,
+                                 verbosity_options)
 from mrclens.perturbations import ABLATIONS
 
 
 @click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory (created if missing).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="FOLDER",
+              help="Output folder (created if missing): one file per set and manifest.json.")
 @click.option("--ablations", default=None, metavar="IDS",
               help=f"Comma-separated ablation ids (default: all of {','.join(ABLATIONS)}).")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Global seed of every random choice.")
 @click.option("--draw", default=0, show_default=True, type=click.IntRange(min=0), metavar="K",
               help="Write draw K of every ablation's random choices (seed derived from --seed, mrclens.seeds; "
                    "0 is --seed itself), as `mrclens audit --perturb-seeds` writes them.")
-@click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+@click.option("--out-format", "--format", "fmt", cls=AliasedOption, hidden_aliases=("--format",),
+              type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: SQuAD JSON only; jsonl: also the Hugging Face `datasets` flat form (.jsonl) of every set.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
-@click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1), help="spaCy worker processes.")
+@jobs_option("spaCy worker processes.", default=1, show_default=True, old=("--n-process",))
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
 @on_invalid_option
 @verbosity_options
-def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, force, on_invalid) -> None:
+def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -40,7 +43,7 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, n_process, for
 
     lines = detect_task(data).entry("perturb_file")(
         data, out_dir, ablations=ablations, seed=seed, draw=draw, jsonl=fmt == "jsonl", cache_dir=cache_dir,
-        n_process=n_process, force=force, on_invalid=on_invalid, progress=show_progress(),
+        n_process=jobs, force=force, on_invalid=on_invalid, progress=show_progress(),
         on_loaded=lambda d: echo_notes(d, on_invalid))
     for line in lines:
         click.echo(line)

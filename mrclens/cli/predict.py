@@ -16,8 +16,8 @@ log = logging.getLogger(__name__)
 @click.command(epilog=example("mrclens predict model dev-v1.1.json.gz --out predictions.json"))
 @click.argument("model_dir", type=click.Path(exists=True, file_okay=False))
 @click.argument("data", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False),
-              help="Prediction file to write: {\"question id\": \"answer text\"} (official SQuAD format); for a "
+@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Output file, the predictions: {\"question id\": \"answer text\"} (official SQuAD format); for a "
                    "reader that abstains (trained on SQuAD v2.0), a Hugging Face list with each question's "
                    "no_answer_probability and no_answer_score.")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)

@@ -10,8 +10,8 @@ from mrclens.defaults import DEFAULT_EXAMPLES
 
 @click.command(epilog=example("mrclens report mrclens-audit --out report.html"))
 @click.argument("directory", metavar="DIR", type=click.Path(exists=True, file_okay=False))
-@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the page (default DIR/report.html).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Output file: the HTML page (default DIR/report.html).")
 @click.option("--examples", "n_examples", type=click.IntRange(0, 50), default=DEFAULT_EXAMPLES, show_default=True,
               help="Example items shown per ablation.")
 @verbosity_options

@@ -15,7 +15,7 @@ from mrclens.errors import EXIT_CHECK_FAILED
     "mrclens selftest --out selftest", "mrclens selftest --plantings overlap,position --out st",
     "mrclens selftest --plantings mc-length --mc-data ../shared/data/codah/full_data.tsv.gz --out st-mc"))
 @click.option("--out", "out", default="mrclens-selftest", show_default=True, type=click.Path(file_okay=False),
-              help="Output directory: selftest.json, and per planting the two datasets and their audits.")
+              metavar="FOLDER", help="Output folder: selftest.json, and per planting the two datasets and their audits.")
 @click.option("--plantings", default=None, metavar="NAMES",
               help="Comma-separated plantings (default: the span plantings overlap, marked, keywords, position and "
                    "the structural counterparts short, long, grouped; the multiple-choice planting mc-length runs "

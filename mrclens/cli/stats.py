@@ -35,7 +35,8 @@ class _StatsCommand(click.Command):
 @click.argument("data", type=click.Path(exists=True))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev) to check for leakage from DATA.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP + " Every figure, histograms included.")
-@click.option("--out", "json_out", type=click.Path(dir_okay=False), help="Also write every figure (histograms included) to this JSON file.")
+@click.option("--out", "json_out", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Output file: also write every figure (histograms included) to this JSON file.")
 @click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",

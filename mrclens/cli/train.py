@@ -3,7 +3,7 @@
 Multi-process (DistributedDataParallel; see :mod:`mrclens.baseline_model.distributed`)::
 
     torchrun --standalone --nproc-per-node 2 -m mrclens.cli.train TRAIN --out MODEL_DIR --device cpu
-    mrclens train TRAIN --out MODEL_DIR --nproc 2        # starts the same torchrun command
+    mrclens train TRAIN --out MODEL_DIR --jobs 2         # starts the same torchrun command
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 
 import click
 
-from mrclens.cli.options import (FiniteFloat, config_option, echo_notes, example, on_invalid_option, show_progress,
-                                  verbosity_options)
+from mrclens.cli.options import (FiniteFloat, config_option, echo_notes, example, jobs_option, on_invalid_option,
+                                  show_progress, verbosity_options)
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names
 from mrclens.formats import load_dataset
 from mrclens.io_utils import json_text
@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 
 @click.command(epilog=example("mrclens train train-v1.1.json.gz --dev dev-v1.1.json.gz --out model --profile quick"))
 @click.argument("train_file", metavar="TRAIN", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Directory to write the trained reader into (config.json, vocab.json, weights.pt).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="FOLDER",
+              help="Output folder: the trained reader (config.json, vocab.json, weights.pt).")
 @click.option("--dev", "dev_file", type=click.Path(exists=True, dir_okay=False),
               help="Held-out SQuAD file scored after each epoch; the epoch with the best dev F1 is kept.")
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Passes over TRAIN (default: the profile's).")
@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 @click.option("--vectors", type=click.Path(exists=True, dir_okay=False), default=None,
               help="GloVe/word2vec text file to use instead of GloVe 6B 50-d.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="CPU threads for torch per process while training (default: the profile's, 2, or 1 per process "
+              help="Torch CPU threads inside each process (not processes: see --jobs) while training (default: the profile's, 2, or 1 per process "
                    "for paper-parallel; under "
                    "torchrun, the CPUs available divided among the processes of this machine). The thread "
                    "count changes the weights; it is recorded in training.json.")
@@ -59,25 +59,25 @@ log = logging.getLogger(__name__)
               help="Length buckets for training batches, in tokens (default 0: pools of 50 batches sorted by length).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=None,
               help="Questions per optimizer step, over all processes (default: the profile's, 32).")
-@click.option("--nproc", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Train with this many processes (DistributedDataParallel, gloo on CPU / nccl on GPU) "
-                   "started through torchrun; the same as `torchrun --standalone --nproc-per-node N -m mrclens.cli.train ...`.")
+@jobs_option(default=1, show_default=True, old=("--nproc",),
+             help="Train with this many processes (DistributedDataParallel, gloo on CPU / nccl on GPU) "
+                  "started through torchrun; the same as `torchrun --standalone --nproc-per-node N -m mrclens.cli.train ...`.")
 @on_invalid_option
 @config_option
 @verbosity_options
 def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, device, profile, vectors, threads,
-          amp, lstm_impl, bucket_width, batch_size, nproc, on_invalid) -> None:
+          amp, lstm_impl, bucket_width, batch_size, jobs, on_invalid) -> None:
     """Train the baseline reader on TRAIN (SQuAD format) and save it to MODEL_DIR.
 
     Shows a progress bar (loss, examples/s) and a dev EM/F1 line after each epoch. Under torchrun
-    (or with --nproc N) every process trains on its share of each batch and rank 0 alone scores
+    (or with --jobs N) every process trains on its share of each batch and rank 0 alone scores
     --dev and writes MODEL_DIR.
     """
     from mrclens.baseline_model import ReaderConfig, distributed as ddp
     from mrclens.baseline_model import train as train_reader
 
     profile = profile or default_profile(train_file)
-    if nproc > 1 and not ddp.launched_by_torchrun():
+    if jobs > 1 and not ddp.launched_by_torchrun():
         args = [train_file, "--out", out_dir, "--seed", str(seed), "--device", device, "--profile", profile,
                 "--amp", amp, "--lstm", lstm_impl, "--on-invalid", on_invalid]
         for flag, value in (("--dev", dev_file), ("--epochs", epochs), ("--max-steps", max_steps), ("--max-minutes", max_minutes),
@@ -85,7 +85,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
                             ("--batch-size", batch_size)):
             if value is not None:
                 args += [flag, str(value)]
-        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={jobs}",
                "-m", "mrclens.cli.train", *args]
         click.echo("starting: " + " ".join(cmd), err=True)
         sys.exit(subprocess.run(cmd).returncode)

@@ -3,7 +3,9 @@
 Each ablation is one module under :mod:`mrclens.perturbations.ablations` that defines a
 pure function and registers it with :func:`register`; the modules there are discovered
 automatically when this registry is first imported, so adding a ninth ablation is one new
-module (its unit plus its ``register(...)`` call) and no edit anywhere else.
+module (its unit plus its ``register(...)`` call) and no edit anywhere else. Ablations of other
+packages join the same registry through the entry-point group ``mrclens_ablations``
+(:func:`load_plugin_ablations`, :mod:`mrclens.plugins`).
 
 Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit",
 DataPerf@ICML 2022 (the eight ablations and their bias categories); the exact rules are
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import types
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Callable, Iterable, Mapping
 
@@ -173,8 +176,44 @@ def resolve_ids(ids: Iterable[str] | str | None, registry: Mapping[str, Ablation
     return [a for a in registry if a in wanted]
 
 
+def load_plugin_ablations() -> list[str]:
+    """Register the ablations that installed packages declare under the entry-point group
+    ``mrclens_ablations`` (:mod:`mrclens.plugins`); called once at the end of the import of
+    :mod:`mrclens.perturbations` (so a plug-in may ``from mrclens.perturbations import Ablation``), and
+    again by anyone who installs a plug-in into a running process. An entry point names an
+    :class:`Ablation`, a list of them, or a module that registers its own.
+
+    Returns:
+        the ids registered by the plug-ins, in registry order.
+
+    Raises:
+        MRCLensError: a plug-in cannot be imported, or names something that is not an ablation, or an
+            id that a different ablation holds (the message names the entry point).
+    """
+    from mrclens.errors import MRCLensError
+    from mrclens.plugins import ABLATIONS_GROUP, load_entry_points
+
+    def add(name: str, obj: object) -> None:
+        if isinstance(obj, types.ModuleType):  # a module: it registered its ablations when imported
+            return
+        for item in obj if isinstance(obj, (list, tuple)) else [obj]:
+            if not isinstance(item, Ablation):
+                raise MRCLensError(f"plug-in {name!r} ({ABLATIONS_GROUP}): expected an mrclens.perturbations.Ablation, "
+                                   f"got {type(item).__name__}")
+            try:
+                register(item)
+            except ValueError as err:
+                raise MRCLensError(f"plug-in {name!r} ({ABLATIONS_GROUP}): {err}") from None
+
+    before = set(ABLATIONS)
+    load_entry_points(ABLATIONS_GROUP, add)
+    return [a for a in ABLATIONS if a not in before]
+
+
 def _discover() -> None:
-    """Import every module under :mod:`mrclens.perturbations.ablations` (each registers itself)."""
+    """Import every module under :mod:`mrclens.perturbations.ablations` (each registers itself). The
+    plug-ins' ablations follow when :mod:`mrclens.perturbations` has finished importing
+    (:func:`load_plugin_ablations`), so that a plug-in may import its names."""
     from mrclens.perturbations import ablations as package
 
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):

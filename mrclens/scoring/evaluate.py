@@ -326,6 +326,7 @@ def evaluate_perturbed(
         variance_method=VARIANCE_METHOD if len(records) > 1 else None,
         model_free=list(model_free),
         task=manifest.task,
+        sections=plugin_sections(datasets.get("original")),
     )
     name_metric(results)
     if results.model.kind not in ("baseline", "external"):
@@ -335,6 +336,19 @@ def evaluate_perturbed(
         for name, s in scored.set_scores.items()
     }
     return Evaluation(results, question_scores)
+
+
+def plugin_sections(original: object) -> dict[str, object]:
+    """The ``sections`` entry of the plug-ins' figures of the original set (span data only:
+    :mod:`mrclens.stats.plugins`): ``{"plugin_figures": {"title", "description", name: {key: value}}}``,
+    or nothing when no plug-in figure is installed."""
+    from mrclens.stats.plugins import RESULTS_SECTION, compute_figures, registered_figures
+
+    if not isinstance(original, Dataset) or not registered_figures():
+        return {}
+    figures = compute_figures(original)
+    notes = "; ".join(f"{f.name}: {f.description}" for f in registered_figures() if f.description)
+    return {RESULTS_SECTION: {"title": "Plug-in figures of the original set", "description": notes, **figures}}
 
 
 def _input_files(perturbed_dir: str | os.PathLike, files: Mapping[str, str], found: PredictionsDir) -> list[InputFile]:

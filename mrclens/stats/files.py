@@ -45,7 +45,8 @@ def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = Non
                     first_k: int = 3, n_process: int | None = None,
                     on_loaded: Callable[[Dataset], None] | None = None) -> FileStats:
     """Load ``data`` (and ``dev``) in any span format (:func:`mrclens.formats.load_dataset`) and
-    compute every model-free figure (:func:`mrclens.stats.compute_stats_with_values`).
+    compute every model-free figure (:func:`mrclens.stats.compute_stats_with_values`), and the
+    plug-ins' figures of ``data`` under ``plugins`` (:mod:`mrclens.stats.plugins`; only when any is installed).
 
     Args:
         on_invalid: what to do with invalid questions (``"refuse"``, ``"skip"``, ``"repair"``).
@@ -61,6 +62,7 @@ def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = Non
     """
     from mrclens.formats import load_dataset
     from mrclens.stats.core import compute_stats_with_values
+    from mrclens.stats.plugins import SECTION, compute_figures, format_plugin_figures
     from mrclens.stats.report import format_stats
 
     dataset = load_dataset(data, on_invalid=on_invalid)
@@ -71,4 +73,8 @@ def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = Non
             on_loaded(d)
     figures, values = compute_stats_with_values(dataset, dev_set, cache_dir, progress, first_k=first_k,
                                                 n_process=n_process)
-    return FileStats(figures, values, datasets, format_stats)
+    plugin_figures = compute_figures(dataset)
+    if not plugin_figures:
+        return FileStats(figures, values, datasets, format_stats)
+    figures[SECTION] = plugin_figures  # only with plug-ins installed (mrclens.stats.plugins)
+    return FileStats(figures, values, datasets, lambda f: format_stats(f) + "\n" + format_plugin_figures(f.get(SECTION)))

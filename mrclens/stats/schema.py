@@ -131,7 +131,11 @@ def is_metric(path: str) -> bool:
     """Whether ``path`` names a figure of ``mrclens stats`` (one of :data:`METRIC_PATHS`), the metrics a
     ``mrclens check`` rule may test on span data (the task registry's ``"is_metric"`` of span extraction).
 
+    A plug-in figure's declared keys (``plugins.<name>.<key>``, :mod:`mrclens.stats.plugins`) are metrics too.
+
     >>> is_metric("lengths.question_words.mean"), is_metric("lengths.nothing")
     (True, False)
     """
-    return path in METRIC_PATHS
+    from mrclens.stats.plugins import is_plugin_metric
+
+    return path in METRIC_PATHS or is_plugin_metric(path)

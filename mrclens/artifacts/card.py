@@ -1,0 +1,167 @@
+"""The dataset-card files of ``mrclens card``: one writer, one reader.
+
+``mrclens card AUDIT_DIR`` drafts two files from an audit's ``results.json`` (the text is composed
+by :mod:`mrclens.card`; this module only places, writes and reads them):
+
+* ``bias-card.md`` — a Markdown "Bias, Risks, and Limitations" section, the heading the Hugging
+  Face dataset-card template uses (``datasetcard_template.md``), for the dataset's authors to edit;
+* ``bias-card.rai.jsonld`` — a Croissant RAI fragment: a JSON-LD object with the Croissant 1.0
+  ``@context`` (:data:`CROISSANT_CONTEXT`, which binds ``rai:`` to the RAI vocabulary
+  ``http://mlcommons.org/croissant/RAI/``) and the two RAI properties ``rai:dataBiases`` and
+  ``rai:dataLimitations`` (lists of text), to merge into the dataset's Croissant record
+  (``croissant.json``). Source: "Croissant RAI Specification" 1.0, MLCommons 2024.
+
+Where they go (:func:`card_paths`): ``--out`` a folder (an existing one, or a name without a
+suffix) gets both files under their names; ``--out NAME.md`` gets the Markdown under that name
+and the fragment beside it (``NAME.rai.jsonld``); no ``--out``: the audit directory. An existing
+file is replaced only with ``force`` (:func:`write_card`); each file is written atomically.
+
+Examples:
+    >>> paths = card_paths("card/notes.md", "audit")
+    >>> paths.markdown.as_posix(), paths.rai.as_posix()
+    ('card/notes.md', 'card/notes.rai.jsonld')
+    >>> card_paths(None, "audit").rai.as_posix()
+    'audit/bias-card.rai.jsonld'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mrclens.artifacts import _files
+from mrclens.errors import ArtifactError, ArtifactMsg, OutputError
+from mrclens.io_utils import atomic_write_json, atomic_write_text
+
+#: The Markdown section's file name in an output folder.
+CARD_MARKDOWN = "bias-card.md"
+#: The Croissant RAI fragment's file name in an output folder.
+CARD_RAI = "bias-card.rai.jsonld"
+#: The RAI vocabulary (Croissant RAI 1.0).
+RAI_VOCABULARY = "http://mlcommons.org/croissant/RAI/"
+#: The RAI properties the fragment holds, each a list of text.
+RAI_PROPERTIES = ("rai:dataBiases", "rai:dataLimitations")
+
+#: The ``@context`` of a Croissant 1.0 record (the specification's, which binds ``rai``), as the
+#: reference implementation writes it: a test checks it against ``mlcroissant``'s own
+#: (``mlcroissant._src.core.rdf.make_context``, mlcroissant 1.1).
+CROISSANT_CONTEXT: dict[str, Any] = {
+    "@language": "en",
+    "@vocab": "https://schema.org/",
+    "citeAs": "cr:citeAs",
+    "column": "cr:column",
+    "conformsTo": "dct:conformsTo",
+    "cr": "http://mlcommons.org/croissant/",
+    "rai": RAI_VOCABULARY,
+    "data": {"@id": "cr:data", "@type": "@json"},
+    "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
+    "dct": "http://purl.org/dc/terms/",
+    "equivalentProperty": "cr:equivalentProperty",
+    "examples": {"@id": "cr:examples", "@type": "@json"},
+    "extract": "cr:extract",
+    "field": "cr:field",
+    "fileProperty": "cr:fileProperty",
+    "fileObject": "cr:fileObject",
+    "fileSet": "cr:fileSet",
+    "format": "cr:format",
+    "includes": "cr:includes",
+    "isLiveDataset": "cr:isLiveDataset",
+    "jsonPath": "cr:jsonPath",
+    "key": "cr:key",
+    "md5": "cr:md5",
+    "parentField": "cr:parentField",
+    "path": "cr:path",
+    "recordSet": "cr:recordSet",
+    "references": "cr:references",
+    "regex": "cr:regex",
+    "repeated": "cr:repeated",
+    "replace": "cr:replace",
+    "samplingRate": "cr:samplingRate",
+    "sc": "https://schema.org/",
+    "separator": "cr:separator",
+    "source": "cr:source",
+    "subField": "cr:subField",
+    "transform": "cr:transform",
+}
+
+_HINT = "run `mrclens card AUDIT_DIR` first"
+
+
+@dataclass(frozen=True)
+class CardPaths:
+    """Where the two card files go."""
+
+    markdown: Path
+    rai: Path
+
+    def all(self) -> tuple[Path, Path]:
+        """Both paths, Markdown first."""
+        return (self.markdown, self.rai)
+
+
+def card_paths(out: str | os.PathLike | None, audit_dir: str | os.PathLike) -> CardPaths:
+    """The card's two paths for ``--out`` (see the module docstring).
+
+    Raises:
+        OutputError: ``out`` names a file that is not Markdown (a suffix other than ``.md``).
+    """
+    if out is None:
+        folder = Path(audit_dir)
+    else:
+        out = Path(out)
+        if out.suffix.lower() == ".md" and not out.is_dir():
+            return CardPaths(out, out.with_name(out.stem + ".rai.jsonld"))
+        if out.suffix and not out.is_dir():
+            raise OutputError(f"--out {out}: give a folder, or a Markdown file name ending in .md")
+        folder = out
+    return CardPaths(folder / CARD_MARKDOWN, folder / CARD_RAI)
+
+
+def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, force: bool = False,
+               protect: tuple[str | os.PathLike, ...] = ()) -> list[Path]:
+    """Write the Markdown section and the RAI fragment (each atomically; the folder is created).
+
+    Raises:
+        OutputError: a file exists already and ``force`` is off (nothing is written), or a path
+            cannot be written.
+        MRCLensError: a path is one of the ``protect`` input files.
+    """
+    existing = [p for p in paths.all() if p.exists()]
+    if existing and not force:
+        names = ", ".join(str(p) for p in existing)
+        raise OutputError(f"{names} exist{'s' if len(existing) == 1 else ''} already; choose another --out "
+                          f"or pass --force to replace {'it' if len(existing) == 1 else 'them'}")
+    text = markdown if markdown.endswith("\n") else markdown + "\n"
+    return [atomic_write_text(paths.markdown, text, protect=protect),
+            atomic_write_json(paths.rai, fragment, indent=2, protect=protect)]
+
+
+def read_rai_fragment(path: str | os.PathLike) -> dict[str, Any]:
+    """Read a Croissant RAI fragment written by :func:`write_card` (or edited since), checked.
+
+    Returns:
+        the JSON-LD object.
+
+    Raises:
+        ArtifactError: the file is missing or not JSON, its ``@context`` does not bind ``rai`` to
+            :data:`RAI_VOCABULARY`, or a property of :data:`RAI_PROPERTIES` is missing or not a list
+            of text (the message names the file and the property).
+    """
+    obj = _files.read_json_object(path, _HINT)
+    context = obj.get("@context")
+    if not isinstance(context, dict) or context.get("rai") != RAI_VOCABULARY:
+        raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(
+            path=path, expected=f'an "@context" object that binds "rai" to {RAI_VOCABULARY}'))
+    for name in RAI_PROPERTIES:
+        value = obj.get(name)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ArtifactError(ArtifactMsg.BAD_FIELD.format(path=path, where="", field=name, expected="a list of text"))
+    return obj
+
+
+def fragment_json(fragment: dict[str, Any]) -> str:
+    """The fragment as the file holds it (indented JSON), e.g. for printing."""
+    return json.dumps(fragment, ensure_ascii=False, indent=2)

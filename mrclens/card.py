@@ -1,0 +1,234 @@
+"""``mrclens card``: draft a dataset card's "Bias, Risks, and Limitations" from an audit.
+
+From an audit's (or ``mrclens evaluate --out``'s) ``results.json`` (:mod:`mrclens.artifacts.results`)
+this composes
+
+* a Markdown section (:func:`card_markdown`): each bias category's verdict against the reference
+  audit (``reference_bias``, decided by ``reference_basis``: the drops, the model-free figures or
+  both) with the deciding figures and their confidence intervals, what MRCLens cannot see (the
+  README's "How to read a verdict"), and the provenance: MRCLens version, reader profile,
+  reference, bootstrap settings and the sha256 of every input file recorded in the results;
+* a Croissant RAI fragment (:func:`rai_fragment`): ``rai:dataBiases`` (one statement per bias
+  category) and ``rai:dataLimitations`` (what the audit cannot see), under the Croissant 1.0
+  ``@context`` (:data:`mrclens.artifacts.card.CROISSANT_CONTEXT`).
+
+Both are drafts for the dataset's authors to edit, and say so: a verdict is evidence about this
+data read by a small baseline reader, not a certificate that the data is free of bias.
+The files are written by :mod:`mrclens.artifacts.card` (:func:`write_dataset_card`).
+
+Units: a category's difference to the reference is the mean, over its ablations, of the
+difference of their drops in percent of the baseline F1 (accuracy for multiple choice), each
+signed towards the bias (:mod:`mrclens.scoring.against_reference`); model-free figures are in
+their own unit (percent, or words); intervals are at the results' bootstrap confidence level.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mrclens.artifacts.card import CROISSANT_CONTEXT, card_paths, write_card
+from mrclens.artifacts.layout import RESULTS_JSON
+from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, Results, read_results
+
+#: What no MRCLens audit can see (README, "How to read a verdict"); ``{reference}`` is filled in.
+LIMITATIONS = (
+    "Shortcuts that no ablation probes are not measured: for example answer-type priors beyond the "
+    "question's wh-word, or annotation artefacts in the answers themselves.",
+    "Biases the reference ({reference}) shares are not flagged: a category \"in line\" with the "
+    "reference may still be biased in absolute terms.",
+    "Whatever a weak reader does not learn is not seen: the verdicts describe what one reader ({reader}) "
+    "picks up on this data; a stronger model may exploit other shortcuts.",
+)
+_DRAFT = ("This section was drafted by MRCLens {version} from the audit results ({created}). It is a starting "
+          "point for the dataset's authors to check, edit and complete, not a certificate: it reports a few "
+          "known shortcut biases as measured with one reader, and says below what it cannot see.")
+_BASIS = {"drops": "drops", "model-free": "model-free figures", "drops and model-free": "drops and model-free figures"}
+
+
+def write_dataset_card(audit_dir: str | os.PathLike, out: str | os.PathLike | None = None, *,
+                       force: bool = False) -> list[Path]:
+    """Read ``audit_dir/results.json`` and write the card's Markdown section and RAI fragment.
+
+    Args:
+        audit_dir: an ``mrclens audit`` or ``mrclens evaluate --out`` directory.
+        out: a folder, or a Markdown file name (``.md``); ``None``: ``audit_dir``
+            (:func:`mrclens.artifacts.card.card_paths`).
+        force: replace existing card files.
+
+    Returns:
+        the two paths written (Markdown, then JSON-LD).
+
+    Raises:
+        ArtifactError: ``results.json`` is missing or malformed.
+        OutputError: a card file exists and ``force`` is off, or ``out`` is not a folder or ``.md`` name.
+    """
+    results = read_results(audit_dir)
+    paths = card_paths(out, audit_dir)
+    source = Path(audit_dir) / RESULTS_JSON
+    return write_card(paths, card_markdown(results, str(source)), rai_fragment(results), force=force,
+                      protect=(source,))
+
+
+# ---------------------------------------------------------------------------- shared pieces
+def _num(x: float | None, signed: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:+.1f}" if signed else f"{x:.1f}"
+
+
+def _ci(low: float | None, high: float | None, signed: bool = False) -> str:
+    return "no CI" if low is None or high is None else f"{_num(low, signed)} to {_num(high, signed)}"
+
+
+def _level(results: Results) -> str:
+    return f"{round(100 * results.bootstrap.confidence):d}%"
+
+
+def reader_description(results: Results) -> str:
+    """The reader in words: ``baseline reader, profile 'quick'`` or ``external model 'NAME'``."""
+    profile = (results.audit.options.get("profile") if results.audit is not None else None) or (
+        (results.model.config or {}).get("profile"))
+    if results.model.kind == "baseline":
+        return f"MRCLens baseline reader, profile {profile!r}" if profile else "MRCLens baseline reader"
+    return f"external model {results.model.name!r}" + (f", profile {profile!r}" if profile else "")
+
+
+def reference_name(results: Results) -> str:
+    """The reference the categories were read against (``"the reference audit"`` when none is recorded)."""
+    return next((c.reference for c in results.categories if c.reference), None) or "the reference audit"
+
+
+def category_verdict(c: CategoryResult) -> str:
+    """``more than SQuAD v1.1`` …, or why there is no verdict."""
+    if c.reference_bias is None:
+        return "not compared with a reference"
+    if c.reference_bias in ("more", "less"):
+        return f"{c.reference_bias} than {c.reference or 'the reference'}"
+    if c.reference_bias == "in line":
+        return f"in line with {c.reference or 'the reference'}"
+    return c.reference_bias
+
+
+def deciding_figures(results: Results, c: CategoryResult) -> list[str]:
+    """One line per figure behind the category's verdict: its compared ablations (drops in percent of
+    the baseline score against the reference's) and its model-free figures, each with its CI."""
+    level = _level(results)
+    lines = [_ablation_line(a, level) for a in results.ablations
+             if a.category == c.category and a.control_of is None and a.reference_bias is not None]
+    lines += [_figure_line(f, level) for f in results.model_free if f.category == c.category]
+    return lines
+
+
+def _ablation_line(a: AblationResult, level: str) -> str:
+    """The ablation's compared figure and the reference's; the difference is this audit's minus the
+    reference's (its verdict, ``reference_bias``, reads the sign towards the ablation's bias signal)."""
+    what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
+    return (f"{a.id} ({a.name}): {what} {_num(a.compared_value)}% of the baseline score against "
+            f"{_num(a.reference_value)}% ({level} CI {_ci(a.reference_ci_low, a.reference_ci_high)}) in {a.reference}; "
+            f"difference {_num(a.reference_difference, True)} "
+            f"({level} CI {_ci(a.reference_difference_ci_low, a.reference_difference_ci_high, True)}): {a.reference_bias}")
+
+
+def _figure_line(f: ModelFreeFigure, level: str) -> str:
+    line = f"{f.label}: {_num(f.value)} ({level} CI {_ci(f.ci_low, f.ci_high)}, {f.n:,} questions)"
+    if f.reference_value is not None:
+        line += (f" against {_num(f.reference_value)} in {f.reference}; difference {_num(f.difference, True)} "
+                 f"({level} CI {_ci(f.difference_ci_low, f.difference_ci_high, True)}): {f.comparison}")
+    return line
+
+
+def limitations(results: Results) -> list[str]:
+    """What the audit cannot see: :data:`LIMITATIONS`, the reader's baseline score, ablations not evaluated."""
+    out = [t.format(reference=reference_name(results), reader=reader_description(results)) for t in LIMITATIONS]
+    original = results.sets.get("original")
+    if original is not None and original.f1 is not None:
+        out.append(f"The reader's baseline {results.metric} on the unperturbed evaluation set is "
+                   f"{original.f1:.1f} (0-100); below 30 the comparison with the reference is inconclusive.")
+    skipped = [a.id for a in results.ablations if not a.evaluated]
+    if skipped:
+        out.append("Ablations not evaluated in this audit (their biases are not measured): " + ", ".join(skipped) + ".")
+    return out
+
+
+def bias_statements(results: Results) -> list[str]:
+    """One statement per bias category (``rai:dataBiases``): verdict, basis, mean difference and CI."""
+    level = _level(results)
+    out = []
+    for c in results.categories:
+        text = f"{c.category} bias: {category_verdict(c)}"
+        if c.reference_basis:
+            text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
+        if c.reference_difference is not None:
+            text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
+                     f"of the baseline score ({level} CI "
+                     f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")
+        figures = deciding_figures(results, c)
+        if figures:
+            text += ". Figures: " + "; ".join(figures)
+        out.append(text + f". Measured by MRCLens {results.mrclens_version} with the {reader_description(results)}.")
+    return out
+
+
+# ---------------------------------------------------------------------------- the two documents
+def rai_fragment(results: Results) -> dict[str, Any]:
+    """The Croissant RAI fragment: ``{"@context", "rai:dataBiases", "rai:dataLimitations"}``.
+
+    The first limitation says that the statements are an automated draft to review."""
+    draft = (f"These statements were drafted by MRCLens {results.mrclens_version} from an automated audit "
+             f"({results.created}); review and edit them before publishing: they are not a certificate.")
+    return {"@context": dict(CROISSANT_CONTEXT), "rai:dataBiases": bias_statements(results),
+            "rai:dataLimitations": [draft, *limitations(results)]}
+
+
+def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
+    """The Markdown "Bias, Risks, and Limitations" section (``##`` heading, as in the Hugging Face
+    dataset-card template) with its subsections: the verdicts, the deciding figures, what MRCLens
+    cannot see, and the provenance."""
+    level = _level(results)
+    lines = ["## Bias, Risks, and Limitations", "",
+             "> " + _DRAFT.format(version=results.mrclens_version, created=results.created), "",
+             "### Shortcut biases measured by MRCLens", "",
+             f"Each bias category was read against {reference_name(results)} audited with the same reader "
+             f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
+             f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
+             f"towards the bias, with its {level} confidence interval.", "",
+             "| Bias category | Against the reference | Decided by | Difference | Absolute evidence |",
+             "|---|---|---|---|---|"]
+    for c in results.categories:
+        diff = (f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
+                if c.reference_difference is not None else "n/a")
+        lines.append(f"| {c.category} | {category_verdict(c)} | {_BASIS.get(c.reference_basis or '', 'n/a')} "
+                     f"| {diff} | {c.evidence or 'n/a'} |")
+    if not results.categories:
+        lines.append("| (none) | no category was evaluated | | | |")
+    lines += ["", "The figures behind each verdict:", ""]
+    for c in results.categories:
+        figures = deciding_figures(results, c)
+        lines.append(f"- **{c.category}**:" + (" no figure compared with a reference." if not figures else ""))
+        lines += [f"  - {f}" for f in figures]
+    lines += ["", "### What MRCLens cannot see", ""] + [f"- {t}" for t in limitations(results)]
+    lines += [f"- Warning recorded by the audit: {w}" for w in results.warnings]
+    lines += ["", "### Provenance", "", *_provenance(results, source)]
+    return "\n".join(lines) + "\n"
+
+
+def _provenance(results: Results, source: str) -> list[str]:
+    b = results.bootstrap
+    lines = [f"- Tool: MRCLens {results.mrclens_version}; results `{source}`, created {results.created}.",
+             f"- Reader: {reader_description(results)}.",
+             f"- Reference: {reference_name(results)}.",
+             f"- Bootstrap: {b.n_resamples:,} resamples, {_level(results)} confidence, seed {b.seed}."]
+    data = [i for i in results.inputs if i.sha256 and _is_data_role(i.role)]
+    data = data or [i for i in results.inputs if i.sha256 and i.role == "set:original"]
+    lines += [f"- Data ({i.role}): `{Path(i.file).name}`, sha256 `{i.sha256}`." for i in data]
+    if not data:
+        lines.append("- Data: no input checksum is recorded in the results.")
+    return lines
+
+
+def _is_data_role(role: str) -> bool:
+    """Whether an input of this role is the audited data itself (``train``, ``dev``, multiple-choice
+    parts), not a derived file (``manifest``, ``set:…``, ``predictions:…``, another draw's files)."""
+    return role not in ("manifest", "reference") and ":" not in role

@@ -1,0 +1,32 @@
+"""``mrclens card AUDIT_DIR [--out FOLDER|FILE.md] [--force]``: draft a dataset card's bias section."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from mrclens.cli.options import example, verbosity_options
+
+log = logging.getLogger(__name__)
+
+
+@click.command(epilog=example("mrclens card audit-squad --out card/"))
+@click.argument("audit_dir", metavar="AUDIT_DIR", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", "out", type=click.Path(), default=None, metavar="FOLDER|FILE.md",
+              help="Folder (gets bias-card.md and bias-card.rai.jsonld) or Markdown file name ending in .md "
+                   "(the JSON-LD goes beside it as NAME.rai.jsonld) [default: AUDIT_DIR].")
+@click.option("--force", is_flag=True, help="Replace card files that exist already.")
+@verbosity_options
+def card(audit_dir: str, out: str | None, force: bool) -> None:
+    """Draft the "Bias, Risks, and Limitations" section of a dataset card from AUDIT_DIR/results.json:
+    a Markdown section (each bias category's verdict against the reference with its deciding figures
+    and CIs, what MRCLens cannot see, tool version, reader profile, data checksums) and a Croissant
+    RAI JSON-LD fragment (rai:dataBiases, rai:dataLimitations) to merge into croissant.json.
+
+    Both are drafts for the dataset's authors to edit, not a certificate. Prints the paths written.
+    """
+    from mrclens.card import write_dataset_card
+
+    for path in write_dataset_card(audit_dir, out, force=force):
+        click.echo(str(path))

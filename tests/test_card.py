@@ -1,0 +1,105 @@
+"""``mrclens card``: the Markdown bias section and the Croissant RAI fragment drafted from an audit's results."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from mrclens.artifacts.card import CARD_MARKDOWN, CARD_RAI, CROISSANT_CONTEXT, read_rai_fragment
+from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
+from mrclens.artifacts.results import AuditRecord, ModelFreeFigure, read_results
+from mrclens.cli import main
+from mrclens.errors import ArtifactError
+from tests.perturbed_fixture import make_perturbed_dir, score_and_publish, write_predictions
+
+
+def _similarity_figure():
+    return ModelFreeFigure("Similarity", "similarity.answer_in_most_similar_sentence_pct",
+                           "answers in the sentence most similar to the question (%)", "higher", 98.0, 96.5, 99.5, 1700,
+                           "SQuAD v1.1", 80.6, 79.8, 81.4, 10570, 17.4, 15.7, 19.1, "higher", 8)
+
+
+@pytest.fixture(scope="module")
+def audit_dir(tmp_path_factory):
+    """An evaluation directory scored from the miniature perturbed fixture, read against a reference audit
+    of the same profile (e1 pulls the reader far more than in the reference; e3 and e4 less)."""
+    root = tmp_path_factory.mktemp("card")
+    perturbed = make_perturbed_dir(root)
+    predictions = write_predictions(root)
+    reference = Reference("SQuAD v1.1", {}, {}, {"quick": ReferenceAudit("quick", 50.0, {}, {
+        "e1": ReferenceDrop("relative_drop", 10.0, 8.0, 12.0, 2000),
+        "e3": ReferenceDrop("relative_drop", 5.0, 3.0, 7.0, 2000),
+        "e4": ReferenceDrop("relative_drop", 60.0, 55.0, 65.0, 2000)})})
+    out = root / "audit"
+    score_and_publish(perturbed, predictions, out, reference=reference, profile="quick", n_resamples=200,
+                      model_free=[_similarity_figure()],
+                      audit=AuditRecord({"profile": "quick", "seed": 0}, None, "model", None))
+    return out
+
+
+def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir, tmp_path):
+    results = read_results(audit_dir)
+    similarity = next(c for c in results.categories if c.category == "Similarity")
+    assert similarity.reference_bias == "more"  # the fixture is what the card must report
+    out = tmp_path / "card"
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.output.split() == [str(out / CARD_MARKDOWN), str(out / CARD_RAI)]
+    text = (out / CARD_MARKDOWN).read_text()
+    assert text.startswith("## Bias, Risks, and Limitations\n")
+    assert "not a certificate" in text and "MRCLens " + results.mrclens_version in text
+    row = next(line for line in text.splitlines() if line.startswith("| Similarity |"))
+    assert "more than SQuAD v1.1" in row and similarity.evidence in row
+    assert f"{similarity.reference_difference:+.1f}" in row
+    e1 = results.ablation("e1")
+    assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
+           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference {e1.compared_value - 10:+.1f}" in text
+    assert "answers in the sentence most similar to the question (%): 98.0 (95% CI 96.5 to 99.5, 1,700 questions) " \
+           "against 80.6 in SQuAD v1.1; difference +17.4 (95% CI +15.7 to +19.1): higher" in text
+    assert "answer-type priors beyond the question's wh-word" in text and "in line\" with the reference may" in text
+    assert "- Reader: external model 'external model', profile 'quick'." in text
+    manifest = next(i for i in results.inputs if i.role == "set:original")
+    assert f"sha256 `{manifest.sha256}`" in text and "200 resamples, 95% confidence, seed 0" in text
+
+
+def test_rai_fragment_validates_as_part_of_a_croissant_record(audit_dir, tmp_path):
+    mlc = pytest.importorskip("mlcroissant")
+    from mlcroissant._src.core.rdf import make_context
+
+    assert CROISSANT_CONTEXT == make_context()  # the Croissant 1.0 context, rai: included
+    CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "c.md")], catch_exceptions=False)
+    fragment = read_rai_fragment(tmp_path / "c.rai.jsonld")
+    record = {**fragment, "@type": "sc:Dataset", "name": "my-qa", "description": "A reading-comprehension dataset.",
+              "conformsTo": "http://mlcommons.org/croissant/1.0", "url": "https://example.org/my-qa",
+              "license": "https://creativecommons.org/licenses/by/4.0/", "citeAs": "my-qa 2026",
+              "datePublished": "2026-01-01", "version": "1.0.0", "distribution": [], "recordSet": []}
+    dataset = mlc.Dataset(jsonld=record)  # raises mlcroissant.ValidationError on an error
+    assert not dataset.metadata.ctx.issues.errors and not dataset.metadata.ctx.issues.warnings
+    biases = dataset.metadata.data_biases
+    assert [b.split(" bias:")[0] for b in biases] == [c.category for c in read_results(audit_dir).categories]
+    assert any(b.startswith("Similarity bias: more than SQuAD v1.1 (decided by the") for b in biases)
+    assert dataset.metadata.data_limitations[0].startswith("These statements were drafted by MRCLens")
+    assert any("weak reader" in x for x in dataset.metadata.data_limitations)
+
+
+def test_existing_card_is_kept_without_force_and_replaced_with_it(audit_dir, tmp_path):
+    target = tmp_path / "notes.md"
+    target.write_text("my own notes\n")
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(target)])
+    assert r.exit_code == 2 and "--force" in r.output and target.read_text() == "my own notes\n"
+    assert not (tmp_path / "notes.rai.jsonld").exists()
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(target), "--force"])
+    assert r.exit_code == 0 and target.read_text().startswith("## Bias, Risks")
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "card.txt")])
+    assert r.exit_code == 2 and "ending in .md" in r.output
+
+
+def test_a_directory_without_results_and_an_edited_fragment_are_refused_by_name(tmp_path):
+    r = CliRunner().invoke(main, ["card", str(tmp_path)])
+    assert r.exit_code == 2 and "results.json" in r.output
+    bad = tmp_path / "x.rai.jsonld"
+    bad.write_text(json.dumps({"@context": dict(CROISSANT_CONTEXT), "rai:dataBiases": "one string"}))
+    with pytest.raises(ArtifactError, match="rai:dataBiases"):
+        read_rai_fragment(bad)

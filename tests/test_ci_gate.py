@@ -1,0 +1,123 @@
+"""The CI gate: the pre-commit hook (``.pre-commit-hooks.yaml``) and the GitHub Actions composite action
+(``action.yml``) run ``scripts/ci-check.sh``, which runs ``mrclens check`` on dataset files and fails
+on a failed rule. Tested for real: ``pre-commit try-repo`` on a clone of this repository in a temporary
+git repository, and the script run as the action runs it, on a clean file (a subset of the bundled
+sample) and a biased one (its position planting: every answer sentence moved to the front)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLE
+
+pytestmark = pytest.mark.slow
+
+RULES = """\
+replace_defaults = true
+
+[[rule]]
+id = "first-sentence-answers"
+metric = "answer_position.first_sentence_pct"
+op = "<="
+threshold = 50.0
+meaning = "answers cluster in the first sentence"
+"""
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO),
+               MRCLENS_CACHE_DIR=str(tmp / "cache"), PRE_COMMIT_HOME=str(tmp / "pre-commit-home"),
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.org", GIT_CONFIG_NOSYSTEM="1", HOME=str(tmp))
+    return env
+
+
+def _git(repo: Path, env, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def data_repo(tmp_path_factory):
+    """A git repository holding rules.toml, clean.json (3 sample articles) and biased.json (the same,
+    every answer sentence moved to the front), each committed in turn."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from mrclens.formats import load_dataset
+    from mrclens.selftest.plantings import plant
+    from mrclens.squad import Dataset, write_dataset
+
+    tmp = tmp_path_factory.mktemp("gate")
+    env = _env(tmp)
+    repo = tmp / "data-repo"
+    repo.mkdir()
+    _git(repo, env, "init", "-q", "-b", "main")
+    sample = load_dataset(SAMPLE)
+    clean = Dataset(sample.articles[:3], sample.version)
+    (repo / "rules.toml").write_text(RULES)
+    write_dataset(clean, repo / "clean.json")
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "clean data")
+    write_dataset(plant(clean, "position", seed=0, cache_dir=tmp / "cache").planted, repo / "biased.json")
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "biased data")
+    return repo, env
+
+
+def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(data_repo):
+    repo, env = data_repo
+    script = REPO / "scripts" / "ci-check.sh"
+    # as action.yml runs it: the files changed since the base commit, the rules file as input
+    r = subprocess.run([str(script), "--rules", "rules.toml", "--changed-since", "HEAD~1", "--pattern", r"\.json$"],
+                       cwd=repo, env=env, capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "== mrclens check biased.json" in r.stdout and "clean.json" not in r.stdout
+    assert "FAIL  first-sentence-answers" in r.stdout
+    r = subprocess.run([str(script), "--rules", "rules.toml", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS  first-sentence-answers" in r.stdout
+    r = subprocess.run([str(script), "--changed-since", "HEAD~1", "--pattern", r"\.parquet$"], cwd=repo, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "no dataset file to check" in r.stdout
+    (repo / "broken.json").write_text("{not json")
+    r = subprocess.run([str(script), "broken.json", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
+    (repo / "broken.json").unlink()
+    assert r.returncode == 2 and "broken.json" in r.stderr
+
+
+def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_repo, tmp_path):
+    repo, env = data_repo
+    pre_commit = shutil.which("pre-commit", path=env["PATH"])
+    if pre_commit is None or not (REPO / ".git").exists():
+        pytest.skip("pre-commit is not installed, or this checkout is not a git repository")
+    hooks = tmp_path / "mrclens-hooks"  # pre-commit needs the hook repository as a git repository: a clone of HEAD
+    subprocess.run(["git", "clone", "-q", str(REPO), str(hooks)], env=env, check=True)
+    assert (hooks / ".pre-commit-hooks.yaml").exists(), "commit the hook files first"
+
+    # try-repo: the hook as published, default rules (args cannot be given)
+    r = subprocess.run([pre_commit, "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", "biased.json"],
+                       cwd=repo, env=env, capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Failed" in r.stdout and "FAIL  first-sentence-answers" in r.stdout
+    # a user's .pre-commit-config.yaml with the rules file as input, as the README shows it
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True, capture_output=True, text=True).stdout.strip()
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: mrclens-check\n"
+        f"        files: \\.json$\n        args: [--rules, rules.toml]\n")
+
+    def run(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run([pre_commit, "run", "mrclens-check", "--verbose", "--files", *files], cwd=repo, env=env,
+                              capture_output=True, text=True)
+
+    r = run("clean.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Passed" in r.stdout and "PASS  first-sentence-answers" in r.stdout
+    r = run("clean.json", "biased.json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "== mrclens check biased.json" in r.stdout and "FAIL  first-sentence-answers" in r.stdout
