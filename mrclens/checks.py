@@ -67,8 +67,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
+from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError, RulesError
 from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
+from mrclens.stats.language_free import NOT_COMPUTED
 from mrclens.stats.schema import DEV_SECTION
 
 #: Comparison operators a rule may use.
@@ -397,6 +398,9 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
         try:
             value = resolve_metric(path, source)
         except KeyError as err:
+            if source is stats and stats.get(NOT_COMPUTED):
+                results.append(RuleResult(rule, "skip", reason=stats[NOT_COMPUTED]["reason"]))
+                continue
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} not found in {where}: {err.args[0]}") from None
         if section == AUDIT_SECTION and path.startswith("ablations."):
             item = resolve_metric(".".join(path.split(".")[:2]), source)
@@ -428,6 +432,7 @@ def run_check(
     progress: bool = True,
     on_invalid: str = "refuse",
     compare_with: str | Path | None = None,
+    language: str | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -448,13 +453,19 @@ def run_check(
         compare_with: a reference to compare ``data`` with (a dataset, ``mrclens stats`` JSON or
             audit directory; :func:`mrclens.compare.compare`, the reference first): enables
             the rules on ``compare.``.
+        language: the data's language when it is not English and ``--language-ok`` was given
+            (:func:`mrclens.languages.require_readable_language`): only the figures that read no words
+            are computed and every rule on another figure is skipped, never failed.
 
     Raises:
         DataError: a data file is invalid (exit 2).
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
+        MRCLensError: ``compare_with`` with ``language`` (exit 2).
     """
     task = detect_task(data, role="sniff_input")
+    if compare_with is not None and language is not None:
+        raise MRCLensError(LanguageMsg.COMPARE_NEEDS_ENGLISH.format(language=language))
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
     if compare_with is not None and not task.check_compare_with:
@@ -464,7 +475,8 @@ def run_check(
         from mrclens.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
-    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
+    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
+                                     **({"language": language} if language is not None else {}))
     comparison = None
     if reference is not None:
         from mrclens.compare import compare_sources, source_from_stats

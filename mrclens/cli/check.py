@@ -24,10 +24,14 @@ from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_prog
               help="A reference (dataset, `mrclens stats` JSON or audit directory) to compare DATA with: enables the rules on compare.… (as `mrclens compare REF DATA`).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--language-ok", is_flag=True,
+              help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
+                   "duplicates, train/dev leakage, answer position in characters); every other rule is skipped, never failed. "
+                   "See the README, 'Languages'.")
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
-          as_json: bool, cache_dir: str | None, on_invalid: str) -> None:
+          as_json: bool, cache_dir: str | None, language_ok: bool, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job.
@@ -36,10 +40,15 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     cv_split/fold_k/) is checked with the multiple-choice rules (heuristic baselines against
     chance, ending length, label balance, duplicates, leakage between each fold's train and
     test parts)."""
+    from mrclens.languages import require_readable_language
+
+    language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid)
+    for note in language.notes():
+        click.echo(note, err=True)
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
-                       on_invalid=on_invalid, compare_with=compare_with)
+                       on_invalid=on_invalid, compare_with=compare_with, **language.stats_options)
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:
