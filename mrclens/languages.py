@@ -14,12 +14,14 @@ table, :data:`SUPPORT`).
 2.1.1, Peter M. Stahl, https://github.com/pemistahl/lingua-py; all 75 languages, low-accuracy
 mode: n-grams of length 3 only, which is reliable on paragraph-long texts and builds in well
 under a second). The sample: up to :data:`SAMPLE_SIZE` distinct paragraphs drawn with
-``random.Random(seed)`` (all of them in a smaller file); per paragraph its context, and its
-questions joined by spaces (one question alone is often too short to tell); of each text the first
-:data:`MAX_CHARS` characters are read. Data is read as
-English when at least :data:`MIN_CONTEXT_PCT` % of the sampled contexts and
-:data:`MIN_QUESTION_PCT` % of the sampled question groups are English (questions are short, so
-detection is noisier there: 84 % of Natural Questions' lower-case question groups).
+``random.Random(seed)`` (all of them in a smaller file). Their contexts, and their questions, are
+read in *pieces* of at least :data:`MIN_CHARS` characters: a context, or a question group (one
+paragraph's questions), joined with the next ones until the piece is that long (one question
+alone is often too short to tell: Lingua calls "Who won the Nobel Prize in 1903?" Sotho); of each
+piece the first :data:`MAX_CHARS` characters are read. Text too short for one piece is not judged.
+Data is read as English when at least :data:`MIN_CONTEXT_PCT` % of the context pieces and
+:data:`MIN_QUESTION_PCT` % of the question pieces are English (questions are short, so detection
+is noisier there: one question at a time, 91 % of SQuAD v1.1 dev's are called English).
 
 **Cache.** A file's report is kept in ``languages-v1.sqlite`` in the cache directory
 (:func:`mrclens.parsing.default_cache_dir`), keyed by the sha256 of the file's bytes, the
@@ -53,11 +55,13 @@ log = logging.getLogger(__name__)
 ENGLISH = "English"
 #: Paragraphs sampled per file (contexts and their joined questions).
 SAMPLE_SIZE = 200
-#: Characters of each sampled text that are read (the start; detection time grows with the length).
+#: The shortest piece of text whose language is detected (characters; shorter texts are joined).
+MIN_CHARS = 100
+#: Characters of each piece that are read (the start; detection time grows with the length).
 MAX_CHARS = 400
 #: Data is English when at least this share (%) of the sampled contexts is English ...
 MIN_CONTEXT_PCT = 80.0
-#: ... and at least this share (%) of the sampled question groups.
+#: ... and at least this share (%) of the question pieces.
 MIN_QUESTION_PCT = 50.0
 #: What a text whose language Lingua cannot tell (digits, symbols) is counted as.
 UNKNOWN = "unknown"
@@ -90,9 +94,11 @@ class LanguageReport:
 
     Attributes:
         source: the file (as given) or the dataset's name, for messages.
-        contexts: language name (``"English"``, ``"Spanish"``, :data:`UNKNOWN`) → number of sampled contexts.
-        questions: language name → number of sampled question groups (a paragraph's questions joined).
-        paragraphs: the paragraphs in the dataset (the sample is ``min(paragraphs, sample size)``).
+        contexts: language name (``"English"``, ``"Spanish"``, :data:`UNKNOWN`) → number of context pieces
+            (module docstring).
+        questions: language name → number of question pieces.
+        paragraphs: the distinct paragraphs (contexts) in the dataset.
+        sampled: the paragraphs sampled (``min(paragraphs, sample size)``).
         detector: the detector and its settings (``"lingua-language-detector 2.1.1, low accuracy"``).
     """
 
@@ -100,16 +106,12 @@ class LanguageReport:
     contexts: dict[str, int]
     questions: dict[str, int]
     paragraphs: int
+    sampled: int
     detector: str
 
-    @property
-    def sampled(self) -> int:
-        """The number of sampled paragraphs."""
-        return sum(self.contexts.values())
-
     def share(self, kind: str, language: str = ENGLISH) -> float:
-        """The share (%, 0-100) of the sampled ``kind`` (``"contexts"`` or ``"questions"``) in ``language``;
-        100 for an empty sample (nothing to read)."""
+        """The share (%, 0-100) of the ``kind`` (``"contexts"`` or ``"questions"``) pieces in ``language``;
+        100 when there is none (too little text to tell)."""
         counts = getattr(self, kind)
         n = sum(counts.values())
         return 100.0 * counts.get(language, 0) / n if n else 100.0
@@ -125,7 +127,7 @@ class LanguageReport:
         return self.share("contexts") >= MIN_CONTEXT_PCT and self.share("questions") >= MIN_QUESTION_PCT
 
     def problem(self) -> str:
-        """What makes the data unreadable, e.g. ``"100 % of contexts are in Spanish (200 sampled)"``;
+        """What makes the data unreadable, e.g. ``"100 % of contexts are in Spanish (200 paragraphs sampled; English: 0 %)"``;
         ``""`` when it is readable."""
         if self.readable:
             return ""
@@ -134,13 +136,13 @@ class LanguageReport:
         other = _most_common({k: v for k, v in counts.items() if k != ENGLISH}) or UNKNOWN
         what = f"{_pct(self.share(kind, other))} of {kind} are in {other}"
         if kind == "questions":
-            return f"{what} ({self.sampled} paragraphs sampled, their questions joined; contexts: {_pct(self.share('contexts'))} English)"
-        return f"{what} ({self.sampled} sampled; English: {_pct(self.share('contexts'))})"
+            return f"{what} ({self.sampled} paragraphs sampled; contexts: {_pct(self.share('contexts'))} English)"
+        return f"{what} ({self.sampled} paragraphs sampled; English: {_pct(self.share('contexts'))})"
 
     def summary(self) -> str:
-        """One line: ``"English (100 % of 200 sampled contexts, 99 % of their questions)"``."""
+        """One line: ``"English (100 % of the contexts of 200 sampled paragraphs, 99 % of their questions)"``."""
         lang = self.language
-        return (f"{lang} ({_pct(self.share('contexts', lang))} of {self.sampled} sampled contexts, "
+        return (f"{lang} ({_pct(self.share('contexts', lang))} of the contexts of {self.sampled} sampled paragraphs, "
                 f"{_pct(self.share('questions', lang))} of their questions)")
 
     def to_json(self) -> dict:
@@ -178,7 +180,7 @@ def detect(texts: list[str]) -> list[str]:
     Lingua's low-accuracy detector over all its languages (built once per process), texts in
     parallel threads. The same texts give the same names.
     """
-    found = _detector().detect_languages_in_parallel_of([t[:MAX_CHARS] for t in texts])
+    found = _detector().detect_languages_in_parallel_of([t[:MAX_CHARS] for t in texts]) if texts else []
     return [lang.name.title() if lang is not None else UNKNOWN for lang in found]
 
 
@@ -209,8 +211,31 @@ def detect_languages(dataset: Dataset, source: str | None = None, *, size: int =
     """
     contexts, questions, n = sample_paragraphs(dataset, size, seed)
     return LanguageReport(source if source is not None else (dataset.source or "data"),
-                          dict(Counter(detect(contexts))), dict(Counter(detect(questions))), n,
-                          f"lingua-language-detector {lingua_version()}, low accuracy")
+                          dict(Counter(detect(pieces(contexts)))), dict(Counter(detect(pieces(questions)))), n,
+                          len(contexts), f"lingua-language-detector {lingua_version()}, low accuracy")
+
+
+def pieces(texts: list[str], min_chars: int = MIN_CHARS) -> list[str]:
+    """``texts`` joined in order (by spaces) into pieces of at least ``min_chars`` characters; what is
+    left at the end joins the last piece; no piece when all of them together are shorter.
+
+    >>> [len(p) for p in pieces(["a" * 120, "b" * 40, "c" * 70, "d"], 100)]  # a | b c d
+    [120, 113]
+    >>> pieces(["Who won?"], 100)
+    []
+    """
+    out: list[str] = []
+    current: list[str] = []
+    length = 0
+    for text in texts:
+        current.append(text)
+        length += len(text) + 1
+        if length > min_chars:
+            out.append(" ".join(current))
+            current, length = [], 0
+    if current and out:
+        out[-1] = " ".join([out[-1], *current])
+    return out
 
 
 def _check_cached(source: str):
@@ -219,9 +244,9 @@ def _check_cached(source: str):
         for c in counts:
             if type(c) is not dict or not all(type(k) is str and type(v) is int and v >= 0 for k, v in c.items()):
                 raise ValueError("not a count per language")
-        if type(value["paragraphs"]) is not int or type(value["detector"]) is not str:
+        if type(value["paragraphs"]) is not int or type(value["sampled"]) is not int or type(value["detector"]) is not str:
             raise ValueError("not a language report")
-        return LanguageReport(source, *counts, value["paragraphs"], value["detector"])
+        return LanguageReport(source, *counts, value["paragraphs"], value["sampled"], value["detector"])
     return check
 
 
@@ -238,7 +263,7 @@ def file_languages(path: str | os.PathLike, *, cache_dir: str | Path | None | bo
     from mrclens.formats import load_dataset
 
     key = hashlib.sha256("\x1f".join([sha256_file(path), on_invalid, str(size), str(seed), lingua_version(),
-                                      f"low;{MAX_CHARS}"]).encode()).digest()
+                                      f"low;{MIN_CHARS};{MAX_CHARS}"]).encode()).digest()
     cache = None if cache_dir is False else DiskCache(
         Path(cache_dir or default_cache_dir()) / f"languages-v{_SCHEMA_VERSION}.sqlite", tables=("reports",))
     try:
@@ -326,7 +351,7 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
 def describe_languages(paths: Iterable[str | os.PathLike], *, cache_dir: str | Path | None = None,
                        on_invalid: str = "refuse") -> list[tuple[str, bool]]:
     """``(line, readable)`` per input of ``mrclens compare`` that is a span data file: its language
-    (``"dev.json: English (100 % of 200 sampled contexts, 100 % of their questions)"``), and for data
+    (``"dev.json: English (100 % of the contexts of 200 sampled paragraphs, 100 % of their questions)"``), and for data
     that is not English a warning that its figures that read words are not valid. Inputs that are
     not span data files (audit directories, ``mrclens stats`` JSON, multiple-choice data) are passed over.
     """
