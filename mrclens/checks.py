@@ -65,7 +65,7 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError, RulesError
 from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
@@ -432,7 +432,8 @@ def run_check(
     progress: bool = True,
     on_invalid: str = "refuse",
     compare_with: str | Path | None = None,
-    language: str | None = None,
+    language_ok: bool = False,
+    on_language: Callable[[str], None] | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -453,21 +454,32 @@ def run_check(
         compare_with: a reference to compare ``data`` with (a dataset, ``mrclens stats`` JSON or
             audit directory; :func:`mrclens.compare.compare`, the reference first): enables
             the rules on ``compare.``.
-        language: the data's language when it is not English and ``--language-ok`` was given
-            (:func:`mrclens.languages.require_readable_language`): only the figures that read no words
-            are computed and every rule on another figure is skipped, never failed.
+        language_ok: ``--language-ok``: on data that is not English (the language check,
+            :func:`mrclens.languages.require_readable_language`, runs once the rules and the audit are
+            read, before the data is parsed) only the figures that read no words are computed and every
+            rule on another figure is skipped, never failed. Without it such data raises
+            :class:`~mrclens.errors.LanguageError`.
+        on_language: called with each line saying what runs on data that is not English.
 
     Raises:
         DataError: a data file is invalid (exit 2).
         RulesError: the rules file or the audit results are malformed (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
-        MRCLensError: ``compare_with`` with ``language`` (exit 2).
+        LanguageError: the data is not English and not ``language_ok`` (exit 2).
+        MRCLensError: ``compare_with`` on data that is not English (exit 2).
     """
+    from mrclens.languages import require_readable_language
+
     task = detect_task(data, role="sniff_input")
-    if compare_with is not None and language is not None:
-        raise MRCLensError(LanguageMsg.COMPARE_NEEDS_ENGLISH.format(language=language))
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir,
+                                         on_invalid=on_invalid)
+    if compare_with is not None and language.language_free:
+        raise MRCLensError(LanguageMsg.COMPARE_NEEDS_ENGLISH.format(language=language.language))
+    for note in language.notes():
+        if on_language is not None:
+            on_language(note)
     if compare_with is not None and not task.check_compare_with:
         raise MRCLensError(f"{data}: --compare-with is not available for {task.data_label} data")
     reference = None
@@ -476,7 +488,7 @@ def run_check(
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
-                                     **({"language": language} if language is not None else {}))
+                                     **language.stats_options)
     comparison = None
     if reference is not None:
         from mrclens.compare import compare_sources, source_from_stats

@@ -40,15 +40,11 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     cv_split/fold_k/) is checked with the multiple-choice rules (heuristic baselines against
     chance, ending length, label balance, duplicates, leakage between each fold's train and
     test parts)."""
-    from mrclens.languages import require_readable_language
-
-    language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid)
-    for note in language.notes():
-        click.echo(note, err=True)
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
-                       on_invalid=on_invalid, compare_with=compare_with, **language.stats_options)
+                       on_invalid=on_invalid, compare_with=compare_with, language_ok=language_ok,
+                       on_language=lambda note: click.echo(note, err=True))
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:

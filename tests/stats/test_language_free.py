@@ -36,3 +36,14 @@ def test_rules_on_figures_not_computed_are_skipped_never_failed(tmp_path):
     assert all(r.status == "skip" for r in skipped) and "Russian" in skipped[0].reason
     text = format_language_free(free)
     assert "3 paragraphs, 6 questions" in text and "not computed" in text
+
+
+def test_the_figures_are_those_the_language_check_names(tmp_path):
+    """mrclens.languages.LANGUAGE_FREE_FIGURES (messages, README) is what language_free_stats computes."""
+    from mrclens.languages import LANGUAGE_FREE_FIGURES
+    from mrclens.stats.schema import METRIC_PATHS, figure_paths
+
+    data = load_dataset(write_squad(tmp_path, "es"))
+    found = set(figure_paths(language_free_stats(data, data)))
+    expected = {p for p in METRIC_PATHS if p.startswith(tuple(f + "." for f in LANGUAGE_FREE_FIGURES))}
+    assert found == expected
