@@ -65,10 +65,11 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, MRCLensError, RulesError
+from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError, RulesError
 from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
+from mrclens.stats.language_free import NOT_COMPUTED
 from mrclens.stats.schema import DEV_SECTION
 
 #: Comparison operators a rule may use.
@@ -397,6 +398,9 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
         try:
             value = resolve_metric(path, source)
         except KeyError as err:
+            if source is stats and stats.get(NOT_COMPUTED):
+                results.append(RuleResult(rule, "skip", reason=stats[NOT_COMPUTED]["reason"]))
+                continue
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} not found in {where}: {err.args[0]}") from None
         if section == AUDIT_SECTION and path.startswith("ablations."):
             item = resolve_metric(".".join(path.split(".")[:2]), source)
@@ -454,6 +458,8 @@ def run_check(
     on_invalid: str = "refuse",
     compare_with: str | Path | None = None,
     n_process: int | None = None,
+    language_ok: bool = False,
+    on_language: Callable[[str], None] | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -476,18 +482,35 @@ def run_check(
             the rules on ``compare.``.
         n_process: worker processes for the per-question statistics (``None``: the CPUs
             available, at most 4; :func:`mrclens.stats.files.span_file_stats`).
+        language_ok: ``--language-ok``: on data that is not English (the language check,
+            :func:`mrclens.languages.require_readable_language`, runs once the rules and the audit are
+            read, before the data is parsed) only the figures that read no words are computed and every
+            rule on another figure is skipped, never failed. Without it such data raises
+            :class:`~mrclens.errors.LanguageError`.
+        on_language: called with each line saying what runs on data that is not English.
 
     Raises:
         DataError: a data file is invalid (exit 2).
         RulesError: the rules file or the audit results are malformed, or the audit is of another
             dataset (:func:`check_audit_dataset`) (exit 2).
         FileNotFoundError: an input file does not exist (exit 2).
+        LanguageError: the data is not English and not ``language_ok`` (exit 2).
+        MRCLensError: ``compare_with`` on data that is not English (exit 2).
     """
+    from mrclens.languages import require_readable_language
+
     task = detect_task(data, role="sniff_input")
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
     if audit is not None:
         check_audit_dataset(audit, audit_dir, data, dev)
+    language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir,
+                                         on_invalid=on_invalid)
+    if compare_with is not None and language.language_free:
+        raise MRCLensError(LanguageMsg.COMPARE_NEEDS_ENGLISH.format(language=language.language))
+    for note in language.notes():
+        if on_language is not None:
+            on_language(note)
     if compare_with is not None and not task.check_compare_with:
         raise MRCLensError(f"{data}: --compare-with is not available for {task.data_label} data")
     reference = None
@@ -496,7 +519,7 @@ def run_check(
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
     stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
-                                     n_process=n_process)
+                                     n_process=n_process, **language.stats_options)
     comparison = None
     if reference is not None:
         from mrclens.compare import compare_sources, source_from_stats

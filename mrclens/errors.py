@@ -188,6 +188,12 @@ class OutputError(MRCLensError):
     """An output file or directory cannot be created or written (exit code 2); the message names it."""
 
 
+class LanguageError(MRCLensError):
+    """The data is in a language MRCLens cannot parse (exit code 2); the one-line message names the
+    file, the language, its share of the sampled contexts or questions and what still runs
+    (:mod:`mrclens.languages`, :class:`LanguageMsg`)."""
+
+
 class CacheError(MRCLensError):
     """The cache directory is not a directory, or a cache file cannot be opened or written (exit code 2)."""
 
@@ -221,6 +227,26 @@ class ArtifactMsg:
     AUDIT_NOT_AUDIT_DIR = "{out} exists and is not an MRCLens audit directory; choose another --out or pass --force"
     PREDICTIONS_NOT_DIR = "{path}: not a directory (expected one prediction file per set)"
     PREDICTIONS_NONE = "{path}: none of the expected prediction files is there ({expected})"
+
+
+class LanguageMsg:
+    """Message templates of the language check (:mod:`mrclens.languages`; MRCLens issue 32)."""
+
+    #: the pre-flight refusal: one line (``{what}``: the share and language that failed the check)
+    NOT_READABLE = ("{path}: {what}; MRCLens reads English only (the en_core_web_sm spaCy pipeline, English "
+                    "wh-words and stop words, GloVe vectors, the SQuAD reference), so {runs}")
+    #: ``{runs}`` of the commands without an override (audit, perturb)
+    NOTHING_RUNS = "no part of `mrclens {command}` runs on it (`mrclens stats` / `check` --language-ok give its figures that read no words)"
+    #: ``{runs}`` of the commands with ``--language-ok`` (stats, check)
+    OVERRIDE = ("`mrclens {command}` stops here; pass --language-ok to run only what reads no words ({what_runs}; "
+                "see the README, \"Languages\")")
+    #: the note of a run with ``--language-ok``
+    LANGUAGE_FREE = "{path}: {what}: {runs} only (--language-ok); every other figure needs English and is not computed"
+    #: a rule skipped under ``--language-ok``
+    RULE_NEEDS_ENGLISH = "needs English text: not computed for {language} data (--language-ok)"
+    #: --compare-with with --language-ok
+    COMPARE_NEEDS_ENGLISH = ("--compare-with compares figures that read words, which are not computed for {language} "
+                             "data; drop --compare-with or --language-ok")
 
 
 class FormatMsg:

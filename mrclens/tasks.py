@@ -22,6 +22,8 @@ The roles a task registers (each a dotted name; what it is called with):
 * ``load_set``: ``(path) -> dataset``: a perturbed set file as ``mrclens perturb`` wrote it
 * ``perturb_file``: ``(data, out_dir, **options) -> summary lines``: ``mrclens perturb``
 * ``file_stats``: ``(data, dev, **options) -> FileStats``: ``mrclens stats`` / ``check``
+* ``languages``: ``(path, cache_dir=, on_invalid=) -> LanguageReport``: the languages of the data
+  (:mod:`mrclens.languages`; a task without it is not checked for its language)
 * ``is_metric``: ``(dotted path) -> bool``: a figure a ``check`` rule may test
 * ``metric_paths``: every such figure (for "did you mean")
 * ``ablations``: the ablation registry (id -> metadata and rule)
@@ -224,6 +226,7 @@ SPAN = register(Task(
     entry_points={
         "load_set": "mrclens.formats:load_squad_file",
         "file_stats": "mrclens.stats.files:span_file_stats",
+        "languages": "mrclens.languages:file_languages",
         "perturb_file": "mrclens.perturbations.files:perturb_span_file",
         "score_file": "mrclens.scoring.files:score_span_file",
         "is_metric": "mrclens.stats.schema:is_metric",

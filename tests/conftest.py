@@ -92,3 +92,9 @@ def codah_full(codah_dir):
     from mrclens.multiple_choice.data import load_mc_dataset
 
     return load_mc_dataset(codah_dir / "full_data.tsv.gz")
+
+
+@pytest.fixture(scope="session", params=["es", "ru", "ar", "th"])
+def xquad_path(request) -> Path:
+    """XQuAD (Artetxe et al. 2020) dev in Spanish, Russian, Arabic and Thai: 240 paragraphs, 1,190 questions each."""
+    return _real(f"xquad/xquad.{request.param}.json.gz")

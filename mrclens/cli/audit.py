@@ -92,6 +92,9 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
+    from mrclens.languages import require_readable_language
+
+    require_readable_language("audit", [train, dev], cache_dir=cache_dir, on_invalid=on_invalid)
     task = detect_task(train) if train is not None else get_task(None)
     options = task.entry("cli_audit_options")(
         ctx, train=train, dev=dev, out=out, model=model, ablations=ablations, seed=seed, profile=profile,

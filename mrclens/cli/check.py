@@ -25,10 +25,14 @@ from mrclens.io_utils import json_text
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @jobs_option("Worker processes for the per-question statistics (spaCy parses in one).", show_default="CPUs available, at most 4")
+@click.option("--language-ok", is_flag=True,
+              help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
+                   "duplicates, train/dev leakage, answer position in characters); every other rule is skipped, never failed. "
+                   "See the README, 'Languages'.")
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
-          as_json: bool, cache_dir: str | None, jobs: int | None, on_invalid: str) -> None:
+          as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job.
@@ -40,7 +44,8 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
-                       on_invalid=on_invalid, compare_with=compare_with, n_process=jobs)
+                       on_invalid=on_invalid, compare_with=compare_with, n_process=jobs, language_ok=language_ok,
+                       on_language=lambda note: click.echo(note, err=True))
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:

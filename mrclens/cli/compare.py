@@ -64,6 +64,10 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     name_list = [n.strip() for n in names.split(",")] if names else None
     if out_dir is not None:
         check_output_folder(out_dir, COMPARISON, force=force)
+    from mrclens.languages import describe_languages
+
+    for line, readable in describe_languages(inputs, cache_dir=cache_dir, on_invalid=on_invalid):
+        (log.info if readable else log.warning)(line)
     comparison = run_compare(list(inputs), name_list, seed=seed, n_resamples=resamples, confidence=confidence,
                              cache_dir=cache_dir, progress=show_progress() and not as_json, on_invalid=on_invalid,
                              n_process=jobs)

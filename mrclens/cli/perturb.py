@@ -39,8 +39,10 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, o
     unless --force; into an earlier perturb output, the sets this run does not write are
     removed (with a warning), so DIR never mixes runs; a failed run leaves DIR as it was.
     """
+    from mrclens.languages import require_readable_language
     from mrclens.tasks import detect_task
 
+    require_readable_language("perturb", [data], cache_dir=cache_dir, on_invalid=on_invalid)
     lines = detect_task(data).entry("perturb_file")(
         data, out_dir, ablations=ablations, seed=seed, draw=draw, jsonl=fmt == "jsonl", cache_dir=cache_dir,
         n_process=jobs, force=force, on_invalid=on_invalid, progress=show_progress(),

@@ -41,10 +41,14 @@ class _StatsCommand(click.Command):
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the per-question statistics (spaCy parses in one).")
+@click.option("--language-ok", is_flag=True,
+              help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
+                   "duplicates, train/dev leakage, answer position in characters); every other figure is not computed. "
+                   "See the README, 'Languages'.")
 @on_invalid_option
 @verbosity_options
 def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first_k: int, cache_dir: str | None,
-          jobs: int | None, on_invalid: str) -> None:
+          jobs: int | None, language_ok: bool, on_invalid: str) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
@@ -57,14 +61,21 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
     (a folder: each fold's test part against its training part; a file: DEV's questions in DATA).
     """
     from mrclens.io_utils import atomic_write_json, check_output_file
+    from mrclens.languages import require_readable_language
     from mrclens.tasks import detect_task
 
     if json_out:
         check_output_file(json_out)
+    language = require_readable_language("stats", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid)
+    for note in language.notes():
+        log.warning(note)
     task = detect_task(data, role="sniff_input")
     stats = task.entry("file_stats")(data, dev or None, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
-                                     n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid))
+                                     n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid),
+                                     **language.stats_options)
     result = stats.figures
+    if language.language_free:
+        result["language"] = [r.to_json() for r in language.reports]
     if stats.notes:  # only then, so that the figures of a valid file are unchanged
         result["invalid_input"] = {"on_invalid": on_invalid, "notes": stats.notes}
     if json_out:

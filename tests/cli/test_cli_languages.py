@@ -1,0 +1,122 @@
+"""The pre-flight language check of the commands (issue 32), on written fixtures and on XQuAD.
+
+Data that is not English stops ``audit``, ``perturb``, ``stats`` and ``check`` with exit code 2 and
+one line naming the language and its share, before any work (no output folder); ``--language-ok``
+lets ``stats`` and ``check`` run only what reads no words, and then no rule fails.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mrclens.cli import main
+from mrclens.errors import EXIT_BAD_INPUT, EXIT_OK
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from language_fixture import write_squad  # noqa: E402
+
+LANGUAGE = {"es": "Spanish", "ru": "Russian", "ar": "Arabic", "th": "Thai"}
+FREE_RULES = {"duplicates", "leakage-contexts", "leakage-questions"}
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _run(*args: str):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _assert_refused(res, path, language: str, command: str) -> None:
+    assert res.exit_code == EXIT_BAD_INPUT, res.output
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert lines == [lines[0]] and lines[0].startswith(f"error: {path}: ")
+    assert f"% of contexts are in {language}" in lines[0] and f"`mrclens {command}`" in lines[0]
+
+
+@pytest.mark.parametrize("command", ["check", "stats", "audit", "perturb"])
+def test_stops_before_any_work(command, tmp_path, cache):
+    path = write_squad(tmp_path, "es")
+    out = tmp_path / "out"
+    res = _run(command, path, *(["--out", out] if command in ("audit", "perturb") else []))
+    _assert_refused(res, path, "Spanish", command)
+    assert not out.exists()
+
+
+def test_audit_checks_the_dev_file_too(tmp_path, sample_path, cache):
+    dev = write_squad(tmp_path, "ru")
+    res = _run("audit", sample_path, "--dev", dev, "--out", tmp_path / "out")
+    _assert_refused(res, dev, "Russian", "audit")
+    assert not (tmp_path / "out").exists()
+
+
+def test_language_ok_on_audit_is_no_option(tmp_path, cache):
+    res = _run("audit", write_squad(tmp_path, "es"), "--language-ok")
+    assert res.exit_code == EXIT_BAD_INPUT and "No such option" in res.output
+
+
+def test_check_language_ok_runs_only_what_reads_no_words(tmp_path, cache):
+    path, dev = write_squad(tmp_path, "ru"), write_squad(tmp_path, "es")
+    res = _run("check", path, "--dev", dev, "--language-ok", "--json")
+    assert res.exit_code == EXIT_OK, res.output
+    report = json.loads(res.stdout)
+    evaluated = {r["id"] for r in report["rules"] if r["status"] != "skip"}
+    assert evaluated == FREE_RULES
+    assert not any(r["status"] == "fail" and r["id"] not in FREE_RULES for r in report["rules"])
+    assert all("Russian" in r["reason"] for r in report["rules"] if r["id"] == "similarity-shortcut")
+    assert "Russian" in res.stderr and "Spanish" in res.stderr and "--language-ok" in res.stderr
+    # the rules that read no words still find what they find: the file as its own dev leaks
+    leaked = json.loads(_run("check", path, "--dev", path, "--language-ok", "--json").stdout)
+    assert {r["id"] for r in leaked["rules"] if r["status"] == "fail"} == {"leakage-contexts", "leakage-questions"}
+
+
+def test_stats_language_ok_json(tmp_path, cache):
+    path = write_squad(tmp_path, "es")
+    res = _run("stats", path, "--language-ok", "--json")
+    assert res.exit_code == EXIT_OK, res.output
+    figures = json.loads(res.stdout)
+    assert figures["language"][0]["language"] == "Spanish" and not figures["language"][0]["readable"]
+    assert figures["counts"]["questions"] == 6 and "similarity" not in figures and "not_computed" in figures
+
+
+def test_english_is_unaffected(tmp_path, cache):
+    path = write_squad(tmp_path, "en")
+    res = _run("stats", path, "--json")
+    assert res.exit_code == EXIT_OK, res.output
+    figures = json.loads(res.stdout)
+    assert "language" not in figures and "not_computed" not in figures
+    assert figures["similarity"]["n"] == 6
+    # --language-ok changes nothing on English data
+    again = _run("stats", path, "--json", "--language-ok")
+    assert json.loads(again.stdout).keys() == figures.keys()
+
+
+def test_compare_prints_the_language_of_each_input(tmp_path, cache):
+    en, es = write_squad(tmp_path, "en"), write_squad(tmp_path, "es")
+    res = _run("compare", en, es, "--resamples", "20")
+    assert res.exit_code == EXIT_OK, res.output
+    assert f"{en}: English (100 % of the contexts of 3 sampled paragraphs" in res.stderr
+    assert f"{es}: Spanish (100 % of the contexts of 3 sampled paragraphs" in res.stderr and "not valid" in res.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "stats", "audit"])
+def test_xquad_stops(command, xquad_path, tmp_path, cache):
+    language = LANGUAGE[xquad_path.name.split(".")[1]]
+    res = _run(command, xquad_path, *(["--out", tmp_path / "out"] if command == "audit" else []))
+    _assert_refused(res, xquad_path, language, command)
+    assert "100 % of contexts" in res.output and not (tmp_path / "out").exists()
+
+
+def test_xquad_check_language_ok_fails_no_rule_it_cannot_read(xquad_path, cache):
+    res = _run("check", xquad_path, "--language-ok", "--json")
+    report = json.loads(res.stdout)
+    assert {r["id"] for r in report["rules"] if r["status"] != "skip"} == {"duplicates"}
+    assert res.exit_code == (EXIT_OK if report["counts"]["fail"] == 0 else 1)
+    assert report["counts"]["fail"] == 0  # XQuAD: at most 0.9 % duplicate questions (Thai), under the 1 % rule
