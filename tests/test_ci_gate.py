@@ -22,11 +22,11 @@ RULES = """\
 replace_defaults = true
 
 [[rule]]
-id = "first-sentence-answers"
-metric = "answer_position.first_sentence_pct"
+id = "answer-position"
+metric = "chance_corrected.position_rank.mean"
 op = "<="
-threshold = 50.0
-meaning = "answers cluster in the first sentence"
+threshold = 75.0
+meaning = "answers cluster in the first sentences far beyond chance"
 """
 
 
@@ -78,10 +78,10 @@ def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(
                        cwd=repo, env=env, capture_output=True, text=True)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "clean.json" not in r.stdout
-    assert "FAIL  first-sentence-answers" in r.stdout
+    assert "FAIL  answer-position" in r.stdout
     r = subprocess.run([str(script), "--rules", "rules.toml", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "PASS  first-sentence-answers" in r.stdout
+    assert "PASS  answer-position" in r.stdout
     r = subprocess.run([str(script), "--changed-since", "HEAD~1", "--pattern", r"\.parquet$"], cwd=repo, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 0 and "no dataset file to check" in r.stdout
@@ -104,7 +104,7 @@ def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_rep
     r = subprocess.run([pre_commit, "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", "biased.json"],
                        cwd=repo, env=env, capture_output=True, text=True)
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "Failed" in r.stdout and "FAIL  first-sentence-answers" in r.stdout
+    assert "Failed" in r.stdout and "FAIL  answer-position" in r.stdout
     # a user's .pre-commit-config.yaml with the rules file as input, as the README shows it
     rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True, capture_output=True, text=True).stdout.strip()
     (repo / ".pre-commit-config.yaml").write_text(
@@ -117,7 +117,7 @@ def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_rep
 
     r = run("clean.json")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Passed" in r.stdout and "PASS  first-sentence-answers" in r.stdout
+    assert "Passed" in r.stdout and "PASS  answer-position" in r.stdout
     r = run("clean.json", "biased.json")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "== mrclens check biased.json" in r.stdout and "FAIL  first-sentence-answers" in r.stdout
+    assert "== mrclens check biased.json" in r.stdout and "FAIL  answer-position" in r.stdout

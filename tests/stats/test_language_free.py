@@ -32,7 +32,7 @@ def test_rules_on_figures_not_computed_are_skipped_never_failed(tmp_path):
     results = {r.rule.id: r for r in evaluate_rules(load_rules(), free)}
     assert results["duplicates"].status == "pass" and results["duplicates"].value == 0.0
     skipped = [r for r in results.values() if r.reason == free[NOT_COMPUTED]["reason"]]
-    assert {r.rule.id for r in skipped} >= {"similarity-shortcut", "first-sentence-answers", "question-type-balance"}
+    assert {r.rule.id for r in skipped} >= {"similarity-rank", "answer-position", "question-type-balance"}
     assert all(r.status == "skip" for r in skipped) and "Russian" in skipped[0].reason
     text = format_language_free(free)
     assert "3 paragraphs, 6 questions" in text and "not computed" in text
