@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, show_progress, verbosity_options, wide_option
 from mrclens.defaults import N_RESAMPLES
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,10 @@ log = logging.getLogger(__name__)
                    "v2.0 script). Default: the prediction_text as given.")
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
+@wide_option
 @verbosity_options
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force) -> None:
+def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
+             wide) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
@@ -57,17 +59,18 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     \b
     mrclens evaluate DATA PREDICTIONS
         EM/F1 (percent) of one prediction file against the gold answers in DATA.
-    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR]
+    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR] [--wide]
         Any model's bias table: F1 drop per ablation and bias category with paired
         bootstrap 95% CIs and a reading of each, from one prediction file per set
-        that `mrclens perturb` wrote into PERTURBED_DIR.
+        that `mrclens perturb` wrote into PERTURBED_DIR. Prints the verdict per
+        bias category at a glance (--wide: the full table and readings before it).
     """
     if Path(data).is_dir():
         if predictions is not None:
             raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
         if predictions_dir is None:
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
-        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force)
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force, wide)
         return
     if predictions_dir is not None or out_dir is not None:
         given = "--predictions-dir" if predictions_dir is not None else "--out"
@@ -106,10 +109,11 @@ def _is_evaluate_output(directory: Path) -> bool:
         return False
 
 
-def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
+def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False,
+                  wide=False) -> None:
     from mrclens.io_utils import make_output_dir, refuse_foreign_output
     from mrclens.publish import write_outputs
-    from mrclens.reports.table import format_table
+    from mrclens.reports.summary import format_summary
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     if out_dir is not None:
@@ -131,8 +135,14 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     if as_json:
         click.echo(json.dumps(results.to_json()))
         return
-    click.echo(format_table(results))
-    for c in results.categories:
-        click.echo(f"\n{c.reading}")
+    if wide:
+        from mrclens.reports.table import format_table
+
+        click.echo(format_table(results))
+        for c in results.categories:
+            click.echo(f"\n{c.reading}")
+        click.echo("")
     if written:
-        click.echo(f"\nwrote {', '.join(str(p) for p in written)}")
+        click.echo(f"wrote {', '.join(str(p) for p in written)}\n")
+    report = next((str(p) for p in written if Path(p).name == "report.html"), None)
+    click.echo(format_summary(results, report=report, wide_hint=not wide))
