@@ -3,6 +3,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
+# Where pip looks for torch (empty: pip's own index; e.g. https://download.pytorch.org/whl/cpu).
+TORCH_INDEX_URL ?=
 STAMP   = $(VENV)/.mrclens-installed
 
 .PHONY: install demo test browser-deps clean
@@ -10,8 +12,11 @@ STAMP   = $(VENV)/.mrclens-installed
 $(STAMP): setup.cfg pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	# torch pinned to the CPU wheel: an unpinned torch pulls several GB of CUDA packages
-	$(PY) -m pip install -q torch==2.13.0
+	# torch pinned (an unpinned torch may pull several GB of CUDA packages). Which build comes depends on
+	# the index: where it offers the CPU wheel first (the CI machine) plain pip gets it; PyPI on Linux
+	# serves the CUDA build under this pin. TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+	# gets the CPU build anywhere (used for torch only).
+	$(PY) -m pip install -q torch==2.13.0 $(if $(TORCH_INDEX_URL),--index-url $(TORCH_INDEX_URL))
 	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 

@@ -47,6 +47,17 @@ DATA has significantly fewer answers in the most similar sentence than REF"::
 Without ``--compare-with`` these rules are skipped, and so is one whose difference was not
 compared (e.g. drops of audits with different reader profiles).
 
+One rule set (issue 33): the default rules on an audit gate on **the audit's own verdicts**, the
+comparison of each bias category with the reference audit that the audit's summary and report show
+(``audit.categories.<category>.reference_bias``: ``more`` / ``in line`` / ``less`` /
+``inconclusive``, :mod:`mrclens.scoring.against_reference`), not on fixed thresholds of their own:
+``op = "!="`` with ``threshold = "more"`` fails exactly the categories the audit reads as more biased
+than its reference. A text threshold is allowed with ``==`` and ``!=`` on ``audit.`` metrics only;
+a verdict that is ``inconclusive`` (the reader too weak to tell) or absent (the category was not
+compared with a reference) skips the rule. Before, a fixed rule (``audit.ablations.e4.f1_drop >=
+40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
+reader's e4 drop is 28 points on SQuAD v1.1 itself).
+
 The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.tasks.detect_task` with the
 ``"sniff_input"`` role picks it): its ``"file_stats"`` entry point computes the figures, its
 ``rules_file`` ships the defaults, its ``"is_metric"`` entry point says which metrics a rule may
@@ -75,6 +86,11 @@ from mrclens.stats.schema import DEV_SECTION
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
 
+#: The operators a text threshold may use (a verdict is equal to it or not).
+TEXT_OPERATORS = ("==", "!=")
+#: A verdict that skips a rule on it: the audit could not tell (the reader was too weak).
+INCONCLUSIVE = "inconclusive"
+
 #: The first component of a metric path into an audit's ``results.json``.
 AUDIT_SECTION = "audit"
 #: The first component of a metric path into the comparison with ``--compare-with`` (issue 19).
@@ -97,7 +113,8 @@ class Rule:
         metric: dotted path into the statistics dict, or ``audit.…`` into the audit's
             ``results.json`` (list items are matched by their ``id`` or ``category`` field).
         op: one of :data:`OPERATORS`.
-        threshold: the number compared with (percentages 0–100).
+        threshold: the number compared with (percentages 0–100), or a text (a verdict such as
+            ``"more"``) for ``==`` / ``!=`` on an ``audit.`` metric.
         label: what the value is, for the report.
         meaning: what a failure means, in plain words.
         enabled: ``False`` switches the rule off.
@@ -106,7 +123,7 @@ class Rule:
     id: str
     metric: str
     op: str
-    threshold: float
+    threshold: float | str
     label: str = ""
     meaning: str = ""
     enabled: bool = True
@@ -118,7 +135,7 @@ class RuleResult:
 
     rule: Rule
     status: str
-    value: float | None = None
+    value: float | str | None = None
     reason: str = ""
 
     def to_json(self) -> dict:
@@ -178,7 +195,12 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str
     _check_metric(metric, f"{where}: rule {rid!r}", task)
     if op not in OPERATORS:
         raise RulesError(f"{where}: rule {rid!r}: op {op!r} is not one of {' '.join(OPERATORS)}")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
+    if isinstance(threshold, str):
+        if op not in TEXT_OPERATORS or not metric.startswith(AUDIT_SECTION + "."):
+            raise RulesError(f"{where}: rule {rid!r}: threshold must be a finite number, got {threshold!r} (a text "
+                             f"threshold needs op == or != and a metric under {AUDIT_SECTION}., e.g. "
+                             f"audit.categories.Question.reference_bias != \"more\")")
+    elif isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
         raise RulesError(f"{where}: rule {rid!r}: threshold must be a finite number, got {threshold!r}")
     for key in ("label", "meaning"):
         if not isinstance(values.get(key, ""), str):
@@ -186,7 +208,8 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str
     if not isinstance(values.get("enabled", True), bool):
         raise RulesError(f"{where}: rule {rid!r}: 'enabled' must be true or false")
     return Rule(
-        id=rid, metric=metric, op=op, threshold=float(threshold), label=values.get("label", ""),
+        id=rid, metric=metric, op=op, threshold=threshold if isinstance(threshold, str) else float(threshold),
+        label=values.get("label", ""),
         meaning=values.get("meaning", ""), enabled=values.get("enabled", True),
     )
 
@@ -395,6 +418,11 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
                 results.append(RuleResult(rule, "skip", reason="needs a second file: run with --dev DEV"))
                 continue
             source, path, where = stats, rule.metric, "the statistics"
+        if section == AUDIT_SECTION and path.startswith("categories.") and len(path.split(".")) > 1:
+            category = path.split(".")[1]
+            if not any(isinstance(c, dict) and c.get("category") == category for c in source.get("categories") or []):
+                results.append(RuleResult(rule, "skip", reason=f"the audit has no {category} category"))
+                continue
         try:
             value = resolve_metric(path, source)
         except KeyError as err:
@@ -408,12 +436,22 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
                 results.append(RuleResult(rule, "skip", reason=f"ablation {path.split('.')[1]} was not evaluated in the audit"))
                 continue
         if value is None:
-            results.append(RuleResult(rule, "skip", reason="no value (nothing to measure)"))
+            why = ("the audit did not compare this category with a reference" if path.endswith(".reference_bias")
+                   else "no value (nothing to measure)")
+            results.append(RuleResult(rule, "skip", reason=why))
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(rule.threshold, str):
+            if not isinstance(value, str):
+                raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is a number ({value!r}); "
+                                 f"its threshold must be a number, not {rule.threshold!r}")
+            if value == INCONCLUSIVE:
+                results.append(RuleResult(rule, "skip", value, reason="the audit's verdict is inconclusive (the reader "
+                                                                      "is too weak to tell)"))
+                continue
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is not a number (got {type(value).__name__})")
         ok = OPERATORS[rule.op](value, rule.threshold)
-        results.append(RuleResult(rule, "pass" if ok else "fail", float(value)))
+        results.append(RuleResult(rule, "pass" if ok else "fail", value if isinstance(value, str) else float(value)))
     return results
 
 
@@ -532,9 +570,11 @@ def run_check(
                        compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison)
 
 
-def _fmt(x: float | None) -> str:
+def _fmt(x: float | str | None) -> str:
     if x is None:
         return "-"
+    if isinstance(x, str):
+        return repr(x) if x.strip() != x or not x else x
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
 
 
@@ -550,6 +590,10 @@ def format_report(report: CheckReport) -> str:
         lines.append(head)
         if r.status == "fail" and rule.meaning:
             lines.append(f"      means: {rule.meaning}")
+    verdicts = [r for r in report.results if r.status != "skip" and isinstance(r.rule.threshold, str)]
+    if verdicts and len(verdicts) < sum(1 for r in report.results if r.status != "skip"):
+        lines.append("note: the audit rules gate on the audit's own verdicts against its reference (its summary);")
+        lines.append("      the other rules are fixed thresholds on the data alone")
     c = report.to_json()["counts"]
     verdict = "all rules pass" if report.exit_code == EXIT_PASS else f"{c['fail']} rule(s) FAIL"
     lines.append(f"{verdict} ({c['pass']} pass, {c['fail']} fail, {c['skip']} skipped)")

@@ -108,4 +108,7 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     assert results["warnings"] == []
     frame = pd.read_csv(out / "results.csv")
     assert frame["id"].tolist() == ALL_ABLATION_IDS
-    assert "Similarity bias:" in res.stdout and "Model: tf-idf sentence (external)" in res.stdout
+    # issue 33: the output ends with the verdict at a glance, the model named
+    glance = res.stdout.strip().splitlines()[-6:]
+    assert glance[0].startswith("Evidence of each bias (model 'tf-idf sentence', F1 ")
+    assert glance[1].startswith("Similarity ") and glance[-1].endswith("report.html; every figure: --wide")

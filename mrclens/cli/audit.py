@@ -15,7 +15,7 @@ import click
 
 from mrclens.audit.span import AuditOptions
 from mrclens.cli.options import (FiniteFloat, config_option, example, on_invalid_option, option_sources, show_progress,
-                                  verbosity_options)
+                                  verbosity_options, wide_option)
 from mrclens.defaults import (
     DEFAULT_PERTURB_SEEDS,
     DEFAULT_SEED,
@@ -74,17 +74,21 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--force", is_flag=True, help="Replace an --out directory that holds another dataset's audit.")
 @click.option("--folds", default=None, metavar="K,K",
               help="Multiple-choice data only: the cross-validation folds to run, e.g. 0,1 (default: all).")
+@wide_option
 @on_invalid_option
 @config_option
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_steps, max_minutes, dev_fraction,
-          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, folds, on_invalid) -> None:
+          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, folds, on_invalid,
+          wide) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
-    quick profile. Step messages and progress go to standard error, the result table to standard
-    output; OUT/results.json records the options used and where each came from.
+    quick profile. Step messages and progress go to standard error; standard output ends with the
+    verdict at a glance (at most 6 lines: one per bias category, its deciding figure and what to do;
+    --wide adds the full table before it); OUT/results.json records the options used and where each
+    came from.
 
     Multiple-choice data (issue 20) — a CODAH folder with cv_split/fold_k/, a CODAH TSV file or
     multiple-choice JSON Lines — is audited with cross-validation and accuracy instead of F1
@@ -103,11 +107,17 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
         cache_dir=cache_dir, reference=reference, force=force, folds=folds, on_invalid=on_invalid)
     results = task.entry("audit")(options)
     from mrclens.artifacts.layout import OutputLayout
-    from mrclens.reports.table import format_table
+    from mrclens.reports.summary import format_summary
 
+    layout = OutputLayout(out)
     click.echo("")
-    click.echo(format_table(results))
-    click.echo(f"\nwritten to {out}/: {', '.join(OutputLayout(out).written())}")
+    if wide:
+        from mrclens.reports.table import format_table
+
+        click.echo(format_table(results) + "\n")
+    click.echo(f"written to {out}/: {', '.join(layout.written())}\n")
+    report = str(layout.report_html) if layout.report_html.exists() else None
+    click.echo(format_summary(results, report=report, wide_hint=not wide))
 
 
 def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, max_steps,

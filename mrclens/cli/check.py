@@ -19,7 +19,7 @@ from mrclens.io_utils import json_text
 @click.argument("data", type=click.Path(exists=True))
 @click.option("--dev", type=click.Path(exists=True, dir_okay=False), help="A second file (e.g. dev): enables the train/dev leakage rules.")
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), help="TOML file overriding the default rules.")
-@click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on its F1 drops.")
+@click.option("--with-audit", "audit_dir", type=click.Path(exists=True, file_okay=False), help="An `mrclens audit` output directory: enables the rules on the audit's verdicts against its reference (and any other rule on its results.json).")
 @click.option("--compare-with", "compare_with", type=click.Path(exists=True),
               help="A reference (dataset, `mrclens stats` JSON or audit directory) to compare DATA with: enables the rules on compare.… (as `mrclens compare REF DATA`).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, FiniteFloat, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, FiniteFloat, example, on_invalid_option, show_progress, verbosity_options, wide_option
 from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
@@ -36,10 +36,11 @@ log = logging.getLogger(__name__)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the statistics of dataset inputs.")
 @click.option("--force", is_flag=True, help="Write into a non-empty --out that does not hold an earlier comparison (same-named files are replaced).")
+@wide_option
 @on_invalid_option
 @verbosity_options
 def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, seed: int, resamples: int, confidence: float,
-            as_json: bool, cache_dir: str | None, jobs: int | None, force: bool, on_invalid: str) -> None:
+            as_json: bool, cache_dir: str | None, jobs: int | None, force: bool, on_invalid: str, wide: bool) -> None:
     """Compare INPUTS side by side: each a dataset file (any format MRCLens reads; statistics
     computed on the fly), a `mrclens stats --out` JSON file, or an audit / evaluation output
     directory. Every later input is compared with the first: lengths, the model-free evidence
@@ -52,10 +53,13 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     Multiple-choice INPUTS (CODAH TSV or JSON Lines files, CODAH folders, their `mrclens stats`
     JSON, multiple-choice audits) are compared with each other only: heuristic-baseline
     accuracies, correct-minus-wrong ending length, label and category shares and, for audits,
-    accuracy and its drops. Mixing them with span inputs is refused (exit 2)."""
+    accuracy and its drops. Mixing them with span inputs is refused (exit 2).
+
+    Standard output ends with the comparison at a glance: per bias category, each later input
+    against the first (more / less of the shortcut, or in line); --wide adds the full table."""
     from mrclens.artifacts.comparison import write_comparison
     from mrclens.artifacts.folders import COMPARISON, check_output_folder, write_folder
-    from mrclens.artifacts.layout import COMPARISON_FILES
+    from mrclens.artifacts.layout import COMPARISON_FILES, COMPARISON_HTML
     from mrclens.reports.compare import write_comparison_page
     from mrclens.compare import compare as run_compare, format_comparison
 
@@ -77,7 +81,15 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
             write_comparison_page(comparison, stage)
     if as_json:
         click.echo(json_text(comparison.to_json(), ensure_ascii=False))
-    else:
-        click.echo(format_comparison(comparison))
+        if out_dir is not None:
+            click.echo(f"\nwrote {', '.join(str(Path(out_dir) / name) for name in COMPARISON_FILES)}")
+        return
+    from mrclens.reports.summary import format_comparison_summary
+
+    if wide:
+        click.echo(format_comparison(comparison) + "\n")
+    page = None
     if out_dir is not None:
-        click.echo(f"\nwrote {', '.join(str(Path(out_dir) / name) for name in COMPARISON_FILES)}")
+        click.echo(f"wrote {', '.join(str(Path(out_dir) / name) for name in COMPARISON_FILES)}\n")
+        page = str(Path(out_dir) / COMPARISON_HTML)
+    click.echo(format_comparison_summary(comparison, page))

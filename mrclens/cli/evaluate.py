@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import JSON_HELP, example, on_invalid_option, show_progress, verbosity_options, wide_option
 from mrclens.defaults import N_RESAMPLES
 from mrclens.io_utils import json_text
 
@@ -46,9 +46,10 @@ log = logging.getLogger(__name__)
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens evaluate` output (same-named files are replaced).")
 @on_invalid_option
+@wide_option
 @verbosity_options
 def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
-             on_invalid) -> None:
+             on_invalid, wide) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
     Prediction files: {"question id": "answer text"} (official), {"question id": [n-best]},
@@ -64,17 +65,18 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     \b
     mrclens evaluate DATA PREDICTIONS
         EM/F1 (percent) of one prediction file against the gold answers in DATA.
-    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR]
+    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR [--out DIR] [--wide]
         Any model's bias table: F1 drop per ablation and bias category with paired
         bootstrap 95% CIs and a reading of each, from one prediction file per set
-        that `mrclens perturb` wrote into PERTURBED_DIR.
+        that `mrclens perturb` wrote into PERTURBED_DIR. Prints the verdict per
+        bias category at a glance (--wide: the full table and readings before it).
     """
     if Path(data).is_dir():
         if predictions is not None:
             raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
         if predictions_dir is None:
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
-        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force)
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force, wide)
         return
     if predictions_dir is not None or out_dir is not None:
         given = "--predictions-dir" if predictions_dir is not None else "--out"
@@ -98,11 +100,12 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         click.echo(line)
 
 
-def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False) -> None:
+def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False,
+                  wide=False) -> None:
     from mrclens.artifacts.folders import EVALUATION, check_output_folder, remove_stale
     from mrclens.io_utils import make_output_dir
     from mrclens.publish import write_outputs
-    from mrclens.reports.table import format_table
+    from mrclens.reports.summary import format_summary
     from mrclens.scoring.evaluate import evaluate_perturbed
 
     if out_dir is not None:
@@ -125,8 +128,14 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
     if as_json:
         click.echo(json_text(results.to_json()))
         return
-    click.echo(format_table(results))
-    for c in results.categories:
-        click.echo(f"\n{c.reading}")
+    if wide:
+        from mrclens.reports.table import format_table
+
+        click.echo(format_table(results))
+        for c in results.categories:
+            click.echo(f"\n{c.reading}")
+        click.echo("")
     if written:
-        click.echo(f"\nwrote {', '.join(str(p) for p in written)}")
+        click.echo(f"wrote {', '.join(str(p) for p in written)}\n")
+    report = next((str(p) for p in written if Path(p).name == "report.html"), None)
+    click.echo(format_summary(results, report=report, wide_hint=not wide))

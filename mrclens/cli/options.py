@@ -41,6 +41,13 @@ from mrclens.squad import Dataset
 #: The help of ``--json``, the same on every command that has it.
 JSON_HELP = "Print the result as one JSON object on standard output (messages and progress stay on standard error)."
 
+#: ``--wide`` on the commands that end with the verdict at a glance (:mod:`mrclens.reports.summary`):
+#: ``audit``, ``evaluate``, ``compare``.
+wide_option = click.option(
+    "--wide", is_flag=True,
+    help="Also print the full table (every ablation or row with its figures and intervals; about 200 columns) "
+         "and the readings before the summary at a glance.")
+
 _VERBOSITY = "mrclens.verbosity"
 _GIVEN = "mrclens.verbosity_given"
 _CONFIG = "mrclens.config_file"

@@ -40,6 +40,47 @@ def confidence_label(confidence: float) -> str:
     return f"{pct:.0f}% CI" if abs(pct - round(pct)) < 1e-9 else f"{pct:g}% CI"
 
 
+#: Decimals of a figure or interval bound in readings and terminal summaries (percentage points).
+BOUND_DECIMALS = 1
+#: The most decimals a bound gets so that it does not show as ``0.0`` when it is not zero.
+MAX_BOUND_DECIMALS = 2
+
+
+def fmt_bound(x: float, signed: bool = False) -> str:
+    """A figure or interval bound as the readings show it: :data:`BOUND_DECIMALS` decimals, or up to
+    :data:`MAX_BOUND_DECIMALS` when fewer would show a non-zero value as ``0.0`` (``0.03``, not ``0.0``);
+    never ``-0.0``. ``signed`` adds ``+`` to positive values.
+
+    Why (issue 33): an interval shown as ``[0.0, 0.5]`` was called "entirely above zero" because its
+    lower bound was 0.03; the reader of the text sees only the rounded figures.
+
+    >>> fmt_bound(0.03), fmt_bound(-0.04, signed=True), fmt_bound(-0.001), fmt_bound(12.345, signed=True)
+    ('0.03', '-0.04', '0.0', '+12.3')
+    """
+    text = "0.0"
+    for decimals in range(BOUND_DECIMALS, MAX_BOUND_DECIMALS + 1):
+        value = round(float(x), decimals) + 0.0  # + 0.0: no "-0.0"
+        if value != 0.0:
+            text = f"{value:+.{decimals}f}" if signed else f"{value:.{decimals}f}"
+            break
+    return text if text != "+0.0" else "0.0"
+
+
+def interval_side(low: float, high: float) -> str | None:
+    """``"above"`` when the interval lies wholly above 0, ``"below"`` when wholly below, ``None`` when it
+    includes or touches 0 — decided with the bounds as :func:`fmt_bound` shows them, so that a text never
+    calls an interval shown as ``[0.0, 0.5]`` or ``[-0.1, 0.0]`` "above" or "below" zero.
+
+    >>> interval_side(0.03, 0.5), interval_side(0.001, 0.5), interval_side(-0.12, -0.004), interval_side(-1.0, -0.2)
+    ('above', None, None, 'below')
+    """
+    if float(fmt_bound(low)) > 0:
+        return "above"
+    if float(fmt_bound(high)) < 0:
+        return "below"
+    return None
+
+
 def stable_rng(seed: int, key: str) -> np.random.Generator:
     """A PCG64 generator seeded from ``(seed, crc32(key))``: the same seed and key give the same stream.
 

@@ -38,7 +38,7 @@ from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
-from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import Task, task_of
 
@@ -57,7 +57,8 @@ def ci_summary(low: Any, high: Any, confidence: float = CONFIDENCE) -> dict[str,
     """What a confidence interval (95% by default) says about the F1 drop (is it distinguishable from zero?).
 
     Rule: the paired-bootstrap percentile interval (Efron & Tibshirani 1993) excludes 0 →
-    ``"clear"``; it includes 0 → ``"inconclusive"``; a width over :data:`WIDE_CI` points is
+    ``"clear"``; it includes or touches 0 → ``"inconclusive"``, decided with the bounds as the
+    text shows them (:func:`mrclens.metrics.bootstrap.interval_side`: ``[0.0, 0.5]`` touches 0); a width over :data:`WIDE_CI` points is
     flagged as imprecise (too few items). Whether a drop means a bias depends on the
     ablation's direction and is said by the reading.
 
@@ -70,10 +71,11 @@ def ci_summary(low: Any, high: Any, confidence: float = CONFIDENCE) -> dict[str,
         return {"level": "unknown", "text": "no confidence interval was computed"}
     width = float(high) - float(low)
     wide = f"; the interval is wide ({width:.{PCT_DECIMALS}f} points), so the size is imprecise" if width > WIDE_CI else ""
-    if low > 0 or high < 0:
-        side = "above" if low > 0 else "below"
-        return {"level": "clear", "text": f"the drop is real: its {confidence_label(confidence)} {fmt_ci(low, high)} lies entirely {side} zero{wide}"}
-    return {"level": "inconclusive", "text": f"the drop is not distinguishable from zero: its {confidence_label(confidence)} {fmt_ci(low, high)} includes zero{wide}"}
+    side = interval_side(low, high)  # decided with the bounds as shown (issue 33: never "[0.0, 0.5] above zero")
+    shown = f"[{fmt_bound(low)}, {fmt_bound(high)}]"
+    if side is not None:
+        return {"level": "clear", "text": f"the drop is real: its {confidence_label(confidence)} {shown} lies entirely {side} zero{wide}"}
+    return {"level": "inconclusive", "text": f"the drop is not distinguishable from zero: its {confidence_label(confidence)} {shown} includes or touches zero{wide}"}
 
 
 # --------------------------------------------------------------------------- generic sections

@@ -77,7 +77,7 @@ from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.scoring.model_free import FIGURES
-from mrclens.scoring.readings import weak_reader
+from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
 #: Values of ``reference_bias``.
 COMPARISONS = ("more", "in line", "less", "inconclusive")
@@ -152,7 +152,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
 _BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line with"}
 
 
-def _describe_ablation(a: AblationResult, confidence: float) -> str:
+def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER) -> str:
     ci = confidence_label(confidence)
     what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
     head = (f" Against {a.reference} (same reader profile): {what} {a.compared_value:.1f}% of the baseline F1 "
@@ -160,7 +160,7 @@ def _describe_ablation(a: AblationResult, confidence: float) -> str:
             f"difference {a.reference_difference:+.1f} ({ci} {a.reference_difference_ci_low:+.1f} to "
             f"{a.reference_difference_ci_high:+.1f})")
     if a.reference_bias == "inconclusive":
-        return head + ": not compared, the baseline reader is too weak."
+        return head + f": not compared, {reader} is too weak."
     return head + f": {_BIAS_WORDS[a.reference_bias]} {a.reference} for this bias."
 
 
@@ -173,14 +173,16 @@ def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], 
 
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
                            reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE,
-                           model_free: Sequence[Any] = ()) -> tuple[list[AblationResult], list[CategoryResult]]:
+                           model_free: Sequence[Any] = (), reader: str = BASELINE_READER
+                           ) -> tuple[list[AblationResult], list[CategoryResult]]:
     """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
 
     Each compared ablation's and category's reading ends with one sentence on the comparison; the
     category verdict also reads ``model_free`` (:class:`~mrclens.artifacts.results.ModelFreeFigure`
     entries already compared with the same reference; module docstring). Without a reference audit
     for this profile, the categories are read from the model-free figures alone (the readings say
-    that the drops could not be compared). The evidence levels (absolute,
+    that the drops could not be compared). ``reader`` names the model in the readings
+    (:func:`mrclens.scoring.readings.reader_phrase`). The evidence levels (absolute,
     :mod:`mrclens.scoring.readings`) are unchanged.
     """
     audit = reference.audits.get(profile) if reference is not None and profile else None
@@ -203,7 +205,7 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     for a in ablations:
         b = compare_ablation(a, audit, reference.name, confidence)
         if b.reference_bias is not None and b.reading is not None:
-            b = replace(b, reading=b.reading + _describe_ablation(b, confidence))
+            b = replace(b, reading=b.reading + _describe_ablation(b, confidence, reader))
         compared.append(b)
     cats = []
     ci = confidence_label(confidence)
@@ -221,7 +223,7 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             drops_bias, mean, low, high = got
             ids = ", ".join(a.id for a in members if a.reference_bias is not None)
             if drops_bias == "inconclusive":
-                text = f" Against {reference.name}: the drops are not compared, the baseline reader is too weak."
+                text = f" Against {reference.name}: the drops are not compared, {reader} is too weak."
             else:
                 text = (f" Against {reference.name} (same reader profile, {ids}): the drops read {_BIAS_WORDS[drops_bias]} "
                         f"{reference.name} for this bias (mean difference towards the bias {mean:+.1f} points of "
@@ -243,13 +245,14 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
         else:
             bias, basis = "less", "model-free"
             text += _model_free_sentence(reference.name, "less", less)
-        text += f" Verdict against {reference.name}: {_VERDICT[bias]}."
+        verdict = _VERDICT[bias] if bias != "inconclusive" else f"inconclusive ({reader} is too weak)"
+        text += f" Verdict against {reference.name}: {verdict}."
         cats.append(replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields))
     return compared, cats
 
 
 _VERDICT = {"more": "more of this bias than the reference", "less": "less of this bias than the reference",
-            "in line": "in line with the reference", "inconclusive": "inconclusive (the reader is too weak)"}
+            "in line": "in line with the reference"}
 
 
 def _model_free_sentence(name: str, bias: str, figures: Sequence[Any], also: bool = False) -> str:

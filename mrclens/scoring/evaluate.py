@@ -49,7 +49,7 @@ from mrclens.scoring.replicates import VARIANCE_METHOD, combine_replicates
 from mrclens.artifacts.reference import Reference
 from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.model_free import cite as cite_model_free
-from mrclens.scoring.readings import note_instability, read_all
+from mrclens.scoring.readings import BASELINE_READER, note_instability, read_all, reader_phrase
 from mrclens.squad import Dataset
 from mrclens.tasks import get_task, task_of
 
@@ -113,6 +113,7 @@ def score_predictions(
     confidence: float = CONFIDENCE,
     missing_reasons: Mapping[str, str] | None = None,
     ablations: Sequence[str] | None = None,
+    reader: str = BASELINE_READER,
 ) -> Scored:
     """Every number and reading for one model's predictions on loaded sets (no file I/O).
 
@@ -124,6 +125,7 @@ def score_predictions(
         seed, n_resamples, confidence: bootstrap settings (:mod:`mrclens.metrics.bootstrap`).
         missing_reasons: ``{set name: why there are no predictions}``.
         ablations: score only these ablation ids (default: all in the manifest).
+        reader: how the readings name the model (:func:`mrclens.scoring.readings.reader_phrase`).
 
     Returns:
         a :class:`~mrclens.scoring.drops.Scored` whose ablation and category entries carry
@@ -131,7 +133,7 @@ def score_predictions(
     """
     scored = score_all(datasets, predictions, ablation_infos(manifest, ablations), seed=seed, n_resamples=n_resamples,
                        confidence=confidence, missing_reasons=missing_reasons)
-    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence)
+    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence, reader)
     return scored
 
 
@@ -166,6 +168,7 @@ def score_replicates(
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
     ablations: Sequence[str] | None = None,
+    reader: str = BASELINE_READER,
 ) -> Scored:
     """:func:`score_predictions` over several replicates (draws × readers), combined (issue 16).
 
@@ -182,11 +185,11 @@ def score_replicates(
         exactly :func:`score_predictions`.
     """
     each = [score_predictions(m, d, p, seed=seed, n_resamples=n_resamples, confidence=confidence, missing_reasons=r,
-                              ablations=ablations) for m, d, p, r in loaded]
+                              ablations=ablations, reader=reader) for m, d, p, r in loaded]
     if len(each) == 1:
         return each[0]
     scored = combine_replicates(each, labels, seed=seed, n_resamples=n_resamples, confidence=confidence)
-    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence)
+    scored.ablations, scored.categories = read_all(scored.ablations, scored.categories, confidence, reader)
     scored.ablations, scored.categories = note_instability(scored.ablations, scored.categories)
     return scored
 
@@ -295,11 +298,13 @@ def evaluate_perturbed(
                                          progress=progress)
     every = [first, *more]
     t1 = time.perf_counter()
+    model = model or ModelRecord("external", model_name, None)
+    reader = reader_phrase(model.kind, model.name)  # an external model is named, never "the baseline reader"
     scored = score_replicates([r.scoring_input() for r in every], [r.label for r in every], seed=seed,
-                              n_resamples=n_resamples, confidence=confidence)
+                              n_resamples=n_resamples, confidence=confidence, reader=reader)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
-                                                                 profile, confidence, model_free)
+                                                                 profile, confidence, model_free, reader=reader)
     t2 = time.perf_counter()
     all_inputs = [*inputs, *_input_files(perturbed_dir, files, found), *extra_inputs]
     if step_seconds is None:
@@ -311,7 +316,7 @@ def evaluate_perturbed(
         mrclens_version=__version__,
         created=utc_now(),
         seed=seed,
-        model=model or ModelRecord("external", model_name, None),
+        model=model,
         bootstrap=BootstrapSettings(n_resamples, confidence, seed),
         inputs=all_inputs,
         versions=package_versions(),

@@ -77,7 +77,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
-from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
 from mrclens.tasks import all_tasks
 
 #: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
@@ -111,8 +111,32 @@ _WORDING = {
 }
 
 
+#: How the readings name the reader whose drops they read, unless told (:func:`reader_phrase`).
+BASELINE_READER = "the baseline reader"
+
+
+def reader_phrase(kind: str | None, name: str | None) -> str:
+    """How a reading names the model whose predictions were scored: ``"the baseline reader"`` for
+    MRCLens's own reader (``kind == "baseline"``), else the model by its name (``model 'first
+    sentence'``), so that a reading of an external model never blames the baseline reader (issue 33).
+
+    >>> reader_phrase("baseline", "co-attention"), reader_phrase("external", "first sentence")
+    ('the baseline reader', "the model 'first sentence'")
+    """
+    if kind == "baseline":
+        return BASELINE_READER
+    return f"the model '{name}'" if name else "the model"
+
+
 def _fmt(x: float) -> str:
-    return f"{x:.1f}"
+    """A figure as the readings show it (:func:`mrclens.metrics.bootstrap.fmt_bound`: one decimal,
+    more when one would show a non-zero value as 0.0)."""
+    return fmt_bound(x)
+
+
+def _shown(x: float) -> float:
+    """``x`` as the readings show it, so that every rule is decided with the figures the reader sees."""
+    return float(fmt_bound(x))
 
 
 def _falls(drop: float) -> str:
@@ -131,9 +155,13 @@ def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) ->
         bias_signal: ``"small_drop"`` or ``"large_drop"``.
         drop, low, high: the F1 drop and its CI bounds, in percentage points.
 
+    The figures are compared as the readings show them (one decimal, :func:`_shown`), so that a reading
+    never says "the interval excludes 0" of an interval shown as ``[0.0, 3.1]`` (issue 33).
+
     Raises:
         ValueError: unknown ``bias_signal``.
     """
+    drop, low, high = _shown(drop), _shown(low), _shown(high)
     if bias_signal == "small_drop":
         if high < SMALL_DROP:
             return "strong"
@@ -145,7 +173,7 @@ def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) ->
     if bias_signal == "large_drop":
         if low > LARGE_DROP:
             return "strong"
-        if drop > LARGE_DROP or (low > 0 and drop >= SMALL_DROP):
+        if drop > LARGE_DROP or (interval_side(low, high) == "above" and drop >= SMALL_DROP):
             return "moderate"
         return "none"
     raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
@@ -191,6 +219,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                   f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
+    side = interval_side(low, high)  # as the text shows the interval
     base = result.baseline_f1
     has_ans = (result.subsets or {}).get("HasAns")
     weak_baseline = weak_reader(result)
@@ -225,12 +254,12 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
             "none": (
                 f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
                 f"{words['change']} hardly mislead{'s' if words['s'] else ''} the model, no material sign that it {words['bias']}."
-                if low > 0 else
+                if side == "above" else
                 f"{moves}: the whole interval lies below 0, a reversed pull: the model avoids the text the words are "
                 f"inserted into{' more than after unrelated words' if excess is not None else ''}, so it reads overlap "
                 f"with the question as a sign against an answer (a shortcut in the other direction)."
-                if high < 0 else
-                f"{moves}: the interval includes 0 or lies below it, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
+                if side == "below" else
+                f"{moves}: the interval includes or touches 0, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
         }[level]
     if result.recovered_share is not None and result.control is not None:
         text += (f" Without the question at all ({result.control}) F1 falls by {_fmt(result.control_f1_drop)} points; "
@@ -238,7 +267,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     other = _registered(aid)
-    if level == "none" and other is not None and other.other_direction and not (signal == "large_drop" and high < 0):
+    if level == "none" and other is not None and other.other_direction and not (signal == "large_drop" and side == "below"):
         text += f" Read the other way: {other.other_direction}"
     if weak_has_ans:
         text += (
@@ -308,8 +337,38 @@ def _registered(ablation_id: str):
     return None
 
 
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    """``1 ablation``, ``3 ablations`` (``plural`` for irregular forms)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def majority_phrase(level: str, levels: Sequence[str]) -> str:
+    """How many of a category's ablations back its level (:func:`category_level`), counted honestly:
+    ``"3 of 4 reach moderate evidence or more"``, ``"only 1 of 3 shows any evidence"`` (level ``none``),
+    ``"2 of 3 are inconclusive"``.
+
+    >>> majority_phrase("inconclusive", ["none", "inconclusive", "inconclusive", "inconclusive"])
+    '3 of 4 are inconclusive'
+    >>> majority_phrase("moderate", ["strong", "moderate", "none"])
+    '2 of 3 reach moderate evidence or more'
+    >>> majority_phrase("none", ["weak", "none", "none"])
+    'only 1 of 3 shows any evidence'
+    """
+    n = len(levels)
+    rank = EVIDENCE_LEVELS.index
+    if level == "inconclusive":
+        k = sum(lv == "inconclusive" for lv in levels)
+        return f"{k} of {n} {'is' if k == 1 else 'are'} inconclusive"
+    if level == "none":
+        k = sum(rank(lv) > rank("none") for lv in levels)
+        return "none of them shows any evidence" if k == 0 else f"only {k} of {n} {'shows' if k == 1 else 'show'} any evidence"
+    k = sum(rank(lv) >= rank(level) for lv in levels)
+    more = "" if level == "strong" else " or more"
+    return f"{k} of {n} {'reaches' if k == 1 else 'reach'} {level} evidence{more}"
+
+
 def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
-                  confidence: float = CONFIDENCE) -> tuple[str, str | None]:
+                  confidence: float = CONFIDENCE, reader: str = BASELINE_READER) -> tuple[str, str | None]:
     """A reading of one bias category and its evidence level (:func:`category_level` of its ablations).
 
     Args:
@@ -319,6 +378,7 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
             (``other_direction_category`` in the registry, e.g. a large e3 drop for Position) is
             cited in the reading (it does not change the level).
         confidence: the confidence level of the CIs (named in the text).
+        reader: how the reading names the model (:func:`reader_phrase`; an external model by its name).
 
     Returns:
         ``(reading, evidence)``; evidence is ``None`` when no ablation of the category was evaluated.
@@ -329,14 +389,13 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
     if not done:
         return f"{name} bias: not evaluated (none of {', '.join(category.ablations)} could be scored).", None
     level = category_level([a.evidence for a in done])
-    reach = sum(EVIDENCE_LEVELS.index(a.evidence) >= EVIDENCE_LEVELS.index(level) for a in done)
     by_level = {lv: [a.id for a in done if a.evidence == lv] for lv in reversed(EVIDENCE_LEVELS)}
     parts = "; ".join(f"{lv}: {', '.join(ids)}" for lv, ids in by_level.items() if ids)
     rule = "" if len(done) == 1 else (
         f" The category's level is the one that a majority of its {len(done)} ablations reach "
-        f"({reach} reach {level}), so no single ablation decides it.")
+        f"({majority_phrase(level, [a.evidence for a in done])}), so no single ablation decides it.")
     mean = (
-        f"Mean F1 drop over {len(done)} ablation(s): {_fmt(category.f1_drop)} points "
+        f"Mean F1 drop over {_plural(len(done), 'ablation')}: {_fmt(category.f1_drop)} points "
         f"({_ci(category.ci_low, category.ci_high, confidence)})."
     )
     signals = {a.bias_signal for a in done}
@@ -356,18 +415,21 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
         "moderate": "moderate evidence of this bias",
         "weak": "weak evidence of this bias",
         "none": "no sign of this bias",
-        "inconclusive": "inconclusive, because the baseline reader is too weak for its drops to mean much",
+        "inconclusive": f"inconclusive, because {reader} is too weak for its drops to mean much",
     }[level]
     return f"{name} bias: {verdict} (evidence per ablation, {parts}).{rule} {mean}{note}", level
 
 
 def read_all(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
-             confidence: float = CONFIDENCE) -> tuple[list[AblationResult], list[CategoryResult]]:
-    """Copies of the ablation and category entries with ``reading`` and ``evidence`` set (inputs unchanged)."""
+             confidence: float = CONFIDENCE, reader: str = BASELINE_READER
+             ) -> tuple[list[AblationResult], list[CategoryResult]]:
+    """Copies of the ablation and category entries with ``reading`` and ``evidence`` set (inputs unchanged);
+    ``reader``: how the readings name the model (:func:`reader_phrase`)."""
     signals = {a.id: a.bias_signal for a in ablations}
     read = [replace(a, reading=r, evidence=e) for a in ablations
             for r, e in [read_ablation(a, confidence, signals.get(a.control_of) if a.control_of else None)]]
-    cats = [replace(c, reading=r, evidence=e) for c in categories for r, e in [read_category(c, read, confidence)]]
+    cats = [replace(c, reading=r, evidence=e) for c in categories
+            for r, e in [read_category(c, read, confidence, reader)]]
     return read, cats
 
 

@@ -160,6 +160,32 @@ def test_rerun_reuses_every_step(first_audit, files):
     assert [a["f1_drop"] for a in again["ablations"]] == [a["f1_drop"] for a in results["ablations"]]
 
 
+def test_the_cli_ends_with_the_verdict_at_a_glance_and_wide_adds_the_table(first_audit, files):
+    # issue 33: at most 6 lines of at most 100 characters, the verdicts of results.json (the first audit's
+    # steps are reused: nothing is trained again)
+    out, results, _ = first_audit
+    train, dev = files
+    args = ["audit", str(train), "--dev", str(dev), "--out", str(out), "--profile", "quick", "--max-steps", "8",
+            "--resamples", "200", "-q"]
+    res = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    lines = res.output.strip().splitlines()
+    glance = lines[next(i for i, line in enumerate(lines) if line.startswith("Verdict against SQuAD v1.1 (")):]
+    assert len(glance) == 6 and all(len(line) <= 100 for line in glance), glance
+    assert glance[0].startswith("Verdict against SQuAD v1.1 (baseline reader, quick profile, F1 ")
+    on_disk = json.loads((out / "results.json").read_text())
+    for line, c in zip(glance[1:5], on_disk["categories"]):
+        verdict = c["reference_bias"] + (" (data)" if c["reference_basis"] == "model-free" else "")
+        assert line.startswith(f"{c['category']:<10} {verdict}"), line
+        if c["reference_bias"] == "inconclusive":  # an 8-step reader
+            assert line.endswith("→ train longer / on more data")
+    assert glance[5].endswith("report.html; every figure: --wide")
+    assert "vs reference" not in res.output and max(len(line) for line in lines) <= 100 + len(str(out))
+    wide = CliRunner().invoke(main, [*args, "--wide"], catch_exceptions=False)
+    assert wide.exit_code == 0 and "vs reference" in wide.output and "Model: " in wide.output
+    assert wide.output.strip().splitlines()[-6:-1] == glance[:5]
+
+
 def test_changing_training_option_retrains_but_keeps_perturbations(files, tmp_path):
     out = tmp_path / "out"
     _run(_opts(files, out))

@@ -48,11 +48,20 @@ def test_compare_writes_table_json_csv_and_page(slices):
     d = row.differences[0]
     assert d.ci_method == "bootstrap" and d.ci_low <= d.difference <= d.ci_high
     assert row.values[1].value - row.values[0].value == pytest.approx(d.difference, abs=1e-3)
-    assert "question length (words)" in r.output and "A" in r.output.splitlines()[1]
+    # issue 33: the output ends with the comparison at a glance (no table), and points to the page
+    lines = r.output.strip().splitlines()
+    assert "question length (words)" not in r.output and lines[-1].endswith(str(out / "comparison.html"))
+    glance = lines[lines.index("B against A (more / less of the shortcut, per bias category):"):]
+    assert 3 <= len(glance) <= 6 and all(len(line) <= 100 for line in glance), glance
+    categories = {r_.category for r_ in c.rows if r_.category}
+    assert {line.split()[0] for line in glance[1:-1]} == categories
     first_bytes = (out / "comparison.json").read_bytes()
-    # the same inputs and seed: the same file (an earlier comparison may be replaced)
-    r = _run(["compare", str(first), str(second), "--out", str(out), "--names", "A,B", "--resamples", "300", "-q"])
+    # the same inputs and seed: the same file (an earlier comparison may be replaced); --wide: the table too
+    r = _run(["compare", str(first), str(second), "--out", str(out), "--names", "A,B", "--resamples", "300", "-q",
+              "--wide"])
     assert r.exit_code == 0 and (out / "comparison.json").read_bytes() == first_bytes
+    assert "question length (words)" in r.output and "A" in r.output.splitlines()[1]
+    assert r.output.strip().splitlines()[-len(glance):] == glance
     r = _run(["compare", str(first), str(second), "--names", "A,B", "--resamples", "300", "--json", "-q"])
     assert r.exit_code == 0 and json.loads(r.stdout) == json.loads(first_bytes)
 

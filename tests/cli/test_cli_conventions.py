@@ -139,7 +139,7 @@ def test_redirected_stderr_gets_progress_lines_not_bars(scored):
     assert code == 0, err
     assert b"\r" not in err
     assert b"loading sets: done, 5 set in " in err and b"loading sets: 1/5 set (20%)" in err
-    assert b"Similarity bias" in out and b"loading sets" not in out  # results on stdout, progress on stderr
+    assert b"Evidence of each bias" in out and b"loading sets" not in out  # results on stdout, progress on stderr
 
 
 def test_terminal_gets_a_bar(scored):
@@ -152,7 +152,7 @@ def test_terminal_gets_a_bar(scored):
 def test_quiet_prints_no_progress(scored, terminal):
     for flags in (["-q"], ["--quiet"]):
         code, out, err = _run_evaluate(*scored, *flags, terminal=terminal)
-        assert code == 0 and b"Similarity bias" in out, err
+        assert code == 0 and b"Evidence of each bias" in out, err
         assert b"loading sets" not in err and b"\r" not in err, err
 
 

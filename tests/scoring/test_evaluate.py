@@ -142,6 +142,12 @@ def test_cli_writes_results_and_prints_table(dirs):
     r = json.loads((out / "results.json").read_text())
     assert r["seed"] == 1 and r["bootstrap"] == {"n_resamples": 50, "confidence": 0.95, "seed": 1}
     assert (out / "results.csv").exists()
+    # issue 33: the verdict at a glance ends the output; --wide prints the table and the readings before it
+    assert res.output.strip().splitlines()[-1].endswith("report.html; every figure: --wide")
+    assert "Evidence of each bias (model 'toy', F1 100.0 on 4 questions; no reference):" in res.output
+    assert "Model: toy (external)" not in res.output and "Similarity bias:" not in res.output
+    res = CliRunner().invoke(main, ["evaluate", str(pert), "--predictions-dir", str(preds), "--model-name", "toy",
+                                    "--resamples", "50", "--wide"])
     assert "Model: toy (external)" in res.output
     assert "e1" in res.output and "+50.0" in res.output
     assert "Similarity bias:" in res.output

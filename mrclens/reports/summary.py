@@ -1,0 +1,275 @@
+"""The verdict at a glance: the few lines that end ``mrclens audit``, ``evaluate`` and ``compare`` (issue 33).
+
+The full table (``--wide``, :mod:`mrclens.reports.table`) is ~200 columns wide; these lines give the
+answer first. :func:`format_summary` prints at most :data:`MAX_LINES` lines of at most
+:data:`WIDTH` characters: a header, one line per bias category (at most :data:`MAX_CATEGORIES`) and
+one line pointing to the report. Each category line holds
+
+* the **verdict** — against the reference audit when the category was compared
+  (``CategoryResult.reference_bias``: ``more`` / ``in line`` / ``less`` / ``inconclusive``;
+  ``more (data)`` when the model-free figures decided it, ``reference_basis == "model-free"``), else
+  the absolute evidence level (``strong`` / ``moderate`` / ``weak`` / ``no sign`` / ``inconclusive``,
+  :mod:`mrclens.scoring.readings`);
+* the **one figure that decided it**, with its interval (percentage points; the interval at the
+  results' confidence level): for a verdict from the drops, the category's mean difference to the
+  reference in percent of the baseline F1, signed towards the bias (``rel. drop vs ref +12.3 [+5.1,
+  +19.5]``); for one from the data, the model-free figure that differs towards the shortcut
+  (``ModelFreeFigure`` with ``comparison == bias_when``: its value, interval and the reference's
+  value); for an absolute level, the drop (or excess drop) of the ablation whose level is the
+  category's (the majority rule of :func:`mrclens.scoring.readings.category_level`); for an
+  inconclusive one, the baseline score below :data:`mrclens.scoring.readings.LOW_BASELINE_F1`;
+* **what to do** about it (:data:`ADVICE`).
+
+:func:`format_comparison_summary` does the same for a comparison (``mrclens compare``): per bias
+category, each later input against the first (``more`` / ``less`` / ``in line`` of the shortcut,
+from the rows' significant differences and their ``direction``).
+
+Examples:
+    >>> from mrclens.artifacts.results import BootstrapSettings, CategoryResult, ModelRecord, Results, SetResult
+    >>> r = Results("0.1.0", "2026-01-01T00:00:00Z", 0, ModelRecord("external", "first sentence"),
+    ...             BootstrapSettings(1000, 0.95, 0), sets={"original": SetResult("original.json", 400, 9.0, 12.0)},
+    ...             categories=[CategoryResult("Question", ["e4", "e5"], ["e4"], 3.0, 1.0, 5.0, evidence="inconclusive")])
+    >>> print(format_summary(r))
+    Evidence of each bias (model 'first sentence', F1 12.0 on 400 questions; no reference):
+    Question   inconclusive F1 12.0, under 30                             → try a stronger model
+    Readings and every figure: --wide; report.html with --out DIR
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from mrclens.artifacts.comparison import Comparison
+from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
+from mrclens.metrics.bootstrap import fmt_bound
+from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1
+
+#: The widest line the summary prints (characters).
+WIDTH = 100
+#: Category lines at most (the four bias categories); more are named in the last line.
+MAX_CATEGORIES = 4
+#: Lines at most: a header, :data:`MAX_CATEGORIES` categories, the pointer to the report.
+MAX_LINES = MAX_CATEGORIES + 2
+#: Column widths of a category line: name, verdict, figure (the advice takes the rest).
+NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
+
+#: What to do when a category shows the bias (more than the reference, or moderate/strong evidence).
+ADVICE = {
+    "Similarity": "paraphrase the questions",
+    "Keyword": "reword question keywords",
+    "Position": "spread answers over passages",
+    "Question": "add same-type distractors",
+}
+#: What to do otherwise, by verdict.
+NO_ACTION = "no action needed"
+ADVICE_OTHER = {"weak": "read the report's examples", "not evaluated": "see the report"}
+#: What to do when the reader was too weak to tell, by the model's kind.
+ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "try a stronger model"}
+
+#: Short names of the model-free figures (:data:`mrclens.scoring.model_free.FIGURES`) for a summary line;
+#: a figure not named here shows its label, cut to fit.
+SHORT_LABELS = {
+    "similarity.answer_in_most_similar_sentence_pct": "similar-sentence %",
+    "overlap.longest_shared_ngram": "shared n-gram",
+    "overlap.content_words_in_answer_sentence_pct": "keyword overlap %",
+    "answer_position.first_sentence_pct": "first-sentence %",
+    "heuristics.type_matched_sentence.exact_match": "type-match EM %",
+}
+
+#: The verdict word of an absolute evidence level.
+EVIDENCE_WORDS = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign",
+                  "inconclusive": "inconclusive"}
+
+
+@dataclass
+class CategorySummary:
+    """One category's line: ``verdict`` (see the module docstring), ``figure`` (the figure that decided
+    it, with its interval; ``""`` when none) and ``advice``; ``against_reference`` says whether the
+    verdict is the comparison with the reference (else the absolute evidence level)."""
+
+    category: str
+    verdict: str
+    figure: str
+    advice: str
+    against_reference: bool
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """``text`` cut to ``width`` characters, ending with ``…`` when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def fit_left(path: str, width: int) -> str:
+    """A path cut from the left to ``width`` characters (``…/out/report.html``), so that its end stays."""
+    return path if len(path) <= width else "…" + path[len(path) - width + 1:]
+
+
+def _interval(value: float, low: float, high: float, signed: bool = False) -> str:
+    return f"{fmt_bound(value, signed)} [{fmt_bound(low, signed)}, {fmt_bound(high, signed)}]"
+
+
+def model_free_figure(fig: ModelFreeFigure) -> str:
+    """``similar-sentence % 98.0 [96.1, 99.9] vs 80.6``: a model-free figure, its interval and the
+    reference's value, at most :data:`FIGURE_WIDTH` characters (the label is cut to fit)."""
+    numbers = f" {_interval(fig.value, fig.ci_low, fig.ci_high)}"
+    if fig.reference_value is not None:
+        numbers += f" vs {fmt_bound(fig.reference_value)}"
+    name = SHORT_LABELS.get(fig.path, fig.label)
+    return fit(name, max(FIGURE_WIDTH - len(numbers), 8)) + numbers
+
+
+def _weak_figure(results: Results) -> str:
+    """The baseline score that made a verdict inconclusive: ``F1 12.0, under 30`` (HasAns on SQuAD v2.0)."""
+    metric = results.metric
+    s = results.sets.get("original")
+    if s is None or s.f1 is None:
+        return f"baseline {metric} under {LOW_BASELINE_F1:.0f}"
+    has_ans = (s.subsets or {}).get("HasAns")
+    if s.f1 >= LOW_BASELINE_F1 and has_ans is not None and getattr(has_ans, "f1", None) is not None:
+        return f"HasAns {metric} {fmt_bound(has_ans.f1)}, under {LOW_BASELINE_F1:.0f}"
+    return f"{metric} {fmt_bound(s.f1)}, under {LOW_BASELINE_F1:.0f}"
+
+
+def _deciding_ablation(c: CategoryResult, results: Results) -> str:
+    """The drop (or excess drop) of the ablation whose evidence level is the category's: the one at the
+    majority position (:func:`mrclens.scoring.readings.category_level`)."""
+    done = [a for a in results.ablations if a.id in c.ablations and a.evaluated and a.evidence in EVIDENCE_LEVELS]
+    if not done:
+        return ""
+    ranked = sorted(done, key=lambda a: EVIDENCE_LEVELS.index(a.evidence), reverse=True)
+    a = ranked[len(ranked) // 2]
+    if a.excess_drop is not None and a.excess_ci_low is not None:
+        return f"{a.id} excess drop {_interval(a.excess_drop, a.excess_ci_low, a.excess_ci_high)}"
+    if a.f1_drop is None or a.ci_low is None:
+        return ""
+    return f"{a.id} {results.metric} drop {_interval(a.f1_drop, a.ci_low, a.ci_high)}"
+
+
+def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
+    """The verdict, deciding figure and advice of one category (rules in the module docstring)."""
+    kind = results.model.kind if results.model.kind in ADVICE_WEAK_READER else "external"
+    if c.reference_bias is not None:
+        verdict = c.reference_bias
+        shows_bias = verdict == "more"
+        if verdict == "inconclusive":
+            figure = _weak_figure(results)
+        elif c.reference_basis == "model-free":
+            want = c.reference_bias == "more"
+            figs = [f for f in results.model_free if f.category == c.category and f.comparison not in (None, "in line")
+                    and (f.comparison == f.bias_when) == want]
+            figure = model_free_figure(figs[0]) if figs else ""
+            verdict += " (data)"
+        elif c.reference_difference is not None and c.reference_difference_ci_low is not None:
+            figure = "rel. drop vs ref " + _interval(c.reference_difference, c.reference_difference_ci_low,
+                                                     c.reference_difference_ci_high, signed=True)
+        else:
+            figure = ""
+        against = True
+    elif c.evidence is not None:
+        verdict = EVIDENCE_WORDS.get(c.evidence, c.evidence)
+        shows_bias = c.evidence in ("strong", "moderate")
+        figure = _weak_figure(results) if c.evidence == "inconclusive" else _deciding_ablation(c, results)
+        against = False
+    else:
+        verdict, shows_bias, figure, against = "not evaluated", False, "", False
+    if verdict == "inconclusive":
+        advice = ADVICE_WEAK_READER[kind]
+    elif shows_bias:
+        advice = ADVICE.get(c.category, "see the report's examples")
+    else:
+        advice = ADVICE_OTHER.get(verdict, NO_ACTION)
+    return CategorySummary(c.category, verdict, figure, advice, against)
+
+
+def category_line(s: CategorySummary) -> str:
+    """One category's line: name, verdict, figure, ``→ advice`` (at most :data:`WIDTH` characters)."""
+    head = f"{s.category:<{NAME_WIDTH}} {s.verdict:<{VERDICT_WIDTH}} {fit(s.figure, FIGURE_WIDTH):<{FIGURE_WIDTH}}"
+    return fit(f"{head} → {s.advice}")
+
+
+def _model_label(results: Results) -> str:
+    m = results.model
+    if m.kind == "baseline":
+        profile = ((results.audit.options if results.audit is not None else None) or {}).get("profile")
+        return f"baseline reader, {profile} profile" if profile else "baseline reader"
+    return f"model '{m.name}'" if m.name else "external model"
+
+
+def _score_label(results: Results) -> str:
+    s = results.sets.get("original")
+    if s is None or s.f1 is None:
+        return ""
+    return f", {results.metric} {fmt_bound(s.f1)} on {s.n:,} questions"
+
+
+def format_summary(results: Results, report: str | None = None, wide_hint: bool = True) -> str:
+    """The verdict at a glance (module docstring): at most :data:`MAX_LINES` lines of at most :data:`WIDTH`
+    characters.
+
+    Args:
+        results: an audit's or evaluation's results (:class:`~mrclens.artifacts.results.Results`).
+        report: the path of the written ``report.html`` (``None``: nothing was written).
+        wide_hint: name ``--wide`` (the full table and readings) in the last line; ``False`` when they
+            were printed above.
+    """
+    summaries = [summarize_category(c, results) for c in results.categories]
+    references = {c.reference for c in results.categories if c.reference_bias is not None and c.reference}
+    who = _model_label(results) + _score_label(results)
+    if references:
+        lines = [fit(f"Verdict against {' / '.join(sorted(references))} ({who}):")]
+    else:
+        lines = [fit(f"Evidence of each bias ({who}; no reference):")]
+    if not summaries:
+        lines.append("No bias category was scored.")
+    lines += [category_line(s) for s in summaries[:MAX_CATEGORIES]]
+    rest = [s.category for s in summaries[MAX_CATEGORIES:]]
+    more = f" (also: {', '.join(rest)})" if rest else ""
+    wide = "--wide" if wide_hint else "above"
+    if report is not None:
+        head, tail = "Readings and examples: ", f"; every figure: {wide}{more}"
+        lines.append(head + fit_left(report, WIDTH - len(head) - len(tail)) + tail)
+    else:
+        lines.append(fit(f"Readings and every figure: {wide}; report.html with --out DIR{more}"))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- comparisons
+
+
+def _comparison_verdict(rows: Sequence[Any], k: int) -> tuple[str, str]:
+    """``(verdict, figure)`` of later input ``k`` (1-based) against the first, over a category's rows."""
+    compared = [(r, r.differences[k - 1]) for r in rows if len(r.differences) >= k and r.differences[k - 1].compared]
+    if not compared:
+        return "not compared", ""
+    for direction in ("more", "less"):
+        hits = [(r, d) for r, d in compared if d.significant and d.direction == direction]
+        if hits:
+            r, d = hits[0]
+            numbers = f" {_interval(d.difference, d.ci_low, d.ci_high, signed=True)}"
+            return direction, fit(SHORT_LABELS.get(r.key, r.label), max(FIGURE_WIDTH - len(numbers), 8)) + numbers
+    return "in line", ""
+
+
+def format_comparison_summary(comparison: Comparison, page: str | None = None) -> str:
+    """The comparison at a glance: per bias category, each later input against the first — ``more`` /
+    ``less`` of the shortcut (the first significant difference in that direction among the category's
+    rows, with its interval) or ``in line``; at most :data:`MAX_LINES` lines of at most :data:`WIDTH`
+    characters. ``page``: the written ``comparison.html`` (``None``: nothing was written)."""
+    names = [i.name for i in comparison.inputs]
+    lines = [fit(f"{' / '.join(names[1:])} against {names[0]} (more / less of the shortcut, per bias category):")]
+    categories = list(dict.fromkeys(r.category for r in comparison.rows if r.category))
+    for cat in categories[:MAX_CATEGORIES]:
+        rows = [r for r in comparison.rows if r.category == cat]
+        parts = [_comparison_verdict(rows, k) for k in range(1, len(names))]
+        if len(parts) == 1:
+            verdict, figure = parts[0]
+            lines.append(fit(f"{cat:<{NAME_WIDTH}} {verdict:<{VERDICT_WIDTH}} {figure}".rstrip()))
+        else:
+            each = "; ".join(f"{n}: {v}" for n, (v, _) in zip(names[1:], parts))
+            lines.append(fit(f"{cat:<{NAME_WIDTH}} {each}"))
+    if not categories:
+        lines.append("No figure tied to a bias category was compared.")
+    where = f"{page}" if page is not None else "comparison.html with --out DIR"
+    lines.append(fit(f"Every figure: --wide; charts: {where}"))
+    return "\n".join(lines)

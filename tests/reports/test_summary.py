@@ -1,0 +1,160 @@
+"""The verdict at a glance (issue 33): at most 6 lines of at most 100 characters, the verdicts the results
+hold, the figure that decided each, and `--wide` for the full table — on real scored results."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from demo_audit_fixture import demo_results
+from mrclens import perturbations
+from mrclens.artifacts.reference import read_reference
+from mrclens.artifacts.results import ModelRecord, read_results
+from mrclens.cli import main
+from mrclens.formats import load_dataset
+from mrclens.io_utils import atomic_write_json
+from mrclens.reports.summary import MAX_LINES, WIDTH, format_summary, summarize_category
+from mrclens.scoring.evaluate import evaluate_perturbed
+from mrclens.scoring.model_free import model_free_figures
+from mrclens.squad import Dataset
+from mrclens.stats import compute_stats
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _fits(text: str) -> list[str]:
+    lines = text.splitlines()
+    assert 3 <= len(lines) <= MAX_LINES, text
+    assert all(len(line) <= WIDTH for line in lines), [line for line in lines if len(line) > WIDTH]
+    return lines
+
+
+def first_sentence_model(squad: dict) -> dict[str, str]:
+    """The external model of issue 33: answer every question with the first four words of the passage."""
+    return {qa["id"]: " ".join(_SENTENCE.split(par["context"])[0].split()[:4])
+            for article in squad["data"] for par in article["paragraphs"] for qa in par["qas"]}
+
+
+@pytest.fixture(scope="module")
+def first_sentence(tmp_path_factory, sample_path):
+    """One real SQuAD v1.1 article of the bundled sample, perturbed, answered by the first-sentence model and
+    scored by the one scoring path against the bundled reference, with the data's model-free figures."""
+    root = tmp_path_factory.mktemp("glance")
+    full = load_dataset(sample_path)
+    small = Dataset(full.articles[:1], full.version, str(sample_path))
+    manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=root / "cache", progress=False)
+    for name, file in manifest.set_files().items():
+        squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
+        atomic_write_json(root / "predictions" / f"{name}.json", first_sentence_model(squad))
+    reference = read_reference()
+    figures = model_free_figures(compute_stats(small, cache_dir=root / "cache", progress=False), reference)
+    evaluation = evaluate_perturbed(root / "perturbed", root / "predictions", model_name="first sentence", seed=0,
+                                    n_resamples=200, progress=False, model_free=figures, reference=reference,
+                                    profile="quick")
+    return root, evaluation.results
+
+
+def test_the_demo_audit_reads_in_one_glance_and_says_what_to_do():
+    results = demo_results()
+    lines = _fits(format_summary(results, report="mrclens-audit/report.html"))
+    assert lines[0] == ("Verdict against SQuAD v1.1 (baseline reader, quick profile, F1 46.2 on 1,786 questions):")
+    assert lines[-1] == "Readings and examples: mrclens-audit/report.html; every figure: --wide"
+    for line, c in zip(lines[1:-1], results.categories):
+        assert line.split()[:3] == [c.category, "in", "line"] and line.endswith("→ no action needed")
+        assert f"[{c.reference_difference_ci_low:+.1f}, {c.reference_difference_ci_high:+.1f}]" in line
+    # Question and Position made more biased: the verdict, the difference that decided it and the advice
+    more = demo_results({"Question": 0.3, "Position": 3.0})
+    lines = _fits(format_summary(more))
+    by_cat = {line.split()[0]: line for line in lines[1:-1]}
+    q = next(c for c in more.categories if c.category == "Question")
+    assert q.reference_bias == "more" and by_cat["Question"].split()[1] == "more"
+    assert f"rel. drop vs ref {q.reference_difference:+.1f} [" in by_cat["Question"]
+    assert by_cat["Question"].endswith("→ add same-type distractors")
+    assert by_cat["Position"].endswith("→ spread answers over passages")
+    assert lines[-1] == "Readings and every figure: --wide; report.html with --out DIR"
+
+
+def test_an_external_weak_model_is_named_and_its_verdict_is_inconclusive(first_sentence):
+    _, results = first_sentence
+    f1 = results.sets["original"].f1
+    assert f1 < 30  # the first four words of a passage rarely answer
+    lines = _fits(format_summary(results))
+    assert lines[0].startswith("Verdict against SQuAD v1.1 (model 'first sentence', F1 ")
+    for line, c in zip(lines[1:-1], results.categories):
+        s = summarize_category(c, results)
+        assert line.split()[0] == c.category and s.verdict.split()[0] == c.reference_bias
+        if c.reference_bias == "inconclusive":
+            assert f"F1 {f1:.1f}, under 30" in line and line.endswith("→ try a stronger model")
+        elif c.reference_basis == "model-free":  # the data alone decided: its figure beside the reference's
+            fig = next(f for f in results.model_free if f.category == c.category and f.comparison == f.bias_when)
+            assert f"{fig.value:.1f} [" in line and f"vs {fig.reference_value:.1f}" in line
+
+
+def test_readings_of_an_external_model_never_blame_the_baseline_reader(first_sentence):
+    _, results = first_sentence
+    texts = [e.reading for e in [*results.ablations, *results.categories] if e.reading]
+    assert texts and not any("baseline reader" in t for t in texts)
+    weak = [t for t in texts if "too weak" in t]
+    assert weak and all("the model 'first sentence' is too weak" in t for t in weak)
+
+
+def test_the_baseline_reader_is_named_as_such():
+    base = demo_results({"Question": 0.3}, model=ModelRecord("baseline", "co-attention BiLSTM"))
+    from mrclens.scoring.readings import read_category
+
+    q = next(c for c in base.categories if c.category == "Question")
+    weak_ablations = [a for a in base.ablations if a.id in q.ablations]
+    for a in weak_ablations:
+        a.evidence = "inconclusive"
+    text, level = read_category(q, weak_ablations)
+    assert level == "inconclusive" and "because the baseline reader is too weak" in text
+
+
+def test_an_evaluation_without_reference_gives_the_evidence_and_the_deciding_ablation(scored_audit):
+    results = read_results(scored_audit)
+    lines = _fits(format_summary(results, report=str(scored_audit / "report.html")))
+    assert lines[0].startswith("Evidence of each bias (model 'made-up model', F1 ") and "no reference" in lines[0]
+    words = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign", "inconclusive": "inconclusive"}
+    for line, c in zip(lines[1:-1], results.categories):
+        assert line.startswith(f"{c.category:<10} {words[c.evidence]}")
+        ids = re.findall(r"\b([ec]\d+) (?:F1 |excess )?drop", line)
+        assert not ids or ids[0] in c.ablations  # the deciding ablation is one of the category's
+
+
+def _evaluate(root: Path, *extra: str):
+    return CliRunner().invoke(main, ["evaluate", str(root / "perturbed"), "--predictions-dir", str(root / "predictions"),
+                                     "--model-name", "first sentence", "--resamples", "100", "-q", *extra],
+                              catch_exceptions=False)
+
+
+def test_evaluate_ends_with_the_summary_and_wide_prints_the_table(first_sentence, tmp_path):
+    root, _ = first_sentence
+    res = _evaluate(root, "--out", str(tmp_path / "out"))
+    assert res.exit_code == 0, res.output
+    lines = res.output.strip().splitlines()
+    glance = lines[next(i for i, line in enumerate(lines) if line.startswith("Evidence of each bias")):]
+    _fits("\n".join(glance))
+    assert glance[-1].startswith("Readings and examples: ") and glance[-1].endswith("/out/report.html; every figure: --wide")
+    assert (tmp_path / "out" / "report.html").exists()
+    assert "Model: first sentence (external)" not in res.output and "Similarity bias:" not in res.output
+    assert max(len(line) for line in lines if not line.startswith("wrote ")) <= WIDTH
+    wide = _evaluate(root, "--wide")
+    assert wide.exit_code == 0, wide.output
+    assert "Model: first sentence (external)" in wide.output and "Similarity bias:" in wide.output
+    assert max(len(line) for line in wide.output.splitlines()) > WIDTH  # the full table
+    tail = wide.output.strip().splitlines()[-len(glance):]
+    assert tail[0] == glance[0] and tail[1:-1] == glance[1:-1]
+    assert tail[-1] == "Readings and every figure: above; report.html with --out DIR"
+
+
+def test_a_category_never_scored_says_so():
+    results = demo_results()
+    c = results.categories[0]
+    empty = type(c)(c.category, c.ablations, [], None, None, None)
+    s = summarize_category(empty, results)
+    assert (s.verdict, s.figure, s.advice) == ("not evaluated", "", "see the report")
+

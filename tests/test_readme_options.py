@@ -1,0 +1,84 @@
+"""The README's option tables are the CLI's (issue 33): every option of every command is listed under its
+command, nothing listed is gone, and `scripts/readme_options.py` rewrites them idempotently."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from mrclens.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("readme_options", ROOT / "scripts" / "readme_options.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cli_options() -> dict[str, tuple[set[str], set[str]]]:
+    """Per command, from click: the options the README must list (every long name, a short one where
+    there is no long one) and every name an option answers to (``--help``/``-h`` included)."""
+    out = {}
+    for name in COMMANDS:
+        command = main.get_command(click.Context(main), name)
+        required, every = set(), {"--help", "-h"}
+        for p in command.params:
+            if isinstance(p, click.Option):
+                names = [*p.opts, *p.secondary_opts]
+                required.update([o for o in names if o.startswith("--")] or names)
+                every.update(names)
+        out[name] = required, every
+    return out
+
+
+def _readme_options(text: str, begin: str, end: str) -> dict[str, set[str]]:
+    """The options the README's generated tables list, per command (the first cell of each row)."""
+    block = text[text.index(begin):text.index(end)]
+    shared = set(re.findall(r"`(-[-\w]+)`", block.split("####")[0]))
+    out = {}
+    for section in block.split("#### `mrclens ")[1:]:
+        name = section.split("`", 1)[0]
+        cells = re.findall(r"^\| `([^`]+)` \|", section, flags=re.M)
+        out[name] = {o.rstrip(",") for cell in cells for o in cell.replace("/", " ").split() if o.startswith("-")} | shared
+    return out
+
+
+def test_every_option_of_the_cli_is_in_the_readme_and_nothing_else(script):
+    listed = _readme_options(README.read_text(encoding="utf-8"), script.BEGIN, script.END)
+    assert set(listed) == set(COMMANDS)
+    for name, (required, every) in _cli_options().items():
+        missing = required - listed[name]
+        assert not missing, f"mrclens {name}: {sorted(missing)} not in the README; run python scripts/readme_options.py"
+        gone = listed[name] - every
+        assert not gone, f"mrclens {name}: the README lists {sorted(gone)}, which the CLI does not have"
+
+
+def test_an_option_added_to_the_cli_fails_the_check_until_the_tables_are_rewritten(script, tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
+    command = main.get_command(click.Context(main), "report")
+    monkeypatch.setattr(command, "params", [*command.params, click.Option(["--brand-new-option"], help="New.")])
+    before = _readme_options(readme.read_text(encoding="utf-8"), script.BEGIN, script.END)
+    assert "--brand-new-option" not in before["report"]
+    assert script.main([str(readme), "--check"]) == 1
+    assert script.main([str(readme)]) == 0
+    after = readme.read_text(encoding="utf-8")
+    assert "--brand-new-option" in _readme_options(after, script.BEGIN, script.END)["report"]
+    assert script.rewrite(after) == after  # idempotent
+    outside = README.read_text(encoding="utf-8")
+    start, stop = outside.index(script.BEGIN), outside.index(script.END)
+    assert after.startswith(outside[:start]) and after.endswith(outside[stop:])  # the rest untouched
+
+
+def test_a_file_without_the_markers_is_refused(script):
+    with pytest.raises(ValueError, match="markers are missing"):
+        script.rewrite("# no tables here\n")
