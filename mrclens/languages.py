@@ -264,21 +264,25 @@ def file_languages(path: str | os.PathLike, *, cache_dir: str | Path | None | bo
 
     key = hashlib.sha256("\x1f".join([sha256_file(path), on_invalid, str(size), str(seed), lingua_version(),
                                       f"low;{MIN_CHARS};{MAX_CHARS}"]).encode()).digest()
-    cache = None if cache_dir is False else DiskCache(
-        Path(cache_dir or default_cache_dir()) / f"languages-v{_SCHEMA_VERSION}.sqlite", tables=("reports",))
-    try:
-        found = cache.get_many([key], table="reports", check=_check_cached(str(path))).get(key) if cache else None
-        if cache:
+    file = None if cache_dir is False else Path(cache_dir or default_cache_dir()) / f"languages-v{_SCHEMA_VERSION}.sqlite"
+    if file is not None and file.exists():  # a cache is read where there is one; created only for a result
+        cache = DiskCache(file, tables=("reports",))
+        try:
+            found = cache.get_many([key], table="reports", check=_check_cached(str(path))).get(key)
             warn_bad_entries(cache.path, cache.bad_entries)
+        finally:
+            cache.close()
         if found is not None:
             return found
-        report = detect_languages(load_dataset(path, on_invalid=on_invalid), str(path), size=size, seed=seed)
-        if cache:
+    # read before any cache is created: a file the command refuses leaves nothing behind
+    report = detect_languages(load_dataset(path, on_invalid=on_invalid), str(path), size=size, seed=seed)
+    if file is not None:
+        cache = DiskCache(file, tables=("reports",))
+        try:
             cache.put_many([(key, report.to_json())], table="reports")
-        return report
-    finally:
-        if cache:
+        finally:
             cache.close()
+    return report
 
 
 @dataclass(frozen=True)

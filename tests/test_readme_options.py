@@ -34,7 +34,9 @@ def _cli_options() -> dict[str, tuple[set[str], set[str]]]:
         for p in command.params:
             if isinstance(p, click.Option):
                 names = [*p.opts, *p.secondary_opts]
-                required.update([o for o in names if o.startswith("--")] or names)
+                hidden = set(getattr(p, "hidden_aliases", ()))  # old spellings: still accepted, not documented
+                shown = [o for o in names if o not in hidden]
+                required.update([o for o in shown if o.startswith("--")] or shown)
                 every.update(names)
         out[name] = required, every
     return out

@@ -157,7 +157,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
         elif c.reference_basis == "model-free":
             want = c.reference_bias == "more"
             figs = [f for f in results.model_free if f.category == c.category and f.comparison not in (None, "in line")
-                    and (f.comparison == f.bias_when) == want]
+                    and getattr(f, "role", "verdict") == "verdict" and (f.comparison == f.bias_when) == want]
             figure = model_free_figure(figs[0]) if figs else ""
             verdict += " (data)"
         elif c.reference_difference is not None and c.reference_difference_ci_low is not None:
