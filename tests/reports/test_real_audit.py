@@ -11,32 +11,12 @@ from markupsafe import escape
 
 from mrclens import perturbations
 from perturbed_fixture import ALL_ABLATION_IDS, score_and_publish
+from report_fixtures import overlap_model
 from mrclens.io_utils import atomic_write_json
 from mrclens.reports import PCT_DECIMALS, render_report
 from mrclens.formats import load_dataset
 from mrclens.reports.examples import build_examples
 from mrclens.squad import Article, Dataset
-
-_WORD = re.compile(r"\w+")
-
-
-def overlap_model(squad: dict) -> dict[str, str]:
-    """Answer with the first four words, not in the question, of the sentence sharing most words with it.
-
-    A deliberately shallow reader: it is steered by lexical overlap, so inserting the question
-    into the context (e1) must hurt it.
-    """
-    out = {}
-    for article in squad["data"]:
-        for par in article["paragraphs"]:
-            sentences = [s for s in re.split(r"(?<=[.!?])\s+", par["context"]) if s]
-            for qa in par["qas"]:
-                q = {w.lower() for w in _WORD.findall(qa["question"])}
-                best = max(sentences, key=lambda s: len(q & {w.lower() for w in _WORD.findall(s)}))
-                rest = [w for w in best.split() if w.strip(".,;:!?\"'()").lower() not in q]
-                out[qa["id"]] = " ".join(rest[:4])
-    return out
-
 
 @pytest.fixture(scope="module")
 def real_audit(tmp_path_factory, sample_path):
