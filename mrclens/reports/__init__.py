@@ -8,10 +8,12 @@ Public API::
 
 The page renders ``results.json`` and ``question-scores.json`` (or the objects scoring
 returned, when called from :func:`mrclens.publish.write_outputs`) and shows examples from
-``perturbed/`` and ``predictions/``; nothing is re-run or scored again: a verdict per bias
-category, the ablation table and a chart of the F1 drops with CIs, an example viewer per
-ablation, dataset facts, any extra ``sections`` of the results, and provenance. See
-:mod:`mrclens.reports.report`; the terminal table is :mod:`mrclens.reports.table`.
+``perturbed/`` and ``predictions/``; nothing is re-run or scored again: per bias category the
+verdict against the reference at a glance (:mod:`mrclens.reports.glance`) and a forest plot of
+every figure against the reference (:mod:`mrclens.reports.forest`), the ablation table and a chart
+of the F1 drops with CIs, an example viewer per ablation, dataset facts, any extra ``sections`` of
+the results, and provenance. See :mod:`mrclens.reports.report`; the terminal table is
+:mod:`mrclens.reports.table`.
 """
 
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_pct

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-import textwrap
 from typing import Any, Sequence
 
 #: One colour per bias category (colour-blind-safe Okabe–Ito palette); other categories cycle.
@@ -33,7 +32,8 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
     """A bar chart of the F1 drop (``metric``: ``"accuracy"`` for multiple-choice results) per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
 
     Bars are the drop over all items (``f1_drop``, percentage points) with whiskers from
-    ``ci_low`` to ``ci_high``; a diamond marks the drop over changed items only
+    ``ci_low`` to ``ci_high``, labelled with the ablation id (the names are in the report's table);
+    bars of ``small_drop`` ablations (a *small* drop is the bias) are hatched, controls faded; a diamond marks the drop over changed items only
     (``changed_only.f1_drop``) when present; a dashed line across each group marks the
     category's aggregate drop (``categories[].f1_drop``). Ablations with ``evaluated`` false or
     no ``f1_drop`` are left out of the chart (the table says why).
@@ -67,14 +67,19 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
         fig, ax = plt.subplots(figsize=(10.0, 3.4))
         x = 0.0
         ticks, labels = [], []
-        seen_changed = False
+        seen_changed = seen_small = False
         for cat in order:
             group = [a for a in rows if a.get("category") == cat]
             xs = []
             for a in group:
                 drop = float(a["f1_drop"])
                 lo, hi = a.get("ci_low"), a.get("ci_high")
-                ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.85, label=None)
+                small = a.get("bias_signal") == "small_drop"
+                control = bool(a.get("control_of")) or a.get("bias_signal") == "control"
+                ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.4 if control else 0.85,
+                       hatch="///" if small else None, edgecolor="white" if small else None,
+                       label=None)
+                seen_small = seen_small or small
                 if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
                     ax.errorbar(x, drop, yerr=[[max(0.0, drop - lo)], [max(0.0, hi - drop)]], fmt="none",
                                 ecolor="#222222", elinewidth=1.2, capsize=4)
@@ -84,7 +89,7 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
                             linestyle="none", label="changed items only" if not seen_changed else None)
                     seen_changed = True
                 ticks.append(x)
-                labels.append(f"{a.get('id')}\n" + "\n".join(textwrap.wrap(str(a.get('name') or ''), 13)))
+                labels.append(str(a.get("id")))  # ids only: the names are in the table (they overlapped here)
                 xs.append(x)
                 x += 1.0
             agg = cat_drop.get(cat)
@@ -95,11 +100,14 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
             x += 0.6
         ax.axhline(0, color="#444444", linewidth=0.8)
         ax.set_xticks(ticks)
-        ax.set_xticklabels(labels, fontsize=8, parse_math=False)
+        ax.set_xticklabels(labels, fontsize=9, parse_math=False)
         ax.set_ylabel(f"{metric} drop (percentage points)")
         ax.grid(axis="y", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
-        if seen_changed:
+        if seen_small:
+            ax.bar([ticks[0]], [0.0], width=0.0, color="#888888", hatch="///", edgecolor="white",
+                   label="a small drop is the bias")
+        if seen_changed or seen_small:
             ax.legend(loc="upper right", fontsize=8, frameon=False)
         fig.tight_layout()
         try:

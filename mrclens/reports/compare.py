@@ -4,7 +4,8 @@ Rendered from a :class:`~mrclens.artifacts.comparison.Comparison` only (nothing 
 again), like the bias report (:mod:`mrclens.reports.report`): Jinja2 with autoescaping on (input
 names and paths are text), a Content-Security-Policy that forbids scripts and every network
 request, inline CSS and charts as inline SVG (:mod:`mrclens.reports.charts`), so the one file can
-be opened, mailed and printed anywhere. The page shows the inputs, what differs between them
+be opened, mailed and printed anywhere. The page shows first, per later input, a forest plot of
+its differences to the first input by bias category (:mod:`mrclens.reports.forest`), then the inputs, what differs between them
 beyond the figures, overlaid distributions of question length, answer length and longest shared
 n-gram, question-type shares side by side (multiple-choice inputs, issue 20: the heuristic
 baselines' accuracies side by side), drops side by side with their interval whiskers, and
@@ -24,7 +25,8 @@ from mrclens import __version__
 from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.layout import COMPARISON_HTML
 from mrclens.io_utils import atomic_write_text
-from mrclens.reports.charts import INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
+from mrclens.reports.charts import CATEGORY_COLOURS, INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
+from mrclens.reports.forest import comparison_rows, forest_svg
 from mrclens.reports.formatting import fmt_pct
 from mrclens.tasks import get_task, task_of
 from mrclens.metrics.bootstrap import confidence_label
@@ -102,6 +104,17 @@ def _charts(c: Comparison) -> list[dict[str, Any]]:
     return charts
 
 
+def _forests(c: Comparison) -> list[dict[str, Any]]:
+    """Per later input, the forest plot of its differences to the first input (:func:`mrclens.reports.forest.comparison_rows`)."""
+    out = []
+    for k in range(1, len(c.inputs)):
+        rows = comparison_rows(c, k)
+        if rows:
+            out.append({"k": k, "name": c.inputs[k].name,
+                        "svg": forest_svg(rows, reference=c.inputs[0].name, colours=CATEGORY_COLOURS)})
+    return out
+
+
 def build_context(c: Comparison) -> dict[str, Any]:
     """The template's variables: inputs, what they share, what differs, charts, table sections, notes."""
     names = [i.name for i in c.inputs]
@@ -135,6 +148,7 @@ def build_context(c: Comparison) -> dict[str, Any]:
         "differs": c.differs,
         "overlaps": [o.sentence() for o in c.overlaps],
         "charts": _charts(c),
+        "forests": _forests(c),
         "sections": sections,
         "notes": c.notes,
         "ci_label": confidence_label(c.confidence),

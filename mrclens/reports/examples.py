@@ -222,6 +222,21 @@ def _mark(flags: list[bool], text: str, start: int, end: int) -> None:
         flags[i] = True
 
 
+def _insertion_place(after: str, p: int, width: int) -> tuple[int, int]:
+    """Where in ``after`` an inserted piece of ``width`` characters found at ``p`` (after the common prefix) lies.
+
+    The piece can slide left while it begins like the text after it (``"W|ho … W|hat"``); of those
+    places, the leftmost one where it starts after whitespace (or at 0) and ends with a space
+    (the insertion rule: text, one space, at a token boundary) is taken, else ``p``.
+    """
+    places = [p]
+    while places[-1] > 0 and after[places[-1] - 1] == after[places[-1] - 1 + width]:
+        places.append(places[-1] - 1)
+    fitting = [j for j in places if (j == 0 or after[j - 1].isspace()) and after[j + width - 1] == " "]
+    start = fitting[-1] if fitting else p
+    return start, start + width
+
+
 def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
     """Characters that differ between ``before`` and ``after``.
 
@@ -229,7 +244,8 @@ def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
         ``(removed, added, kind)``: ``removed[i]`` is true when ``before[i]`` is not kept in place,
         ``added[j]`` when ``after[j]`` is new or moved; ``kind`` is ``"none"`` (equal texts),
         ``"insertion"`` (``after`` is ``before`` with one contiguous piece inserted: found by
-        common prefix and suffix), ``"reordering"`` (the same words in another order, e.g. a
+        common prefix and suffix; where several places fit, :func:`_insertion_place`'s, without
+        the whitespace at its ends — :func:`inserted_marks` is exact when the perturbation record is known), ``"reordering"`` (the same words in another order, e.g. a
         sentence shuffle) or ``"edit"`` (anything else; word-level ``difflib`` opcodes).
     """
     removed = [False] * len(before)
@@ -244,8 +260,7 @@ def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
     while s < limit - p and before[len(before) - 1 - s] == after[len(after) - 1 - s]:
         s += 1
     if p + s == len(before):
-        for j in range(p, len(after) - s):
-            added[j] = True
+        _mark(added, after, *_insertion_place(after, p, len(after) - len(before)))
         return removed, added, "insertion"
     a_tok = _TOKEN.findall(before)
     b_tok = _TOKEN.findall(after)
@@ -264,6 +279,25 @@ def diff_marks(before: str, after: str) -> tuple[list[bool], list[bool], str]:
         _mark(removed, before, a_off[i1], a_off[i2])
         _mark(added, after, b_off[j1], b_off[j2])
     return removed, added, kind
+
+
+def inserted_marks(before: str, after: str, detail: Mapping[str, Any] | None) -> list[bool] | None:
+    """The characters of ``after`` that a recorded insertion added, exactly; ``None`` when the record does not fit.
+
+    The insertion ablations and their controls (e1, e2, e6–e10 and c1, c2, c6–c10) record
+    ``{"inserted": T, "offset": k}`` per changed item, and their rule
+    (:func:`mrclens.perturbations.base.insert_text`) makes ``after == before[:k] + T + " " + before[k:]``;
+    when that holds, exactly ``T`` (``after[k:k + len(T)]``) is marked. A text diff cannot always
+    say where such a piece starts (``"W|ho is …? W|hat …"``), the record can.
+    """
+    if not isinstance(detail, Mapping):
+        return None
+    text, offset = detail.get("inserted"), detail.get("offset")
+    if not isinstance(text, str) or not text or isinstance(offset, bool) or not isinstance(offset, int):
+        return None
+    if not 0 <= offset <= len(before) or after != before[:offset] + text + " " + before[offset:]:
+        return None
+    return [offset <= i < offset + len(text) for i in range(len(after))]
 
 
 def highlight(text: str, changed: list[bool], answer_spans: list[tuple[int, int]], *,
@@ -355,7 +389,12 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
     for qid in chosen:
         b_article, b_par, b_q = base[qid]
         _, a_par, a_q = abl[qid]
+        record = items.get(qid) or {}
+        detail = record.get("detail") if isinstance(record, Mapping) else None
         c_removed, c_added, c_kind = diff_marks(b_par.context, a_par.context)
+        exact = inserted_marks(b_par.context, a_par.context, detail) if c_kind == "insertion" else None
+        if exact is not None:
+            c_added = exact
         q_removed, q_added, q_kind = diff_marks(b_q.question, a_q.question)
         if c_kind == "none":
             kind = "none" if q_kind == "none" else q_kind
@@ -367,8 +406,6 @@ def build_examples(baseline: Dataset, ablated: Dataset, *, ablation_id: str, see
             reordering = sentence_reordering(b_par.context, a_par.context)
             if reordering is not None:
                 labels_before, labels_after, c_added = reordering
-        record = items.get(qid) or {}
-        detail = record.get("detail") if isinstance(record, Mapping) else None
         reason = record.get("reason") if isinstance(record, Mapping) else None
         golds = list(dict.fromkeys(a.text for a in (a_q.answers or b_q.answers)))
         out.append(Example(

@@ -21,6 +21,7 @@ so the one file can be opened, mailed and printed anywhere.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -37,6 +38,8 @@ from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, 
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES
+from mrclens.reports.forest import forest_svg, results_rows, scale_note
+from mrclens.reports.glance import category_glance
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
@@ -254,8 +257,33 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
                 if a.get("reference_bias") not in (None, "inconclusive") else ""),
             "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
                              if not a.get("control_of") else "control (no verdict)",
+            "reference_short": reference_short(a),
+            "reading_sentences": sentences(a.get("reading")),
         })
     return rows
+
+
+_SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(])")
+
+
+def sentences(text: Any) -> list[str]:
+    """A reading split into its sentences (at ``.``/``!``/``?``/``)`` followed by a space and a capital)
+    for the structured long reading; ``[]`` for no text.
+
+    >>> sentences("Similarity bias: strong. Mean F1 drop 3.2 points (95% CI 1.0 to 5.1). Verdict: more.")
+    ['Similarity bias: strong.', 'Mean F1 drop 3.2 points (95% CI 1.0 to 5.1).', 'Verdict: more.']
+    """
+    return [t for t in _SENTENCE.split(str(text).strip()) if t] if text else []
+
+
+def reference_short(entry: Mapping[str, Any]) -> str:
+    """An ablation's comparison with the reference for the table: ``"+30.2 [+21.0, +39.4]"`` (this
+    audit's relative (excess) drop minus the reference's, as stored: a ``small_drop`` ablation's bias
+    side is negative); ``"–"`` when not compared."""
+    d, lo, hi = entry.get("reference_difference"), entry.get("reference_difference_ci_low"), entry.get("reference_difference_ci_high")
+    if not all(isinstance(x, (int, float)) for x in (d, lo, hi)):
+        return "–"
+    return f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 
 # ---- repeated draws / readers (issue 16): the per-draw spread section
@@ -304,7 +332,7 @@ def _replicate_section(results: Mapping[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence: float) -> list[dict[str, Any]]:
+def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence: float, metric: str = "F1") -> list[dict[str, Any]]:
     categories = list(results.get("categories") or [])
     known = {c.get("category") for c in categories}
     for a in rows:  # categories without an aggregate still get a verdict line
@@ -324,6 +352,8 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
             "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
             "reference_text": reference_text(c),
+            "reading_sentences": sentences(c.get("reading")),
+            "glance": category_glance(c, results.get("model_free") or [], metric=metric, ci_label=confidence_label(confidence)),
         })
     return out
 
@@ -458,12 +488,20 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
                  "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
     model = results.get("model") or {}
     data_source = _data_source(results, sources)
+    verdict = _verdict(results, rows, confidence, typed.metric)
+    forest = results_rows(results)
     return {
         "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
         "data_source": data_source,
         "results": results,
         "model": model,
-        "verdict": _verdict(results, rows, confidence),
+        "verdict": verdict,
+        "reference_name": next((c.get("reference") for c in results.get("categories") or [] if c.get("reference")), None),
+        "forest_svg": forest_svg(forest, reference=next((c.get("reference") for c in results.get("categories") or []
+                                                         if c.get("reference")), "the reference"),
+                                 colours={c["category"]: c["colour"] for c in verdict}),
+        "forest_scale": scale_note(forest),
+        "forest_flipped": sorted({r.label.split(" ", 1)[0] for r in forest if r.flipped and r.kind == "ablation"}),
         "ablations": rows,
         "has_reference": any(r.get("reference_bias") is not None for r in rows),
         "replicates": _replicate_section(results),

@@ -29,6 +29,8 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run
 _BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: A laptop viewport in CSS pixels (width, height).
 LAPTOP = (1366, 860)
+#: The first screen the report must answer on (issue 33): a 1,280 × 800 viewport.
+FIRST_SCREEN = (1280, 800)
 
 
 def find_chromium() -> tuple[str, str] | None:
@@ -47,7 +49,8 @@ def headless_chromium(user_data_dir: str | Path, *, window: tuple[int, int] = LA
 
     Args:
         user_data_dir: an empty directory for the browser profile (created if missing).
-        window: window size in CSS pixels ``(width, height)``.
+        window: viewport size in CSS pixels ``(width, height)`` (set exactly, with DevTools'
+            ``Emulation.setDeviceMetricsOverride``).
         performance_log: record DevTools network events, readable with
             ``driver.get_log("performance")`` (``goog:loggingPrefs`` ``{"performance": "ALL"}``).
 
@@ -72,6 +75,9 @@ def headless_chromium(user_data_dir: str | Path, *, window: tuple[int, int] = LA
     if performance_log:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    # the page's viewport is exactly ``window`` (headless Chromium otherwise takes its window frame off it)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": window[0], "height": window[1], "deviceScaleFactor": 1, "mobile": False})
     try:
         yield driver
     finally:

@@ -39,3 +39,43 @@ def scored_audit(_scored_once, tmp_path) -> Path:
 def payload_audit(_payload_once, tmp_path) -> Path:
     """Like :func:`scored_audit`, with an article full of HTML/JS injection attempts."""
     return Path(shutil.copytree(_payload_once, tmp_path / "audit"))
+
+
+@pytest.fixture(scope="session")
+def compared_audit(tmp_path_factory, sample_path) -> Path:
+    """A real small audit read against the bundled SQuAD v1.1 reference, as ``make demo`` reads one.
+
+    Three evaluation articles of the bundled sample, perturbed by :mod:`mrclens.perturbations`
+    (every ablation and control), answered by the simulated shortcut reader of
+    :func:`report_fixtures.overlap_sentence_reader` (instead of training one: baseline F1 about 79),
+    scored by the one scoring path with the data's own model-free figures
+    (:func:`mrclens.scoring.model_free.model_free_figures`, article-clustered) and the reference's
+    audit for the quick profile — the verdict against the reference the report leads with (here
+    Similarity and Question "more", Keyword and Position "in line").
+    """
+    import json
+
+    from mrclens import perturbations
+    from mrclens.formats import load_dataset
+    from mrclens.io_utils import atomic_write_json
+    from mrclens.scoring.against_reference import read_any_reference
+    from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
+    from mrclens.squad import Dataset
+    from mrclens.stats import compute_stats, compute_stats_per_article
+
+    from report_fixtures import overlap_sentence_reader
+
+    root = tmp_path_factory.mktemp("compared") / "audit"
+    full = load_dataset(sample_path)
+    small = Dataset(full.articles[-3:], full.version, str(sample_path))
+    cache = root / "cache"
+    manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=cache, progress=False)
+    for name, file in manifest.set_files().items():
+        squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
+        atomic_write_json(root / "predictions" / f"{name}.json", overlap_sentence_reader(squad))
+    reference, _ = read_any_reference(None)
+    figures = model_free_figures(compute_stats(small, cache_dir=cache, progress=False), reference,
+                                 clusters=cluster_standard_errors(compute_stats_per_article(small, cache)))
+    score_and_publish(root / "perturbed", root / "predictions", root, model_name="overlap-sentence reader (simulated)", seed=0,
+                      n_resamples=200, progress=False, model_free=figures, reference=reference, profile="quick")
+    return root

@@ -11,6 +11,7 @@ title, context, question, answer and prediction carry HTML/JS injection attempts
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 PAYLOAD_SCRIPT = "<script>document.title='pwned'</script>"
@@ -198,3 +199,50 @@ def write_audit_dir(root: Path, *, payload: bool = False, drop_predictions: tupl
         }
     (pert / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     return root
+
+
+_WORD = re.compile(r"\w+")
+
+
+def overlap_model(squad: dict) -> dict[str, str]:
+    """Answer with the first four words, not in the question, of the sentence sharing most words with it.
+
+    A deliberately shallow reader: it is steered by lexical overlap, so inserting the question
+    into the context (e1) must hurt it.
+    """
+    out = {}
+    for article in squad["data"]:
+        for par in article["paragraphs"]:
+            sentences = [s for s in re.split(r"(?<=[.!?])\s+", par["context"]) if s]
+            for qa in par["qas"]:
+                q = {w.lower() for w in _WORD.findall(qa["question"])}
+                best = max(sentences, key=lambda s: len(q & {w.lower() for w in _WORD.findall(s)}))
+                rest = [w for w in best.split() if w.strip(".,;:!?\"'()").lower() not in q]
+                out[qa["id"]] = " ".join(rest[:4])
+    return out
+
+
+def overlap_sentence_reader(squad: dict) -> dict[str, str]:
+    """A simulated shortcut reader: it knows each question's first gold answer, but gives it only when
+    the answer lies in the sentence sharing most words with the question; otherwise it answers like
+    :func:`overlap_model` from that sentence.
+
+    Strong on data where answers sit in the most similar sentence (about 80 % of SQuAD v1.1's), and
+    misled exactly by what the Similarity ablations do (a sentence repeating the question), so its
+    drops can be read against a reference; it is a test device, not a model.
+    """
+    out = overlap_model(squad)
+    for article in squad["data"]:
+        for par in article["paragraphs"]:
+            context = par["context"]
+            bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+", context)] + [len(context)]
+            spans = [(s, e) for s, e in zip(bounds, bounds[1:]) if context[s:e].strip()]
+            for qa in par["qas"]:
+                if not qa.get("answers"):
+                    continue
+                q = {w.lower() for w in _WORD.findall(qa["question"])}
+                s, e = max(spans, key=lambda sp: len(q & {w.lower() for w in _WORD.findall(context[sp[0]:sp[1]])}))
+                gold = qa["answers"][0]
+                if s <= gold["answer_start"] < e:
+                    out[qa["id"]] = gold["text"]
+    return out

@@ -1,5 +1,6 @@
 """The report in a real browser: headless Chromium opens it from disk, renders it, requests nothing
-from any network, runs none of the injected payloads, and prints."""
+from any network, runs none of the injected payloads, and prints; and its first screen answers per
+bias category at 1,280 × 800 with nothing wider than the viewport (issue 33)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from selenium.webdriver.common.by import By  # selenium: the test extra (pip ins
 
 from mrclens.reports import write_report
 
-from browser_helpers import CHROMIUM_FLAGS, capture_png, find_chromium, headless_chromium
+from browser_helpers import CHROMIUM_FLAGS, FIRST_SCREEN, capture_png, find_chromium, headless_chromium
 from report_fixtures import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA
 
 pytestmark = pytest.mark.browser
@@ -80,3 +81,69 @@ def test_report_in_headless_chromium(chromium, payload_audit, tmp_path):
         assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") + pdf.count(b"/Type/Page") >= 3
         later = _network_requests(driver)
         assert all(u == url or u.startswith("data:") for u in later), later
+
+
+#: JavaScript: the document's scroll width, the viewport width, and every rendered element whose right edge
+#: lies beyond the viewport (tag, id, class, right edge).
+_OVERFLOW_JS = """
+const width = window.innerWidth;
+const out = [];
+for (const el of document.querySelectorAll('body *')) {
+  const r = el.getBoundingClientRect();
+  if ((r.width > 0 || r.height > 0) && r.right > width + 0.5) {
+    out.push([el.tagName, el.id, String(el.getAttribute('class') || ''), Math.round(r.right)]);
+  }
+}
+return [document.documentElement.scrollWidth, width, out];
+"""
+
+
+def _deciding_figure(c: dict, model_free: list[dict]) -> set[str]:
+    """The figure(s) that decided a category's verdict, as results.json holds them (issue 33)."""
+    basis, bias = c.get("reference_basis") or "", c.get("reference_bias")
+    if bias in ("more", "in line", "less") and "drops" in basis and c.get("reference_difference") is not None:
+        return {f"{c['reference_difference']:+.1f}"}
+    if bias in ("more", "less") and basis == "model-free":
+        mine = [f for f in model_free if f["category"] == c["category"] and f.get("comparison") not in (None, "in line")]
+        side = [f for f in mine if (f["comparison"] == f["bias_when"]) == (bias == "more")]
+        return {f"{f['difference']:+.{2 if '(words)' in f['label'] else 1}f}" for f in side}
+    return {f"{c['f1_drop']:.1f}"}
+
+
+def _demo_audits(compared_audit):
+    """The audit the first-screen test reads: the compared audit of the fixtures, and the ``make demo``
+    audit when ``MRCLENS_DEMO_AUDIT`` names its folder (the lead's check on a real run)."""
+    import os
+    from pathlib import Path
+
+    yield compared_audit
+    if os.environ.get("MRCLENS_DEMO_AUDIT"):
+        yield Path(os.environ["MRCLENS_DEMO_AUDIT"])
+
+
+def test_first_screen_answers_per_category_and_nothing_is_wider_than_the_viewport(chromium, compared_audit, tmp_path):
+    """Issue 33, done when: at 1,280 × 800 the first screen shows each category's verdict against the reference
+    and its deciding figure, and no element is wider than the viewport."""
+    for k, audit in enumerate(_demo_audits(compared_audit)):
+        results = json.loads((audit / "results.json").read_text(encoding="utf-8"))
+        report = write_report(audit, tmp_path / f"report-{k}.html")
+        with headless_chromium(tmp_path / f"profile-{k}", window=FIRST_SCREEN) as driver:
+            driver.get(report.resolve().as_uri())
+            assert driver.execute_script("return [window.innerWidth, window.innerHeight]") == list(FIRST_SCREEN)
+            for c in results["categories"]:
+                card = driver.find_element(By.ID, f"category-{c['category'].lower()}")
+                badge = card.find_element(By.CSS_SELECTOR, ".badge")
+                words = {"more": "more than", "in line": "in line with", "less": "less than",
+                         "inconclusive": "inconclusive against"}
+                expected = (f"{words[c['reference_bias']]} {c['reference']}" if c.get("reference_bias") in words
+                            else "not compared with a reference")
+                assert badge.text == expected, (audit, c["category"], badge.text)
+                figures = card.find_elements(By.CSS_SELECTOR, ".big")
+                shown = {f.text for f in figures}
+                assert _deciding_figure(c, results.get("model_free") or []) <= shown, (c["category"], shown)
+                for element in (badge, *figures):  # above the fold
+                    rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
+                    assert 0 <= rect["top"] and rect["bottom"] <= FIRST_SCREEN[1], (c["category"], rect)
+            scroll_width, width, beyond = driver.execute_script(_OVERFLOW_JS)
+            assert scroll_width <= FIRST_SCREEN[0] and width <= FIRST_SCREEN[0]
+            assert beyond == [], beyond[:10]

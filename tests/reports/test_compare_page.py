@@ -50,9 +50,18 @@ def test_page_is_self_contained_and_names_are_text(comparison, tmp_path):
     for element_id in ("inputs", "differs", "charts", "comparison-table", "method", "dist-question-words",
                        "dist-answer-words", "dist-longest-shared-ngram", "question-types"):
         assert f'id="{element_id}"' in html, element_id
-    assert html.count("<svg") == 4
+    assert html.count("<svg") == 4 + 2  # the pictures, and a forest plot per later input (issue 33)
+    # the forest plot against the first input: input 2's much smaller share in the most similar sentence
+    # (60 % vs 80 %) is drawn left of the line, in green ("less"); input 3's 79 % is not distinguishable
+    for k, colour in ((2, "#1a7f37"), (3, "#3d4a57")):
+        forest = html[html.index(f'id="forest-{k}"'):]
+        forest = forest[: forest.index("</figure>")]
+        row = re.search(r'<g class="row model-free"><title>answers in the sentence most similar.*?</g>', forest, re.S).group(0)
+        assert f'fill="{colour}">' in row, (k, row)
+    assert "&lt;script&gt;document.title=" in html[html.index('id="forest-2"'):html.index('id="forest-3"')]
     # the table: the significant similarity difference is bold and marked "less"; the 1-point one is not significant
-    row = re.search(r"answers in the sentence most similar.*?</tr>", html, re.S).group(0)
+    table = html[html.index('id="comparison-table"'):]
+    row = re.search(r"answers in the sentence most similar.*?</tr>", table, re.S).group(0)
     assert 'class="diff sig less"' in row and row.count('class="diff"') == 1
     path = write_comparison_page(comparison, tmp_path)
     assert path.name == "comparison.html" and path.read_text(encoding="utf-8") == html

@@ -11,31 +11,12 @@ from markupsafe import escape
 
 from mrclens import perturbations
 from perturbed_fixture import ALL_ABLATION_IDS, score_and_publish
+from report_fixtures import overlap_model
 from mrclens.io_utils import atomic_write_json
 from mrclens.reports import PCT_DECIMALS, render_report
 from mrclens.formats import load_dataset
-from mrclens.squad import Dataset
-
-_WORD = re.compile(r"\w+")
-
-
-def overlap_model(squad: dict) -> dict[str, str]:
-    """Answer with the first four words, not in the question, of the sentence sharing most words with it.
-
-    A deliberately shallow reader: it is steered by lexical overlap, so inserting the question
-    into the context (e1) must hurt it.
-    """
-    out = {}
-    for article in squad["data"]:
-        for par in article["paragraphs"]:
-            sentences = [s for s in re.split(r"(?<=[.!?])\s+", par["context"]) if s]
-            for qa in par["qas"]:
-                q = {w.lower() for w in _WORD.findall(qa["question"])}
-                best = max(sentences, key=lambda s: len(q & {w.lower() for w in _WORD.findall(s)}))
-                rest = [w for w in best.split() if w.strip(".,;:!?\"'()").lower() not in q]
-                out[qa["id"]] = " ".join(rest[:4])
-    return out
-
+from mrclens.reports.examples import build_examples
+from mrclens.squad import Article, Dataset
 
 @pytest.fixture(scope="module")
 def real_audit(tmp_path_factory, sample_path):
@@ -60,11 +41,11 @@ def test_report_of_a_real_small_audit(real_audit):
     for a in results["ablations"]:
         assert a["evaluated"], a
         row = page[page.index(f'<tr id="row-{a["id"]}"'):]
-        row = row[: row.index("</tr>")]
-        for key in ("exact_match", "f1", "baseline_f1", "f1_drop"):
-            assert f">{a[key]:.{PCT_DECIMALS}f}<" in row or f">{a[key]:.{PCT_DECIMALS}f}</strong>" in row, (a["id"], key)
-        assert f"[{a['ci_low']:.{PCT_DECIMALS}f}, {a['ci_high']:.{PCT_DECIMALS}f}]" in row
-        assert f">{a['n']:,}<" in row and f">{a['changed']:,}<" in row
+        row, details = row[: row.index("</tr>")], row[: row.index("</details>")]  # the row, and with its disclosure
+        assert f"<strong>{a['f1_drop']:.{PCT_DECIMALS}f}</strong> [{a['ci_low']:.{PCT_DECIMALS}f}, {a['ci_high']:.{PCT_DECIMALS}f}]" in row
+        assert f">{a['changed']:,} / {a['n']:,}<" in row
+        for key in ("exact_match", "f1", "baseline_f1"):
+            assert f"<td>{a[key]:.{PCT_DECIMALS}f}</td>" in details, (a["id"], key)
         block = page[page.index(f'id="examples-{a["id"]}"'):]
         block = block[: block.index("</section>")]
         if a["id"] in ("e10", "c10"):
@@ -103,3 +84,62 @@ def test_report_of_a_real_small_audit(real_audit):
         assert question.strip() and question.strip() in inserted, (question, inserted)
     # the real article titles and the manifest's source are shown
     assert str(escape(manifest["source"]["sha256"])) in page
+
+
+#: The ablations that insert text, and their matched controls (each item records ``inserted`` and ``offset``).
+INSERTIONS = ["e1", "c1", "e2", "c2", "e6", "c6", "e7", "c7", "e8", "c8", "e10", "c10"]
+
+
+@pytest.fixture(scope="module")
+def insertions(tmp_path_factory, sample_path):
+    """The insertion ablations and controls on three articles of the bundled sample (the controls take
+    their text from the *other* articles, so one article is not enough)."""
+    root = tmp_path_factory.mktemp("insertions")
+    full = load_dataset(sample_path)
+    small = Dataset([Article(a.title, a.paragraphs[:12]) for a in full.articles[4:7]], full.version, str(sample_path))
+    manifest = perturbations.perturb_dataset(small, root / "perturbed", ablations=INSERTIONS, seed=0,
+                                             cache_dir=root / "cache", progress=False)
+    return root / "perturbed", manifest
+
+
+def _runs(segments, flag: str) -> tuple[list[str], set[int]]:
+    """The texts of the maximal runs of ``segments`` with ``flag`` set, and the character offsets they cover."""
+    runs, covered, pos, open_run = [], set(), 0, False
+    for s in segments:
+        on = getattr(s, flag)
+        if on:
+            runs[-1:] = [runs[-1] + s.text] if open_run else [*runs[-1:], s.text] if runs else [s.text]
+            covered |= set(range(pos, pos + len(s.text)))
+        open_run = on
+        pos += len(s.text)
+    return runs, covered
+
+
+def test_highlights_are_exactly_the_inserted_text_and_the_answers(insertions):
+    """Issue 33: one control's highlight was off by one character. On every changed item of every insertion
+    ablation and control, the highlighted text is exactly the text the perturbation inserted, and the
+    highlighted answer characters are exactly the gold answer spans."""
+    perturbed, manifest = insertions
+    files = manifest.set_files()
+    m = manifest.to_json()["ablations"]
+    checked = {}
+    for aid in INSERTIONS:
+        items = m[aid]["items"]
+        changed = {q for q, r in items.items() if r["changed"]}
+        if not changed:
+            continue
+        baseline = load_dataset(perturbed / files[m[aid]["baseline_set"]])
+        ablated = load_dataset(perturbed / files[aid])
+        by_id = ablated.questions_by_id()
+        examples = build_examples(baseline, ablated, ablation_id=aid, seed=0, k=len(changed), changed_ids=changed, items=items)
+        assert {e.qid for e in examples} == changed
+        for e in examples:
+            inserted, _ = _runs(e.context_after, "inserted")
+            assert inserted == [items[e.qid]["detail"]["inserted"]], (aid, e.qid)
+            context = "".join(s.text for s in e.context_after)
+            spans = {i for a in by_id[e.qid].answers for i in range(a.answer_start, a.answer_end)}
+            assert _runs(e.context_after, "answer")[1] == spans, (aid, e.qid)
+            assert all(context[a.answer_start:a.answer_end] == a.text for a in by_id[e.qid].answers)
+        checked[aid] = len(examples)
+    # every ablation and control changed items here (the controls found text in the other articles)
+    assert set(checked) == set(INSERTIONS), checked  # every ablation and control changed items (290 here)

@@ -9,6 +9,7 @@ from mrclens.reports.examples import (
     choose_examples,
     diff_marks,
     highlight,
+    inserted_marks,
     prediction_flips,
     sentence_reordering,
 )
@@ -24,17 +25,34 @@ def test_insertion_is_found_by_prefix_and_suffix():
     after = "Jupiter is large. How many moons? It has 95 moons."
     removed, added, kind = diff_marks(before, after)
     assert kind == "insertion"
-    assert _marked(after, added) == "How many moons? "
+    assert _marked(after, added) == "How many moons?"  # the inserted text, not the space that separates it
     assert not any(removed)
 
 
 def test_insertion_that_repeats_neighbouring_text_marks_the_right_length():
-    # the inserted text repeats the word that follows it: prefix/suffix must still mark exactly its 6 characters
+    # the inserted text repeats the word that follows it: prefix/suffix must still mark exactly the inserted word
     before = "moons are many."
     after = "moons moons are many."
     removed, added, kind = diff_marks(before, after)
     assert kind == "insertion"
-    assert sum(added) == len("moons ")
+    assert _marked(after, added) == "moons"
+
+
+def test_insertion_that_begins_like_the_next_word_is_not_shifted():
+    # issue 33: e1 inserted "Who is …?" before "Wh…": a common prefix alone marked "ho is …? W" (off by one)
+    before = "Denver won. Who scored? Nobody knows."
+    inserted = "Who is the coach?"
+    after = before[:12] + inserted + " " + before[12:]
+    _, added, kind = diff_marks(before, after)
+    assert kind == "insertion" and _marked(after, added) == inserted
+    # where the text alone is ambiguous (the piece repeats its neighbours), the perturbation record decides
+    before = "The Broncos won. The Broncos lost."
+    inserted = "Broncos The"
+    after = before[:21] + inserted + " " + before[21:]
+    assert _marked(after, diff_marks(before, after)[1]) != inserted
+    assert _marked(after, inserted_marks(before, after, {"inserted": inserted, "offset": 21})) == inserted
+    assert inserted_marks(before, after, {"inserted": inserted, "offset": 20}) is None  # a record that does not fit
+    assert inserted_marks(before, after, None) is None
 
 
 def test_sentence_shuffle_is_a_reordering():
@@ -118,7 +136,7 @@ def test_build_examples_shows_the_scores_that_scoring_computed():
     [ex] = build_examples(base, abl, ablation_id="e1", seed=0, k=3, baseline_predictions={"a": "95"},
                           ablated_predictions={"a": "Jupiter"}, baseline_scores=before, ablated_scores=after)
     assert ex.changed and ex.change_kind == "insertion" and ex.context_changed and not ex.question_changed
-    assert [s.text for s in ex.context_after if s.inserted] == ["How many moons does Jupiter have? "]
+    assert [s.text for s in ex.context_after if s.inserted] == ["How many moons does Jupiter have?"]
     assert [s.text for s in ex.context_after if s.answer] == ["95"]
     assert [s.text for s in ex.context_before if s.answer] == ["95"]
     assert ex.golds == ["95"]

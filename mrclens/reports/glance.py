@@ -1,0 +1,187 @@
+"""The verdict at a glance (issue 33): per bias category, one line that says what to act on.
+
+The README says to act on the verdict **against the reference** (``reference_bias`` of a
+category: ``"more"``, ``"in line"``, ``"less"`` or ``"inconclusive"``; :mod:`mrclens.scoring.against_reference`),
+not on the absolute evidence level (how far this reader's F1 falls, which grows with the reader's
+strength). So each category's line holds, in this order:
+
+* the **verdict** against the reference (the badge);
+* one sentence of **why**, from ``reference_basis`` (``"drops"``, ``"model-free"`` or ``"drops and
+  model-free"``: the evidence that decided it);
+* the **deciding figure(s)** with their CI: for drops, the category's ``reference_difference``
+  (the mean over its ablations of this dataset's relative drop minus the reference's, in points of
+  percent of the baseline F1, signed so that ``+`` is towards the bias); for the model-free
+  figures, each :class:`~mrclens.artifacts.results.ModelFreeFigure` of the category that differs
+  from the reference on the verdict's side (``comparison == bias_when`` for "more"), as value
+  against the reference's and the difference with its CI;
+* what to do about it (:func:`advice`);
+* secondary: the absolute evidence level, named for what it is — how sensitive this reader is to
+  the category's ablations.
+
+Nothing is computed here that scoring did not compute: the lines only select and format fields
+of ``results.json`` (:mod:`mrclens.artifacts.results`).
+
+Examples:
+    >>> line = category_glance({"category": "Position", "reference": "SQuAD v1.1", "reference_bias": "in line",
+    ...                         "reference_basis": "drops", "reference_difference": 1.2,
+    ...                         "reference_difference_ci_low": -3.0, "reference_difference_ci_high": 5.4,
+    ...                         "evidence": "strong", "f1_drop": 9.5, "ci_low": 7.0, "ci_high": 12.0}, [])
+    >>> line["badge"], line["figures"][0]["value"], line["figures"][0]["ci"]
+    ('in line with SQuAD v1.1', '+1.2', '[-3.0, +5.4]')
+    >>> line["sensitivity"]
+    'how sensitive this reader is: strong evidence (F1 drop 9.5 [7.0, 12.0])'
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from mrclens.reports.formatting import fmt_ci, fmt_pct
+from mrclens.scoring.readings import LOW_BASELINE_F1
+
+#: The verdicts against the reference, in the order a reader acts on them, and their badge words.
+VERDICTS = {"more": "more than", "in line": "in line with", "less": "less than", "inconclusive": "inconclusive against"}
+#: The verdict of a category that was not compared with any reference.
+NOT_COMPARED = "not compared"
+#: Absolute evidence levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`) as words.
+EVIDENCE_WORDS = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence",
+                  "none": "no sign", "inconclusive": "inconclusive (weak baseline)"}
+
+#: What to do when a category shows more of its bias than the reference (span and multiple-choice
+#: categories); other categories get :data:`_GENERIC_MORE`.
+_MORE_ADVICE = {
+    "Similarity": "Have annotators paraphrase questions instead of copying passage wording, and add "
+                  "distractor sentences that repeat the question (like e1/e2) to the evaluation set.",
+    "Question": "Many questions are answerable without reading them fully: add questions whose answer "
+                "type has several candidates in the passage, and check that removing question words hurts.",
+    "Keyword": "Answers are found by matching question words: paraphrase questions with synonyms and add "
+               "distractors that share the keywords but not the answer.",
+    "Position": "Answers cluster at one place in the passage: balance where answer sentences lie, or "
+                "sample questions across the whole passage.",
+}
+_GENERIC_MORE = "Rewrite or re-sample the items that carry this cue, then audit again."
+_ADVICE = {
+    "in line": "No more than the reference: treat it as you treat {ref}'s known shortcuts.",
+    "less": "Nothing to fix here: the data carries less of this shortcut than {ref}.",
+    "inconclusive": "Train a stronger reader (a longer --profile, or --model with your own predictions) "
+                    "and audit again; this reader learned too little to compare.",
+    NOT_COMPARED: "Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader "
+                  "profile it has, to get a verdict to act on.",
+}
+
+
+def advice(category: str, verdict: str, reference: str | None) -> str:
+    """One short sentence: what a dataset builder does about ``verdict`` (a key of :data:`VERDICTS` or
+    :data:`NOT_COMPARED`) for ``category``; ``reference`` names the reference in the sentence."""
+    if verdict == "more":
+        return _MORE_ADVICE.get(category, _GENERIC_MORE)
+    return _ADVICE.get(verdict, _ADVICE[NOT_COMPARED]).format(ref=reference or "the reference")
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x)
+
+
+def _signed(x: Any, decimals: int = 1) -> str:
+    return f"{x:+.{decimals}f}" if _num(x) else "–"
+
+
+def _signed_ci(low: Any, high: Any, decimals: int = 1) -> str:
+    return f"[{_signed(low, decimals)}, {_signed(high, decimals)}]" if _num(low) and _num(high) else ""
+
+
+def _decimals(label: str) -> int:
+    """Two decimals for figures in words (n-gram lengths), one for percentages."""
+    return 2 if "(words)" in label else 1
+
+
+def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
+    """A model-free figure as the glance shows it: ``{"label", "value", "ci", "detail"}``.
+
+    ``value``/``ci`` are the difference to the reference with its CI (the figure's unit);
+    ``detail`` gives both datasets' values.
+    """
+    label = str(f.get("label") or f.get("path") or "")
+    d = _decimals(label)
+    value = f.get("value")
+    ref_value = f.get("reference_value")
+    detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
+              if _num(value) and _num(ref_value) else "")
+    return {"label": label, "value": _signed(f.get("difference"), d),
+            "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}
+
+
+def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, verdict: str) -> list[Mapping[str, Any]]:
+    """The category's model-free figures that differ from the reference on the verdict's side.
+
+    "more": ``comparison == bias_when`` (the data offers the shortcut more); "less": a difference
+    the other way; any other verdict: none.
+    """
+    mine = [f for f in figures if f.get("category") == category and f.get("comparison") not in (None, "in line")]
+    if verdict == "more":
+        return [f for f in mine if f.get("comparison") == f.get("bias_when")]
+    if verdict == "less":
+        return [f for f in mine if f.get("comparison") != f.get("bias_when")]
+    return []
+
+
+def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) -> str:
+    if verdict == NOT_COMPARED:
+        return "These results hold no comparison with a reference; only the absolute drops below."
+    if verdict == "inconclusive":
+        return (f"The reader is too weak (baseline {metric} below {LOW_BASELINE_F1:.0f}) for its drops to be "
+                f"compared with {ref}'s.")
+    side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
+    if basis == "drops and model-free":
+        return f"Both its ablations and the data itself show this shortcut {side} {ref}."
+    if basis == "model-free":
+        return f"The data itself (no reader) offers this shortcut {side} {ref}."
+    return f"Its ablations cost this reader {side} they cost the same reader profile on {ref}."
+
+
+def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]], *, metric: str = "F1",
+                    ci_label: str = "95% CI") -> dict[str, Any]:
+    """One category's line at a glance (module docstring) from its ``results.json`` entry.
+
+    Args:
+        c: a ``categories[]`` entry of ``results.json`` (a :class:`~mrclens.artifacts.results.CategoryResult` as a dict).
+        model_free: the ``model_free`` list of ``results.json`` (every category's figures).
+        metric: ``"F1"``, or ``"accuracy"`` for multiple-choice results.
+        ci_label: how the CI is named (e.g. ``"95% CI"``).
+
+    Returns:
+        ``{"category", "verdict" (a key of VERDICTS or NOT_COMPARED), "badge", "why",
+        "figures": [{"label", "value", "ci", "detail"}], "advice", "sensitivity", "reference"}``;
+        every value is plain text (the template escapes it).
+    """
+    category = str(c.get("category") or "")
+    ref = str(c.get("reference") or "the reference")
+    verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED
+    basis = str(c.get("reference_basis") or "drops")
+    figures: list[dict[str, str]] = []
+    if verdict in ("more", "in line", "less") and "drops" in basis and _num(c.get("reference_difference")):
+        figures.append({"label": f"drops: this dataset minus {ref}, towards the bias (points of % of baseline {metric})",
+                        "value": _signed(c.get("reference_difference")),
+                        "ci": _signed_ci(c.get("reference_difference_ci_low"), c.get("reference_difference_ci_high")),
+                        "detail": f"mean over its ablations, {ci_label}"})
+    if "model-free" in basis:
+        figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
+    if not figures:  # inconclusive or not compared: the absolute drop is all there is
+        figures.append({"label": f"{metric} drop (not compared)", "value": fmt_pct(c.get("f1_drop")),
+                        "ci": fmt_ci(c.get("ci_low"), c.get("ci_high")), "detail": ci_label})
+    level = EVIDENCE_WORDS.get(c.get("evidence"), "not rated")
+    drop = fmt_pct(c.get("f1_drop"))
+    sensitivity = f"how sensitive this reader is: {level}" + (
+        f" ({metric} drop {drop} {fmt_ci(c.get('ci_low'), c.get('ci_high'))})".replace(" )", ")") if drop != "–" else "")
+    return {
+        "category": category,
+        "verdict": verdict,
+        "badge": f"{VERDICTS[verdict]} {ref}" if verdict in VERDICTS else "not compared with a reference",
+        "why": _why(c, verdict, ref, basis, metric),
+        "figures": figures,
+        "advice": advice(category, verdict, c.get("reference")),
+        "sensitivity": sensitivity,
+        "reference": c.get("reference"),
+        "basis": basis if verdict in ("more", "in line", "less") else None,
+    }

@@ -1,0 +1,120 @@
+"""The verdict at a glance (issue 33): the badge is the verdict against the reference, with the figure that
+decided it and its CI, what to do, and the absolute level only as the reader's sensitivity."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+from mrclens.artifacts.reference import Reference, ReferenceFigure
+from mrclens.artifacts.results import read_results
+from mrclens.reports import render_report
+from mrclens.reports.glance import NOT_COMPARED, advice, category_glance, deciding_model_free
+from mrclens.scoring.against_reference import compare_with_reference
+from mrclens.scoring.model_free import model_free_figures
+
+
+def _card(page: str, category: str) -> str:
+    card = page[page.index(f'id="category-{category.lower()}"'):]
+    return card[: card.index("</div>")]
+
+
+def test_each_card_leads_with_the_verdict_against_the_reference_and_its_figure(compared_audit):
+    results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
+    page = render_report(compared_audit)
+    verdicts = {c["category"]: c["reference_bias"] for c in results["categories"]}
+    assert verdicts == {"Similarity": "more", "Question": "more", "Keyword": "in line", "Position": "in line"}
+    for c in results["categories"]:
+        card = _card(page, c["category"])
+        words = {"more": "more than", "in line": "in line with"}[c["reference_bias"]]
+        badge = re.search(r'<span class="badge ([^"]+)">(.*?)</span>', card)
+        assert badge.groups() == (f"v-{c['reference_bias'].replace(' ', '-')}", f"{words} SQuAD v1.1"), badge.groups()
+        # the deciding figure (the drops here) with its CI, as scoring stored it
+        big = re.search(r'<span class="big">(.*?)</span> <span class="ci">(.*?)</span>', card).groups()
+        assert big == (f"{c['reference_difference']:+.1f}",
+                       f"[{c['reference_difference_ci_low']:+.1f}, {c['reference_difference_ci_high']:+.1f}]")
+        # the absolute level is there, named for what it is, after the figure, never as the badge
+        level = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence",
+                 "none": "no sign"}[c["evidence"]]
+        assert card.index("how sensitive this reader is: " + level) > card.index('<span class="big">')
+        assert "What to do:" in card and f'href="#details-{c["category"].lower()}"' in card
+        # and the card reads in ten seconds: far shorter than the reading it replaces
+        assert len(re.sub(r"<[^>]+>", " ", card).split()) < 90 < len(c["reading"].split())
+    # the issue's case: a category with no sign of absolute bias is still "more" against the reference
+    question = next(c for c in results["categories"] if c["category"] == "Question")
+    assert question["evidence"] == "none" and question["reference_bias"] == "more"
+
+
+def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_audit):
+    """Without a reference audit for the reader's profile the model-free figures decide; the card shows
+    the figure(s) on the verdict's side, each as the difference to the reference with its CI."""
+    typed = read_results(compared_audit)
+    stats = {"similarity": {"answer_in_most_similar_sentence_pct": 92.0, "n": 400},
+             "answer_position": {"first_sentence_pct": 20.0, "sentence_index": {"n": 400}}}
+    reference = Reference("a made-up reference", {}, {
+        "similarity.answer_in_most_similar_sentence_pct": ReferenceFigure(80.0, 10000),
+        "answer_position.first_sentence_pct": ReferenceFigure(30.0, 10000)})
+    figures = model_free_figures(stats, reference)
+    assert [(f.category, f.comparison) for f in figures] == [("Similarity", "higher"), ("Position", "lower")]
+    plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
+                     reference_difference_ci_low=None, reference_difference_ci_high=None) for c in typed.categories]
+    _, cats = compare_with_reference(typed.ablations, plain, reference, "no-such-profile", model_free=figures)
+    got = {c.category: (c.reference_bias, c.reference_basis) for c in cats}
+    assert got["Similarity"] == ("more", "model-free") and got["Position"] == ("less", "model-free")
+    as_json = [vars(f) for f in figures]
+    for c in cats:
+        line = category_glance({**vars(c)}, as_json)
+        if c.category == "Similarity":
+            [fig] = line["figures"]
+            f = figures[0]
+            assert fig["label"] == f.label and fig["value"] == f"{f.difference:+.1f}"
+            assert fig["ci"] == f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}]"
+            assert fig["detail"] == "92.0 here, 80.0 in a made-up reference"
+            assert line["badge"] == "more than a made-up reference" and "data itself" in line["why"]
+        elif c.category == "Position":
+            assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == [figures[1].label]
+            assert line["advice"].startswith("Nothing to fix")
+        else:  # Question, Keyword: nothing decided them, the page says "not compared" and shows the drop
+            assert line["verdict"] == NOT_COMPARED and line["figures"][0]["label"] == "F1 drop (not compared)"
+    assert deciding_model_free(as_json, "Similarity", "less") == [] and deciding_model_free(as_json, "Question", "more") == []
+
+
+def test_inconclusive_and_advice():
+    c = {"category": "Keyword", "reference": "SQuAD v1.1", "reference_bias": "inconclusive", "reference_basis": "drops",
+         "evidence": "inconclusive", "f1_drop": 0.3, "ci_low": -1.4, "ci_high": 2.1}
+    line = category_glance(c, [])
+    assert line["badge"] == "inconclusive against SQuAD v1.1" and "too weak" in line["why"]
+    assert line["figures"] == [{"label": "F1 drop (not compared)", "value": "0.3", "ci": "[-1.4, 2.1]", "detail": "95% CI"}]
+    assert line["advice"].startswith("Train a stronger reader")
+    assert advice("Position", "more", "SQuAD v1.1") != advice("Similarity", "more", "SQuAD v1.1")
+    assert advice("Made-up", "more", None).startswith("Rewrite or re-sample")
+    assert "SQuAD v1.1" in advice("Keyword", "in line", "SQuAD v1.1")
+
+
+def test_the_glance_holds_injected_names_as_plain_text():
+    """The lines are plain text (the report's template escapes them: tests/reports/test_report.py's payload test)."""
+    payload = "<script>alert(1)</script>"
+    c = {"category": payload, "reference": payload, "reference_bias": "more", "reference_basis": "model-free"}
+    f = {"category": payload, "label": payload, "bias_when": "higher", "comparison": "higher", "value": 2.0,
+         "reference_value": 1.0, "difference": 1.0, "difference_ci_low": 0.5, "difference_ci_high": 1.5}
+    line = category_glance(c, [f])
+    assert line["figures"][0]["label"] == payload and line["badge"] == f"more than {payload}"  # plain text
+
+
+def test_a_reference_or_ablation_name_with_markup_stays_text_on_the_page(compared_audit):
+    """A reference can be any earlier audit (``--reference DIR``: its name holds the path); the badge, the
+    deciding figure's label, the forest plot and the details show it as text."""
+    from markupsafe import escape
+
+    from report_fixtures import PAYLOAD_SCRIPT
+
+    typed = read_results(compared_audit)
+    typed = replace(typed, categories=[replace(c, reference=PAYLOAD_SCRIPT) for c in typed.categories],
+                    ablations=[replace(a, name=f"{a.name} {PAYLOAD_SCRIPT}") for a in typed.ablations])
+    page = render_report(compared_audit, results=typed)
+    assert "<script" not in page.lower()
+    verdict = page[page.index('<section id="verdict">'): page.index('<section id="ablations">')]
+    forest = verdict[verdict.index('id="forest"'):]
+    assert f"more than {escape(PAYLOAD_SCRIPT)}" in _card(verdict, "Similarity")
+    assert str(escape(PAYLOAD_SCRIPT)) in forest[: forest.index("</svg>")]
