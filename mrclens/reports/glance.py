@@ -118,7 +118,8 @@ def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, ver
     "more": ``comparison == bias_when`` (the data offers the shortcut more); "less": a difference
     the other way; any other verdict: none.
     """
-    mine = [f for f in figures if f.get("category") == category and f.get("comparison") not in (None, "in line")]
+    mine = [f for f in figures if f.get("category") == category and f.get("comparison") not in (None, "in line")
+            and f.get("role", "verdict") == "verdict"]  # descriptions (raw shares) never decide (issue 32)
     if verdict == "more":
         return [f for f in mine if f.get("comparison") == f.get("bias_when")]
     if verdict == "less":
