@@ -92,4 +92,6 @@ def compare(inputs: tuple[str, ...], out_dir: str | None, names: str | None, see
     if out_dir is not None:
         click.echo(f"wrote {', '.join(str(Path(out_dir) / name) for name in COMPARISON_FILES)}\n")
         page = str(Path(out_dir) / COMPARISON_HTML)
+    for overlap in comparison.overlaps:  # inputs that share questions or contexts are not independent samples
+        click.echo(f"Overlap: {overlap.sentence()}")
     click.echo(format_comparison_summary(comparison, page))

@@ -137,5 +137,7 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
         click.echo("")
     if written:
         click.echo(f"wrote {', '.join(str(p) for p in written)}\n")
-    report = next((str(p) for p in written if Path(p).name == "report.html"), None)
+    from mrclens.artifacts.layout import REPORT_HTML
+
+    report = next((str(p) for p in written if Path(p).name == REPORT_HTML), None)
     click.echo(format_summary(results, report=report, wide_hint=not wide))
