@@ -136,6 +136,9 @@ def _figure_line(f: ModelFreeFigure, level: str) -> str:
     if f.reference_value is not None:
         line += (f" against {_num(f.reference_value)} in {f.reference}; difference {_num(f.difference, True)} "
                  f"({level} CI {_ci(f.difference_ci_low, f.difference_ci_high, True)}): {f.comparison}")
+    if f.role == "description":  # issue 32: a raw figure, beside its chance level; it never decides
+        line += (f" (a description, beside what a sentence drawn at random gives: {_num(f.chance)})"
+                 if f.chance is not None else " (a description; it does not decide the verdict)")
     return line
 
 
