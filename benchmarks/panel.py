@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-root", default=os.environ.get("MRCLENS_SHARED_DATA", "../shared/data"))
     parser.add_argument("--only", default=None, help="comma-separated names")
+    parser.add_argument("--extra", action="append", default=[], metavar="NAME=PATH",
+                        help="a further dataset (e.g. XQuAD en, cut from SQuAD dev by XQuAD's question ids)")
     args = parser.parse_args(argv)
 
     from mrclens.artifacts.reference import read_reference
@@ -47,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.stats import compute_stats, compute_stats_per_article
 
     reference = read_reference()
-    for name, rel in PANEL:
+    extra = [tuple(e.split("=", 1)) for e in args.extra]
+    for name, rel in (*PANEL, *extra):
         if args.only and name not in args.only.split(","):
             continue
         path = Path(args.data_root) / rel
