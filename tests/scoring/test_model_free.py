@@ -122,12 +122,16 @@ def test_bundled_reference_is_squad_dev_with_its_provenance():
     # issue 17: one reference audit per shipped reader profile, each combining two seeds, with its provenance
     assert set(ref.audits) == {"paper", "paper-fast", "paper-parallel", "quick"}
     for profile, audit in ref.audits.items():
-        assert [r["seed"] for r in audit.provenance["runs"]] == [0, 1]
+        seeds = [r["seed"] for r in audit.provenance["runs"]]
+        assert seeds == ([0, 1, 2] if profile == "quick" else [0, 1])  # issue 32: quick has three training runs
         assert all({"command", "commit", "date", "reader_f1", "sources"} <= set(r) for r in audit.provenance["runs"])
         assert {f"e{i}" for i in range(1, 11)} <= set(audit.ablations)
-        assert all(d.runs == 2 and d.run_sd is not None and d.ci_low <= d.value <= d.ci_high for d in audit.ablations.values())
+        assert all(d.runs == len(seeds) and d.run_sd is not None and d.ci_low <= d.value <= d.ci_high
+                   for d in audit.ablations.values())
     assert ref.audits["paper"].provenance["runs"][0]["sources"] == {"train": "train-v1.1.json.gz", "dev": "dev-v1.1.json.gz"}
-    assert ref.audits["quick"].provenance["runs"][0]["sources"] == {"train": "squad-v1.1-sample.json.gz"}
+    # issue 32: the quick profile's reference is out of sample: 40 SQuAD v1.1 train articles the bundled
+    # sample does not hold (benchmarks/make_reference_sample.py), never the bundled sample it judges
+    assert all(r["sources"] == {"train": "squad-v1.1-reference-sample.json.gz"} for r in ref.audits["quick"].provenance["runs"])
     assert ref.audits["paper"].baseline_f1 > ref.audits["quick"].baseline_f1 > 30
 
 
