@@ -472,7 +472,7 @@ def _same(item: Item, rng, _contexts) -> tuple[Paragraph, str | None]:
 #: reference in every category (neither more nor less), since only its shape differs from SQuAD's.
 SHAPES: dict[str, Shape] = {s.name: s for s in (
     Shape("short", f"contexts cut to {SHORT_UNITS} consecutive sentence units holding the answer, the window "
-                   "drawn at random (the answer's place in it left to chance)", _short),
+                   "drawn at random among those that hold it (an answer in the first sentence stays first)", _short),
     Shape("long", "each context joined with another paragraph of its article, drawn at random, placed before or "
                   "after it at random (twice the sentences)", _long),
     Shape("grouped", "the questions of a context share one paragraph (SQuAD's layout: about five questions a "
