@@ -52,7 +52,7 @@ from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.position import position_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
-from mrclens.stats.chance import RANK_FIGURES, by_sentence_count, chance_share_pct, position_rank
+from mrclens.stats.chance import RANK_FIGURES, STRATA, by_sentence_count, chance_share_pct, position_rank
 from mrclens.stats.similarity import most_similar_units, similarity_ranks
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
@@ -464,6 +464,7 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
     longest, a_len, unit_index = merged["longest"], merged["a_len"], merged["unit_index"]
     in_sim, content_share = merged["in_sim"], merged["content_share"]
     n_units = [len(units[pi]) for pi, _ in answerable]
+    chance, ranks = chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units)
     counts = dataset.counts()
     counts["answerable"] = len(answerable)
     type_shares = shares(q_types, QUESTION_TYPES)
@@ -500,27 +501,25 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
             "longest_shared_ngram": summarize(longest, bins=integer_bins(20), unit="word tokens"),
             "content_words_in_answer_sentence_pct": summarize(content_share, bins=_PCT_BINS, unit="percent"),
         },
-        "chance_corrected": chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units),
+        "chance_corrected": chance,
         "answer_types": shares(merged["a_types"], ANSWER_TYPES),
         **dict.fromkeys(("heuristics", "duplicates", "leakage", "timings_s", "statistics_cache")),
     }
-    ranks = result["chance_corrected"].pop("_values")
     values = dict(zip(VALUE_PATHS, ([v for v in vs if v is not None]
                                     for vs in (q_len, a_len, longest, content_share, *ranks))))
     return result, values
 
 
 def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float | None],
-                             kw_rank: list[float | None], n_units: list[int]) -> dict:
+                             kw_rank: list[float | None], n_units: list[int]
+                             ) -> tuple[dict, tuple[list[float | None], ...]]:
     """The ``chance_corrected`` section (:mod:`mrclens.stats.chance`), one value per answerable question
     in each list: the answer sentence's percentile ranks by position, by similarity to the question and
     by the question's content words (summaries, percent, 50 = chance), each per sentence-count stratum
     (``by_sentence_count``: every stratum of :data:`~mrclens.stats.chance.STRATA`, ``n`` 0 when empty),
     and ``random_sentence_share_pct``: the chance level of the raw shares "answer in the first sentence"
-    and "answer in the most similar sentence" (mean of 1/units). Holds the rank lists under ``_values``
-    for the caller to pop."""
-    from mrclens.stats.chance import STRATA
-
+    and "answer in the most similar sentence" (mean of 1/units). Returns ``(section, (position ranks,
+    similarity ranks, keyword ranks))``, the lists one value per answerable question (``None``: no rank)."""
     pos_rank = [position_rank(u, n) for u, n in zip(unit_index, n_units)]
     lists = {"position_rank": pos_rank, "similarity_rank": sim_rank, "keyword_rank": kw_rank}
     section: dict = {name: summarize(vs, bins=_PCT_BINS, unit="percentile rank of the answer sentence, percent; "
@@ -531,8 +530,7 @@ def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float 
         got = by_sentence_count(vs, n_units)
         strata[name] = {s: got.get(s, {"n": 0, "mean": None, "std": None}) for s in STRATA}
     section["by_sentence_count"] = strata
-    section["_values"] = (pos_rank, sim_rank, kw_rank)
-    return section
+    return section, (pos_rank, sim_rank, kw_rank)
 
 
 def compute_stats_per_article(dataset: Dataset, cache_dir: str | Path | None = None, **kwargs: Any) -> list[dict]:
