@@ -15,7 +15,19 @@ quick-profile reference)::
 of one profile (e.g. ``--seed 0`` and ``--seed 1``) are combined: the mean figure, and how much it
 moves between training runs (:func:`mrclens.scoring.against_reference.combine_reference_audits`). Any dataset
 MRCLens reads can be a reference (e.g. the previous release of one's own data); pass the file to
-``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``). The
+``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``).
+
+``--structure AUDIT_DIR`` (repeatable) measures how much the drops move when only the data's
+structure moves: audits of clean counterparts of another shape (``mrclens selftest``'s ``short``,
+``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
+their spread around the reference (:func:`mrclens.scoring.against_reference.structure_spread`) is
+stored as ``structure_sd`` in that profile's audit, and — marked as measured with that profile — in
+every other profile's audit of the file that has none of its own::
+
+    .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \
+        --structure SELFTEST_OUT/short/audit --structure SELFTEST_OUT/position/clean-audit ...
+
+The
 file records its provenance: source file and sha256, this command, the git commit, the date and
 the MRCLens version; each audit its own (source files, command, commit, date, reader F1).
 """
@@ -44,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the reference file to write (or update)")
     parser.add_argument("--audit", action="append", default=[], metavar="AUDIT_DIR",
                         help="an audit of the reference data whose drops to add under its reader profile")
+    parser.add_argument("--structure", action="append", default=[], metavar="AUDIT_DIR",
+                        help="an audit of a clean counterpart of another structure (selftest's short/long/grouped "
+                             "audits, its plantings' clean-audit folders); all of one reader profile")
     parser.add_argument("--cache-dir", default=None, help="spaCy parse cache")
     args = parser.parse_args(argv)
 
@@ -86,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         by_profile.setdefault(profile, []).append(reference_audit_from_results(results, profile, provenance))
     for profile, audits in by_profile.items():  # several audits of one profile: mean + between-run spread
         reference.audits[profile] = combine_reference_audits(audits)
+    if args.structure:
+        _add_structure(reference, args.structure, command, parser)
     write_reference(reference, args.out)
     for path, fig in reference.figures.items():
         print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'}"
@@ -95,6 +112,37 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{i} {d.value:.1f}%" for i, d in audit.ablations.items()))
     print(f"written to {args.out}")
     return 0
+
+
+def _add_structure(reference, dirs: list[str], command: str, parser: argparse.ArgumentParser) -> None:
+    """Measure ``structure_sd`` on the counterparts' audits and store it (module docstring)."""
+    from dataclasses import replace
+
+    from mrclens.artifacts.results import read_results, utc_now
+    from mrclens.scoring.against_reference import structure_spread
+
+    results = [read_results(d) for d in dirs]
+    profiles = {(r.audit.options if r.audit is not None else {}).get("profile") for r in results}
+    if len(profiles) != 1 or None in profiles:
+        parser.error(f"--structure audits must share one reader profile, got {sorted(map(str, profiles))}")
+    [profile] = profiles
+    if profile not in reference.audits:
+        parser.error(f"--structure: the reference has no {profile} audit to measure the counterparts against")
+    audit, details = structure_spread(results, reference.audits[profile])
+    details.update(sources=[str(d) for d in dirs], command=command, commit=_commit(), date=utc_now())
+    reference.audits[profile] = replace(audit, provenance={**audit.provenance, "structure": details})
+    for other, a in reference.audits.items():
+        own = a.structure_sd and "measured_with_profile" not in a.provenance.get("structure", {})
+        if other == profile or own:  # a profile with counterparts of its own keeps its figures
+            continue
+        drops = {k: replace(d, structure_sd=audit.ablations[k].structure_sd) if k in audit.ablations else d
+                 for k, d in a.ablations.items()}
+        note = {"measured_with_profile": profile, "sources": details["sources"], "command": command}
+        reference.audits[other] = replace(a, ablations=drops, structure_sd=dict(audit.structure_sd),
+                                          provenance={**a.provenance, "structure": note})
+    print(f"structure ({profile}, {len(results)} counterparts): "
+          + ", ".join(f"{c} {v:.1f}" for c, v in audit.structure_sd.items()) + "; "
+          + ", ".join(f"{k} {d.structure_sd:.1f}" for k, d in audit.ablations.items() if d.structure_sd is not None))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
      "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
-                                             "f1_drop", "excess_drop", "runs", "run_sd"}}}}}
+                                             "f1_drop", "excess_drop", "runs", "run_sd", "structure_sd"}},
+                          "structure_sd" (optional): {category: SD}}}}
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses
 (:data:`mrclens.scoring.model_free.FIGURES`): a share in percent with ``std`` ``null``, or a
@@ -26,6 +27,10 @@ mean with its standard deviation; ``n`` counts the questions it is computed on. 
 ``"relative_excess_drop"`` — the excess drop over the matched control as a percentage of the
 baseline F1 — for an insertion ablation with a control, else ``"relative_drop"``), in percent of
 the baseline F1, with its CI (:func:`mrclens.scoring.against_reference.relative_figure`).
+``structure_sd`` (per ablation, and per bias category in ``audits[profile]``) is how much the figure
+moves when only the data's *structure* moves: clean SQuAD data of other shapes (the structural
+counterparts and clean sides of ``mrclens selftest``) audited with a reader profile
+(:func:`mrclens.scoring.against_reference.structure_spread`, ``benchmarks/make_reference.py --structure``).
 
 Examples:
     >>> ref = Reference("toy", {"source": "toy.json"}, {"similarity.answer_in_most_similar_sentence_pct":
@@ -87,6 +92,10 @@ class ReferenceDrop:
         run_sd: with several runs, the standard deviation of the figure between training runs
             beyond what each run's CI covers (``None``: one run, not measured); a comparison adds
             it to the audited run's uncertainty (:mod:`mrclens.scoring.against_reference`).
+        structure_sd: the standard deviation of the figure between clean datasets that differ from the
+            reference only in structure (context length, sentences, questions per paragraph), beyond
+            their CIs and ``run_sd``, in percentage points of relative drop (``None``: not measured);
+            a comparison adds it too (:func:`mrclens.scoring.against_reference.structure_spread`).
     """
 
     figure: str
@@ -98,16 +107,23 @@ class ReferenceDrop:
     excess_drop: float | None = None
     runs: int = 1
     run_sd: float | None = None
+    structure_sd: float | None = None
 
 
 @dataclass
 class ReferenceAudit:
-    """A reference dataset's audit with one reader profile: its baseline F1 and per-ablation figures."""
+    """A reference dataset's audit with one reader profile: its baseline F1 and per-ablation figures.
+
+    ``structure_sd``: bias category → the standard deviation of the category's mean difference between
+    clean datasets of other structures (percentage points of relative drop; empty: not measured), added to
+    the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`).
+    """
 
     profile: str
     baseline_f1: float | None
     provenance: dict[str, Any] = field(default_factory=dict)
     ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
+    structure_sd: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -126,7 +142,8 @@ class Reference:
                                    **({"strata": {k: list(v) for k, v in f.strata.items()}} if f.strata else {})}
                             for path, f in self.figures.items()},
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
-                               "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()}}
+                               "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()},
+                               **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {})}
                            for p, a in self.audits.items()}}
 
     @classmethod
@@ -159,10 +176,12 @@ class Reference:
                                            f1_drop=f(d, "f1_drop", _NUM + (int,), path, w, None),
                                            excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None),
                                            runs=f(d, "runs", int, path, w, 1),
-                                           run_sd=f(d, "run_sd", _NUM + (int,), path, w, None))
+                                           run_sd=f(d, "run_sd", _NUM + (int,), path, w, None),
+                                           structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None))
             audits[profile] = ReferenceAudit(profile=f(a, "profile", str, path, where),
                                              baseline_f1=f(a, "baseline_f1", _NUM + (int,), path, where, None),
-                                             provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops)
+                                             provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops,
+                                             structure_sd=_sds(f(a, "structure_sd", dict, path, where, {}), path, where))
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
 
@@ -186,6 +205,24 @@ def _strata(obj: dict | None, path: str | os.PathLike, where: str) -> dict[str, 
         if not ok:
             raise ArtifactError(f"{path}: {where}stratum {key!r} must be [n >= 1, mean, std] (finite numbers), got {v!r}")
         out[str(key)] = (v[0], float(v[1]), float(v[2]))
+    return out
+
+
+def _sds(obj: dict, path: str | os.PathLike, where: str) -> dict[str, float]:
+    """An audit's ``structure_sd`` (``{category: SD}``), checked: finite numbers ≥ 0.
+
+    Raises:
+        ArtifactError: a value is not a finite number ≥ 0 (the message names file and category).
+    """
+    import math
+
+    from mrclens.errors import ArtifactError
+
+    out = {}
+    for key, v in obj.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+            raise ArtifactError(f"{path}: {where}structure_sd of {key!r} must be a finite number >= 0, got {v!r}")
+        out[str(key)] = float(v)
     return out
 
 

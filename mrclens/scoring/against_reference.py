@@ -15,18 +15,35 @@ different strength can be compared:
 
 **Per ablation**: difference = audited − reference, with a normal-approximation interval at the
 results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
-questions are independent, so ``se = sqrt(se_audit² + se_ref² + run_sd²)``, where ``run_sd`` is
-how much the figure moves between training runs beyond their CIs, measured when the reference
-combines several audits (:func:`combine_reference_audits`; the audited run's own CI covers the
-questions and the perturbation draws, not its training seed). The difference is on the *bias
+questions are independent, so ``se = sqrt(se_audit² + se_ref² + run_sd² + structure_sd²)``, where
+``run_sd`` is how much the figure moves between training runs beyond their CIs, measured when the
+reference combines several audits (:func:`combine_reference_audits`; the audited run's own CI covers
+the questions and the perturbation draws, not its training seed), and ``structure_sd`` how much it
+moves between clean datasets that differ from the reference only in structure
+(:func:`structure_spread`).
+
+**Why a structure term.** A drop is a property of a reader *trained on the audited data*, and the
+shape of that data changes the reader beyond any shortcut: readers trained on clean SQuAD articles
+cut to 3-sentence windows lose 20 % of their F1 to e1's inserted question where SQuAD-trained readers
+lose 40 %, and readers trained on one question per paragraph copy lose 1–3 % to e9 against 10 %
+(BENCHMARKS.md, "The structural counterparts' audits"). That is not a probe effect of the shorter
+context: the reference's own readers, on its 3-sentence contexts, lose 27–45 % to e1. So the drops
+of a dataset of another shape differ from the reference's by a spread that no bias explains; the
+comparison treats the dataset's structure as a random effect whose variance is measured on clean
+counterparts (a method-of-moments estimate, DerSimonian & Laird 1986) and adds it, so only a
+difference beyond what structure alone produces reads "more" or "less".
+
+The difference is on the *bias
 side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``
 ablations, a smaller one for ``small_drop`` ablations). ``reference_bias`` is ``"more"`` when the
 interval lies wholly on the bias side, ``"less"`` when wholly on the other, else ``"in line"``.
 
 **Per category** (:func:`category_comparison`): the mean over its compared ablations of the
 difference signed towards the bias (``+`` = more of the bias than the reference), with standard
-error ``sqrt(Σ se_i²) / k`` (the ablations are treated as independent; they share questions, so
-the interval is approximate). ``"more"`` when its interval excludes 0 on the ``+`` side, ``"less"``
+error ``sqrt(Σ se_i² / k² + structure_sd_category²)`` (the ablations are treated as independent; they
+share questions, so the interval is approximate; ``se_i`` without the ablations' own structure terms,
+since a structure effect moves a category's ablations together and is measured on the mean).
+``"more"`` when its interval excludes 0 on the ``+`` side, ``"less"``
 on the ``−`` side, else ``"in line"``. Why a mean rather than a majority of the ablations (the rule
 of the absolute levels, :func:`mrclens.scoring.readings.category_level`): every ablation is
 already calibrated by its reference here, so an ablation that is small for every reader (e3) is
@@ -104,16 +121,27 @@ def _se(low: float, high: float, z: float) -> float:
     return max(high - low, 0.0) / (2.0 * z)
 
 
+def _difference(a: AblationResult, reference: ReferenceAudit, confidence: float
+                ) -> tuple[ReferenceDrop, ReferenceDrop, float, float] | None:
+    """``(own figure, reference figure, difference, se without the structure term)``, or ``None`` (not comparable)."""
+    own, ref = relative_figure(a), reference.ablations.get(a.id)
+    if own is None or ref is None or ref.figure != own.figure:
+        return None
+    z = _z(confidence)
+    se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
+    return own, ref, own.value - ref.value, se
+
+
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                      confidence: float = CONFIDENCE) -> AblationResult:
     """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
     when it has no figure or the reference lacks it."""
-    own, ref = relative_figure(a), reference.ablations.get(a.id)
-    if own is None or ref is None or ref.figure != own.figure:
+    got = _difference(a, reference, confidence)
+    if got is None:
         return a
+    own, ref, diff, se_base = got
     z = _z(confidence)
-    diff = own.value - ref.value
-    se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
+    se = math.sqrt(se_base ** 2 + (ref.structure_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
     above, below = low > 0, high < 0  # the whole interval above / below 0
     if weak_reader(a):
@@ -128,12 +156,15 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                    reference_difference_ci_high=_r(high), reference_bias=bias)
 
 
-def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE
+def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE,
+                        reference: ReferenceAudit | None = None, category: str | None = None
                         ) -> tuple[str, float, float, float] | None:
     """``(reference_bias, mean signed difference, ci_low, ci_high)`` of a category's compared ablations, or ``None``.
 
     The signed difference is ``+`` towards the bias (module docstring); ablations whose comparison is
-    ``"inconclusive"`` (weak reader) make the category inconclusive.
+    ``"inconclusive"`` (weak reader) make the category inconclusive. With ``reference`` (the audit the
+    members were compared with) and ``category``, the members' own structure terms are replaced by the
+    category's (``reference.structure_sd[category]``, percentage points; module docstring).
     """
     done = [a for a in members if a.reference_bias is not None]
     if not done:
@@ -143,8 +174,13 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     z = _z(confidence)
     signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
     ses = [_se(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
+    tau = 0.0
+    if reference is not None:
+        own_tau = [(reference.ablations[a.id].structure_sd or 0.0) if a.id in reference.ablations else 0.0 for a in done]
+        ses = [math.sqrt(max(s * s - t * t, 0.0)) for s, t in zip(ses, own_tau)]
+        tau = reference.structure_sd.get(category, 0.0) if category is not None else 0.0
     mean = sum(signed) / len(signed)
-    se = math.sqrt(sum(s * s for s in ses)) / len(ses)
+    se = math.sqrt(sum(s * s for s in ses) / len(ses) ** 2 + tau * tau)
     low, high = mean - z * se, mean + z * se
     return ("more" if low > 0 else "less" if high < 0 else "in line"), mean, low, high
 
@@ -211,7 +247,7 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     ci = confidence_label(confidence)
     for c in categories:
         members = [a for a in compared if a.id in c.ablations]
-        got = category_comparison(members, confidence)
+        got = category_comparison(members, confidence, audit, c.category)
         more, less = _model_free_side(model_free, c.category)
         if got is None and not (more or less):
             cats.append(c)
@@ -312,6 +348,75 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
     f1s = [a.baseline_f1 for a in audits if a.baseline_f1 is not None]
     return ReferenceAudit(audits[0].profile, _r(sum(f1s) / len(f1s)) if f1s else None,
                           {"runs": [dict(a.provenance) for a in audits]}, drops)
+
+
+def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, confidence: float = CONFIDENCE
+                     ) -> tuple[ReferenceAudit, dict[str, Any]]:
+    """``audit`` with its structure terms measured on audits of clean structural counterparts.
+
+    A counterpart is a dataset that differs from the reference only in structure (contexts cut
+    shorter or joined longer, one question per paragraph copy, …; ``mrclens selftest``'s ``short``,
+    ``long``, ``grouped`` and the clean sides of its plantings), audited with ``audit``'s reader
+    profile. Each counterpart's difference from the reference, ``d_j`` (per ablation; per category the
+    mean signed towards the bias), with its standard error ``s_j`` *without* a structure term, gives
+    the method-of-moments estimate of the between-structure variance around 0 (DerSimonian & Laird,
+    "Meta-analysis in clinical trials", 1986; centred on 0 since every counterpart is clean by
+    construction): ``structure_sd² = max(mean_j(d_j² − s_j²), 0)``, in percentage points of relative drop.
+
+    Args:
+        counterparts: the counterparts' audit results (any reference they were read against is ignored).
+        audit: the reference audit of the same reader profile.
+
+    Returns:
+        ``(copy of audit with ReferenceDrop.structure_sd and ReferenceAudit.structure_sd set,
+        details)``; ``details`` holds, per ablation and per category, the counterparts' differences,
+        standard errors and the estimate (for the reference's provenance).
+
+    Raises:
+        ValueError: no counterparts.
+
+    Examples:
+        >>> from mrclens.artifacts.results import Results
+        >>> ref = ReferenceAudit("quick", 40.0, {}, {"e9": ReferenceDrop("relative_excess_drop", 10.0, 8.0, 12.0, 300)})
+        >>> structure_spread([], ref)
+        Traceback (most recent call last):
+        ...
+        ValueError: structure_spread needs at least one counterpart audit
+    """
+    if not counterparts:
+        raise ValueError("structure_spread needs at least one counterpart audit")
+    base = replace(audit, ablations={k: replace(d, structure_sd=None) for k, d in audit.ablations.items()},
+                   structure_sd={})
+    per_ablation: dict[str, list[tuple[float, float]]] = {}
+    per_category: dict[str, list[tuple[float, float]]] = {}
+    for results in counterparts:
+        compared = {}
+        for a in results.ablations:
+            got = _difference(a, base, confidence)
+            if got is None or weak_reader(a):
+                continue
+            compared[a.id] = (a, got[2], got[3])
+            per_ablation.setdefault(a.id, []).append((got[2], got[3]))
+        for c in results.categories:
+            members = [compared[i] for i in c.ablations if i in compared]
+            if members:
+                signed = [d if a.bias_signal == "large_drop" else -d for a, d, _ in members]
+                se = math.sqrt(sum(s * s for _, _, s in members)) / len(members)
+                per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
+
+    def tau(pairs: list[tuple[float, float]]) -> float:
+        return _r(math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0)))
+
+    ablations = {k: replace(d, structure_sd=tau(per_ablation[k])) if k in per_ablation else d
+                 for k, d in base.ablations.items()}
+    categories = {c: tau(pairs) for c, pairs in per_category.items()}
+    details = {"method": "DerSimonian-Laird method of moments around 0: max(mean(d^2 - se^2), 0)",
+               "counterparts": len(counterparts),
+               "ablations": {k: {"structure_sd": tau(v), "differences": [_r(d) for d, _ in v], "se": [_r(s) for _, s in v]}
+                             for k, v in per_ablation.items()},
+               "categories": {c: {"structure_sd": categories[c], "differences": [_r(d) for d, _ in v],
+                                  "se": [_r(s) for _, s in v]} for c, v in per_category.items()}}
+    return replace(base, ablations=ablations, structure_sd=categories), details
 
 
 def _mean_or_none(xs: Sequence[float | None]) -> float | None:

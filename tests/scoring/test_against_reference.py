@@ -208,3 +208,85 @@ def test_a_category_is_more_when_the_data_offers_the_shortcut_even_if_its_probe_
     _, cats = compare_with_reference([weak_pull], [cat], ref, "paper", model_free=[_figure()])
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
     assert "No SQuAD v1.1 audit with the paper profile" in cats[0].reading
+
+
+def _counterpart(e9_excess, se_half=1.2, base=40.0):
+    """A clean counterpart's results whose e9 relative excess drop is ``100 * e9_excess / base`` ± ``se_half`` F1."""
+    e9 = _insertion("e9", excess=e9_excess, low=e9_excess - se_half, high=e9_excess + se_half, base=base,
+                    category="Position")
+    cat = CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0)
+    r = _results([e9], f1=base)
+    r.categories = [cat]
+    return r
+
+
+def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and_widens_only_by_it():
+    from mrclens.scoring.against_reference import structure_spread
+
+    ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900, None, None, 3, 1.0))
+    # three clean counterparts at 2 %, 18 % and 10 % of their F1 (reference 10 %): differences -8, +8, 0
+    cps = [_counterpart(0.8), _counterpart(7.2), _counterpart(4.0)]
+    audit, details = structure_spread(cps, ref)
+    se = [math.sqrt((1.2 / 40 * 100 / Z) ** 2 + (1.0 / Z) ** 2 + 1.0) for _ in cps]
+    expected = math.sqrt(max((64 + 64 + 0) / 3 - sum(s * s for s in se) / 3, 0.0))
+    assert audit.ablations["e9"].structure_sd == pytest.approx(expected, abs=1e-3)
+    assert audit.structure_sd["Position"] == pytest.approx(expected, abs=1e-3)
+    assert details["categories"]["Position"]["differences"] == pytest.approx([-8.0, 8.0, 0.0], abs=1e-3)
+    assert details["counterparts"] == 3
+    # a dataset 9 points below the reference with a tight CI reads "less" without the term, "in line" with it
+    low = _counterpart(0.4)
+    cat = CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0, reading="Position: x.")
+    _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}), "quick")
+    _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
+    assert plain[0].reference_bias == "less" and wide[0].reference_bias == "in line"
+    width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
+    # the category's interval adds the category term once (the member's own term is replaced, not added twice)
+    se_base = se[0]
+    assert width(wide[0]) == pytest.approx(2 * Z * math.sqrt(se_base ** 2 + expected ** 2), abs=1e-3)
+    # a planted-sized difference (+50 points) still reads "more" through the term
+    _, big = compare_with_reference(_counterpart(24.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
+    assert big[0].reference_bias == "more"
+    # counterparts that sit on the reference give no term at all
+    assert structure_spread([_counterpart(4.0)] * 3, ref)[0].structure_sd["Position"] == 0.0
+    with pytest.raises(ValueError):
+        structure_spread([], ref)
+
+
+def test_structure_terms_round_trip_through_the_reference_file_and_bad_ones_are_refused(tmp_path):
+    from mrclens.scoring.against_reference import structure_spread
+
+    ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
+    audit, _ = structure_spread([_counterpart(0.8), _counterpart(7.2)], ref)
+    path = write_reference(Reference("R", {}, {}, {"quick": audit}), tmp_path / "ref.json")
+    back = read_reference(path)
+    assert back.audits["quick"] == audit and back.audits["quick"].structure_sd["Position"] > 0
+    raw = json.loads(path.read_text())
+    raw["audits"]["quick"]["structure_sd"]["Position"] = -1
+    (tmp_path / "bad.json").write_text(json.dumps(raw))
+    with pytest.raises(ArtifactError, match=r"bad\.json.*structure_sd of 'Position'"):
+        read_reference(tmp_path / "bad.json")
+
+
+def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_marks_the_others(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_reference.py"
+    spec = importlib.util.spec_from_file_location("make_reference", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    quick = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
+    paper = ReferenceAudit("paper", 72.0, {}, {"e9": ReferenceDrop("relative_excess_drop", 1.0, 0.5, 1.5, 2000)})
+    out = write_reference(Reference("R", {}, {}, {"quick": quick, "paper": paper}), tmp_path / "ref.json")
+    dirs = []
+    for i, excess in enumerate((0.8, 7.2, 4.0)):
+        write_results(_counterpart(excess), tmp_path / f"cp{i}")
+        dirs += ["--structure", str(tmp_path / f"cp{i}")]
+    assert module.main(["--out", str(out)] + dirs) == 0
+    ref = read_reference(out)
+    assert ref.audits["quick"].structure_sd["Position"] > 0
+    assert ref.audits["quick"].provenance["structure"]["counterparts"] == 3
+    assert ref.audits["paper"].structure_sd == ref.audits["quick"].structure_sd
+    assert ref.audits["paper"].ablations["e9"].structure_sd == ref.audits["quick"].ablations["e9"].structure_sd
+    assert ref.audits["paper"].provenance["structure"]["measured_with_profile"] == "quick"
+    assert "structure (quick, 3 counterparts): Position" in capsys.readouterr().out
