@@ -36,6 +36,7 @@ from mrclens.artifacts.manifest import ablation_order
 from mrclens.compare.estimates import Estimate, ablation_estimate, model_free_estimate, reader_estimate
 from mrclens.compare.sources import Source, hooks_for, known_task, z_value
 from mrclens.metrics.bootstrap import percentile_interval, stable_rng
+from mrclens.scoring.model_free import standard_error, standardised_to, strata_path
 from mrclens.tasks import all_tasks
 
 #: Ablation figures: ``(figure, label, unit, absolute)``; absolute figures depend on the reader's strength.
@@ -136,8 +137,11 @@ def model_free_rows(sources: Sequence[Source], names: Sequence[str], rng: RngFor
     for section, path, kind, n_path, label, bias_when, category in hooks.rows:
         est = [model_free_estimate(s, path, kind, n_path, rng(path, i), n_resamples, confidence) for i, s in enumerate(sources)]
         if any(e is not None for e in est):
-            rows.append(_row(path, section, label, _unit(path, kind), est, names, confidence, bias_when=bias_when,
-                             category=category))
+            row = _row(path, section, label, _unit(path, kind), est, names, confidence, bias_when=bias_when,
+                       category=category)
+            if strata_path(path):
+                _standardise(row, sources, est, path, names, confidence)
+            rows.append(row)
     for section, stats_section, template, n_path in hooks.share_sections:
         labels: list[str] = []
         for s in sources:
@@ -150,6 +154,31 @@ def model_free_rows(sources: Sequence[Source], names: Sequence[str], rng: RngFor
                    for i, s in enumerate(sources)]
             rows.append(_row(path, section, template.format(lab), "%", est, names, confidence))
     return rows
+
+
+def _standardise(row: ComparisonRow, sources: Sequence[Source], est: Sequence[Estimate | None], path: str,
+                 names: Sequence[str], confidence: float) -> None:
+    """A chance-corrected rank's differences, each against the first input **re-weighted to that later
+    input's sentence counts** (:func:`mrclens.scoring.model_free.standardised_to`; ``ci_method``
+    ``"standardised"``, normal approximation), so that the number of sentences does not drive them.
+    A difference stays as it was where either input's statistics lack the strata (a summary input)."""
+    first = sources[0].stats
+    if first is None or est[0] is None:
+        return
+    z = z_value(confidence)
+    for i in range(1, len(sources)):
+        d = row.differences[i - 1]
+        later = sources[i].stats
+        if not d.compared or later is None or est[i] is None:
+            continue
+        std = standardised_to(first, later, path)
+        if std is None:
+            continue
+        se = standard_error(std)
+        new = difference(Estimate(std.value, std.value - z * se, std.value + z * se, std.n), est[i], names[i],
+                         confidence, row.bias_when)
+        new.ci_method = "standardised"
+        row.differences[i - 1] = new
 
 
 def comparability(sources: Sequence[Source], rows: Sequence[ComparisonRow]) -> dict[int, dict[str, str]]:

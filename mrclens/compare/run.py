@@ -128,6 +128,10 @@ def _method_notes(c: Comparison) -> list[str]:
         notes.append("Normal approximation (ci_method \"normal\"): used where an input has summary figures only (a mean "
                      "from a stats JSON or an audit's results) or a multi-draw audit's drops (its results' intervals "
                      "include the between-draw variance).")
+    if "standardised" in methods:
+        notes.append("Chance-corrected ranks (ci_method \"standardised\"): the first input's rank is re-weighted to "
+                     "each later input's sentence counts (direct standardisation), so the number of sentences does not "
+                     "drive the difference; normal approximation.")
     n_rows = sum(1 for r in c.rows for d in r.differences if d.compared)
     n_sig = sum(1 for r in c.rows for d in r.differences if d.significant)
     if n_rows:

@@ -51,7 +51,7 @@ def format_comparison(c: Comparison, *, width: int = 60) -> str:
         line = f"{label:<{width}} {_fmt(row.values[0].value, row.unit):>{cols[0]}}"
         for k, (v, d) in enumerate(zip(row.values[1:], row.differences), start=1):
             if d.compared:
-                mark = ("*" if d.significant else "") + ("~" if d.ci_method == "normal" else "")
+                mark = ("*" if d.significant else "") + ("~" if d.ci_method in ("normal", "standardised") else "")
                 text = f"{d.difference:+.2f} [{d.ci_low:+.2f}, {d.ci_high:+.2f}]{mark}"
             else:
                 text = "n/c" if v.value is not None and row.values[0].value is not None else ""

@@ -288,6 +288,35 @@ def standardised_reference(ref: ReferenceFigure, weights: Mapping[str, int]) -> 
     return ReferenceFigure(value=value, n=ref.n, std=0.0, se=math.sqrt(var) * deff)
 
 
+def _strata_of(stats: Mapping[str, Any], path: str) -> dict[str, tuple[int, float, float]] | None:
+    """A chance-corrected figure's strata ``{stratum: (n, mean, std)}`` from ``stats`` (``None``: none there)."""
+    where = strata_path(path)
+    node = _get(stats, where) if where else None
+    if not isinstance(node, Mapping):
+        return None
+    return {s: (int(v["n"]), _r(v["mean"]), _r(v["std"] or 0.0))
+            for s, v in node.items() if isinstance(v, Mapping) and v.get("n") and v.get("mean") is not None} or None
+
+
+def standardised_to(stats: Mapping[str, Any], other: Mapping[str, Any], path: str) -> ReferenceFigure | None:
+    """A chance-corrected figure of ``stats`` re-weighted to ``other``'s sentence counts
+    (:func:`standardised_reference`; ``mrclens compare`` reads the first input so), or ``None`` when
+    ``path`` has no strata or either side lacks them.
+
+    >>> a = {"chance_corrected": {"position_rank": {"mean": 60.0, "n": 300, "std": 20.0}, "by_sentence_count":
+    ...      {"position_rank": {"2": {"n": 100, "mean": 50.0, "std": 20.0}, "5": {"n": 200, "mean": 65.0, "std": 20.0}}}}}
+    >>> b = {"chance_corrected": {"by_sentence_count": {"position_rank": {"2": {"n": 40, "mean": 52.0, "std": 9.0}}}}}
+    >>> round(standardised_to(a, b, "chance_corrected.position_rank").value, 1)
+    50.0
+    """
+    fig = figure_from_stats(stats, path, "mean", None)
+    if fig is None:
+        return None
+    fig.strata = _strata_of(stats, path)
+    weights = _stratum_counts(other, path)
+    return standardised_reference(fig, weights) if fig.strata and weights else None
+
+
 def reference_from_stats(stats: Mapping[str, Any], name: str, provenance: Mapping[str, Any],
                          clusters: Mapping[str, tuple[float, int]] | None = None) -> Reference:
     """A :class:`~mrclens.artifacts.reference.Reference` holding the :data:`FIGURES` of ``stats`` (with
@@ -299,11 +328,7 @@ def reference_from_stats(stats: Mapping[str, Any], name: str, provenance: Mappin
         if fig is not None:
             if clusters and spec.path in clusters:
                 fig.se = _r(clusters[spec.path][0])
-            where = strata_path(spec.path)
-            node = _get(stats, where) if where else None
-            if isinstance(node, Mapping):
-                fig.strata = {s: (int(v["n"]), _r(v["mean"]), _r(v["std"]))
-                              for s, v in node.items() if isinstance(v, Mapping) and v.get("n")}
+            fig.strata = _strata_of(stats, spec.path)
             figures[spec.path] = fig
     return Reference(name=name, provenance=dict(provenance), figures=figures)
 
