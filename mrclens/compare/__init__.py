@@ -53,7 +53,11 @@ when both inputs can be resampled:
 Otherwise (a mean from summary figures; a drop of a multi-draw audit) the interval is the normal
 approximation ``difference ± z sqrt(se_first² + se_later²)`` (``ci_method`` ``"normal"``), each
 side's standard error being ``std / sqrt(n)`` for a mean (:func:`mrclens.scoring.model_free.standard_error`)
-or the half-width of its interval ÷ z. A difference is **significant** when its interval
+or the half-width of its interval ÷ z. A chance-corrected rank (the answer sentence's percentile rank
+by position, similarity or keywords) is compared with the first input **re-weighted to the later
+input's sentence counts** (``ci_method`` ``"standardised"``, normal approximation;
+:func:`mrclens.scoring.model_free.standardised_to`), as an audit compares it with its reference, so
+that the number of sentences does not drive the difference. A difference is **significant** when its interval
 excludes 0; ``direction`` then says whether the later input has *more* or *less* of the shortcut
 the row measures (``bias_when``: a higher share in the most similar sentence, a larger drop for a
 ``large_drop`` ablation, a smaller one for a ``small_drop`` ablation …).
