@@ -385,8 +385,9 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
 
     A rule is skipped (never failed) when its section is absent for a reason the user controls:
     ``leakage`` without a dev file, ``audit`` without an audit directory, an ablation that the
-    audit did not evaluate (``"evaluated": false``), or a value that is ``null`` (e.g. no
-    answerable question). Rules on ``compare.`` read ``comparison`` (a two-input
+    audit did not evaluate (``"evaluated": false``), a value that is ``null`` (e.g. no
+    answerable question), or a figure the statistics did not compute (``not_computed``: data that is
+    not English under ``--language-ok``; the reason given for that figure, else the general one). Rules on ``compare.`` read ``comparison`` (a two-input
     :class:`~mrclens.artifacts.comparison.Comparison`, reference first) and are skipped without
     one, or when the row is absent or its difference was not compared (:func:`compare_value`).
 
@@ -427,7 +428,10 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
             value = resolve_metric(path, source)
         except KeyError as err:
             if source is stats and stats.get(NOT_COMPUTED):
-                results.append(RuleResult(rule, "skip", reason=stats[NOT_COMPUTED]["reason"]))
+                nc = stats[NOT_COMPUTED]
+                why = next((r for p, r in nc.get("figures", {}).items() if path == p or path.startswith(p + ".")),
+                           nc["reason"])
+                results.append(RuleResult(rule, "skip", reason=why))
                 continue
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} not found in {where}: {err.args[0]}") from None
         if section == AUDIT_SECTION and path.startswith("ablations."):

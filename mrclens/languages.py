@@ -8,7 +8,10 @@ So ``mrclens audit``, ``perturb``, ``stats`` and ``check`` ask :func:`require_re
 first, before any work; data that is not English stops them with exit code 2 and one line
 naming the language and its share. ``stats`` and ``check`` accept ``--language-ok``: then only
 the figures that read no words run (:data:`LANGUAGE_FREE_FIGURES`; the README's "Languages"
-table, :data:`SUPPORT`).
+table, :data:`SUPPORT`), and for data in a language of :data:`SENTENCIZER` (Spanish, Russian,
+Arabic: scripts that end sentences with punctuation and separate words by spaces) the
+chance-corrected ranks measured to agree with English when read with spaCy's rule-based
+sentencizer (:data:`SENTENCIZER_FIGURES`; :mod:`mrclens.stats.sentencizer`).
 
 **Detection.** The language of each text is detected with Lingua (``lingua-language-detector``
 2.1.1, Peter M. Stahl, https://github.com/pemistahl/lingua-py; all 75 languages, low-accuracy
@@ -71,18 +74,38 @@ OVERRIDE = {"stats": True, "check": True, "audit": False, "perturb": False}
 LANGUAGE_FREE_FIGURES = ("counts", "answer_position.char_fraction", "duplicates", "leakage")
 #: In words, for messages.
 LANGUAGE_FREE_WORDS = "counts, duplicates, train/dev leakage, answer position in characters"
+#: The languages whose sentences spaCy's rule-based sentencizer finds under ``--language-ok``
+#: (detected name → spaCy language code; :data:`mrclens.stats.sentencizer.LANGUAGES`).
+SENTENCIZER = {"Spanish": "es", "Russian": "ru", "Arabic": "ar"}
+#: The figures computed for them besides :data:`LANGUAGE_FREE_FIGURES` (dotted paths;
+#: :data:`mrclens.stats.sentencizer.FIGURES`: measured to agree with English, BENCHMARKS.md).
+SENTENCIZER_FIGURES = ("chance_corrected.position_rank",)
+#: In words, for messages (``{language}``: the detected language).
+SENTENCIZER_WORDS = "the answer sentence's rank by position (sentences from spaCy's rule-based sentencizer for {language})"
+#: The ``path`` of :meth:`LanguageReport.to_json`: how MRCLens reads text in the report's language.
+PATHS = {"english": "every figure (en_core_web_sm)",
+         "sentencizer": "with --language-ok: what reads no words, and the answer sentence's rank by position "
+                        "(sentences from spaCy's rule-based sentencizer)",
+         "none": "with --language-ok: only what reads no words"}
 
 #: What runs on data in each language (the README's "Languages" table is tested against it):
-#: what → (English, other languages, other languages with --language-ok).
+#: what → (English, other languages, es/ru/ar with --language-ok, other languages with --language-ok).
 SUPPORT = {
-    "mrclens audit (every ablation e1-e10, the reader, the verdicts)": ("runs", "stops (exit 2)", "no such option"),
-    "mrclens perturb (e1-e10 and their controls)": ("runs", "stops (exit 2)", "no such option"),
-    "mrclens stats: counts, duplicates, leakage, answer position in characters": ("runs", "stops (exit 2)", "runs"),
+    "mrclens audit (every ablation e1-e10, the reader, the verdicts)":
+        ("runs", "stops (exit 2)", "no such option", "no such option"),
+    "mrclens perturb (e1-e10 and their controls)": ("runs", "stops (exit 2)", "no such option", "no such option"),
+    "mrclens stats: counts, duplicates, leakage, answer position in characters":
+        ("runs", "stops (exit 2)", "runs", "runs"),
+    "mrclens stats: answer sentence's rank by position (chance_corrected.position_rank)":
+        ("runs", "stops (exit 2)", "runs (spaCy sentencizer)", "not computed"),
+    "mrclens stats: answer sentence's rank by similarity and by keywords (chance_corrected.similarity_rank, keyword_rank)":
+        ("runs", "stops (exit 2)", "not computed (off by over 5 points on ru or ar)", "not computed"),
     "mrclens stats: every other figure (words, sentences, wh-words, TF-IDF, answer types, heuristics)":
-        ("runs", "stops (exit 2)", "not computed"),
-    "mrclens check: rules duplicates, leakage-contexts, leakage-questions": ("runs", "stops (exit 2)", "runs"),
-    "mrclens check: every other rule": ("runs", "stops (exit 2)", "skipped"),
-    "mrclens compare": ("runs", "runs; prints the language of each input", "no such option"),
+        ("runs", "stops (exit 2)", "not computed", "not computed"),
+    "mrclens check: rules duplicates, leakage-contexts, leakage-questions": ("runs", "stops (exit 2)", "runs", "runs"),
+    "mrclens check: rule answer-position": ("runs", "stops (exit 2)", "runs", "skipped"),
+    "mrclens check: every other rule": ("runs", "stops (exit 2)", "skipped", "skipped"),
+    "mrclens compare": ("runs", "runs; prints the language of each input", "no such option", "no such option"),
 }
 
 _SCHEMA_VERSION = 1
@@ -126,6 +149,14 @@ class LanguageReport:
         """Whether MRCLens reads this data: English contexts and questions (see the module docstring)."""
         return self.share("contexts") >= MIN_CONTEXT_PCT and self.share("questions") >= MIN_QUESTION_PCT
 
+    @property
+    def path(self) -> str:
+        """How MRCLens reads text in this data's language (:data:`PATHS`): ``"english"`` (readable),
+        ``"sentencizer"`` (a language of :data:`SENTENCIZER`) or ``"none"``."""
+        if self.readable:
+            return "english"
+        return "sentencizer" if self.language in SENTENCIZER else "none"
+
     def problem(self) -> str:
         """What makes the data unreadable, e.g. ``"100 % of contexts are in Spanish (200 paragraphs sampled; English: 0 %)"``;
         ``""`` when it is readable."""
@@ -146,8 +177,12 @@ class LanguageReport:
                 f"{_pct(self.share('questions', lang))} of their questions)")
 
     def to_json(self) -> dict:
-        """The JSON form (the ``"language"`` block of ``mrclens stats --language-ok``; the cache)."""
-        return {"source": self.source, "language": self.language, "readable": self.readable,
+        """The JSON form (the ``"language"`` block of ``mrclens stats --language-ok``; the cache): the
+        counts, and ``path`` (:attr:`path`), ``path_reads`` (what that path computes, :data:`PATHS`)
+        and ``spacy_language`` (the sentencizer's spaCy code, else ``None``)."""
+        return {"source": self.source, "language": self.language, "readable": self.readable, "path": self.path,
+                "path_reads": PATHS[self.path],
+                "spacy_language": SENTENCIZER[self.language] if self.path == "sentencizer" else None,
                 "contexts": dict(self.contexts), "questions": dict(self.questions),
                 "paragraphs": self.paragraphs, "sampled": self.sampled, "detector": self.detector}
 
@@ -293,10 +328,13 @@ class LanguageCheck:
     Attributes:
         reports: one per checked file that the language check applies to (span data).
         language_free: the command runs only what reads no words (:data:`LANGUAGE_FREE_FIGURES`).
+        sentencizer: with ``language_free``, the spaCy code of the data file's language when it is read
+            with spaCy's sentencizer (:data:`SENTENCIZER`; ``reports[0]`` is then the data file's), else ``None``.
     """
 
     reports: tuple[LanguageReport, ...] = ()
     language_free: bool = False
+    sentencizer: str | None = None
 
     @property
     def language(self) -> str:
@@ -305,14 +343,23 @@ class LanguageCheck:
 
     @property
     def stats_options(self) -> dict:
-        """Keyword arguments for the task's ``"file_stats"``: ``{"language": "Spanish"}`` when only what
-        reads no words runs, else nothing."""
-        return {"language": self.language} if self.language_free else {}
+        """Keyword arguments for the task's ``"file_stats"``: ``{"language": "Spanish", "sentencizer": "es"}``
+        when only what reads no words runs (``sentencizer`` only on that path), else nothing."""
+        if not self.language_free:
+            return {}
+        return {"language": self.language, **({"sentencizer": self.sentencizer} if self.sentencizer else {})}
 
     def notes(self) -> list[str]:
-        """One line per file that is not English, saying what runs (empty when all are English)."""
-        return [LanguageMsg.LANGUAGE_FREE.format(path=r.source, what=r.problem(), runs=LANGUAGE_FREE_WORDS)
-                for r in self.reports if not r.readable]
+        """One line per file that is not English, saying what runs (empty when all are English); the
+        data file's names the sentencizer's ranks where it is on that path."""
+        lines = []
+        for i, r in enumerate(self.reports):
+            if not r.readable:
+                runs = LANGUAGE_FREE_WORDS
+                if i == 0 and self.sentencizer:
+                    runs += ", and " + SENTENCIZER_WORDS.format(language=r.language)
+                lines.append(LanguageMsg.LANGUAGE_FREE.format(path=r.source, what=r.problem(), runs=runs))
+        return lines
 
 
 def require_readable_language(command: str, paths: Iterable[str | os.PathLike | None], *, allow: bool = False,
@@ -330,7 +377,9 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
         on_invalid: as the command reads the data.
 
     Returns:
-        a :class:`LanguageCheck`; ``language_free`` is true when a file is not English and ``allow``.
+        a :class:`LanguageCheck`; ``language_free`` is true when a file is not English and ``allow``;
+        ``sentencizer`` is then the spaCy code of the first path's language where it is on the
+        sentencizer path (:attr:`LanguageReport.path`).
 
     Raises:
         LanguageError: a file is not English and ``allow`` is false (or the command has no
@@ -338,18 +387,24 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
         DataError: a file is not valid data.
     """
     reports = []
-    for path in paths:
+    data_report = None
+    for i, path in enumerate(paths):
         task = detect_task(path, role="sniff_input") if path is not None else None
         if task is None or not task.has("languages"):
             continue
         report = task.entry("languages")(path, cache_dir=cache_dir, on_invalid=on_invalid)
+        if i == 0:
+            data_report = report
         log.debug(f"{path}: {report.summary()}")
         reports.append(report)
         if not report.readable and not (allow and OVERRIDE[command]):
             runs = (LanguageMsg.OVERRIDE.format(command=command, what_runs=LANGUAGE_FREE_WORDS) if OVERRIDE[command]
                     else LanguageMsg.NOTHING_RUNS.format(command=command))
             raise LanguageError(LanguageMsg.NOT_READABLE.format(path=path, what=report.problem(), runs=runs))
-    return LanguageCheck(tuple(reports), language_free=any(not r.readable for r in reports))
+    language_free = any(not r.readable for r in reports)
+    sentencizer = (SENTENCIZER[data_report.language]
+                   if language_free and data_report is not None and data_report.path == "sentencizer" else None)
+    return LanguageCheck(tuple(reports), language_free=language_free, sentencizer=sentencizer)
 
 
 def describe_languages(paths: Iterable[str | os.PathLike], *, cache_dir: str | Path | None = None,

@@ -14,6 +14,7 @@ from mrclens.checks import load_rules
 from mrclens.errors import LanguageError
 from mrclens.languages import (
     LANGUAGE_FREE_FIGURES,
+    SENTENCIZER_FIGURES,
     SUPPORT,
     describe_languages,
     file_languages,
@@ -86,7 +87,8 @@ def test_refusal_is_one_line_naming_language_and_share(command, files, tmp_path)
 
 def test_language_ok_lets_only_stats_and_check_run(files, tmp_path):
     check = require_readable_language("check", [files["ru"]], allow=True, cache_dir=tmp_path)
-    assert check.language_free and check.stats_options == {"language": "Russian"}
+    assert check.language_free and check.stats_options == {"language": "Russian", "sentencizer": "ru"}
+    assert check.reports[0].path == "sentencizer" and check.reports[0].to_json()["spacy_language"] == "ru"
     assert len(check.notes()) == 1 and "Russian" in check.notes()[0]
     for command in ("audit", "perturb"):  # no override: nothing of them reads a language it cannot parse
         with pytest.raises(LanguageError):
@@ -118,7 +120,20 @@ def test_readme_table_is_the_support_table():
 
 
 def test_readme_names_the_rules_that_run_under_language_ok():
-    """The default rules that --language-ok evaluates are those on figures that read no words."""
+    """The default rules that --language-ok evaluates are those on figures that read no words, and for
+    the sentencizer's languages those on its measured ranks."""
     free = [r.id for r in load_rules() if r.metric.startswith(tuple(f + "." for f in LANGUAGE_FREE_FIGURES))]
     row = next(k for k in SUPPORT if k.startswith("mrclens check: rules"))
     assert free and re.findall(r"[a-z]+(?:-[a-z]+)*", row.split("rules ")[1]) == free
+    ranked = [r.id for r in load_rules() if r.enabled and r.metric.startswith(tuple(f + "." for f in SENTENCIZER_FIGURES))]
+    row = next(k for k in SUPPORT if k.startswith("mrclens check: rule "))
+    assert ranked and re.findall(r"[a-z]+(?:-[a-z]+)*", row.split("rule ")[1]) == ranked
+    assert SUPPORT[row][2:] == ("runs", "skipped")
+
+
+def test_only_the_data_file_takes_the_sentencizer_path(files, tmp_path):
+    """The ranks are computed on DATA: a Spanish dev file beside English data adds none."""
+    check = require_readable_language("stats", [files["en"], files["es"]], allow=True, cache_dir=tmp_path)
+    assert check.language_free and check.sentencizer is None and check.stats_options == {"language": "Spanish"}
+    assert [r.path for r in check.reports] == ["english", "sentencizer"]
+    assert "rank by position" not in check.notes()[0]

@@ -27,8 +27,9 @@ from mrclens.io_utils import json_text
 @jobs_option("Worker processes for the per-question statistics (spaCy parses in one).", show_default="CPUs available, at most 4")
 @click.option("--language-ok", is_flag=True,
               help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
-                   "duplicates, train/dev leakage, answer position in characters); every other rule is skipped, never failed. "
-                   "See the README, 'Languages'.")
+                   "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
+                   "the answer sentence's rank by position (spaCy's rule-based sentencizer: rule answer-position); every "
+                   "other rule is skipped, never failed. See the README, 'Languages'.")
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,

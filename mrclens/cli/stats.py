@@ -43,8 +43,9 @@ class _StatsCommand(click.Command):
               help="Worker processes for the per-question statistics (spaCy parses in one).")
 @click.option("--language-ok", is_flag=True,
               help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
-                   "duplicates, train/dev leakage, answer position in characters); every other figure is not computed. "
-                   "See the README, 'Languages'.")
+                   "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
+                   "the answer sentence's rank by position (spaCy's rule-based sentencizer); every other figure is not "
+                   "computed. See the README, 'Languages'.")
 @on_invalid_option
 @verbosity_options
 def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first_k: int, cache_dir: str | None,

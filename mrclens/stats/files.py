@@ -43,7 +43,8 @@ class FileStats:
 def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, *,
                     cache_dir: str | Path | None = None, progress: bool = True, on_invalid: str = "refuse",
                     first_k: int = 3, n_process: int | None = None,
-                    on_loaded: Callable[[Dataset], None] | None = None, language: str | None = None) -> FileStats:
+                    on_loaded: Callable[[Dataset], None] | None = None, language: str | None = None,
+                    sentencizer: str | None = None) -> FileStats:
     """Load ``data`` (and ``dev``) in any span format (:func:`mrclens.formats.load_dataset`) and
     compute every model-free figure (:func:`mrclens.stats.compute_stats_with_values`), and the
     plug-ins' figures of ``data`` under ``plugins`` (:mod:`mrclens.stats.plugins`; only when any is installed).
@@ -56,7 +57,9 @@ def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = Non
             (the CLI prints the notes of skipped questions there).
         language: the data's language when it is not English and ``--language-ok`` was given
             (:mod:`mrclens.languages`): only the figures that read no words are computed
-            (:func:`mrclens.stats.language_free.language_free_stats`; no spaCy), and ``values`` is ``None``.
+            (:func:`mrclens.stats.language_free.language_free_stats`; no trained spaCy pipeline), and ``values`` is ``None``.
+        sentencizer: with ``language``, the spaCy code of ``data``'s language when its sentences are read with
+            spaCy's rule-based sentencizer (:mod:`mrclens.stats.sentencizer`): the measured ranks are added.
 
     Raises:
         DataError: a file is invalid (named with the item and the problem).
@@ -77,7 +80,8 @@ def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = Non
     if language is not None:
         from mrclens.stats.language_free import format_language_free, language_free_stats
 
-        return FileStats(language_free_stats(dataset, dev_set, language=language), None, datasets, format_language_free)
+        return FileStats(language_free_stats(dataset, dev_set, language=language, sentencizer=sentencizer), None,
+                         datasets, format_language_free)
     figures, values = compute_stats_with_values(dataset, dev_set, cache_dir, progress, first_k=first_k,
                                                 n_process=n_process)
     plugin_figures = compute_figures(dataset)

@@ -13,6 +13,11 @@ gives, under the same dotted paths:
   the English articles a/an/the, so on scripts that write vowels as combining marks (Thai,
   Devanagari) "near-identical" is looser than in English; the identical counts are exact.
 
+For a language read with spaCy's rule-based sentencizer (``sentencizer``: Spanish, Russian,
+Arabic; :mod:`mrclens.stats.sentencizer`), the section ``chance_corrected`` is added with the ranks
+measured to agree with English there (:data:`mrclens.stats.sentencizer.FIGURES`: the answer
+sentence's rank by position).
+
 Every other section is absent, and :data:`NOT_COMPUTED` says why, so that ``mrclens check``
 skips the rules on them (:func:`mrclens.checks.evaluate_rules`) instead of failing.
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 from mrclens.errors import LanguageMsg
 from mrclens.squad import Dataset
+from mrclens.stats.chance import RANK_FIGURES
 from mrclens.stats.core import TITLE
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.summary import summarize
@@ -30,22 +36,41 @@ NOT_COMPUTED = "not_computed"
 _FRACTION_BINS = [i / 10 for i in range(11)]
 
 
-def language_free_stats(dataset: Dataset, dev: Dataset | None = None, *, language: str = "not English") -> dict:
-    """The figures of ``dataset`` (and its leakage into ``dev``) that read no words (module docstring).
+def language_free_stats(dataset: Dataset, dev: Dataset | None = None, *, language: str = "not English",
+                        sentencizer: str | None = None) -> dict:
+    """The figures of ``dataset`` (and its leakage into ``dev``) that read no words (module docstring),
+    and with ``sentencizer`` the chance-corrected ranks read with spaCy's sentencizer.
 
     Args:
         dataset: the span dataset.
         dev: a second file, for ``leakage``.
         language: the detected language, for :data:`NOT_COMPUTED`'s reason.
+        sentencizer: the spaCy code of ``dataset``'s language (``"es"``) when it is read with the
+            rule-based sentencizer (:data:`mrclens.stats.sentencizer.LANGUAGES`), else ``None``.
 
     Returns:
         ``{"title", "source", "dev_source", "counts", "answer_position": {"char_fraction": summary},
-        "duplicates", "leakage" (None without dev), "not_computed": {"reason": str, "sections": [...]}}``;
+        ["chance_corrected": section (with ``sentencizer`` only; percentile ranks, percent, 50 = chance)],
+        "duplicates", "leakage" (None without dev), "not_computed": {"reason": str, "sections": [...],
+        "figures": {dotted path: reason} (the ranks measured not to agree, with ``sentencizer`` only)}}``;
         fractions are 0-1, percentages 0-100.
+
+    Raises:
+        ValueError: ``sentencizer`` is not a language of :data:`mrclens.stats.sentencizer.LANGUAGES`.
     """
     counts = dataset.counts()
     firsts = [(p.context, q.answers[0]) for _, p, q in dataset.iter_questions() if q.answers]
     counts["answerable"] = len(firsts)
+    ranks: dict = {}
+    off: dict[str, str] = {}
+    not_computed = ["lengths", "question_types", "wh_words_anywhere", "answer_position (by sentence)",
+                    "similarity", "overlap", "answer_types", "heuristics"]
+    if sentencizer is not None:
+        from mrclens.stats.sentencizer import FIGURES, sentencizer_section
+
+        ranks = {"chance_corrected": sentencizer_section(dataset, sentencizer)}
+        off = {f"chance_corrected.{name}": LanguageMsg.RANK_DISAGREES.format(language=language)
+               for name in RANK_FIGURES if name not in FIGURES}
     return {
         "title": TITLE,
         "source": dataset.source,
@@ -55,12 +80,13 @@ def language_free_stats(dataset: Dataset, dev: Dataset | None = None, *, languag
             "char_fraction": summarize([a.answer_start / len(c) for c, a in firsts], bins=_FRACTION_BINS,
                                        unit="answer_start / context length (characters)"),
         },
+        **ranks,
         "duplicates": find_duplicates(dataset),
         "leakage": find_leakage(dataset, dev) if dev is not None else None,
         NOT_COMPUTED: {
             "reason": LanguageMsg.RULE_NEEDS_ENGLISH.format(language=language),
-            "sections": ["lengths", "question_types", "wh_words_anywhere", "answer_position (by sentence)",
-                         "similarity", "overlap", "answer_types", "heuristics"],
+            "sections": not_computed + ([] if ranks else ["chance_corrected"]),
+            **({"figures": off} if ranks else {}),
         },
     }
 
@@ -77,10 +103,19 @@ def format_language_free(stats: dict) -> str:
         + ("n/a" if pos["mean"] is None else f"mean {pos['mean']:.2f}, median {pos['median']:.2f}"),
         f"duplicate questions on the same context: {d['duplicate_questions']:,} ({d['duplicate_questions_pct']:.1f}%)",
     ]
+    for name, summary in (stats.get("chance_corrected") or {}).items():
+        if isinstance(summary, dict) and "mean" in summary:  # the ranks (not the strata or the chance share)
+            lines.append(f"{name} (percentile rank of the answer sentence, sentences from spaCy's rule-based "
+                         f"sentencizer; {RANK_FIGURES[name]}): "
+                         + ("n/a" if summary["mean"] is None else f"mean {summary['mean']:.1f} (n = {summary['n']:,})"))
     leak = stats.get("leakage")
     if leak is not None:
         lines.append(f"dev contexts also in the data (near-identical): {leak['contexts_near_identical']:,}; "
                      f"dev questions on the same context: {leak['pairs_near_identical']:,}")
     nc = stats[NOT_COMPUTED]
     lines.append(f"not computed ({nc['reason']}): {', '.join(nc['sections'])}")
+    by_reason: dict[str, list[str]] = {}
+    for path, reason in nc.get("figures", {}).items():
+        by_reason.setdefault(reason, []).append(path)
+    lines.extend(f"not computed ({reason}): {', '.join(paths)}" for reason, paths in by_reason.items())
     return "\n".join(lines)

@@ -70,8 +70,12 @@ def longest_shared_ngram(question_words: Sequence[str], passage: PassageNgrams) 
     return best
 
 
-def content_word_share(question_words: Sequence[str], sentence_words: set[str]) -> float | None:
+def content_word_share(question_words: Sequence[str], sentence_words: set[str],
+                       stop_words: frozenset[str] | None = None) -> float | None:
     """Percentage (0–100) of the question's distinct content words found in ``sentence_words``.
+
+    ``stop_words``: another language's stop words (:func:`mrclens.stats.text.is_content_word`;
+    default: English).
 
     Returns:
         the percentage, or ``None`` when the question has no content word.
@@ -80,7 +84,7 @@ def content_word_share(question_words: Sequence[str], sentence_words: set[str]) 
         >>> content_word_share("who painted the mona lisa".split(), {"leonardo", "painted", "lisa"})
         66.66666666666667
     """
-    content = {w for w in question_words if is_content_word(w)}
+    content = {w for w in question_words if is_content_word(w, stop_words)}
     if not content:
         return None
     return 100.0 * len(content & sentence_words) / len(content)

@@ -16,7 +16,7 @@ The similarity measure is TF-IDF cosine, as the MRCLens issue specifies:
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -75,16 +75,17 @@ def most_similar_units(
 
 
 def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
-                  paragraph_units: Sequence[Sequence[str]]):
+                  paragraph_units: Sequence[Sequence[str]], analyzer: Callable[[str], list[str]] | None = None):
     """``(counts, seg_starts, within, cos)`` over every (question, unit of its paragraph) pair, question
     by question (``counts``: units per question; ``within``: the unit's index in its paragraph), or
-    ``None`` when there is no vocabulary (no unit, or no word in any unit)."""
+    ``None`` when there is no vocabulary (no unit, or no word in any unit). ``analyzer``: the
+    vectorizer's (default: scikit-learn's word analyzer)."""
     sizes = np.array([len(u) for u in paragraph_units], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     all_units = [t for units in paragraph_units for t in units]
     if not all_units:
         return None
-    vectorizer = TfidfVectorizer()
+    vectorizer = TfidfVectorizer() if analyzer is None else TfidfVectorizer(analyzer=analyzer)
     try:
         unit_matrix = vectorizer.fit_transform(all_units).tocsr()
     except ValueError:  # every sentence is empty of words: no vocabulary
@@ -102,11 +103,13 @@ def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
 
 
 def similarity_ranks(questions: Sequence[str], question_paragraph: Sequence[int],
-                     paragraph_units: Sequence[Sequence[str]], target_units: Sequence[int | None]) -> list[float | None]:
+                     paragraph_units: Sequence[Sequence[str]], target_units: Sequence[int | None], *,
+                     analyzer: Callable[[str], list[str]] | None = None) -> list[float | None]:
     """For each question, the percentile rank (percent; :func:`mrclens.stats.chance.percentile_rank`)
     of unit ``target_units[i]`` (e.g. its answer's sentence unit) among its paragraph's units by
     TF-IDF cosine with the question (the vectorizer of :func:`most_similar_units`): 100 = the most
-    similar, 0 = the least, 50 = a unit drawn at random; ties share the rank.
+    similar, 0 = the least, 50 = a unit drawn at random; ties share the rank. ``analyzer`` replaces
+    the vectorizer's word analyzer (e.g. ``str.split`` on texts that are tokens joined by spaces).
 
     Returns:
         one value per question; ``None`` where the paragraph has fewer than two units or the target
@@ -125,7 +128,7 @@ def similarity_ranks(questions: Sequence[str], question_paragraph: Sequence[int]
     if not len(questions) == len(question_paragraph) == len(target_units):
         raise ValueError("questions, question_paragraph and target_units must have the same length")
     sizes = [len(u) for u in paragraph_units]
-    pairs = _pair_cosines(questions, question_paragraph, paragraph_units) if questions else None
+    pairs = _pair_cosines(questions, question_paragraph, paragraph_units, analyzer) if questions else None
     out: list[float | None] = []
     for i, (p, t) in enumerate(zip(question_paragraph, target_units)):
         n = sizes[p]

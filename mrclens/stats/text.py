@@ -62,10 +62,15 @@ def word_token_spans(text: str) -> tuple[list[str], list[int], list[int]]:
     return words, offsets[1:-1:2], offsets[2::2]
 
 
-def is_content_word(word: str) -> bool:
+def is_content_word(word: str, stop_words: frozenset[str] | None = None) -> bool:
     """True for a lower-cased word token that is not a spaCy English stop word, not a
-    wh-word and not a bare number of one character."""
-    return word not in STOP_WORDS and word not in WH_WORDS and not (len(word) == 1 and not word.isalpha())
+    wh-word and not a bare number of one character.
+
+    ``stop_words``: another language's lower-cased stop words (its interrogatives among them, as in
+    spaCy's lists), which then replace the English stop words and wh-words.
+    """
+    stop = word in STOP_WORDS or word in WH_WORDS if stop_words is None else word in stop_words
+    return not stop and not (len(word) == 1 and not word.isalpha())
 
 
 def question_type(question: str) -> str:

@@ -2,7 +2,8 @@
 
 Data that is not English stops ``audit``, ``perturb``, ``stats`` and ``check`` with exit code 2 and
 one line naming the language and its share, before any work (no output folder); ``--language-ok``
-lets ``stats`` and ``check`` run only what reads no words, and then no rule fails.
+lets ``stats`` and ``check`` run only what reads no words, and for Spanish, Russian and Arabic the
+answer sentence's rank by position (spaCy's sentencizer), and then no rule fails.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from language_fixture import write_squad  # noqa: E402
 
 LANGUAGE = {"es": "Spanish", "ru": "Russian", "ar": "Arabic", "th": "Thai"}
 FREE_RULES = {"duplicates", "leakage-contexts", "leakage-questions"}
+SENTENCIZER_RULES = {"answer-position"}  # es, ru, ar: the rank by position, read with spaCy's sentencizer
 
 
 @pytest.fixture()
@@ -68,10 +70,13 @@ def test_check_language_ok_runs_only_what_reads_no_words(tmp_path, cache):
     assert res.exit_code == EXIT_OK, res.output
     report = json.loads(res.stdout)
     evaluated = {r["id"] for r in report["rules"] if r["status"] != "skip"}
-    assert evaluated == FREE_RULES
+    assert evaluated == FREE_RULES | SENTENCIZER_RULES
     assert not any(r["status"] == "fail" and r["id"] not in FREE_RULES for r in report["rules"])
     assert all("Russian" in r["reason"] for r in report["rules"] if r["id"] == "similarity-shortcut")
     assert "Russian" in res.stderr and "Spanish" in res.stderr and "--language-ok" in res.stderr
+    notes = {line.split(": ")[0]: line for line in res.stderr.splitlines() if "--language-ok" in line}
+    assert "rank by position (sentences from spaCy's rule-based sentencizer for Russian)" in notes[str(path)]
+    assert "rank by position" not in notes[str(dev)]  # the figures are the data's; the dev file is read for leakage
     # the rules that read no words still find what they find: the file as its own dev leaks
     leaked = json.loads(_run("check", path, "--dev", path, "--language-ok", "--json").stdout)
     assert {r["id"] for r in leaked["rules"] if r["status"] == "fail"} == {"leakage-contexts", "leakage-questions"}
@@ -82,8 +87,11 @@ def test_stats_language_ok_json(tmp_path, cache):
     res = _run("stats", path, "--language-ok", "--json")
     assert res.exit_code == EXIT_OK, res.output
     figures = json.loads(res.stdout)
-    assert figures["language"][0]["language"] == "Spanish" and not figures["language"][0]["readable"]
+    block = figures["language"][0]
+    assert block["language"] == "Spanish" and not block["readable"]
+    assert (block["path"], block["spacy_language"]) == ("sentencizer", "es") and "sentencizer" in block["path_reads"]
     assert figures["counts"]["questions"] == 6 and "similarity" not in figures and "not_computed" in figures
+    assert set(figures["chance_corrected"]) == {"position_rank", "random_sentence_share_pct", "by_sentence_count"}
 
 
 def test_english_is_unaffected(tmp_path, cache):
@@ -115,8 +123,13 @@ def test_xquad_stops(command, xquad_path, tmp_path, cache):
 
 
 def test_xquad_check_language_ok_fails_no_rule_it_cannot_read(xquad_path, cache):
+    lang = xquad_path.name.split(".")[1]
     res = _run("check", xquad_path, "--language-ok", "--json")
     report = json.loads(res.stdout)
-    assert {r["id"] for r in report["rules"] if r["status"] != "skip"} == {"duplicates"}
+    enabled = {"duplicates"} | (SENTENCIZER_RULES if lang != "th" else set())  # Thai: only what reads no words
+    assert {r["id"] for r in report["rules"] if r["status"] != "skip"} == enabled
     assert res.exit_code == (EXIT_OK if report["counts"]["fail"] == 0 else 1)
-    assert report["counts"]["fail"] == 0  # XQuAD: at most 0.9 % duplicate questions (Thai), under the 1 % rule
+    assert report["counts"]["fail"] == 0  # XQuAD: at most 0.9 % duplicate questions (Thai), position rank 57
+    stats = json.loads(_run("stats", xquad_path, "--language-ok", "--json").stdout)
+    assert stats["language"][0]["path"] == ("none" if lang == "th" else "sentencizer")
+    assert ("chance_corrected" in stats) == (lang != "th")
