@@ -261,9 +261,12 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             if drops_bias == "inconclusive":
                 text = f" Against {reference.name}: the drops are not compared, {reader} is too weak."
             else:
+                tau = audit.structure_sd.get(c.category)
+                spread = (f"; the interval includes how much the drops move with the data's structure alone, SD "
+                          f"{tau:.1f}" if tau else "")
                 text = (f" Against {reference.name} (same reader profile, {ids}): the drops read {_BIAS_WORDS[drops_bias]} "
                         f"{reference.name} for this bias (mean difference towards the bias {mean:+.1f} points of "
-                        f"relative drop, {ci} {low:+.1f} to {high:+.1f}).")
+                        f"relative drop, {ci} {low:+.1f} to {high:+.1f}{spread}).")
                 fields.update(reference_difference=_r(mean), reference_difference_ci_low=_r(low),
                               reference_difference_ci_high=_r(high))
         if more:

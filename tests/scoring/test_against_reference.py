@@ -239,6 +239,7 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}), "quick")
     _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
     assert plain[0].reference_bias == "less" and wide[0].reference_bias == "in line"
+    assert "structure alone, SD" in wide[0].reading and "structure alone" not in plain[0].reading
     width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
     # the category's interval adds the category term once (the member's own term is replaced, not added twice)
     se_base = se[0]
