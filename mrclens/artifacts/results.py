@@ -55,7 +55,9 @@ the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared a
 (``"more"``, ``"in line"``, ``"less"`` or ``"inconclusive"``); each category ``"reference"``,
 ``"reference_bias"``, ``"reference_basis"`` (``"drops"``, ``"model-free"`` or ``"drops and
 model-free"``: the evidence that decided it) and the mean difference of its drops towards the bias
-``"reference_difference"`` with its ``"reference_difference_ci_low"``/``"_high"``.
+``"reference_difference"`` with its ``"reference_difference_ci_low"``/``"_high"`` at the confidence level
+``"reference_confidence"`` (a fraction, e.g. 0.9875: the categories' intervals hold the results'
+confidence *family-wise* over the compared categories, Bonferroni; ``null`` in older files).
 
 Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
 and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
@@ -329,6 +331,7 @@ class CategoryResult:
     reference_difference_ci_low: float | None = None
     reference_difference_ci_high: float | None = None
     reference_basis: str | None = None
+    reference_confidence: float | None = None
 
 
 @dataclass
@@ -711,7 +714,8 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           reference_bias=f(c, "reference_bias", _STR, path, where, None),
                           reference_basis=f(c, "reference_basis", _STR, path, where, None),
                           **{k: f(c, k, _NUM, path, where, None) for k in (
-                              "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high")})
+                              "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high",
+                              "reference_confidence")})
 
 
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:

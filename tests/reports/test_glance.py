@@ -24,7 +24,9 @@ def test_each_card_leads_with_the_verdict_against_the_reference_and_its_figure(c
     results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
     page = render_report(compared_audit)
     verdicts = {c["category"]: c["reference_bias"] for c in results["categories"]}
-    assert verdicts == {"Similarity": "more", "Question": "more", "Keyword": "in line", "Position": "in line"}
+    # Similarity: the overlap reader's drops exceed SQuAD's by about 16 points, inside what the data's
+    # structure alone moves them (the reference's structure term) at the family-wise level
+    assert verdicts == {"Similarity": "in line", "Question": "more", "Keyword": "in line", "Position": "in line"}
     for c in results["categories"]:
         card = _card(page, c["category"])
         words = {"more": "more than", "in line": "in line with"}[c["reference_bias"]]
@@ -116,5 +118,5 @@ def test_a_reference_or_ablation_name_with_markup_stays_text_on_the_page(compare
     assert "<script" not in page.lower()
     verdict = page[page.index('<section id="verdict">'): page.index('<section id="ablations">')]
     forest = verdict[verdict.index('id="forest"'):]
-    assert f"more than {escape(PAYLOAD_SCRIPT)}" in _card(verdict, "Similarity")
+    assert f"more than {escape(PAYLOAD_SCRIPT)}" in _card(verdict, "Question")
     assert str(escape(PAYLOAD_SCRIPT)) in forest[: forest.index("</svg>")]

@@ -70,7 +70,7 @@ def test_the_demo_audit_reads_in_one_glance_and_says_what_to_do():
         assert line.split()[:3] == [c.category, "in", "line"] and line.endswith("→ no action needed")
         assert f"[{c.reference_difference_ci_low:+.1f}, {c.reference_difference_ci_high:+.1f}]" in line
     # Question and Position made more biased: the verdict, the difference that decided it and the advice
-    more = demo_results({"Question": 0.3, "Position": 3.0})
+    more = demo_results({"Question": 0.3, "Position": 5.0})
     lines = _fits(format_summary(more))
     by_cat = {line.split()[0]: line for line in lines[1:-1]}
     q = next(c for c in more.categories if c.category == "Question")

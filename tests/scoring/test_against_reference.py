@@ -291,3 +291,35 @@ def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_
     assert ref.audits["paper"].ablations["e9"].structure_sd == ref.audits["quick"].ablations["e9"].structure_sd
     assert ref.audits["paper"].provenance["structure"]["measured_with_profile"] == "quick"
     assert "structure (quick, 3 counterparts): Position" in capsys.readouterr().out
+
+
+def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarely_read_more_or_less_anywhere():
+    """Clean audits (every ablation's true figure equals the reference's) drawn with their sampling error:
+    with the categories read together, at most about 5 % of audits get any "more"/"less"; at 95 % per
+    category it would be about 1 - 0.95^4 = 19 %."""
+    import numpy as np
+
+    from mrclens.scoring.against_reference import family_confidence
+
+    rng = np.random.default_rng(20261126)
+    cats = {"Similarity": "e1", "Question": "e2", "Keyword": "e6", "Position": "e9"}
+    ref = Reference("R", {}, {}, {"quick": _ref(**{a: ("relative_excess_drop", 10.0, 10.0, 10.0, 900) for a in cats.values()})})
+    half = 1.2  # each audit's excess drop CI half-width, F1 points (base 40): se = 100 * 1.2 / 40 / Z = 1.53 points
+    flagged = {1: 0, 4: 0}
+    audits = 2000
+    for _ in range(audits):
+        abl = []
+        for cat, aid in cats.items():
+            x = 4.0 + rng.normal(0.0, half / Z)  # true value 4.0 of 40 F1 = 10 %, the reference's
+            abl.append(_insertion(aid, excess=x, low=x - half, high=x + half, base=40.0, category=cat))
+        entries = [CategoryResult(c, [a], [a], 0.0, 0.0, 0.0, reading="r.") for c, a in cats.items()]
+        _, together = compare_with_reference(abl, entries, ref, "quick")
+        flagged[4] += any(c.reference_bias != "in line" for c in together)
+        alone = [compare_with_reference([a], [e], ref, "quick")[1][0] for a, e in zip(abl, entries)]
+        flagged[1] += any(c.reference_bias != "in line" for c in alone)
+    assert flagged[4] / audits <= 0.06 and 0.15 <= flagged[1] / audits <= 0.23, flagged
+    assert together[0].reference_confidence == family_confidence(0.95, 4) == 0.9875
+    assert alone[0].reference_confidence == 0.95
+    assert "98.75% CI, family-wise 95% CI over the 4 categories (Bonferroni)" in together[0].reading
+    with pytest.raises(ValueError):
+        family_confidence(0.95, 0)
