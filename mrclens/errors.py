@@ -38,6 +38,8 @@ class Msg:
     """Message templates for data problems (``str.format`` fields in braces)."""
 
     NOT_JSON = "file is not valid JSON: {err} (line {line}, column {col})"
+    DUPLICATE_KEY = ("an object holds the key {key!r} twice{where}: JSON readers keep only the last value, so the "
+                     "first would be lost without a word; merge or rename them")
     NOT_UTF8 = "file is not UTF-8 text: {err}"
     NOT_GZIP = "file ends in .gz but cannot be decompressed: {err}"
     NOT_OBJECT = "top level must be a JSON object with a 'data' list, got {kind}"
@@ -263,6 +265,7 @@ class FormatMsg:
     UNKNOWN_OBJECT = "cannot read a Python {kind} as a dataset; MRCLens reads: {known}"
     WRONG_FORMAT = "format {name!r} was asked for, but {why}"
     JSONL_BAD_LINE = "line {line}: not valid JSON: {err} (column {col})"
+    JSONL_DUPLICATE_KEY = "line {line}: an object holds the key {key!r} twice{where} (only the last value would be kept)"
     JSONL_NOT_OBJECT = "line {line}: expected a JSON object, got {kind}"
     RECORD_MISSING = "{where}: field {field!r} is missing or not {expected}"
     FLAT_ANSWERS = ("{where}: 'answers' must be {{\"text\": [str, ...], \"answer_start\": [int, ...]}} "

@@ -42,7 +42,7 @@ from typing import Any
 
 from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
-from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
+from mrclens.formats.base import FORMAT_DESCRIPTIONS, DuplicateKeyError, Loaded, known_formats, loads_unique, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import atomic_write_bytes
 from mrclens.formats.squad_schema import ON_INVALID
@@ -184,7 +184,10 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
         return hf_flat.read_jsonl_text(text, file, on_invalid)
     # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
     try:
-        obj = json.loads(text)
+        obj = loads_unique(text)
+    except DuplicateKeyError as err:
+        return Loaded(Dataset([], None, file), "unknown", "json", problems=[
+            Problem(file, Msg.DUPLICATE_KEY.format(key=err.key, where=err.where))])
     except RecursionError:
         return Loaded(Dataset([], None, file), "unknown", "json", problems=[
             Problem(file, Msg.NOT_JSON.format(err="nested too deeply", line="?", col="?"))])

@@ -186,6 +186,56 @@ def classify_record(obj: dict) -> tuple[str | None, str]:
     return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
 
 
+class DuplicateKeyError(ValueError):
+    """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
+    like most readers, silently keeps the last value, which would lose the first without a word).
+
+    Attributes:
+        key: the repeated key.
+        where: ``" (in the object with id '…')"`` (or title / context start) when the object says, else ``""``.
+    """
+
+    def __init__(self, key: str, obj: dict[str, Any]) -> None:
+        self.key = key
+        self.where = ""
+        for name in ("id", "title", "context"):
+            value = obj.get(name)
+            if isinstance(value, str) and name != "context":
+                self.where = f" (in the object with {name} {value!r})"
+                break
+            if isinstance(value, str):
+                self.where = f" (in the object whose context starts {value[:40]!r})"
+                break
+        super().__init__(f"duplicate key {key!r}{self.where}")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key, obj)
+            seen.add(key)
+    return obj
+
+
+def loads_unique(text: str) -> Any:
+    """``json.loads`` that refuses an object holding a key twice.
+
+    Raises:
+        json.JSONDecodeError: not JSON; DuplicateKeyError: a repeated key; RecursionError: nested too deeply.
+
+    >>> loads_unique('{"a": 1, "b": {"c": 2}}')
+    {'a': 1, 'b': {'c': 2}}
+    >>> loads_unique('{"id": "q1", "answers": [], "answers": [{"text": "x"}]}')
+    Traceback (most recent call last):
+    ...
+    mrclens.formats.base.DuplicateKeyError: duplicate key 'answers' (in the object with id 'q1')
+    """
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)`` for every non-blank line that is a JSON object of the format
     ``fmt`` (a name of :data:`FORMAT_DESCRIPTIONS`; ``None``: any object). Every other line is one
@@ -196,7 +246,11 @@ def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tu
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads_unique(line)
+        except DuplicateKeyError as err:
+            log.read()
+            log.invalid(FormatMsg.JSONL_DUPLICATE_KEY.format(line=number, key=err.key, where=err.where))
+            continue
         except (json.JSONDecodeError, RecursionError) as err:
             log.read()
             msg, col = (err.msg, err.colno) if isinstance(err, json.JSONDecodeError) else ("nested too deeply", "?")

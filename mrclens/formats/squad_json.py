@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from mrclens.errors import DataError, Msg, Problem
-from mrclens.formats.base import Loaded
+from mrclens.formats.base import DuplicateKeyError, Loaded, loads_unique
 from mrclens.formats.squad_schema import parse_squad_counted
 from mrclens.io_utils import gc_paused, read_bytes
 from mrclens.squad import Dataset
@@ -23,7 +23,7 @@ from mrclens.squad import Dataset
 
 def decode_json(path: str) -> tuple[Any, list[Problem]]:
     """The decoded JSON value of the file at ``path``, or ``None`` and the problem (not gzip, not
-    UTF-8, not JSON, nested too deeply).
+    UTF-8, not JSON, nested too deeply, an object holding a key twice).
 
     Raises:
         DataError: the file exists but cannot be read (the message gives the system's reason).
@@ -42,7 +42,9 @@ def decode_json(path: str) -> tuple[Any, list[Problem]]:
     except UnicodeDecodeError as err:
         return None, [Problem(path, Msg.NOT_UTF8.format(err=err))]
     try:
-        return json.loads(text), []
+        return loads_unique(text), []
+    except DuplicateKeyError as err:
+        return None, [Problem(path, Msg.DUPLICATE_KEY.format(key=err.key, where=err.where))]
     except json.JSONDecodeError as err:
         return None, [Problem(path, Msg.NOT_JSON.format(err=err.msg, line=err.lineno, col=err.colno))]
     except RecursionError:

@@ -128,3 +128,26 @@ def test_parse_squad_skip_and_repair_notes():
         ("q3", "skipped: question text is empty")]
     with pytest.raises(ValueError, match="on_invalid must be one of"):
         parse_squad(_squad(qas), on_invalid="fix")
+
+
+def test_a_key_held_twice_is_refused_not_silently_collapsed(tmp_path):
+    """Python's json keeps the last of two equal keys: a paragraph with "qas" twice would lose its first
+    questions without a word. Every JSON reader refuses it, naming the file, the key and the object."""
+    second = {"id": "q2", "question": "What sat on the mat?", "answers": [{"text": "The cat", "answer_start": 0}]}
+    raw = json.dumps(_squad([GOOD_QA])).replace('"qas": ', '"qas": ' + json.dumps([second]) + ', "qas": ')
+    path = _file(tmp_path, None, raw=raw)
+    assert json.loads(raw)["data"][0]["paragraphs"][0]["qas"] == [GOOD_QA]  # what json alone would keep
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    assert str(path) in str(err.value) and "key 'qas' twice" in str(err.value)
+    assert "context starts 'The cat sat" in str(err.value)
+    # a JSON Lines file: the line with the repeated key is one refused record, named by its number
+    flat = {"title": "Cats", "context": "The cat sat on the mat in Paris.", "question": "Where?",
+            "answers": {"text": ["on the mat"], "answer_start": [12]}}
+    lines = [json.dumps({"id": "a", **flat}), json.dumps({"id": "b", **flat}).replace('{"id": "b"', '{"id": "b", "id": "c"')]
+    jsonl = tmp_path / "flat.jsonl"
+    jsonl.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = read(jsonl)
+    assert [p.message for p in loaded.problems if p.severity == "error"] == [
+        "line 2: an object holds the key 'id' twice (in the object with id 'c') (only the last value would be kept)"]
+    assert loaded.records.read == 2 and loaded.records.refused == 1
