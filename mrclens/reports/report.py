@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -358,6 +358,15 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
     return out
 
 
+def _category_ci_label(categories: Sequence[Mapping[str, Any]], confidence: float) -> str:
+    """How the categories' intervals against the reference are named: family-wise when the results say so
+    (``reference_confidence``, :func:`mrclens.scoring.against_reference.family_confidence`)."""
+    levels = {c.get("reference_confidence") for c in categories if isinstance(c.get("reference_confidence"), float)}
+    if len(levels) != 1 or next(iter(levels)) == confidence:
+        return confidence_label(confidence)
+    return f"{confidence_label(levels.pop())}, {confidence_label(confidence)} family-wise over the categories"
+
+
 def reference_text(entry: Mapping[str, Any]) -> str:
     """How an ablation or category compares with the reference audit (issue 17), e.g. ``more than SQuAD
     v1.1: +30.2 [+21.0, +39.4]``; ``""`` when it was not compared. The difference is in percent of the
@@ -519,6 +528,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "n_examples": n_examples,
         "example_seed": seed,
         "ci_label": confidence_label(confidence),
+        "category_ci_label": _category_ci_label(results.get("categories") or [], confidence),
         "metric": typed.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
         "metric_phrase": task_of(typed).metric_phrase,
         "ci_level": confidence_label(confidence).replace(" CI", ""),
