@@ -164,8 +164,11 @@ def bias_statements(results: Results) -> list[str]:
         if c.reference_basis:
             text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
         if c.reference_difference is not None:
+            own = c.reference_confidence
+            label = (f"{100 * own:g}% CI, {level} family-wise over the categories"
+                     if isinstance(own, float) and abs(own - results.bootstrap.confidence) > 1e-12 else f"{level} CI")
             text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
-                     f"of the baseline score ({level} CI "
+                     f"of the baseline score ({label} "
                      f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")
         figures = deciding_figures(results, c)
         if figures:

@@ -80,6 +80,12 @@ def test_rai_fragment_validates_as_part_of_a_croissant_record(audit_dir, tmp_pat
     biases = dataset.metadata.data_biases
     assert [b.split(" bias:")[0] for b in biases] == [c.category for c in read_results(audit_dir).categories]
     assert any(b.startswith("Similarity bias: more than SQuAD v1.1 (decided by the") for b in biases)
+    # a category's interval against the reference is named at its own (family-wise) level
+    compared = [c for c in read_results(audit_dir).categories if c.reference_difference is not None]
+    assert len(compared) >= 2
+    for c in compared:
+        statement = next(b for b in biases if b.startswith(f"{c.category} bias:"))
+        assert f"({100 * c.reference_confidence:g}% CI, 95% family-wise over the categories " in statement, statement
     assert dataset.metadata.data_limitations[0].startswith("These statements were drafted by MRCLens")
     assert any("weak reader" in x for x in dataset.metadata.data_limitations)
 
