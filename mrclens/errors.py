@@ -240,7 +240,7 @@ class LanguageMsg:
     #: ``{runs}`` of the commands without an override (audit, perturb)
     NOTHING_RUNS = "no part of `mrclens {command}` runs on it (`mrclens stats` / `check` --language-ok give its figures that read no words)"
     #: ``{runs}`` of the commands with ``--language-ok`` (stats, check)
-    OVERRIDE = ("`mrclens {command}` stops here; pass --language-ok to run only what reads no words ({what_runs}; "
+    OVERRIDE = ("`mrclens {command}` stops here; pass --language-ok to run only what needs no English ({what_runs}; "
                 "see the README, \"Languages\")")
     #: the note of a run with ``--language-ok``
     LANGUAGE_FREE = "{path}: {what}: {runs} only (--language-ok); every other figure needs English and is not computed"

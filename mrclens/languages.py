@@ -398,7 +398,10 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
         log.debug(f"{path}: {report.summary()}")
         reports.append(report)
         if not report.readable and not (allow and OVERRIDE[command]):
-            runs = (LanguageMsg.OVERRIDE.format(command=command, what_runs=LANGUAGE_FREE_WORDS) if OVERRIDE[command]
+            what_runs = LANGUAGE_FREE_WORDS
+            if i == 0 and report.path == "sentencizer":  # the data file's language has the sentencizer path
+                what_runs += ", and " + SENTENCIZER_WORDS.format(language=report.language)
+            runs = (LanguageMsg.OVERRIDE.format(command=command, what_runs=what_runs) if OVERRIDE[command]
                     else LanguageMsg.NOTHING_RUNS.format(command=command))
             raise LanguageError(LanguageMsg.NOT_READABLE.format(path=path, what=report.problem(), runs=runs))
     language_free = any(not r.readable for r in reports)

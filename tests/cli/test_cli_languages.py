@@ -50,6 +50,9 @@ def test_stops_before_any_work(command, tmp_path, cache):
     res = _run(command, path, *(["--out", out] if command in ("audit", "perturb") else []))
     _assert_refused(res, path, "Spanish", command)
     assert not out.exists()
+    if command in ("check", "stats"):  # the hint names what --language-ok would run, the sentencizer's rank included
+        assert "--language-ok to run only what needs no English (counts" in res.output
+        assert "rank by position (sentences from spaCy's rule-based sentencizer for Spanish)" in res.output
 
 
 def test_audit_checks_the_dev_file_too(tmp_path, sample_path, cache):
@@ -120,6 +123,7 @@ def test_xquad_stops(command, xquad_path, tmp_path, cache):
     res = _run(command, xquad_path, *(["--out", tmp_path / "out"] if command == "audit" else []))
     _assert_refused(res, xquad_path, language, command)
     assert "100 % of contexts" in res.output and not (tmp_path / "out").exists()
+    assert ("rule-based sentencizer" in res.output) == (command != "audit" and language != "Thai")
 
 
 def test_xquad_check_language_ok_fails_no_rule_it_cannot_read(xquad_path, cache):
