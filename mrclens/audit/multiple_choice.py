@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_choice_predictions
@@ -224,6 +225,7 @@ def perturb_mc_sets(run: MCAuditRun, eval_set: MCDataset, ablation_ids: Sequence
                                cache_dir=options.cache_dir, progress=options.progress, force=True),
             outputs=[target / MANIFEST])
         run.seconds["perturb"] += step.seconds
+    remove_stale(run.layout.perturbed_dir, REPLICATES, [f"draw-{k}" for k in range(1, options.perturb_seeds)])
     run.echo(f"[perturb] {len(ablation_ids)} ablation sets × {options.perturb_seeds} draw(s) under "
              f"{run.layout.perturbed_dir} ({run.seconds['perturb']:.1f} s)")
 
@@ -280,16 +282,23 @@ def predict_folds(run: MCAuditRun, folds: Sequence[Fold], readers: dict[str, Any
                 preds.update(readers[fold.name].predict(part))
         write_choice_predictions(target, {q.id: preds[q.id] for q in data.questions if q.id in preds})
 
+    written: dict[Path, set[str]] = {}
     for k in range(run.options.perturb_seeds):
         pdir = layout.draw_perturbed_dir(k)
         target_dir = layout.replicate_predictions_dir(k, 0)
         for name, file in read_manifest(pdir).set_files().items():
             target = target_dir / prediction_file_name(name)
+            for part in (target, *target.parents):
+                if part == layout.predictions_dir:
+                    break
+                written.setdefault(part.parent, set()).add(part.name)
             key = step_key("mc-predict", [ledger.steps[f"train:{f.name}"]["key"] for f in folds],
                            sha256_file(pdir / file))
             step = f"predict:{name}" if k == 0 else f"predict:draw-{k}:{name}"
             run.seconds["predict"] += ledger.reuse_or_run(step, key, lambda: predict(pdir / file, target),
                                                           outputs=[target]).seconds
+    for folder, names in written.items():  # never a prediction file of an earlier run's set or draw
+        remove_stale(folder, PREDICTIONS, names)
     run.echo(f"[predict] every set predicted by the reader of each question's fold ({run.seconds['predict']:.1f} s)")
 
 

@@ -120,3 +120,19 @@ def test_cli_refuses_span_options(small_codah, tmp_path):
     empty.mkdir()
     res = CliRunner().invoke(main, ["audit", str(empty), "--out", str(tmp_path / "o2")])
     assert res.exit_code == 2 and "is a folder" in res.output and "Traceback" not in res.output
+
+
+def test_a_rerun_with_fewer_draws_leaves_no_stale_draw_or_prediction(small_codah, tmp_path):
+    """No stale output: predictions and perturbed sets of a draw the new run does not make are removed
+    (with a warning), as the span audit does."""
+    from mrclens.audit import MCAuditOptions, run_mc_audit
+
+    out = tmp_path / "out"
+    common = dict(data=str(small_codah), out=str(out), seed=0, n_folds=4, folds=[0], epochs=1, n_resamples=50,
+                  device="cpu", progress=False, cache_dir=str(tmp_path / "cache"))
+    run_mc_audit(MCAuditOptions(perturb_seeds=2, **common))
+    assert (out / "predictions" / "draw-1" / "original.json").is_file() and (out / "perturbed" / "draw-1").is_dir()
+    results = run_mc_audit(MCAuditOptions(perturb_seeds=1, **common))
+    assert not (out / "predictions" / "draw-1").exists() and not (out / "perturbed" / "draw-1").exists()
+    assert (out / "predictions" / "original.json").is_file()
+    assert [r.draw for r in results.replicates] in ([], [0])
