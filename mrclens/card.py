@@ -31,6 +31,7 @@ from typing import Any
 from mrclens.artifacts.card import CROISSANT_CONTEXT, card_paths, write_card
 from mrclens.artifacts.layout import RESULTS_JSON
 from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, Results, read_results
+from mrclens.metrics.bootstrap import family_ci_label
 
 #: What no MRCLens audit can see (README, "How to read a verdict"); ``{reference}`` is filled in.
 LIMITATIONS = (
@@ -157,16 +158,13 @@ def limitations(results: Results) -> list[str]:
 
 def bias_statements(results: Results) -> list[str]:
     """One statement per bias category (``rai:dataBiases``): verdict, basis, mean difference and CI."""
-    level = _level(results)
     out = []
     for c in results.categories:
         text = f"{c.category} bias: {category_verdict(c)}"
         if c.reference_basis:
             text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
         if c.reference_difference is not None:
-            own = c.reference_confidence
-            label = (f"{100 * own:g}% CI, {level} family-wise over the categories"
-                     if isinstance(own, float) and abs(own - results.bootstrap.confidence) > 1e-12 else f"{level} CI")
+            label = family_ci_label(c.reference_confidence, results.bootstrap.confidence)
             text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
                      f"of the baseline score ({label} "
                      f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")

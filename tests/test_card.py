@@ -85,7 +85,7 @@ def test_rai_fragment_validates_as_part_of_a_croissant_record(audit_dir, tmp_pat
     assert len(compared) >= 2
     for c in compared:
         statement = next(b for b in biases if b.startswith(f"{c.category} bias:"))
-        assert f"({100 * c.reference_confidence:g}% CI, 95% family-wise over the categories " in statement, statement
+        assert f"({100 * c.reference_confidence:g}% CI (95% family-wise) " in statement, statement
     assert dataset.metadata.data_limitations[0].startswith("These statements were drafted by MRCLens")
     assert any("weak reader" in x for x in dataset.metadata.data_limitations)
 

@@ -174,6 +174,20 @@ def stale_entries(folder: str | os.PathLike, kind: FolderKind, written: Iterable
     return [p for p in entries if p.name not in keep and not p.name.startswith(TMP_PREFIX) and kind.owns(p)]
 
 
+def note_written(written: dict[Path, set[str]], target: Path, root: Path) -> None:
+    """Record in ``written`` (folder → names) ``target`` and each folder between it and ``root`` (``root``
+    itself excluded), so that :func:`remove_stale` on every recorded folder keeps exactly this run's
+    entries: e.g. ``predictions/draw-1/e1.json`` records ``e1.json`` in ``draw-1`` and ``draw-1`` in ``predictions``.
+
+    >>> w = {}; note_written(w, Path("p/draw-1/e1.json"), Path("p")); sorted((str(k), sorted(v)) for k, v in w.items())
+    [('p', ['draw-1']), ('p/draw-1', ['e1.json'])]
+    """
+    for part in (target, *target.parents):
+        if part == root:
+            break
+        written.setdefault(part.parent, set()).add(part.name)
+
+
 def remove_stale(folder: str | os.PathLike, kind: FolderKind, written: Iterable[str]) -> list[Path]:
     """Remove the entries of ``kind`` in ``folder`` that this run did not write (:func:`stale_entries`),
     with one warning naming them.

@@ -42,7 +42,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, remove_stale
+from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, note_written, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_choice_predictions
@@ -288,10 +288,7 @@ def predict_folds(run: MCAuditRun, folds: Sequence[Fold], readers: dict[str, Any
         target_dir = layout.replicate_predictions_dir(k, 0)
         for name, file in read_manifest(pdir).set_files().items():
             target = target_dir / prediction_file_name(name)
-            for part in (target, *target.parents):
-                if part == layout.predictions_dir:
-                    break
-                written.setdefault(part.parent, set()).add(part.name)
+            note_written(written, target, layout.predictions_dir)
             key = step_key("mc-predict", [ledger.steps[f"train:{f.name}"]["key"] for f in folds],
                            sha256_file(pdir / file))
             step = f"predict:{name}" if k == 0 else f"predict:draw-{k}:{name}"

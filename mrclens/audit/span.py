@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, remove_stale
+from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, note_written, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
@@ -446,10 +446,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
             for name, file in set_files.items():
                 sha = draw0_sha[name] if k == 0 else sha256_file(draw_dir / file)
                 target = layout.replicate_predictions_dir(k, r) / prediction_file_name(name)
-                for part in (target, *target.parents):
-                    if part == layout.predictions_dir:
-                        break
-                    written.setdefault(part.parent, set()).add(part.name)
+                note_written(written, target, layout.predictions_dir)
                 if k > 0 and draw0_sha.get(name) == sha:
                     target.unlink(missing_ok=True)  # never a stale file: scoring reuses draw 0's predictions
                     continue

@@ -197,15 +197,11 @@ class DuplicateKeyError(ValueError):
 
     def __init__(self, key: str, obj: dict[str, Any]) -> None:
         self.key = key
-        self.where = ""
-        for name in ("id", "title", "context"):
-            value = obj.get(name)
-            if isinstance(value, str) and name != "context":
-                self.where = f" (in the object with {name} {value!r})"
-                break
-            if isinstance(value, str):
-                self.where = f" (in the object whose context starts {value[:40]!r})"
-                break
+        name = next((n for n in ("id", "title", "context") if isinstance(obj.get(n), str)), None)
+        if name == "context":
+            self.where = f" (in the object whose context starts {obj[name][:40]!r})"
+        else:
+            self.where = "" if name is None else f" (in the object with {name} {obj[name]!r})"
         super().__init__(f"duplicate key {key!r}{self.where}")
 
 

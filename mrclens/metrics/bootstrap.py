@@ -40,6 +40,19 @@ def confidence_label(confidence: float) -> str:
     return f"{pct:.0f}% CI" if abs(pct - round(pct)) < 1e-9 else f"{pct:g}% CI"
 
 
+def family_ci_label(level: float | None, confidence: float) -> str:
+    """The label of an interval at ``level`` that holds ``confidence`` family-wise (Bonferroni), e.g. the
+    categories' intervals against a reference (:func:`mrclens.scoring.against_reference.family_confidence`);
+    the plain :func:`confidence_label` when ``level`` is ``None``, not a fraction or ``confidence`` itself.
+
+    >>> family_ci_label(0.9875, 0.95), family_ci_label(0.95, 0.95), family_ci_label(None, 0.95)
+    ('98.75% CI (95% family-wise)', '95% CI', '95% CI')
+    """
+    if not isinstance(level, float) or not 0.0 < level < 1.0 or abs(level - confidence) < 1e-12:
+        return confidence_label(confidence)
+    return f"{confidence_label(level)} ({confidence_label(confidence).removesuffix(' CI')} family-wise)"
+
+
 #: Decimals of a figure or interval bound in readings and terminal summaries (percentage points).
 BOUND_DECIMALS = 1
 #: The most decimals a bound gets so that it does not show as ``0.0`` when it is not zero.

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from mrclens.metrics.bootstrap import confidence_label
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label
 from mrclens.reports.formatting import fmt_ci, fmt_pct
 from mrclens.scoring.readings import LOW_BASELINE_F1
 
@@ -142,23 +142,16 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
     return f"Its ablations cost this reader {side} they cost the same reader profile on {ref}."
 
 
-def _category_ci_label(c: Mapping[str, Any], ci_label: str) -> str:
-    """The label of a category's interval against the reference: family-wise when ``reference_confidence`` says so."""
-    level = c.get("reference_confidence")
-    if not _num(level) or level >= 1.0 or level <= 0.0:
-        return ci_label
-    return f"family-wise {confidence_label(level)}"
-
-
 def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]], *, metric: str = "F1",
-                    ci_label: str = "95% CI") -> dict[str, Any]:
+                    confidence: float = CONFIDENCE) -> dict[str, Any]:
     """One category's line at a glance (module docstring) from its ``results.json`` entry.
 
     Args:
         c: a ``categories[]`` entry of ``results.json`` (a :class:`~mrclens.artifacts.results.CategoryResult` as a dict).
         model_free: the ``model_free`` list of ``results.json`` (every category's figures).
         metric: ``"F1"``, or ``"accuracy"`` for multiple-choice results.
-        ci_label: how the CI is named (e.g. ``"95% CI"``).
+        confidence: the results' confidence level (e.g. 0.95): the CIs are named by it, a category's
+            interval against the reference by its own ``reference_confidence`` (family-wise).
 
     Returns:
         ``{"category", "verdict" (a key of VERDICTS or NOT_COMPARED), "badge", "why",
@@ -174,12 +167,12 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         figures.append({"label": f"drops: this dataset minus {ref}, towards the bias (points of % of baseline {metric})",
                         "value": _signed(c.get("reference_difference")),
                         "ci": _signed_ci(c.get("reference_difference_ci_low"), c.get("reference_difference_ci_high")),
-                        "detail": f"ablations' mean, {_category_ci_label(c, ci_label)}"})
+                        "detail": f"ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}"})
     if "model-free" in basis:
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures:  # inconclusive or not compared: the absolute drop is all there is
         figures.append({"label": f"{metric} drop (not compared)", "value": fmt_pct(c.get("f1_drop")),
-                        "ci": fmt_ci(c.get("ci_low"), c.get("ci_high")), "detail": ci_label})
+                        "ci": fmt_ci(c.get("ci_low"), c.get("ci_high")), "detail": confidence_label(confidence)})
     level = EVIDENCE_WORDS.get(c.get("evidence"), "not rated")
     drop = fmt_pct(c.get("f1_drop"))
     sensitivity = f"how sensitive this reader is: {level}" + (

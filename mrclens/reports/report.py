@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -41,7 +41,7 @@ from mrclens.reports.examples import DEFAULT_EXAMPLES
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
-from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import Task, task_of
 
@@ -353,18 +353,9 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
-            "glance": category_glance(c, results.get("model_free") or [], metric=metric, ci_label=confidence_label(confidence)),
+            "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence),
         })
     return out
-
-
-def _category_ci_label(categories: Sequence[Mapping[str, Any]], confidence: float) -> str:
-    """How the categories' intervals against the reference are named: family-wise when the results say so
-    (``reference_confidence``, :func:`mrclens.scoring.against_reference.family_confidence`)."""
-    levels = {c.get("reference_confidence") for c in categories if isinstance(c.get("reference_confidence"), float)}
-    if len(levels) != 1 or next(iter(levels)) == confidence:
-        return confidence_label(confidence)
-    return f"{confidence_label(levels.pop())}, {confidence_label(confidence)} family-wise over the categories"
 
 
 def reference_text(entry: Mapping[str, Any]) -> str:
@@ -528,7 +519,9 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "n_examples": n_examples,
         "example_seed": seed,
         "ci_label": confidence_label(confidence),
-        "category_ci_label": _category_ci_label(results.get("categories") or [], confidence),
+        # one audit compares its categories at one level (family-wise over them)
+        "category_ci_label": family_ci_label(next((c.get("reference_confidence") for c in results.get("categories") or []
+                                                   if c.get("reference_confidence") is not None), None), confidence),
         "metric": typed.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
         "metric_phrase": task_of(typed).metric_phrase,
         "ci_level": confidence_label(confidence).replace(" CI", ""),

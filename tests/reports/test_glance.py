@@ -29,7 +29,7 @@ def test_each_card_leads_with_the_verdict_against_the_reference_and_its_figure(c
     assert verdicts == {"Similarity": "in line", "Question": "more", "Keyword": "in line", "Position": "in line"}
     # the categories' intervals are family-wise over the four categories, and the page names them so
     assert {c["reference_confidence"] for c in results["categories"]} == {0.9875}
-    assert "98.75% CI, 95% CI family-wise over the categories" in page and "family-wise 98.75% CI" in page
+    assert "98.75% CI (95% family-wise) for the categories" in page and "mean, 98.75% CI (95% family-wise)" in page
     for c in results["categories"]:
         card = _card(page, c["category"])
         words = {"more": "more than", "in line": "in line with"}[c["reference_bias"]]
