@@ -502,6 +502,7 @@ def run_check(
     n_process: int | None = None,
     language_ok: bool = False,
     on_language: Callable[[str], None] | None = None,
+    declared_language: str | None = None,
 ) -> CheckReport:
     """Load the data, compute the statistics and evaluate the rules (``mrclens check``).
 
@@ -529,7 +530,10 @@ def run_check(
             read, before the data is parsed) only the figures that read no words are computed and every
             rule on another figure is skipped, never failed. Without it such data raises
             :class:`~mrclens.errors.LanguageError`.
-        on_language: called with each line saying what runs on data that is not English.
+        on_language: called with each line saying what runs on data that is not English (or, with
+            ``declared_language``, what the detection read).
+        declared_language: ``"en"`` (``--language en``): the data is English as declared; every rule runs
+            (:func:`mrclens.languages.require_readable_language`).
 
     Raises:
         DataError: a data file is invalid (exit 2).
@@ -547,7 +551,7 @@ def run_check(
     if audit is not None:
         check_audit_dataset(audit, audit_dir, data, dev)
     language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir,
-                                         on_invalid=on_invalid)
+                                         on_invalid=on_invalid, declared=declared_language)
     if compare_with is not None and language.language_free:
         raise MRCLensError(LanguageMsg.COMPARE_NEEDS_ENGLISH.format(language=language.language))
     for note in language.notes():

@@ -236,12 +236,15 @@ class LanguageMsg:
 
     #: the pre-flight refusal: one line (``{what}``: the share and language that failed the check)
     NOT_READABLE = ("{path}: {what}; MRCLens reads English only (the en_core_web_sm spaCy pipeline, English "
-                    "wh-words and stop words, GloVe vectors, the SQuAD reference), so {runs}")
+                    "wh-words and stop words, GloVe vectors, the SQuAD reference), so {runs}; if the data is English "
+                    "after all, pass --language en to read it as English")
     #: ``{runs}`` of the commands without an override (audit, perturb)
     NOTHING_RUNS = "no part of `mrclens {command}` runs on it (`mrclens stats` / `check` --language-ok give its figures that read no words)"
     #: ``{runs}`` of the commands with ``--language-ok`` (stats, check)
     OVERRIDE = ("`mrclens {command}` stops here; pass --language-ok to run only what needs no English ({what_runs}; "
                 "see the README, \"Languages\")")
+    #: the note of a run with ``--language en`` (``{read}``: what the detection read)
+    DECLARED = "{path}: read as English as declared (--language en); the language detection read: {read}"
     #: the note of a run with ``--language-ok``
     LANGUAGE_FREE = "{path}: {what}: {runs} only (--language-ok); every other figure needs English and is not computed"
     #: a rule skipped under ``--language-ok``

@@ -13,18 +13,33 @@ Arabic: scripts that end sentences with punctuation and separate words by spaces
 chance-corrected ranks measured to agree with English when read with spaCy's rule-based
 sentencizer (:data:`SENTENCIZER_FIGURES`; :mod:`mrclens.stats.sentencizer`).
 
-**Detection.** The language of each text is detected with Lingua (``lingua-language-detector``
-2.1.1, Peter M. Stahl, https://github.com/pemistahl/lingua-py; all 75 languages, low-accuracy
-mode: n-grams of length 3 only, which is reliable on paragraph-long texts and builds in well
-under a second). The sample: up to :data:`SAMPLE_SIZE` distinct paragraphs drawn with
-``random.Random(seed)`` (all of them in a smaller file). Their contexts, and their questions, are
-read in *pieces* of at least :data:`MIN_CHARS` characters: a context, or a question group (one
-paragraph's questions), joined with the next ones until the piece is that long (one question
-alone is often too short to tell: Lingua calls "Who won the Nobel Prize in 1903?" Sotho); of each
-piece the first :data:`MAX_CHARS` characters are read. Text too short for one piece is not judged.
-Data is read as English when at least :data:`MIN_CONTEXT_PCT` % of the context pieces and
-:data:`MIN_QUESTION_PCT` % of the question pieces are English (questions are short, so detection
-is noisier there: one question at a time, 91 % of SQuAD v1.1 dev's are called English).
+**Detection.** What is read is the *prose* of each text (:func:`prose`): markup (HTML and XML
+tags and entities, wiki templates and links, LaTeX commands, Markdown links), URLs, e-mail
+addresses and DOIs are removed, words written in phonetic symbols (IPA, as in "Newcastle upon Tyne
+(RP: /ˌnjuːkɑːsəl/)") are dropped, and of a text of several lines only the lines of at least
+:data:`MIN_LINE_WORDS` words are kept and fewer than :data:`MAX_CAPITALISED_PCT` % capitalised
+words (title, author, URL, licence and date lines of a scientific article's header are not prose). Each text is then read in up to :data:`MAX_WINDOWS` windows of
+:data:`WINDOW_CHARS` characters spread evenly from its start to its end (:func:`windows`), so a
+header, a list of foreign names or a quotation decides only its own share. The language of each
+window is detected with Lingua (``lingua-language-detector`` 2.1.1, Peter M. Stahl,
+https://github.com/pemistahl/lingua-py; all 75 languages, low-accuracy mode: n-grams of length 3
+only); a window Lingua calls another language reads as English when at least
+:data:`FUNCTION_WORD_PCT` % of its words are English function words (:data:`FUNCTION_WORDS`: the,
+and, which, …), because Lingua's low-accuracy mode takes English prose dense with foreign names or
+diacritics (Pāṇini, Sūtra) for Tagalog, Latin or German. Each window stands for its share of its
+text's characters, and data is judged by the **share of its text** in English, not by a count of
+contexts: data is read as English when at least :data:`MIN_CONTEXT_PCT` % of the sampled contexts'
+prose and :data:`MIN_QUESTION_PCT` % of the question pieces' text are English. The sample: up to
+:data:`SAMPLE_SIZE` distinct paragraphs drawn with ``random.Random(seed)`` (all of them in a smaller
+file). Contexts and question groups (one paragraph's questions) shorter than :data:`MIN_CHARS`
+characters are joined with the next ones into pieces (:func:`pieces`: one question alone is often
+too short to tell: Lingua calls "Who won the Nobel Prize in 1903?" Sotho). Text too short for one
+piece is not judged. Measured (``benchmarks/language_detection.py``, BENCHMARKS.md "Language
+detection on prose"): every SQuAD v1.1 dev and train article, each on its own, reads as English.
+
+**Declared English.** ``--language en`` of ``mrclens audit``, ``perturb``, ``stats`` and ``check``
+declares the data English: every step runs as on English data whatever the detection read, and
+the run records a note saying so with what the detection read (:meth:`LanguageCheck.notes`).
 
 **Cache.** A file's report is kept in ``languages-v1.sqlite`` in the cache directory
 (:func:`mrclens.parsing.default_cache_dir`), keyed by the sha256 of the file's bytes, the
@@ -36,10 +51,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import importlib.metadata
 import logging
 import os
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,11 +77,29 @@ ENGLISH = "English"
 SAMPLE_SIZE = 200
 #: The shortest piece of text whose language is detected (characters; shorter texts are joined).
 MIN_CHARS = 100
-#: Characters of each piece that are read (the start; detection time grows with the length).
-MAX_CHARS = 400
-#: Data is English when at least this share (%) of the sampled contexts is English ...
+#: Characters of one window whose language is detected (:func:`windows`).
+WINDOW_CHARS = 400
+#: The most windows read per text, spread from its start to its end (:func:`windows`).
+MAX_WINDOWS = 4
+#: In a text of several lines, the fewest words a line needs to count as prose (:func:`prose`).
+MIN_LINE_WORDS = 6
+#: ... and fewer than this share (%) of its words capitalised (English prose: about 15-25 %; German, which
+#: capitalises its nouns: about 30-40 %; a title in title case or a list of names: 60 % or more).
+MAX_CAPITALISED_PCT = 60.0
+#: English function words: a window holding at least :data:`FUNCTION_WORD_PCT` % of them reads as
+#: English whatever Lingua says. Words that are also common in other languages written in Latin script
+#: ("a", "in", "is", "was", "an", "at", "of", "on", "also", "over") are left out.
+FUNCTION_WORDS = frozenset("""
+the and to that with for which this from are were by has have had their its it be been who not or but they
+these would there than after into such when between during many other more most some only can could first all
+what how why where did does do whom whose""".split())
+#: The share (%) of a window's words that are :data:`FUNCTION_WORDS` from which it reads as English.
+#: Measured: in SQuAD v1.1 dev's windows the 1st percentile is 10.4 % and the median 24.6 %; in XQuAD
+#: Spanish's (SQuAD translated) the largest is 12.1 % and the median 0 (BENCHMARKS.md).
+FUNCTION_WORD_PCT = 15.0
+#: Data is English when at least this share (%) of the sampled contexts' prose is English ...
 MIN_CONTEXT_PCT = 80.0
-#: ... and at least this share (%) of the question pieces.
+#: ... and at least this share (%) of the question pieces' text.
 MIN_QUESTION_PCT = 50.0
 #: What a text whose language Lingua cannot tell (digits, symbols) is counted as.
 UNKNOWN = "unknown"
@@ -108,7 +143,7 @@ SUPPORT = {
     "mrclens compare": ("runs", "runs; prints the language of each input", "no such option", "no such option"),
 }
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -117,9 +152,9 @@ class LanguageReport:
 
     Attributes:
         source: the file (as given) or the dataset's name, for messages.
-        contexts: language name (``"English"``, ``"Spanish"``, :data:`UNKNOWN`) → number of context pieces
-            (module docstring).
-        questions: language name → number of question pieces.
+        contexts: language name (``"English"``, ``"Spanish"``, :data:`UNKNOWN`) → characters of the sampled
+            contexts' prose read in it (:func:`text_shares`; module docstring).
+        questions: language name → characters of the sampled question groups read in it.
         paragraphs: the distinct paragraphs (contexts) in the dataset.
         sampled: the paragraphs sampled (``min(paragraphs, sample size)``).
         detector: the detector and its settings (``"lingua-language-detector 2.1.1, low accuracy"``).
@@ -133,15 +168,15 @@ class LanguageReport:
     detector: str
 
     def share(self, kind: str, language: str = ENGLISH) -> float:
-        """The share (%, 0-100) of the ``kind`` (``"contexts"`` or ``"questions"``) pieces in ``language``;
-        100 when there is none (too little text to tell)."""
+        """The share (%, 0-100) of the ``kind``'s (``"contexts"`` or ``"questions"``) text read in ``language``
+        (characters); 100 when there is none (too little text to tell)."""
         counts = getattr(self, kind)
         n = sum(counts.values())
         return 100.0 * counts.get(language, 0) / n if n else 100.0
 
     @property
     def language(self) -> str:
-        """The most common language of the sampled contexts (:data:`ENGLISH` for an empty sample)."""
+        """The language of most of the sampled contexts' text (:data:`ENGLISH` for an empty sample)."""
         return _most_common(self.contexts) or ENGLISH
 
     @property
@@ -158,23 +193,23 @@ class LanguageReport:
         return "sentencizer" if self.language in SENTENCIZER else "none"
 
     def problem(self) -> str:
-        """What makes the data unreadable, e.g. ``"100 % of contexts are in Spanish (200 paragraphs sampled; English: 0 %)"``;
-        ``""`` when it is readable."""
+        """What makes the data unreadable, e.g. ``"100 % of the contexts' text is in Spanish (200 paragraphs sampled;
+        English: 0 %)"``; ``""`` when it is readable."""
         if self.readable:
             return ""
         kind = "contexts" if self.share("contexts") < MIN_CONTEXT_PCT else "questions"
         counts = getattr(self, kind)
         other = _most_common({k: v for k, v in counts.items() if k != ENGLISH}) or UNKNOWN
-        what = f"{_pct(self.share(kind, other))} of {kind} are in {other}"
+        what = f"{_pct(self.share(kind, other))} of the {kind}' text is in {other}"
         if kind == "questions":
             return f"{what} ({self.sampled} paragraphs sampled; contexts: {_pct(self.share('contexts'))} English)"
         return f"{what} ({self.sampled} paragraphs sampled; English: {_pct(self.share('contexts'))})"
 
     def summary(self) -> str:
-        """One line: ``"English (100 % of the contexts of 200 sampled paragraphs, 99 % of their questions)"``."""
+        """One line: ``"English (100 % of the contexts' text in 200 sampled paragraphs, 99 % of their questions')"``."""
         lang = self.language
-        return (f"{lang} ({_pct(self.share('contexts', lang))} of the contexts of {self.sampled} sampled paragraphs, "
-                f"{_pct(self.share('questions', lang))} of their questions)")
+        return (f"{lang} ({_pct(self.share('contexts', lang))} of the contexts' text in {self.sampled} sampled paragraphs, "
+                f"{_pct(self.share('questions', lang))} of their questions')")
 
     def to_json(self) -> dict:
         """The JSON form (the ``"language"`` block of ``mrclens stats --language-ok``; the cache): the
@@ -209,14 +244,121 @@ def _detector():
 
 
 def detect(texts: list[str]) -> list[str]:
-    """The language of each text (its first :data:`MAX_CHARS` characters): its English name in title case
-    (``"Spanish"``), or :data:`UNKNOWN`.
+    """Lingua's language of each text (its first :data:`WINDOW_CHARS` characters): its English name in title
+    case (``"Spanish"``), or :data:`UNKNOWN`.
 
     Lingua's low-accuracy detector over all its languages (built once per process), texts in
-    parallel threads. The same texts give the same names.
+    parallel threads. The same texts give the same names. This is the detector alone: what MRCLens
+    decides for a window adds the function-word reading (:func:`read_windows`).
     """
-    found = _detector().detect_languages_in_parallel_of([t[:MAX_CHARS] for t in texts]) if texts else []
+    found = _detector().detect_languages_in_parallel_of([t[:WINDOW_CHARS] for t in texts]) if texts else []
     return [lang.name.title() if lang is not None else UNKNOWN for lang in found]
+
+
+_BLOCKS = re.compile(r"<(script|style)\b.*?</\1\s*>", re.I | re.S)
+_MARKUP = re.compile(
+    r"<!--.*?-->"                       # HTML comments
+    r"|</?[A-Za-z][^<>]{0,300}>"        # HTML / XML tags
+    r"|\{\{[^{}]{0,500}\}\}"            # wiki templates
+    r"|\[\[(?:[^\[\]|]*\|)?|\]\]"        # wiki links: keep the shown text
+    r"|!?\[([^\[\]]*)\]\([^()\s]*\)"    # Markdown links and images: keep the text
+    r"|\\[A-Za-z]+\*?(?:\[[^\]]*\])?(?:\{[^{}]*\})?"  # LaTeX commands and their first argument
+    r"|(?:https?|ftp)://\S+|www\.\S+"      # URLs
+    r"|\S+@\S+\.\S+"                      # e-mail addresses
+    r"|\bdoi:?\s*10\.\S+|\b10\.\d{4,}/\S+",  # DOIs
+    re.S | re.I)
+#: Characters of phonetic transcriptions (IPA extensions, spacing modifier letters, phonetic extensions).
+_PHONETIC = re.compile(r"[\u0250-\u02FF\u1D00-\u1DBF]")
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def prose(text: str) -> str:
+    """The prose of ``text`` whose language is read: markup, URLs, e-mail addresses and DOIs removed
+    (a link's shown text kept), words in phonetic symbols dropped and, when ``text`` has several
+    lines, only the lines that read as prose kept (at least :data:`MIN_LINE_WORDS` words, fewer than
+    :data:`MAX_CAPITALISED_PCT` % of them capitalised; all lines when none does);
+    whitespace collapsed to single spaces.
+
+    >>> prose("Newcastle upon Tyne (RP: i/ˌnjuːkɑːsəl əˌpɒn ˈtaɪn/) is a city in England.")
+    'Newcastle upon Tyne (RP: is a city in England.'
+    >>> prose("Functional Variants\\nhttps://www.ncbi.nlm.nih.gov/pmc/articles/PMC1/\\nBoniface et al. 2009\\n"
+    ...       "Abstract: the virus spreads from mother to child during birth.")
+    'Abstract: the virus spreads from mother to child during birth.'
+    >>> prose('<p>The <a href="x">river</a> flows &amp; the [[Sea|sea]] waits.</p>')
+    'The river flows & the sea waits.'
+    """
+    text = _MARKUP.sub(lambda m: f" {m.group(1) or ''} ", _BLOCKS.sub(" ", text))
+    text = html.unescape(text)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1:
+        kept = [line for line in lines if _is_prose_line(line)]
+        lines = kept or lines
+    return " ".join(w for line in lines for w in line.split() if not _PHONETIC.search(w))
+
+
+def _is_prose_line(line: str) -> bool:
+    """Whether a line of a text of several lines reads as prose: at least :data:`MIN_LINE_WORDS` words, and
+    fewer than :data:`MAX_CAPITALISED_PCT` % of its words capitalised (a title in title case, a list of
+    authors' names or a journal line are not prose; a script without case is never capitalised)."""
+    words = _WORDS.findall(line)
+    return len(words) >= MIN_LINE_WORDS and 100.0 * sum(w[0].isupper() for w in words) / len(words) < MAX_CAPITALISED_PCT
+
+
+def windows(text: str, size: int = WINDOW_CHARS, most: int = MAX_WINDOWS) -> list[str]:
+    """``text`` cut into up to ``most`` windows of ``size`` characters spread evenly from its start
+    to its end (``ceil(len / size)`` windows, at most ``most``; the first starts at 0, the last ends
+    at the end); a text of at most ``size`` characters is its own window.
+
+    >>> [len(w) for w in windows("x" * 1000, 400)]
+    [400, 400, 400]
+    >>> windows("abcdefghij", 4, 2)
+    ['abcd', 'ghij']
+    """
+    if len(text) <= size:
+        return [text]
+    n = min(most, -(-len(text) // size))
+    return [text[s:s + size] for s in (round(i * (len(text) - size) / (n - 1)) for i in range(n))]
+
+
+def function_word_pct(text: str) -> float:
+    """The share (%, 0-100) of ``text``'s words that are English function words (:data:`FUNCTION_WORDS`;
+    a word: a run of letters, lower-cased); 0 for a text without words.
+
+    >>> function_word_pct("The Mahābhāṣya is the commentary on the Aṣṭādhyāyī and Vārtikas")
+    40.0
+    >>> function_word_pct("El río atraviesa el casco antiguo")
+    0.0
+    """
+    words = _WORDS.findall(text.lower())
+    return 100.0 * sum(w in FUNCTION_WORDS for w in words) / len(words) if words else 0.0
+
+
+def read_windows(texts: list[str]) -> list[str]:
+    """The language MRCLens reads in each window: Lingua's (:func:`detect`), except that a window with at
+    least :data:`FUNCTION_WORD_PCT` % English function words reads as :data:`ENGLISH`."""
+    return [ENGLISH if lang != ENGLISH and function_word_pct(text) >= FUNCTION_WORD_PCT else lang
+            for lang, text in zip(detect(texts), texts)]
+
+
+def text_shares(texts: list[str]) -> dict[str, int]:
+    """Characters of prose per language read in ``texts`` (language name → characters): each text's
+    prose (:func:`prose`) is read in windows (:func:`windows`, :func:`read_windows`), and each window
+    stands for an equal part of its text's characters. Texts are joined into pieces of at least
+    :data:`MIN_CHARS` characters first (:func:`pieces`); nothing when they are too short for one.
+
+    >>> text_shares(["The river flows through the old town before it reaches the sea, and the market "
+    ...              "near the bridge still sells the catch of the fishermen every morning."])
+    {'English': 148}
+    """
+    cleaned = pieces([t for t in (prose(text) for text in texts) if t])
+    cut = [windows(t) for t in cleaned]
+    read = iter(read_windows([w for ws in cut for w in ws]))
+    shares: Counter[str] = Counter()
+    for text, ws in zip(cleaned, cut):
+        for i, _ in enumerate(ws):
+            # the text's characters shared out over its windows, to the unit (remainders to the first ones)
+            shares[next(read)] += len(text) // len(ws) + (1 if i < len(text) % len(ws) else 0)
+    return dict(shares)
 
 
 def sample_paragraphs(dataset: Dataset, size: int = SAMPLE_SIZE, seed: int = 0) -> tuple[list[str], list[str], int]:
@@ -236,7 +378,8 @@ def sample_paragraphs(dataset: Dataset, size: int = SAMPLE_SIZE, seed: int = 0) 
 
 def detect_languages(dataset: Dataset, source: str | None = None, *, size: int = SAMPLE_SIZE,
                      seed: int = 0) -> LanguageReport:
-    """Detect the languages of a sample of ``dataset``'s contexts and questions (not cached).
+    """Detect the languages of a sample of ``dataset``'s contexts and questions (not cached): the
+    characters of prose read in each language (:func:`text_shares`).
 
     Args:
         dataset: the span dataset.
@@ -246,8 +389,13 @@ def detect_languages(dataset: Dataset, source: str | None = None, *, size: int =
     """
     contexts, questions, n = sample_paragraphs(dataset, size, seed)
     return LanguageReport(source if source is not None else (dataset.source or "data"),
-                          dict(Counter(detect(pieces(contexts)))), dict(Counter(detect(pieces(questions)))), n,
-                          len(contexts), f"lingua-language-detector {lingua_version()}, low accuracy")
+                          text_shares(contexts), text_shares(questions), n, len(contexts), detector_name())
+
+
+def detector_name() -> str:
+    """The detector and how it reads, recorded in every report."""
+    return (f"lingua-language-detector {lingua_version()}, low accuracy, on prose in windows of {WINDOW_CHARS} "
+            f"characters; English function words >= {FUNCTION_WORD_PCT:g} %")
 
 
 def pieces(texts: list[str], min_chars: int = MIN_CHARS) -> list[str]:
@@ -298,7 +446,7 @@ def file_languages(path: str | os.PathLike, *, cache_dir: str | Path | None | bo
     from mrclens.formats import load_dataset
 
     key = hashlib.sha256("\x1f".join([sha256_file(path), on_invalid, str(size), str(seed), lingua_version(),
-                                      f"low;{MIN_CHARS};{MAX_CHARS}"]).encode()).digest()
+                                      f"low;{MIN_CHARS};{WINDOW_CHARS};{MAX_WINDOWS};{MIN_LINE_WORDS};{MAX_CAPITALISED_PCT};{FUNCTION_WORD_PCT}"]).encode()).digest()
     file = None if cache_dir is False else Path(cache_dir or default_cache_dir()) / f"languages-v{_SCHEMA_VERSION}.sqlite"
     if file is not None and file.exists():  # a cache is read where there is one; created only for a result
         cache = DiskCache(file, tables=("reports",))
@@ -330,16 +478,29 @@ class LanguageCheck:
         language_free: the command runs only what reads no words (:data:`LANGUAGE_FREE_FIGURES`).
         sentencizer: with ``language_free``, the spaCy code of the data file's language when it is read
             with spaCy's sentencizer (:data:`SENTENCIZER`; ``reports[0]`` is then the data file's), else ``None``.
+        declared: ``"en"`` when ``--language en`` declared the data English (every step then runs as on
+            English text, whatever the reports read), else ``None``.
     """
 
     reports: tuple[LanguageReport, ...] = ()
     language_free: bool = False
     sentencizer: str | None = None
+    declared: str | None = None
 
     @property
     def language(self) -> str:
         """The language named in messages: that of the first report that is not readable (else English)."""
         return next((r.language for r in self.reports if not r.readable), ENGLISH)
+
+    def to_json(self) -> list[dict]:
+        """The ``"language"`` block of ``mrclens stats`` JSON: one :meth:`LanguageReport.to_json` per file,
+        with ``"declared": "en"`` under ``--language en``."""
+        return [{**r.to_json(), **({"declared": self.declared} if self.declared else {})} for r in self.reports]
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the run records the language block (a file is not English, or ``--language en``)."""
+        return self.language_free or self.declared is not None
 
     @property
     def stats_options(self) -> dict:
@@ -351,7 +512,11 @@ class LanguageCheck:
 
     def notes(self) -> list[str]:
         """One line per file that is not English, saying what runs (empty when all are English); the
-        data file's names the sentencizer's ranks where it is on that path."""
+        data file's names the sentencizer's ranks where it is on that path. Under ``--language en``, one
+        line per file saying that it is read as English as declared, and what the detection read."""
+        if self.declared:
+            return [LanguageMsg.DECLARED.format(path=r.source, read=r.summary() if r.readable else r.problem())
+                    for r in self.reports]
         lines = []
         for i, r in enumerate(self.reports):
             if not r.readable:
@@ -363,7 +528,8 @@ class LanguageCheck:
 
 
 def require_readable_language(command: str, paths: Iterable[str | os.PathLike | None], *, allow: bool = False,
-                              cache_dir: str | Path | None = None, on_invalid: str = "refuse") -> LanguageCheck:
+                              cache_dir: str | Path | None = None, on_invalid: str = "refuse",
+                              declared: str | None = None) -> LanguageCheck:
     """The pre-flight language check of ``mrclens <command>`` on its data files (MRCLens issue 32).
 
     Files of tasks that register no ``"languages"`` entry point (multiple choice) and ``None``
@@ -375,6 +541,9 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
         allow: ``--language-ok`` was given (only the commands with ``OVERRIDE[command]`` have it).
         cache_dir: the cache directory (:func:`file_languages`).
         on_invalid: as the command reads the data.
+        declared: ``"en"`` (``--language en``): the data is English as its user declares; nothing is
+            refused, every step runs as on English text, and :meth:`LanguageCheck.notes` says what the
+            detection read. ``None`` (``--language auto``): the detection decides.
 
     Returns:
         a :class:`LanguageCheck`; ``language_free`` is true when a file is not English and ``allow``;
@@ -382,10 +551,14 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
         sentencizer path (:attr:`LanguageReport.path`).
 
     Raises:
-        LanguageError: a file is not English and ``allow`` is false (or the command has no
-            override); the message is one line: the file, the language and its share, what runs.
+        LanguageError: a file is not English, ``allow`` is false (or the command has no override) and
+            nothing was declared; the message is one line: the file, the language and its share, what
+            runs, and ``--language en``.
+        ValueError: ``declared`` is neither ``None`` nor ``"en"``.
         DataError: a file is not valid data.
     """
+    if declared not in (None, "en"):
+        raise ValueError(f"declared language {declared!r}: MRCLens reads English only ('en')")
     reports = []
     data_report = None
     for i, path in enumerate(paths):
@@ -397,13 +570,15 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
             data_report = report
         log.debug(f"{path}: {report.summary()}")
         reports.append(report)
-        if not report.readable and not (allow and OVERRIDE[command]):
+        if not report.readable and declared is None and not (allow and OVERRIDE[command]):
             what_runs = LANGUAGE_FREE_WORDS
             if i == 0 and report.path == "sentencizer":  # the data file's language has the sentencizer path
                 what_runs += ", and " + SENTENCIZER_WORDS.format(language=report.language)
             runs = (LanguageMsg.OVERRIDE.format(command=command, what_runs=what_runs) if OVERRIDE[command]
                     else LanguageMsg.NOTHING_RUNS.format(command=command))
             raise LanguageError(LanguageMsg.NOT_READABLE.format(path=path, what=report.problem(), runs=runs))
+    if declared is not None:
+        return LanguageCheck(tuple(reports), declared=declared)
     language_free = any(not r.readable for r in reports)
     sentencizer = (SENTENCIZER[data_report.language]
                    if language_free and data_report is not None and data_report.path == "sentencizer" else None)
@@ -413,7 +588,7 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
 def describe_languages(paths: Iterable[str | os.PathLike], *, cache_dir: str | Path | None = None,
                        on_invalid: str = "refuse") -> list[tuple[str, bool]]:
     """``(line, readable)`` per input of ``mrclens compare`` that is a span data file: its language
-    (``"dev.json: English (100 % of the contexts of 200 sampled paragraphs, 100 % of their questions)"``), and for data
+    (``"dev.json: English (100 % of the contexts' text in 200 sampled paragraphs, 100 % of their questions')"``), and for data
     that is not English a warning that its figures that read words are not valid. Inputs that are
     not span data files (audit directories, ``mrclens stats`` JSON, multiple-choice data) are passed over.
     """

@@ -52,6 +52,40 @@ PARAGRAPHS = {
          [("Во что пчёлы превращают нектар?", "мёд"),
           ("Сколько рабочих пчёл может насчитывать семья летом?", "десятки тысяч")]),
     ],
+    # English written as datasets hold it (issue 42): an article's header (title, URL, authors, DOI,
+    # licence lines) before its abstract, HTML payloads around the text, and a pronunciation in IPA.
+    "en-markup": [
+        ("Functional Variants in a Receptor Gene Are Associated with Mother-to-Child Transmission\n\n"
+         "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC0000001/\n\n"
+         "Mwamba, Boniface; Okello, Grace; Lindqvist, Anna; Ferreira, João; Nguyễn, Thị Hương; Kamau, Wanjiru; "
+         "Moreau, Étienne; Rossi, Giulia; Kowalczyk, Łukasz; Ahmadi, Leyla; Tanaka, Hiroshi; Adeyemi, Oluwaseun; "
+         "Silva, Mariana; Johansson, Erik; Novák, Tereza; Haddad, Karim; Papadopoulos, Eleni; Müller, Jürgen; "
+         "Okonkwo, Chidi; Van der Berg, Pieter; Fernández, Lucía; Hussain, Imran; Ivanova, Olga\n"
+         "Plos One 2009 · DOI:10.1371/journal.pone.0000001 · License: cc-by\n\n"
+         "Abstract: Transmission of the virus from mother to child remains a major public health problem in many "
+         "regions. We genotyped a receptor gene in 197 mothers and their infants and tested whether common "
+         "variants were associated with transmission during birth or breastfeeding. Infants who carried two "
+         "copies of the variant were more likely to be infected than those who carried none, and the effect was "
+         "strongest for transmission during delivery.",
+         [("How many mothers were genotyped in the study?", "197"),
+          ("When was the effect of the variant strongest?", "during delivery")]),
+        ('<div class="mw-parser-output"><table class="infobox vcard"><tr><th>Population</th><td>300,196</td></tr>'
+         '<tr><th>Postcode</th><td><a href="/wiki/NE_postcode_area" title="NE postcode area">NE1-NE7</a></td></tr>'
+         '<tr><th>Dialling code</th><td><a href="/wiki/List_of_dialling_codes" title="Dialling codes">0191</a></td>'
+         '</tr><tr><th>Website</th><td><a rel="nofollow" class="external text" href="https://www.city.gov.uk">'
+         'city.gov.uk</a></td></tr></table><p>The city grew around a <a href="/wiki/Roman_fort" title="Roman fort">Roman fort</a> and '
+         "was named after the castle built in 1080 by the king&#39;s eldest son.</p><p>Its port developed in the "
+         "16th century and, along with the shipyards further down the river, was among the largest "
+         'shipbuilding centres of the world.</p><script>var wgPageName="City";var wgTitle="City";</script></div>',
+         [("When was the castle built?", "1080"),
+          ("In which century did the port develop?", "16th century")]),
+        ("Tynemouth (RP: /ˈtaɪnməθ/, /ˈtaɪnmaʊθ/; locally: /ˈtɪnməθ/, /ˈtɛnməθ/ or /ˈtaɪnmʊθ/; Geordie: "
+         "/ˈtinmʊθ/, /ˈtɪnmʊθ/; Northumbrian: /ˈtʁinmʊθ/, /ˈtʁɛnmʊθ/; Old English: Tinanmuþe, Tinemuða) is a town on the north bank of the "
+         "river mouth, 13.7 km from the city, with a priory and a castle above the sea. The town grew when the "
+         "railway arrived in 1839, and visitors still come for its beaches and its market.",
+         [("When did the railway arrive in the town?", "1839"),
+          ("What stands above the sea?", "a priory and a castle")]),
+    ],
 }
 
 

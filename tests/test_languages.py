@@ -22,6 +22,7 @@ from mrclens.languages import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import language_fixture  # noqa: E402
 from language_fixture import write_squad  # noqa: E402
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -41,7 +42,7 @@ def test_languages_of_written_paragraphs(files, tmp_path):
     # English contexts, Spanish questions: the questions make it unreadable, and the line says so
     mixed = reports["en+es"]
     assert mixed.language == "English" and not mixed.readable
-    assert mixed.problem().startswith("100 % of questions are in Spanish")
+    assert mixed.problem().startswith("100 % of the questions' text is in Spanish")
 
 
 def test_bundled_sample_is_english(sample_path, tmp_path):
@@ -79,7 +80,7 @@ def test_refusal_is_one_line_naming_language_and_share(command, files, tmp_path)
         require_readable_language(command, [files["en"], files["es"]], cache_dir=tmp_path)
     message = str(err.value)
     assert "\n" not in message
-    assert message.startswith(f"{files['es']}: 100 % of contexts are in Spanish (3 paragraphs sampled")
+    assert message.startswith(f"{files['es']}: 100 % of the contexts' text is in Spanish (3 paragraphs sampled")
     assert f"`mrclens {command}`" in message
     assert ("pass --language-ok" in message) == (command in ("check", "stats"))
     assert ("no part of" in message) == (command in ("audit", "perturb"))
@@ -104,7 +105,7 @@ def test_multiple_choice_data_is_passed_over(tmp_path):
 def test_compare_lines(files, tmp_path):
     lines = describe_languages([files["en"], files["es"], tmp_path], cache_dir=tmp_path)
     assert [readable for _, readable in lines] == [True, False]
-    assert lines[0][0].startswith(f"{files['en']}: English (100 % of the contexts of 3 sampled paragraphs")
+    assert lines[0][0].startswith(f"{files['en']}: English (100 % of the contexts' text in 3 sampled paragraphs")
     assert "Spanish" in lines[1][0] and "not valid" in lines[1][0]
 
 
@@ -137,3 +138,112 @@ def test_only_the_data_file_takes_the_sentencizer_path(files, tmp_path):
     assert check.language_free and check.sentencizer is None and check.stats_options == {"language": "Spanish"}
     assert [r.path for r in check.reports] == ["english", "sentencizer"]
     assert "rank by position" not in check.notes()[0]
+
+
+# --- Issue 42: English is read on its prose, by the share of text -----------------------------------
+
+
+def test_english_with_headers_markup_and_ipa_reads_as_english(tmp_path):
+    """A scientific article's header (title, URL, authors, DOI, licence), an HTML payload and a pronunciation
+    in IPA opening each context: the first 400 characters of each read as Latin before issue 42."""
+    report = file_languages(write_squad(tmp_path, "en-markup"), cache_dir=False)
+    assert report.readable and report.share("contexts") == 100.0, report.summary()
+
+
+def test_prose_skips_header_lines_markup_and_phonetic_words():
+    header = ("A Title In Title Case Of A Scientific Article\nhttps://example.org/pmc/PMC1/\n"
+              "Mwamba, Boniface; Okello, Grace; Lindqvist, Anna; Ferreira, João\nDOI:10.1371/journal.pone.1\n"
+              "Abstract: the virus spreads from mother to child during birth and in the weeks after it.")
+    assert languages.prose(header) == "Abstract: the virus spreads from mother to child during birth and in the weeks after it."
+    assert languages.prose("<script>var a = 1;</script><b>Bold</b> text &amp; more") == "Bold text & more"
+    assert languages.prose("Tyne (/ˈtaɪn/) is a river.") == "Tyne is a river."
+    # a text with no line that reads as prose keeps its lines: nothing is judged on nothing
+    assert languages.prose("Title One\nTitle Two") == "Title One Title Two"
+
+
+def test_windows_cover_the_text_from_start_to_end():
+    text = "".join(chr(ord("a") + i % 26) for i in range(5000))
+    ws = languages.windows(text)
+    assert len(ws) == languages.MAX_WINDOWS and ws[0] == text[:400] and ws[-1] == text[-400:]
+    assert all(len(w) == languages.WINDOW_CHARS for w in ws)
+
+
+def test_share_of_text_not_of_contexts(tmp_path):
+    """One long English context outweighs two short Spanish ones: the decision is by characters of prose."""
+    from mrclens.squad import Article, Dataset, Paragraph
+
+    english = " ".join(ctx for ctx, _ in language_fixture.PARAGRAPHS["en"]) * 3
+    spanish = [ctx for ctx, _ in language_fixture.PARAGRAPHS["es"][:2]]
+    data = Dataset([Article("mixed", [Paragraph(c) for c in [english, *spanish]])])
+    contexts = languages.text_shares([english, *spanish])
+    assert set(contexts) == {"English", "Spanish"} and contexts["English"] > 2 * contexts["Spanish"]
+    assert languages.detect_languages(data).share("contexts") > 70.0
+
+
+def test_function_words_rescue_english_lingua_misreads_and_not_spanish():
+    """Lingua's low-accuracy mode takes English dense with diacritics for Tagalog; the function words
+    read it as English, and do not make Spanish English."""
+    sanskrit = ("About a century after Pāṇini (around 400 BCE), Kātyāyana composed Vārtikas on the Pāṇini sũtras. "
+                "Patanjali, who lived three centuries after Pāṇini, wrote the Mahābhāṣya, the Great Commentary on "
+                "the Aṣṭādhyāyī and Vārtikas.")
+    assert languages.detect([sanskrit]) != ["English"]  # what the detector alone says
+    assert languages.read_windows([sanskrit]) == ["English"]
+    spanish = [ctx for ctx, _ in language_fixture.PARAGRAPHS["es"]]
+    assert languages.read_windows(spanish) == ["Spanish"] * len(spanish)
+
+
+def test_newcastle_upon_tyne_reads_as_english(squad_dev_path, tmp_path):
+    """Three paragraphs of SQuAD v1.1 dev's own article (the first opens with its pronunciation in IPA):
+    read as 33 % Tagalog before issue 42."""
+    import gzip
+    import json
+
+    data = json.loads(gzip.decompress(squad_dev_path.read_bytes()))
+    article = next(a for a in data["data"] if a["title"] == "Newcastle_upon_Tyne")
+    path = tmp_path / "newcastle.json"
+    path.write_text(json.dumps({"version": "1.1", "data": [{**article, "paragraphs": article["paragraphs"][:3]}]}),
+                    encoding="utf-8")
+    report = file_languages(path, cache_dir=False)
+    assert report.readable and report.share("contexts") == 100.0, report.summary()
+
+
+def _articles_read_as_english(path):
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset
+
+    reports = [(a.title, languages.detect_languages(Dataset([a]), a.title)) for a in load_dataset(path).articles]
+    return [(title, r.problem()) for title, r in reports if not r.readable], len(reports)
+
+
+@pytest.mark.slow
+def test_every_squad_dev_article_on_its_own_reads_as_english(squad_dev_path):
+    refused, n = _articles_read_as_english(squad_dev_path)
+    assert n == 48 and refused == []
+
+
+@pytest.mark.slow
+def test_every_squad_train_article_on_its_own_reads_as_english(squad_train_path):
+    refused, n = _articles_read_as_english(squad_train_path)
+    assert n == 442 and refused == []
+
+
+@pytest.mark.parametrize("lang, name", [("es", "Spanish"), ("ru", "Russian"), ("ar", "Arabic"), ("th", "Thai")])
+def test_xquad_is_still_refused(lang, name, tmp_path):
+    from conftest import _real
+
+    report = file_languages(_real(f"xquad/xquad.{lang}.json.gz"), cache_dir=False)
+    assert not report.readable and report.language == name and report.share("contexts", name) > 95.0
+
+
+def test_declared_english_runs_with_a_note(files, tmp_path):
+    """--language en: nothing is refused, every figure runs (no language-free options), and each file's
+    note says it is read as English as declared and what the detection read."""
+    for command in ("audit", "perturb", "stats", "check"):
+        check = require_readable_language(command, [files["es"], files["en"]], cache_dir=tmp_path, declared="en")
+        assert not check.language_free and check.stats_options == {} and check.declared == "en"
+        notes = check.notes()
+        assert len(notes) == 2 and all("read as English as declared (--language en)" in n for n in notes)
+        assert "100 % of the contexts' text is in Spanish" in notes[0] and "English (100 %" in notes[1]
+        assert [block["declared"] for block in check.to_json()] == ["en", "en"]
+    with pytest.raises(ValueError):
+        require_readable_language("stats", [files["es"]], cache_dir=tmp_path, declared="es")

@@ -111,6 +111,8 @@ class AuditOptions:
             or an earlier audit's directory (its ``results.json``); ``None``: the bundled SQuAD v1.1
             reference. Its model-free figures are compared with the data's, and its audit with this
             reader profile (when it has one) with the drops (:mod:`mrclens.scoring.against_reference`).
+        language_notes: what the language check said of a run with ``--language en`` (the data declared
+            English; :meth:`mrclens.languages.LanguageCheck.notes`): ``results.json`` ``warnings``.
     """
 
     train: str | None = None
@@ -134,6 +136,7 @@ class AuditOptions:
     perturb_seeds: int = DEFAULT_PERTURB_SEEDS
     train_seeds: int = DEFAULT_TRAIN_SEEDS
     reference: str | None = None
+    language_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.profile is None:
@@ -490,7 +493,7 @@ def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: di
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
                               reader_seed=entry.seed)
                     for r, entry in enumerate(readers) for k in range(options.perturb_seeds) if (r, k) != (0, 0)])
-    evaluation.results.warnings.extend(str(n) for n in data.notes)
+    evaluation.results.warnings.extend([*options.language_notes, *(str(n) for n in data.notes)])
     write_outputs(evaluation, Path(options.out))
     return evaluation.results
 
@@ -501,7 +504,7 @@ def effective_options(options: AuditOptions, ablation_ids: Sequence[str], config
     ``progress`` and ``option_sources``, with the defaults resolved: ``ablations`` the ablation ids run
     and, for a trained reader (``model_path`` ``None``), ``max_minutes`` and ``max_steps`` the budget of
     the reader configuration ``config`` (the profile's unless given)."""
-    recorded = {k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources")}
+    recorded = {k: v for k, v in asdict(options).items() if k not in ("progress", "option_sources", "language_notes")}
     recorded["ablations"] = list(ablation_ids)
     if model_path is None:  # a trained reader: the cap it trained under (the profile's unless given)
         recorded["max_minutes"] = config.get("max_minutes", options.max_minutes)

@@ -8,14 +8,16 @@ audit runs them (its ``"audit"`` entry point).
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 from pathlib import Path
 
 import click
 
 from mrclens.audit.span import AuditOptions
-from mrclens.cli.options import (FiniteFloat, config_option, example, on_invalid_option, option_sources, show_progress,
-                                  verbosity_options, wide_option)
+from mrclens.cli.options import (FiniteFloat, config_option, declared_language, example, language_option,
+                                  on_invalid_option, option_sources, show_progress, verbosity_options, wide_option)
 from mrclens.defaults import (
     DEFAULT_PERTURB_SEEDS,
     DEFAULT_SEED,
@@ -75,13 +77,14 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--folds", default=None, metavar="K,K",
               help="Multiple-choice data only: the cross-validation folds to run, e.g. 0,1 (default: all).")
 @wide_option
+@language_option
 @on_invalid_option
 @config_option
 @verbosity_options
 @click.pass_context
 def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_steps, max_minutes, dev_fraction,
-          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, folds, on_invalid,
-          wide) -> None:
+          heldout_fraction, resamples, perturb_seeds, train_seeds, cache_dir, reference, force, folds, language,
+          on_invalid, wide) -> None:
     """Audit a SQuAD-format dataset for shortcut biases (F1 drop per ablation and bias category).
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
@@ -98,13 +101,18 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
         raise click.UsageError("--dev needs a TRAIN file")
     from mrclens.languages import require_readable_language
 
-    require_readable_language("audit", [train, dev], cache_dir=cache_dir, on_invalid=on_invalid)
+    language_check = require_readable_language("audit", [train, dev], cache_dir=cache_dir, on_invalid=on_invalid,
+                                               declared=declared_language(language))
+    for note in language_check.notes():
+        log.warning(note)
     task = detect_task(train) if train is not None else get_task(None)
     options = task.entry("cli_audit_options")(
         ctx, train=train, dev=dev, out=out, model=model, ablations=ablations, seed=seed, profile=profile,
         device=device, max_steps=max_steps, max_minutes=max_minutes, dev_fraction=dev_fraction,
         heldout_fraction=heldout_fraction, resamples=resamples, perturb_seeds=perturb_seeds, train_seeds=train_seeds,
         cache_dir=cache_dir, reference=reference, force=force, folds=folds, on_invalid=on_invalid)
+    if language_check.notes():  # recorded in results.json "warnings"
+        options = dataclasses.replace(options, language_notes=tuple(language_check.notes()))
     results = task.entry("audit")(options)
     from mrclens.artifacts.layout import OutputLayout
     from mrclens.reports.summary import format_summary

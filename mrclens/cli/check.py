@@ -11,7 +11,8 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, jobs_option, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import (JSON_HELP, declared_language, example, jobs_option, language_option, on_invalid_option,
+                                 show_progress, verbosity_options)
 from mrclens.io_utils import json_text
 
 
@@ -30,10 +31,11 @@ from mrclens.io_utils import json_text
                    "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
                    "the answer sentence's rank by position (spaCy's rule-based sentencizer: rule answer-position); every "
                    "other rule is skipped, never failed. See the README, 'Languages'.")
+@language_option
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
-          as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, on_invalid: str) -> None:
+          as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, language: str, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
     threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
     gate a training pipeline or a CI job.
@@ -44,7 +46,10 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     test parts)."""
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
+    if language_ok and language == "en":
+        raise click.UsageError("--language-ok (the data is not English) and --language en (it is) exclude each other")
     report = run_check(data, dev, rules_file, audit_dir, cache_dir=cache_dir, progress=show_progress() and not as_json,
+                       declared_language=declared_language(language),
                        on_invalid=on_invalid, compare_with=compare_with, n_process=jobs, language_ok=language_ok,
                        on_language=lambda note: click.echo(note, err=True))
     for note in report.notes:

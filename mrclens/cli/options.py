@@ -252,6 +252,20 @@ def option_sources(ctx: click.Context, rename: dict[str, str] | None = None) -> 
     return out
 
 
+# ---------------------------------------------------------------------------- --language
+#: ``--language auto|en`` of ``audit``, ``perturb``, ``stats`` and ``check`` (:mod:`mrclens.languages`).
+language_option = click.option(
+    "--language", type=click.Choice(["auto", "en"]), default="auto", show_default=True,
+    help="auto: the language of the data is detected and data that does not read as English is refused (README, "
+         "'Languages'); en: the data is English as you declare: every step runs as on English text, with a note "
+         "of what the detection read (for English data the detection misreads).")
+
+
+def declared_language(value: str) -> str | None:
+    """The ``declared`` argument of :func:`mrclens.languages.require_readable_language` for ``--language``."""
+    return None if value == "auto" else value
+
+
 # ---------------------------------------------------------------------------- --on-invalid
 #: ``--on-invalid refuse|skip|repair`` on every command that reads a SQuAD file.
 on_invalid_option = click.option(

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
-from mrclens.cli.options import (AliasedOption, echo_notes, example, jobs_option, on_invalid_option, show_progress,
-                                 verbosity_options)
+from mrclens.cli.options import (AliasedOption, declared_language, echo_notes, example, jobs_option, language_option,
+                                 on_invalid_option, show_progress, verbosity_options)
 from mrclens.perturbations import ABLATIONS
+
+log = logging.getLogger(__name__)
 
 
 @click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
@@ -27,9 +31,10 @@ from mrclens.perturbations import ABLATIONS
 @jobs_option("spaCy worker processes.", default=1, show_default=True, old=("--n-process",))
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")
+@language_option
 @on_invalid_option
 @verbosity_options
-def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, on_invalid) -> None:
+def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, language, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -42,7 +47,10 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, o
     from mrclens.languages import require_readable_language
     from mrclens.tasks import detect_task
 
-    require_readable_language("perturb", [data], cache_dir=cache_dir, on_invalid=on_invalid)
+    language_check = require_readable_language("perturb", [data], cache_dir=cache_dir, on_invalid=on_invalid,
+                                               declared=declared_language(language))
+    for note in language_check.notes():
+        log.warning(note)
     lines = detect_task(data).entry("perturb_file")(
         data, out_dir, ablations=ablations, seed=seed, draw=draw, jsonl=fmt == "jsonl", cache_dir=cache_dir,
         n_process=jobs, force=force, on_invalid=on_invalid, progress=show_progress(),

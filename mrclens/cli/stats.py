@@ -10,7 +10,8 @@ import logging
 
 import click
 
-from mrclens.cli.options import JSON_HELP, echo_notes, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import (JSON_HELP, declared_language, echo_notes, example, language_option, on_invalid_option,
+                                 show_progress, verbosity_options)
 from mrclens.io_utils import json_text
 
 log = logging.getLogger(__name__)
@@ -46,10 +47,11 @@ class _StatsCommand(click.Command):
                    "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
                    "the answer sentence's rank by position (spaCy's rule-based sentencizer); every other figure is not "
                    "computed. See the README, 'Languages'.")
+@language_option
 @on_invalid_option
 @verbosity_options
 def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first_k: int, cache_dir: str | None,
-          jobs: int | None, language_ok: bool, on_invalid: str) -> None:
+          jobs: int | None, language_ok: bool, language: str, on_invalid: str) -> None:
     """Question/answer lengths, question types, answer positions and types, lexical overlap,
     heuristic baselines (EM/F1), duplicates and (with --dev) train/dev leakage of DATA.
 
@@ -67,7 +69,10 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
 
     if json_out:
         check_output_file(json_out)
-    language = require_readable_language("stats", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid)
+    if language_ok and language == "en":
+        raise click.UsageError("--language-ok (the data is not English) and --language en (it is) exclude each other")
+    language = require_readable_language("stats", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid,
+                                         declared=declared_language(language))
     for note in language.notes():
         log.warning(note)
     task = detect_task(data, role="sniff_input")
@@ -75,8 +80,8 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
                                      n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid),
                                      **language.stats_options)
     result = stats.figures
-    if language.language_free:
-        result["language"] = [r.to_json() for r in language.reports]
+    if language.recorded:
+        result["language"] = language.to_json()
     if stats.notes:  # only then, so that the figures of a valid file are unchanged
         result["invalid_input"] = {"on_invalid": on_invalid, "notes": stats.notes}
     if json_out:
