@@ -7,8 +7,8 @@ that they stay consistent and can be searched for. Each message is a format stri
 Two families of exceptions:
 
 * :class:`MRCLensError` and its subclasses: a problem the *user* can fix (bad data, a bad
-  option, an unwritable output). The CLI prints the message as one line and exits with
-  :data:`EXIT_BAD_INPUT`.
+  option, an unwritable output, a faulty installed plug-in: :class:`PluginError`). The CLI prints
+  the message as one line and exits with :data:`EXIT_BAD_INPUT`.
 * :class:`InternalError` and its subclasses (:class:`InvariantError`): a bug in MRCLens. The CLI
   treats them like any unexpected exception: it says it is a bug, writes the full traceback to
   a file and exits with :data:`EXIT_INTERNAL`.
@@ -20,7 +20,7 @@ code    meaning
 ======  ==========================================================================
 0       success (``check``: every evaluated rule passed)
 1       ``check`` only: at least one rule failed (a finding, not an error)
-2       bad input or usage (the message names the file, item and problem)
+2       bad input or usage (the message names the file, item and problem), or a faulty plug-in (named)
 3       internal error: a bug in MRCLens (the message says where the traceback is)
 130     interrupted (Ctrl-C, SIGINT): one line "interrupted"; no partial output file is left
 141     standard output was closed early (a broken pipe, e.g. ``mrclens validate F | head -1``)
@@ -194,6 +194,57 @@ class LanguageError(MRCLensError):
     """The data is in a language MRCLens cannot parse (exit code 2); the one-line message names the
     file, the language, its share of the sampled contexts or questions and what still runs
     (:mod:`mrclens.languages`, :class:`LanguageMsg`)."""
+
+
+class PluginError(MRCLensError):
+    """An installed plug-in (another package's ablation or figure, :mod:`mrclens.plugins`) cannot be loaded,
+    raised, or returned something MRCLens cannot use (exit code 2, never 3: the fault is the plug-in's,
+    not MRCLens's). The one-line message names the plug-in's entry point, its distribution and what it
+    raised or returned (for an ablation, the first offending question id); see :class:`PluginMsg`."""
+
+
+class PluginMsg:
+    """Message templates of :class:`PluginError` and the plug-in warnings (:mod:`mrclens.plugins`)."""
+
+    #: a plug-in component: the entry point (``{value}`` ``module:attribute``), its group and its distribution
+    SOURCE = "plug-in {name!r} ({value}, group {group}, from {dist})"
+    #: a component registered in the running process, not through an entry point
+    SOURCE_IN_PROCESS = "plug-in {name!r} ({value}, registered in this process)"
+    #: the end of every :class:`PluginError` message
+    FAULT = "{source}: {what}; a fault of that plug-in, not of MRCLens or your data: fix or uninstall {dist}{more}"
+    #: ``{more}`` of :data:`FAULT` when the plug-in raised
+    TRACEBACK = " (-v shows its traceback)"
+    #: the warning given once when a plug-in cannot be loaded, and the error when a command asks for it
+    NOT_LOADED = "{source} cannot be loaded: {error}"
+    LEFT_OUT = "; it is left out (a command that asks for it stops); fix or uninstall {dist}"
+    NOT_ABLATION = "expected an mrclens.perturbations.Ablation, got {got}"
+    NOT_FIGURE = "expected an mrclens.stats.plugins.Figure with a name (letters, digits, _) and keys (strings), got {got}"
+    # ablations (mrclens.perturbations.contract): what every ablation's output must be
+    RAISED = "ablation {aid} raised {error} on the paragraph of question {qid}"
+    PREPARE_RAISED = "ablation {aid}: prepare raised {error}"
+    NOT_PAIR = "ablation {aid} returned {got} for the paragraph of question {qid}, not (paragraph, change records)"
+    NOT_PARAGRAPH = ("ablation {aid} returned {got} as the paragraph of question {qid}, not an mrclens.squad.Paragraph "
+                     "with a context string and mrclens.squad.Question objects")
+    RECORDS_NOT_MAPPING = ("ablation {aid}: its change records for the paragraph of question {qid} are {got}, not a "
+                           "mapping of question id to change record")
+    DROPPED = ("ablation {aid} dropped question {qid} (its paragraph has {n_in} questions, the output {n_out}); an "
+               "ablation returns every question it is given, with the same id")
+    ADDED = "ablation {aid} added question {qid}, which the paragraph it was given does not hold"
+    REPEATED = "ablation {aid} returned question {qid} twice"
+    ANSWER_MOVED = ("ablation {aid}: question {qid}: answer {text!r} is not at its answer_start {start} in the perturbed "
+                    "context (which reads {found!r} there); an edit moves every answer_start it shifts")
+    BAD_ANSWER = "ablation {aid}: question {qid}: answer {got} is not an mrclens.squad.Answer (text, answer_start)"
+    NO_RECORD = "ablation {aid} gave no change record for question {qid}"
+    EXTRA_RECORD = "ablation {aid} gave a change record for question {qid}, which the paragraph it was given does not hold"
+    BAD_RECORD = ("ablation {aid}: the change record of question {qid} is {got}, not one of "
+                  "mrclens.perturbations.base.changed(**detail) or unchanged(reason, **detail) "
+                  "({{'changed': bool, 'reason': None when changed else a string, 'detail': dict}})")
+    RECORD_NOT_JSON = "ablation {aid}: the change record of question {qid} cannot be written as JSON ({error})"
+    # figures (mrclens.stats.plugins)
+    FIGURE_RAISED = "figure {name!r} raised {error}"
+    FIGURE_NOT_MAPPING = "figure {name!r} returned {got}, not a mapping of its keys ({keys}) to numbers"
+    FIGURE_KEYS = "figure {name!r} returned keys {got}, not the ones it declares {keys}"
+    FIGURE_VALUE = "figure {name!r} returned {key} = {got}, not a finite number or null"
 
 
 class CacheError(MRCLensError):

@@ -23,10 +23,12 @@ from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, Set
 from mrclens.errors import MRCLensError
 from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
-from mrclens.perturbations.base import ExampleParse, answer_spans, check_answers, make_rng
+from mrclens.perturbations.base import ExampleParse, answer_spans, make_rng
+from mrclens.perturbations.contract import apply_ablation, prepare_resources
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, resolve_ids
 from mrclens.perturbations.truncation import truncate_dataset
+from mrclens.plugins import ABLATIONS_GROUP
 from mrclens.progress import progress as progress_bar
 from mrclens.seeds import derived_seed
 from mrclens.squad import Article, Dataset
@@ -46,9 +48,10 @@ def resolve_ablations(ablations: Iterable[str] | str | None) -> list[str]:
         ablations: ids like ``["e1", "e3"]`` or a comma-separated string ``"e1,e3"``.
 
     Raises:
+        PluginError: an id names a plug-in ablation that could not be loaded (:mod:`mrclens.plugins`).
         MRCLensError: an id is not registered (the message lists the known ids).
     """
-    return resolve_ids(ablations, ABLATIONS)
+    return resolve_ids(ablations, ABLATIONS, group=ABLATIONS_GROUP)
 
 
 def to_jsonl(dataset: Dataset) -> str:
@@ -141,7 +144,11 @@ def perturb_dataset(
         MRCLensError: an unknown ablation id or format; an output path is the input file.
         OutputError: ``out_dir`` cannot be written, or holds something else and ``force`` is off.
         CacheError: the cache directory is not usable.
-        InvariantError: an edit broke an answer offset (a bug; never expected).
+        PluginError: a plug-in's ablation cannot be loaded, raised, or returned an output that breaks the
+            rules of :mod:`mrclens.perturbations.contract` (dropped or added a question, moved an answer
+            off its ``answer_start``, no or a malformed change record): the message names the plug-in,
+            its distribution and the first offending question id; nothing is written.
+        InvariantError: a built-in ablation broke those rules, e.g. an answer offset (a bug; never expected).
     """
     with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
@@ -231,9 +238,9 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
     for aid in ids:
         target = ABLATIONS[ABLATIONS[aid].control_of or aid]
         if target.prepare is not None and target.id not in resources:
-            resources[target.id] = target.prepare(dataset, ctx_parses, q_parses, seed, cache_dir)
+            resources[target.id] = prepare_resources(target, dataset, ctx_parses, q_parses, seed, cache_dir)
             extra = getattr(resources[target.id], "pipeline", None)
-            if extra and extra not in manifest.pipeline:
+            if isinstance(extra, str) and extra and extra not in manifest.pipeline:
                 manifest.pipeline += " + " + extra
     total = sum(sum(1 for _, p in sets[ABLATIONS[a].eval_set].iter_paragraphs()) for a in ids)
     bar = progress_bar(total=total, desc="perturbing", unit="paragraph", enabled=progress)
@@ -256,8 +263,7 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
                 parsed = ExampleParse(ctx_parses[p.context], {q.id: q_parses[q.id] for q in p.questions}, units,
                                       pool if ablation.control_of else None, resources)
                 # a control draws its positions with its ablation's generator (same unit, same offset)
-                new_p, records = ablation.apply(p, parsed, make_rng(seed, ablation.control_of or aid, p.questions[0].id))
-                check_answers(new_p, aid)
+                new_p, records = apply_ablation(ablation, p, parsed, make_rng(seed, ablation.control_of or aid, p.questions[0].id))
                 for q in p.questions:
                     items[q.id] = records[q.id]
                 new_pars.append(new_p)

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import types
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Callable, Iterable, Mapping
 
 from mrclens.artifacts.ablation import AblationMeta
+from mrclens.plugins import PluginSource, broken, broken_in, describe
 
 #: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020).
 CATEGORY_NAMES = ("Similarity", "Question", "Keyword", "Position")
@@ -105,6 +107,12 @@ class Ablation(AblationMeta):
 ABLATIONS: dict[str, Ablation] = {}
 #: Ablation ids per bias category, derived from :data:`ABLATIONS` (categories in report order).
 CATEGORIES: dict[str, list[str]] = {}
+#: Where each plug-in ablation comes from (ablation id -> its entry point and distribution), for messages.
+PLUGIN_SOURCES: dict[str, PluginSource] = {}
+#: The ids MRCLens itself registers (:func:`_discover`); every other ablation is someone else's code.
+_BUILT_IN: frozenset[str] = frozenset()
+#: What a plug-in ablation's id may be: it names its set file (``<id>.json``) and is asked for in lower case.
+_PLUGIN_ID = re.compile(r"[a-z][a-z0-9_-]*")
 
 
 def _order(ablation_id: str) -> tuple[int, int, str]:
@@ -149,16 +157,22 @@ def register(ablation: Ablation) -> Ablation:
     return ablation
 
 
-def resolve_ids(ids: Iterable[str] | str | None, registry: Mapping[str, Ablation], what: str = "") -> list[str]:
+def resolve_ids(ids: Iterable[str] | str | None, registry: Mapping[str, Ablation], what: str = "",
+                group: str | None = None) -> list[str]:
     """Ablation ids of ``registry`` to run, in registry order (``None`` → all), each ablation's matched
     control included (``e1`` → ``e1, c1``: its drop is read against the control's). One rule for the
     span registry (:data:`ABLATIONS`) and the multiple-choice one (``what="multiple-choice "``).
 
     Args:
         ids: ids like ``["e1", "e3"]`` or a comma-separated string ``"e1,e3"`` (case and spaces ignored).
+        group: the entry-point group whose plug-ins fill ``registry`` (:mod:`mrclens.plugins`), if any: an
+            unknown id that names one of its plug-ins that could not be loaded gets that plug-in's error.
 
     Raises:
-        MRCLensError: an id is unknown, or none is given (the message lists the known ids).
+        PluginError: an id names a plug-in of ``group`` that could not be loaded (the message names it,
+            its distribution and the error).
+        MRCLensError: an id is unknown, or none is given (the message lists the known ids, and the
+            plug-ins of ``group`` that could not be loaded).
     """
     from mrclens.errors import MRCLensError
 
@@ -169,7 +183,12 @@ def resolve_ids(ids: Iterable[str] | str | None, registry: Mapping[str, Ablation
     wanted = [a.strip().lower() for a in ids if a.strip()]
     unknown = [a for a in wanted if a not in registry]
     if unknown:
-        raise MRCLensError(f"unknown {what}ablation(s) {', '.join(unknown)}; known: {', '.join(registry)}")
+        failed = broken_in(group) if group else []
+        for err in (broken(group, a) for a in unknown if group):
+            if err is not None:
+                raise err
+        not_loaded = "".join(f"; not loaded: {err}" for err in failed)
+        raise MRCLensError(f"unknown {what}ablation(s) {', '.join(unknown)}; known: {', '.join(registry)}{not_loaded}")
     if not wanted:
         raise MRCLensError(f"no {what}ablation given; known: {', '.join(registry)}")
     wanted += [c.id for c in registry.values() if c.control_of in wanted]
@@ -181,33 +200,76 @@ def load_plugin_ablations() -> list[str]:
     ``mrclens_ablations`` (:mod:`mrclens.plugins`); called once at the end of the import of
     :mod:`mrclens.perturbations` (so a plug-in may ``from mrclens.perturbations import Ablation``), and
     again by anyone who installs a plug-in into a running process. An entry point names an
-    :class:`Ablation`, a list of them, or a module that registers its own.
+    :class:`Ablation`, a list of them, or a module that registers its own. Each one's source (entry
+    point, distribution) is kept in :data:`PLUGIN_SOURCES` for the messages about it.
+
+    A plug-in that cannot be imported, or names something that is not an ablation (or an ablation
+    with an id that is not lower-case letters, digits, ``-`` and ``_``, an id a different ablation
+    holds, a field of the wrong type), is left out with a warning given once (:mod:`mrclens.plugins`);
+    :func:`resolve_ids` raises its :class:`~mrclens.errors.PluginError` when it is asked for.
 
     Returns:
         the ids registered by the plug-ins, in registry order.
-
-    Raises:
-        MRCLensError: a plug-in cannot be imported, or names something that is not an ablation, or an
-            id that a different ablation holds (the message names the entry point).
     """
-    from mrclens.errors import MRCLensError
+    from mrclens.errors import PluginMsg
     from mrclens.plugins import ABLATIONS_GROUP, load_entry_points
 
-    def add(name: str, obj: object) -> None:
+    before = set(ABLATIONS)
+
+    def add(source: PluginSource, obj: object) -> None:
         if isinstance(obj, types.ModuleType):  # a module: it registered its ablations when imported
+            new = [a for a in ABLATIONS if a not in before and a not in PLUGIN_SOURCES]
+            problems = [f"ablation {a!r}: {p}" for a in new if (p := _plugin_problem(ABLATIONS[a], set(new)))]
+            if problems:
+                for a in new:
+                    del ABLATIONS[a]
+                _rebuild_categories()
+                raise source.unusable(problems[0])
+            PLUGIN_SOURCES.update({a: source for a in new})
             return
-        for item in obj if isinstance(obj, (list, tuple)) else [obj]:
+        items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+        for item in items:
             if not isinstance(item, Ablation):
-                raise MRCLensError(f"plug-in {name!r} ({ABLATIONS_GROUP}): expected an mrclens.perturbations.Ablation, "
-                                   f"got {type(item).__name__}")
+                raise source.unusable(PluginMsg.NOT_ABLATION.format(got=type(item).__name__))
+            problem = _plugin_problem(item, {a.id for a in items})
+            if problem:
+                raise source.unusable(f"ablation {item.id!r}: {problem}")
+        for item in items:
             try:
                 register(item)
             except ValueError as err:
-                raise MRCLensError(f"plug-in {name!r} ({ABLATIONS_GROUP}): {err}") from None
+                raise source.unusable(str(err)) from None
+            PLUGIN_SOURCES[item.id] = source
 
-    before = set(ABLATIONS)
     load_entry_points(ABLATIONS_GROUP, add)
     return [a for a in ABLATIONS if a not in before]
+
+
+def _plugin_problem(ablation: Ablation, siblings: set[str]) -> str:
+    """What is wrong with the fields of a plug-in's ablation (``""``: nothing); ``siblings``: the ids it comes with."""
+    if not isinstance(ablation.id, str) or not _PLUGIN_ID.fullmatch(ablation.id) or ablation.id in BASELINE_SET.values():
+        return f"its id {ablation.id!r} is not lower-case letters, digits, '-' and '_' (nor a set's name)"
+    for name in ("name", "category", "description", "no_answer_rule", "other_direction"):
+        if not isinstance(getattr(ablation, name), str):
+            return f"its {name} is {describe(getattr(ablation, name))}, not a string"
+    if not callable(ablation.apply):
+        return f"its apply is {describe(ablation.apply)}, not a function"
+    if ablation.prepare is not None and not callable(ablation.prepare):
+        return f"its prepare is {describe(ablation.prepare)}, not a function or None"
+    if ablation.control_of is not None and ablation.control_of not in set(ABLATIONS) | siblings:
+        return f"it is a control of {ablation.control_of!r}, which is not registered"
+    return ""
+
+
+def plugin_source(ablation_id: str) -> PluginSource | None:
+    """Where ablation ``ablation_id`` comes from when it is not one of MRCLens's own: its entry point and
+    distribution (:data:`PLUGIN_SOURCES`), or, for one registered in the running process, its ``apply``
+    function; ``None`` for a built-in ablation (e1–e10, the controls)."""
+    if ablation_id in PLUGIN_SOURCES:
+        return PLUGIN_SOURCES[ablation_id]
+    if ablation_id in _BUILT_IN:
+        return None
+    return PluginSource.of_function(ablation_id, ABLATIONS[ablation_id].apply)
 
 
 def _discover() -> None:
@@ -222,3 +284,4 @@ def _discover() -> None:
 
 
 _discover()
+_BUILT_IN = frozenset(ABLATIONS)

@@ -16,7 +16,7 @@ def test_exit_code_values_are_distinct():
     codes = [errors.EXIT_OK, errors.EXIT_CHECK_FAILED, errors.EXIT_BAD_INPUT, errors.EXIT_INTERNAL]
     assert codes == [0, 1, 2, 3]
     assert not issubclass(errors.InvariantError, errors.MRCLensError)  # a bug is never reported as bad input
-    for name in ("RulesError", "CheckpointError", "VectorsError", "ArtifactError", "DataError", "PredictionsError"):
+    for name in ("RulesError", "CheckpointError", "VectorsError", "ArtifactError", "DataError", "PredictionsError", "PluginError"):
         assert issubclass(getattr(errors, name), errors.MRCLensError), name
 
 
