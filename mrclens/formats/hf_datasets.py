@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import FormatMsg, MRCLensError
+from mrclens.errors import FormatMsg, MRCLensError, Msg, OutputError
 from mrclens.formats.hf_flat import records_table
 from mrclens.squad import Dataset
 
@@ -140,6 +140,7 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
     Raises:
         MRCLensError: ``path`` exists and is not such a folder (or is a file), or is one of ``protect``
             (the input); ``datasets`` is not installed.
+        OutputError: the folder cannot be written (a full disk, a failing device …; ``path`` named).
     """
     path = Path(path)
     if any(Path(p).exists() and path.exists() and path.resolve() == Path(p).resolve() for p in protect):
@@ -157,10 +158,12 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
             os.rmdir(old)
             os.replace(path, old)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and old.exists() and not path.exists():
             os.replace(old, path)
+        if isinstance(err, OSError):
+            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=err.strerror or err)) from None
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
