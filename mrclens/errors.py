@@ -282,6 +282,8 @@ class FormatMsg:
                       "with save_to_disk, or the object), and this is one dataset without splits")
     NOT_SAVED_DATASET = ("{path} is a folder, not one written by Hugging Face datasets' save_to_disk (it has no "
                          "dataset_dict.json or state.json); give a data file")
+    SAVED_DAMAGED = ("{path}: a damaged save_to_disk folder: {what}; write it again with save_to_disk "
+                     "(or `mrclens convert DATA {path} --to hf`)")
     DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "
                         "pip install -e '.[hf]' from a clone of MRCLens, or pip install datasets")
     OUTPUT_NOT_DATASET_FOLDER = ("{path} exists and is not a folder written by save_to_disk; not overwriting it "

@@ -97,11 +97,59 @@ def load_saved(path: str | os.PathLike):
     """The ``datasets.Dataset`` or ``DatasetDict`` saved in the folder ``path`` (``datasets.load_from_disk``).
 
     Raises:
-        MRCLensError: ``path`` is a folder not written by ``save_to_disk``, or ``datasets`` is not installed.
+        MRCLensError: ``path`` is a folder not written by ``save_to_disk``, or a damaged one (a file that
+            is not valid JSON, an ``.arrow`` file cut short, a split folder missing: the message names the
+            folder and the file, :func:`damage`), or ``datasets`` is not installed.
     """
     if not is_saved_dataset(path):
         raise MRCLensError(FormatMsg.NOT_SAVED_DATASET.format(path=path))
-    return _datasets(f"reading the saved dataset {path}").load_from_disk(str(path))
+    ds = _datasets(f"reading the saved dataset {path}")
+    try:
+        return ds.load_from_disk(str(path))
+    except (OSError, ValueError, KeyError, TypeError) as err:  # JSONDecodeError, pyarrow's errors, a missing file
+        what = damage(path) or f"{type(err).__name__}: {err}"
+        raise MRCLensError(FormatMsg.SAVED_DAMAGED.format(path=path, what=what)) from None
+
+
+def damage(path: str | os.PathLike) -> str | None:
+    """What is damaged in the ``save_to_disk`` folder ``path``, naming the file: ``dataset_dict.json``,
+    a split's folder, ``dataset_info.json`` or ``state.json`` missing or not a JSON object, an ``.arrow``
+    file that ``state.json`` lists missing or not a complete Arrow stream; ``None`` when none is.
+    Reads every ``.arrow`` file whole: for a folder ``load_from_disk`` refused."""
+    import json
+
+    import pyarrow as pa
+
+    folder = Path(path)
+    manifest = folder / "dataset_dict.json"
+    parts = [folder]
+    if manifest.is_file():
+        try:
+            parts = [folder / split for split in json.loads(manifest.read_bytes())["splits"]]
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            return f"{manifest} is not a JSON object with a 'splits' list ({err})"
+    for part in parts:
+        if not part.is_dir():
+            return f"the split folder {part} (listed in {manifest}) is missing"
+        for name in ("dataset_info.json", "state.json"):
+            try:
+                obj = json.loads((part / name).read_bytes())
+            except FileNotFoundError:
+                return f"{part / name} is missing"
+            except (OSError, ValueError) as err:
+                return f"{part / name} is not valid JSON ({err})"
+            if not isinstance(obj, dict):
+                return f"{part / name} is not a JSON object"
+        for entry in obj.get("_data_files") or []:  # (state.json's)
+            arrow = part / str(entry.get("filename") if isinstance(entry, dict) else entry)
+            try:
+                with pa.memory_map(str(arrow)) as source:
+                    pa.ipc.open_stream(source).read_all()
+            except FileNotFoundError:
+                return f"{arrow} is missing"
+            except (OSError, pa.ArrowException) as err:
+                return f"{arrow} is not a complete Arrow file (cut short or damaged: {err})"
+    return None
 
 
 def is_dataset_dict(obj: Any) -> bool:
