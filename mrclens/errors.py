@@ -282,6 +282,9 @@ class FormatMsg:
                       "with save_to_disk, or the object), and this is one dataset without splits")
     NOT_SAVED_DATASET = ("{path} is a folder, not one written by Hugging Face datasets' save_to_disk (it has no "
                          "dataset_dict.json or state.json); give a data file")
+    SAVED_FOLDER_GIVEN = ("{path} is a folder written by Hugging Face datasets' save_to_disk ({kind}); `mrclens "
+                          "{command}` reads data files (only `convert` and `validate` read such folders): write it as "
+                          "a file first: {line}")
     SAVED_DAMAGED = ("{path}: a damaged save_to_disk folder: {what}; write it again with save_to_disk "
                      "(or `mrclens convert DATA {path} --to hf`)")
     DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "

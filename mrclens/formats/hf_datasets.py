@@ -152,6 +152,34 @@ def damage(path: str | os.PathLike) -> str | None:
     return None
 
 
+def refuse_saved_folder(path: str | os.PathLike, command: str) -> None:
+    """Refuse a ``save_to_disk`` folder given to ``mrclens COMMAND``, which reads data files (only
+    ``convert`` and ``validate`` read such folders), with the ``mrclens convert`` line that writes it
+    as a SQuAD JSON file beside it (``--split`` the first of a ``DatasetDict``'s splits); return when
+    ``path`` is no such folder.
+
+    Raises:
+        MRCLensError: :data:`~mrclens.errors.FormatMsg.SAVED_FOLDER_GIVEN`.
+    """
+    if not is_saved_dataset(path):
+        return
+    import json
+    import shlex
+
+    folder = Path(path)
+    splits: list[str] = []
+    if (folder / "dataset_dict.json").is_file():
+        try:
+            splits = [str(s) for s in json.loads((folder / "dataset_dict.json").read_bytes())["splits"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            splits = ["NAME"]  # (a damaged folder: reading it says what is wrong)
+    out = folder.with_name(f"{folder.name}-{splits[0]}.json" if splits else f"{folder.name}.json")
+    line = shlex.join(["mrclens", "convert", str(folder), str(out), "--to", "squad",
+                       *(["--split", splits[0]] if splits else [])])
+    kind = f"a DatasetDict; its splits: {', '.join(splits)}" if splits else "one Dataset"
+    raise MRCLensError(FormatMsg.SAVED_FOLDER_GIVEN.format(path=path, kind=kind, command=command, line=line))
+
+
 def is_dataset_dict(obj: Any) -> bool:
     """Whether ``obj`` is a ``DatasetDict`` (duck-typed: a non-empty mapping of tables with ``column_names``)."""
     return isinstance(obj, Mapping) and bool(obj) and all(hasattr(v, "column_names") for v in obj.values())

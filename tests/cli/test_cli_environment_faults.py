@@ -1,8 +1,11 @@
-"""Issue 42, item 4: faults of the machine, not of MRCLens.
+"""Issue 42, items 4 and 8: faults of the machine, not of MRCLens, and inputs in the wrong form.
 
 * A full disk (ENOSPC) or a failing device (EIO) while writing any output — standard output, as
   ``mrclens validate FILE > /dev/full``, or an output file — is not a bug in MRCLens: exit 2, one line
   ``cannot write …: reason`` naming standard output or the file, no crash log.
+* A folder written by Hugging Face datasets' ``save_to_disk``, given to a command that reads data files
+  (``stats``, ``check``, ``compare``, ``evaluate``, ``audit``), is named as such, with the
+  ``mrclens convert`` line that turns it into a file (and that line works).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -92,3 +96,67 @@ def test_a_broken_pipe_still_exits_141_and_other_os_errors_are_still_bugs(tmp_pa
         res = CliRunner().invoke(main, ["validate", str(data)])
         assert res.exit_code == status, res.output
         assert "cannot write" not in res.output
+
+
+# ------------------------------------------------------------------ item 8: a save_to_disk folder where a file is read
+datasets_needed = pytest.mark.skipif(
+    __import__("importlib").util.find_spec("datasets") is None, reason="the optional extra mrclens[hf] (datasets) is not installed")
+
+
+@pytest.fixture()
+def saved(tmp_path):
+    """A folder written by save_to_disk (one Dataset) and one of a DatasetDict (train, validation)."""
+    from mrclens.formats import load_dataset
+    from mrclens.formats.hf_datasets import to_hf_dataset
+
+    data = load_dataset(squad_file(tmp_path / "src.json"))
+    to_hf_dataset(data).save_to_disk(str(tmp_path / "one-hf"))
+    to_hf_dataset({"train": data, "validation": data}).save_to_disk(str(tmp_path / "dict-hf"))
+    return tmp_path / "one-hf", tmp_path / "dict-hf"
+
+
+def _convert_line(output: str) -> list[str]:
+    line = output.strip().splitlines()[-1]
+    assert "mrclens convert " in line, line
+    return shlex.split(line[line.index("mrclens convert "):])[2:]  # IN OUT --to … after "mrclens convert"
+
+
+@datasets_needed
+@pytest.mark.parametrize("args", [
+    ["stats", "FOLDER"], ["check", "FOLDER"], ["compare", "FOLDER", "FILE", "--out", "OUT"],
+    ["compare", "FILE", "FOLDER", "--out", "OUT"], ["evaluate", "FOLDER"], ["evaluate", "FOLDER", "--predictions-dir", "PREDS"],
+    ["check", "FILE", "--compare-with", "FOLDER"], ["audit", "FOLDER", "--out", "OUT"],
+], ids=["stats", "check", "compare-first", "compare-second", "evaluate", "evaluate-dir", "check-compare-with", "audit"])
+def test_a_save_to_disk_folder_given_for_a_file_says_so_with_the_convert_line(args, saved, tmp_path):
+    one, _ = saved
+    (tmp_path / "preds").mkdir()
+    given = {"FOLDER": str(one), "FILE": str(tmp_path / "src.json"), "PREDS": str(tmp_path / "preds"),
+             "OUT": str(tmp_path / "out")}
+    args = [given.get(a, a) for a in args]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    line = res.output.strip().splitlines()[-1]
+    assert line.startswith(f"error: {one} is a folder written by Hugging Face datasets' save_to_disk"), line
+    assert f"`mrclens {args[0]}` reads data files" in line
+    for misleading in ("multiple-choice folds", "results.json", "--predictions-dir PRED_DIR"):
+        assert misleading not in line
+    assert not (tmp_path / "out").exists()
+    convert = _convert_line(res.output)
+    assert "--split" not in convert
+    res = CliRunner().invoke(main, ["convert", *convert])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["validate", convert[1], "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["counts"]["questions"] == 3, res.output
+
+
+@datasets_needed
+def test_a_saved_dataset_dict_gets_the_convert_line_with_a_split(saved, tmp_path):
+    _, both = saved
+    res = CliRunner().invoke(main, ["stats", str(both)])
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert "its splits: train, validation" in res.output
+    convert = _convert_line(res.output)
+    assert convert[convert.index("--split") + 1] == "train"
+    res = CliRunner().invoke(main, ["convert", *convert])
+    assert res.exit_code == 0, res.output
+    assert Path(convert[1]).is_file()
