@@ -82,6 +82,24 @@ def test_a_full_disk_or_failing_device_under_an_output_file_names_the_file(to, c
     assert sorted(tmp_path.iterdir()) == [tmp_path / "dev.json"]
 
 
+@pytest.mark.parametrize("code, filename, line", [
+    (errno.EIO, "/mnt/usb/dev.json", "error: cannot read or write /mnt/usb/dev.json: Input/output error"),
+    (errno.ENOSPC, None, "error: cannot write a file: No space left on device"),
+])
+def test_the_guard_names_the_file_the_fault_names_else_says_a_file(code, filename, line, tmp_path, monkeypatch):
+    """A fault that no writer named (an EIO may come from reading too): exit 2 with what is known, no crash log."""
+    import mrclens.cli.validate as validate
+
+    def fault(*args, **kwargs):
+        raise OSError(code, os.strerror(code), filename)
+
+    monkeypatch.setattr(validate, "validate_file", fault)
+    monkeypatch.setenv("MRCLENS_CRASH_DIR", str(tmp_path / "crash"))
+    res = CliRunner().invoke(main, ["validate", str(squad_file(tmp_path / "dev.json"))])
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert res.output.strip().splitlines() == [line] and not (tmp_path / "crash").exists()
+
+
 def test_a_broken_pipe_still_exits_141_and_other_os_errors_are_still_bugs(tmp_path, monkeypatch):
     """The guard is for the environment's faults only: EPIPE keeps its 141, another OSError stays exit 3."""
     import mrclens.cli.validate as validate
