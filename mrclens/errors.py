@@ -20,7 +20,8 @@ code    meaning
 ======  ==========================================================================
 0       success (``check``: every evaluated rule passed)
 1       ``check`` only: at least one rule failed (a finding, not an error)
-2       bad input or usage (the message names the file, item and problem), or a faulty plug-in (named)
+2       bad input or usage (the message names the file, item and problem); a faulty plug-in (named);
+        a full disk or a failing device while writing (``cannot write standard output: No space left on device``)
 3       internal error: a bug in MRCLens (the message says where the traceback is)
 130     interrupted (Ctrl-C, SIGINT): one line "interrupted"; no partial output file is left
 141     standard output was closed early (a broken pipe, e.g. ``mrclens validate F | head -1``)
@@ -80,6 +81,7 @@ class Msg:
 
     # outputs (mrclens.io_utils)
     CANNOT_WRITE = "cannot write {path}: {err}"
+    CANNOT_READ_OR_WRITE = "cannot read or write {path}: {err}"
     CANNOT_CREATE_DIR = "cannot create the output directory {path}: {err}"
     OUTPUT_NOT_DIR = "output directory {path} exists and is not a directory"
     OUT_HOLDS_OTHER = ("{path} is not empty and does not hold an earlier output of `mrclens {command}` "
@@ -131,7 +133,8 @@ class Problem:
 EXIT_OK = 0
 #: Exit code of ``mrclens check`` when a rule failed (the data has a finding; not an error).
 EXIT_CHECK_FAILED = 1
-#: Exit code for bad input or usage (:class:`MRCLensError`, click usage errors).
+#: Exit code for bad input or usage (:class:`MRCLensError`, click usage errors), and for a full disk or a
+#: failing device while writing (ENOSPC, EIO: :func:`mrclens.cli.environment_fault`).
 EXIT_BAD_INPUT = 2
 #: Exit code for an internal error: a bug (:class:`InternalError` or any unexpected exception).
 EXIT_INTERNAL = 3
@@ -333,6 +336,11 @@ class FormatMsg:
                       "with save_to_disk, or the object), and this is one dataset without splits")
     NOT_SAVED_DATASET = ("{path} is a folder, not one written by Hugging Face datasets' save_to_disk (it has no "
                          "dataset_dict.json or state.json); give a data file")
+    SAVED_FOLDER_GIVEN = ("{path} is a folder written by Hugging Face datasets' save_to_disk ({kind}); `mrclens "
+                          "{command}` reads data files (only `convert` and `validate` read such folders): write it as "
+                          "a file first: {line}")
+    SAVED_DAMAGED = ("{path}: a damaged save_to_disk folder: {what}; write it again with save_to_disk "
+                     "(or `mrclens convert DATA {path} --to hf`)")
     DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "
                         "pip install -e '.[hf]' from a clone of MRCLens, or pip install datasets")
     OUTPUT_NOT_DATASET_FOLDER = ("{path} exists and is not a folder written by save_to_disk; not overwriting it "

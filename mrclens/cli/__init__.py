@@ -8,7 +8,10 @@ or any unexpected exception) prints one line saying so and where the full traceb
 written (:func:`write_crash_log`), and exits with status 3. Ctrl-C prints one line,
 ``interrupted``, and exits with status 130; a closed standard output (a broken pipe, as in
 ``mrclens validate FILE | head -1``) exits quietly with status 141 (Unix conventions: 128 + the
-signal's number). Partial outputs are not left behind either way: every file is written to a
+signal's number). A fault of the machine while writing — a full disk (ENOSPC) or a failing device (EIO),
+on standard output (``mrclens validate FILE > /dev/full``) or a file — is not a bug either: one line
+``cannot write …: reason`` naming standard output or the file, exit status 2, no crash log
+(:func:`environment_fault`). Partial outputs are not left behind either way: every file is written to a
 temporary name and moved into place (:mod:`mrclens.io_utils`), and a folder a failed run created is
 removed.
 
@@ -39,7 +42,7 @@ import click
 from mrclens import __version__
 from mrclens.cli.options import verbosity_options
 from mrclens.cli.preflight import install as install_preflight
-from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError
+from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError, Msg
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
 CRASH_DIR_ENV = "MRCLENS_CRASH_DIR"
@@ -120,7 +123,7 @@ class _Group(click.Group):
             click.echo(f"error: {err}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except FileNotFoundError as err:
-            click.echo(f"error: file not found: {err.filename}", err=True)
+            click.echo(f"error: file not found: {err.filename}" if err.filename else f"error: {err}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             _quiet_stdout()
@@ -129,10 +132,11 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except OSError as err:
-            if not is_broken_pipe(err):
-                _crash(err)
-            _quiet_stdout()
-            sys.exit(EXIT_BROKEN_PIPE)
+            if is_broken_pipe(err):
+                _quiet_stdout()
+                sys.exit(EXIT_BROKEN_PIPE)
+            _exit_on_environment_fault(err)
+            _crash(err)
         except Exception as err:  # a bug: InternalError (InvariantError …) or anything unexpected
             _crash(err)
 
@@ -142,6 +146,7 @@ class _Group(click.Group):
             return super().parse_args(ctx, args)
         except OSError as err:
             if not is_broken_pipe(err):
+                _exit_on_environment_fault(err)
                 raise
             _quiet_stdout()
             sys.exit(EXIT_BROKEN_PIPE)
@@ -162,6 +167,63 @@ def _crash(err: BaseException) -> None:
 def is_broken_pipe(err: BaseException) -> bool:
     """Whether ``err`` says that the reader of a pipe went away (``BrokenPipeError``, EPIPE)."""
     return isinstance(err, BrokenPipeError) or (isinstance(err, OSError) and err.errno == errno.EPIPE)
+
+
+#: The ``errno`` values of :class:`OSError` that are faults of the machine, not of MRCLens or the input
+#: (EPIPE, a closed pipe, has its own exit status: :data:`~mrclens.errors.EXIT_BROKEN_PIPE`).
+ENVIRONMENT_ERRNOS = (errno.ENOSPC, errno.EIO)
+
+
+def environment_fault(err: BaseException) -> str | None:
+    """The one-line message for ``err`` when it is a fault of the machine (:data:`ENVIRONMENT_ERRNOS`),
+    else ``None``: ``cannot write standard output: No space left on device`` when the write that failed
+    was to standard output or error (``click.echo``), else the file ``err`` names (a full disk: ``cannot
+    write FILE``; a failing device, which reading meets too: ``cannot read or write FILE``).
+
+    The files MRCLens writes itself name their path already (:class:`~mrclens.errors.OutputError` from
+    :mod:`mrclens.io_utils` and the format writers); this is the guard for every other output.
+    """
+    if not isinstance(err, OSError) or err.errno not in ENVIRONMENT_ERRNOS:
+        return None
+    reason = err.strerror or os.strerror(err.errno)
+    stream = _failed_stream(err)
+    if stream is not None:
+        return Msg.CANNOT_WRITE.format(path=stream, err=reason)
+    where = err.filename if err.filename is not None else "a file"
+    return (Msg.CANNOT_WRITE if err.errno == errno.ENOSPC else Msg.CANNOT_READ_OR_WRITE).format(path=where, err=reason)
+
+
+def _failed_stream(err: OSError) -> str | None:
+    """``"standard output"`` / ``"standard error"`` (or a file's name) when ``err`` was raised writing
+    through ``click.echo`` (every command's output goes through it), else ``None``."""
+    for frame, _ in traceback.walk_tb(err.__traceback__):
+        if frame.f_code is click.utils.echo.__code__:
+            stream = frame.f_locals.get("file")
+            try:
+                fd = stream.fileno()
+            except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation is both)
+                fd = None
+            name = getattr(stream, "name", None)
+            if fd == 1 or name == "<stdout>":
+                return "standard output"
+            if fd == 2 or name == "<stderr>":
+                return "standard error"
+            return name if isinstance(name, str) else None
+    return None
+
+
+def _exit_on_environment_fault(err: OSError) -> None:
+    """Print :func:`environment_fault`'s line and exit 2 when ``err`` is one; else return."""
+    message = environment_fault(err)
+    if message is None:
+        return
+    if _failed_stream(err) == "standard output":
+        _quiet_stdout()  # flushing what is left of it at exit would fail again
+    try:
+        click.echo(f"error: {message}", err=True)
+    except OSError:  # standard error is on the full disk too: the exit status still says it
+        pass
+    sys.exit(EXIT_BAD_INPUT)
 
 
 def _quiet_stdout() -> None:
@@ -208,5 +270,5 @@ def main() -> None:
 
     Results go to standard output; messages and progress to standard error (progress bars on a
     terminal, one line every 30 s otherwise). Exit codes: 0 ok, 1 a `check` rule failed, 2 bad
-    input or usage, 3 a bug in MRCLens, 130 interrupted (Ctrl-C), 141 output pipe closed.
+    input or usage (or a full disk), 3 a bug in MRCLens, 130 interrupted (Ctrl-C), 141 output pipe closed.
     """

@@ -10,6 +10,10 @@ command gets the checks of the options it shares with the others:
 * the output folder (``--out`` of ``perturb``, ``evaluate``, ``compare``, ``train``, ``selftest``,
   ``audit``): :func:`mrclens.artifacts.folders.check_output_folder` with the command's folder kind;
   a non-empty folder holding something else is refused unless ``--force``;
+* data read as files (DATA of ``stats``, ``check``, ``evaluate``; the inputs of ``compare``; TRAIN of
+  ``audit``; ``check --compare-with``): a folder written by Hugging Face datasets' ``save_to_disk`` is
+  refused with the ``mrclens convert`` line that makes it a file
+  (:func:`mrclens.formats.hf_datasets.refuse_saved_folder`; ``convert`` and ``validate`` read such folders);
 * an output file (``--out`` of ``predict``, ``stats``, ``report``, ``convert``'s OUT): it must not be
   a folder or lie under a file (:func:`mrclens.io_utils.check_output_file`);
 * ``--reference`` (``audit``): read now (:func:`mrclens.scoring.against_reference.read_any_reference`);
@@ -37,6 +41,9 @@ _FOLDER_KINDS = {"perturb": "PERTURB", "evaluate": "EVALUATION", "compare": "COM
 #: Parameters that name an output folder / file.
 _OUT_FOLDER = ("out_dir", "out")
 _OUT_FILE = ("out_file", "json_out")
+#: Parameters that name data read as files, where a folder means something else (multiple-choice folds,
+#: an audit, a perturbed set): a ``save_to_disk`` folder there is refused.
+_DATA_IN = ("data", "inputs", "train", "compare_with")
 #: Text parameters whose values are written into outputs.
 _TEXT = {"model_name": "--model-name", "names": "--names"}
 
@@ -62,13 +69,16 @@ def preflight(ctx: click.Context) -> None:
 
     Raises:
         click.BadParameter: a value is not valid Unicode text (exit code 2).
-        MRCLensError: an output folder or file that cannot be used, a bad reference, a cache
-            directory that is a file (exit code 2; the message names the option's file).
+        MRCLensError: a ``save_to_disk`` folder given as data to read as a file, an output folder or file
+            that cannot be used, a bad reference, a cache directory that is a file (exit code 2; the
+            message names the option's file).
     """
     params = ctx.params
     writes = any(params.get(name) for name in (*_OUT_FOLDER, *_OUT_FILE))
     for name, value in params.items():
         _check_text(ctx, name, value, writes)
+    for name in _DATA_IN:
+        _check_not_saved_folder(params.get(name), ctx.info_name or "")
     kind = _FOLDER_KINDS.get(ctx.info_name or "")
     for name in _OUT_FOLDER:
         if params.get(name) and kind is not None:
@@ -88,6 +98,14 @@ def preflight(ctx: click.Context) -> None:
         read_any_reference(params["reference"])
     if params.get("cache_dir"):
         _check_cache_dir(params["cache_dir"])
+
+
+def _check_not_saved_folder(value: Any, command: str) -> None:
+    for item in value if isinstance(value, (tuple, list)) else (value,):
+        if isinstance(item, (str, os.PathLike)) and Path(item).is_dir():
+            from mrclens.formats.hf_datasets import refuse_saved_folder
+
+            refuse_saved_folder(item, command)
 
 
 def _check_folder(folder: str, kind_name: str, force: bool) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import FormatMsg, MRCLensError
+from mrclens.errors import FormatMsg, MRCLensError, Msg, OutputError
 from mrclens.formats.hf_flat import records_table
 from mrclens.squad import Dataset
 
@@ -97,11 +97,87 @@ def load_saved(path: str | os.PathLike):
     """The ``datasets.Dataset`` or ``DatasetDict`` saved in the folder ``path`` (``datasets.load_from_disk``).
 
     Raises:
-        MRCLensError: ``path`` is a folder not written by ``save_to_disk``, or ``datasets`` is not installed.
+        MRCLensError: ``path`` is a folder not written by ``save_to_disk``, or a damaged one (a file that
+            is not valid JSON, an ``.arrow`` file cut short, a split folder missing: the message names the
+            folder and the file, :func:`damage`), or ``datasets`` is not installed.
     """
     if not is_saved_dataset(path):
         raise MRCLensError(FormatMsg.NOT_SAVED_DATASET.format(path=path))
-    return _datasets(f"reading the saved dataset {path}").load_from_disk(str(path))
+    ds = _datasets(f"reading the saved dataset {path}")
+    try:
+        return ds.load_from_disk(str(path))
+    except (OSError, ValueError, KeyError, TypeError) as err:  # JSONDecodeError, pyarrow's errors, a missing file
+        what = damage(path) or f"{type(err).__name__}: {err}"
+        raise MRCLensError(FormatMsg.SAVED_DAMAGED.format(path=path, what=what)) from None
+
+
+def damage(path: str | os.PathLike) -> str | None:
+    """What is damaged in the ``save_to_disk`` folder ``path``, naming the file: ``dataset_dict.json``,
+    a split's folder, ``dataset_info.json`` or ``state.json`` missing or not a JSON object, an ``.arrow``
+    file that ``state.json`` lists missing or not a complete Arrow stream; ``None`` when none is.
+    Reads every ``.arrow`` file whole: for a folder ``load_from_disk`` refused."""
+    import json
+
+    import pyarrow as pa
+
+    folder = Path(path)
+    manifest = folder / "dataset_dict.json"
+    parts = [folder]
+    if manifest.is_file():
+        try:
+            parts = [folder / split for split in json.loads(manifest.read_bytes())["splits"]]
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            return f"{manifest} is not a JSON object with a 'splits' list ({err})"
+    for part in parts:
+        if not part.is_dir():
+            return f"the split folder {part} (listed in {manifest}) is missing"
+        for name in ("dataset_info.json", "state.json"):
+            try:
+                obj = json.loads((part / name).read_bytes())
+            except FileNotFoundError:
+                return f"{part / name} is missing"
+            except (OSError, ValueError) as err:
+                return f"{part / name} is not valid JSON ({err})"
+            if not isinstance(obj, dict):
+                return f"{part / name} is not a JSON object"
+        for entry in obj.get("_data_files") or []:  # (state.json's)
+            arrow = part / str(entry.get("filename") if isinstance(entry, dict) else entry)
+            try:
+                with pa.memory_map(str(arrow)) as source:
+                    pa.ipc.open_stream(source).read_all()
+            except FileNotFoundError:
+                return f"{arrow} is missing"
+            except (OSError, pa.ArrowException) as err:
+                return f"{arrow} is not a complete Arrow file (cut short or damaged: {err})"
+    return None
+
+
+def refuse_saved_folder(path: str | os.PathLike, command: str) -> None:
+    """Refuse a ``save_to_disk`` folder given to ``mrclens COMMAND``, which reads data files (only
+    ``convert`` and ``validate`` read such folders), with the ``mrclens convert`` line that writes it
+    as a SQuAD JSON file beside it (``--split`` the first of a ``DatasetDict``'s splits); return when
+    ``path`` is no such folder.
+
+    Raises:
+        MRCLensError: :data:`~mrclens.errors.FormatMsg.SAVED_FOLDER_GIVEN`.
+    """
+    if not is_saved_dataset(path):
+        return
+    import json
+    import shlex
+
+    folder = Path(path)
+    splits: list[str] = []
+    if (folder / "dataset_dict.json").is_file():
+        try:
+            splits = [str(s) for s in json.loads((folder / "dataset_dict.json").read_bytes())["splits"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            splits = ["NAME"]  # (a damaged folder: reading it says what is wrong)
+    out = folder.with_name(f"{folder.name}-{splits[0]}.json" if splits else f"{folder.name}.json")
+    line = shlex.join(["mrclens", "convert", str(folder), str(out), "--to", "squad",
+                       *(["--split", splits[0]] if splits else [])])
+    kind = f"a DatasetDict; its splits: {', '.join(splits)}" if splits else "one Dataset"
+    raise MRCLensError(FormatMsg.SAVED_FOLDER_GIVEN.format(path=path, kind=kind, command=command, line=line))
 
 
 def is_dataset_dict(obj: Any) -> bool:
@@ -140,6 +216,7 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
     Raises:
         MRCLensError: ``path`` exists and is not such a folder (or is a file), or is one of ``protect``
             (the input); ``datasets`` is not installed.
+        OutputError: the folder cannot be written (a full disk, a failing device …; ``path`` named).
     """
     path = Path(path)
     if any(Path(p).exists() and path.exists() and path.resolve() == Path(p).resolve() for p in protect):
@@ -157,10 +234,12 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
             os.rmdir(old)
             os.replace(path, old)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and old.exists() and not path.exists():
             os.replace(old, path)
+        if isinstance(err, OSError):
+            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=err.strerror or err)) from None
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

@@ -246,6 +246,7 @@ def write_parquet(dataset: Dataset, path: str | os.PathLike, extra_columns: bool
 
     Raises:
         MRCLensError: ``path`` is the input file.
+        OutputError: ``path`` cannot be written (a full disk, a failing device, no permission …; named).
     """
     import pyarrow.parquet as pq
     from pathlib import Path
@@ -262,7 +263,10 @@ def write_parquet(dataset: Dataset, path: str | os.PathLike, extra_columns: bool
     try:
         pq.write_table(table, tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(err, OSError):
+            from mrclens.errors import Msg, OutputError
+            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=err.strerror or err)) from None
         raise

@@ -187,3 +187,38 @@ def test_library_names_do_not_shadow_datasets_and_old_names_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         from mrclens import QADataset, load_qa_dataset  # noqa: F401  (the new names do not warn)
+
+
+def _damage(folder, how: str):
+    """Damage a save_to_disk folder as a cut-short copy or a stray edit would; return the damaged path."""
+    if how == "dataset_info.json":
+        (folder / "dataset_info.json").write_text("garbage{")
+        return folder / "dataset_info.json"
+    if how == "state.json":
+        (folder / "train" / "state.json").write_text('{"_data_files": ')
+        return folder / "train" / "state.json"
+    if how == "half .arrow":
+        [arrow] = folder.glob("*.arrow")
+        arrow.write_bytes(arrow.read_bytes()[: arrow.stat().st_size // 2])
+        return arrow
+    import shutil
+    shutil.rmtree(folder / "validation")  # "split folder deleted"
+    return folder / "validation"
+
+
+@pytest.mark.parametrize("how", ["dataset_info.json", "state.json", "half .arrow", "split folder deleted"])
+def test_a_damaged_save_to_disk_folder_exits_2_naming_the_folder_and_the_file(how, tmp_path, monkeypatch):
+    """Before issue 42 (item 5): JSONDecodeError / OSError were 'a bug in MRCLens' (exit 3), and a deleted
+    split said 'file not found: None'."""
+    folder = tmp_path / "v2-hf"
+    is_dict = how in ("state.json", "split folder deleted")
+    to_hf_dataset({"train": _v2(), "validation": _v2()} if is_dict else _v2()).save_to_disk(str(folder))
+    damaged = _damage(folder, how)
+    monkeypatch.setenv("MRCLENS_CRASH_DIR", str(tmp_path / "crash"))
+    res = CliRunner().invoke(main, ["validate", str(folder), *(["--split", "train"] if is_dict else [])])
+    assert res.exit_code == 2, res.output
+    [line] = res.output.strip().splitlines()
+    assert line.startswith(f"error: {folder}: a damaged save_to_disk folder: ") and str(damaged) in line, line
+    assert "None" not in line and not (tmp_path / "crash").exists()
+    with pytest.raises(MRCLensError, match="a damaged save_to_disk folder"):
+        load_dataset(folder, split="train" if is_dict else None)
