@@ -109,3 +109,25 @@ def test_a_directory_without_results_and_an_edited_fragment_are_refused_by_name(
     bad.write_text(json.dumps({"@context": dict(CROISSANT_CONTEXT), "rai:dataBiases": "one string"}))
     with pytest.raises(ArtifactError, match="rai:dataBiases"):
         read_rai_fragment(bad)
+
+
+def test_a_new_evaluation_into_the_folder_removes_the_card_of_the_results_it_replaces(tmp_path):
+    """Issue 42, item 6: `evaluate --out ev`, `card ev`, `evaluate --out ev --seed 1` must not leave a card that
+    says seed 0: a command that replaces results.json removes the card drafted from the old one."""
+    perturbed, predictions = make_perturbed_dir(tmp_path), write_predictions(tmp_path)
+    ev, runner = tmp_path / "ev", CliRunner()
+    evaluate = ["evaluate", str(perturbed), "--predictions-dir", str(predictions), "--out", str(ev), "--resamples", "50"]
+    assert runner.invoke(main, evaluate).exit_code == 0
+    r = runner.invoke(main, ["card", str(ev)])
+    assert r.exit_code == 0, r.output
+    assert "seed 0." in (ev / CARD_MARKDOWN).read_text()
+    (tmp_path / "mine.md").write_text("my notes\n")  # a file of the user's beside it is not touched
+    r = runner.invoke(main, [*evaluate, "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert read_results(ev).bootstrap.seed == 1
+    assert not (ev / CARD_MARKDOWN).exists() and not (ev / CARD_RAI).exists()
+    assert f"removed {CARD_MARKDOWN}, {CARD_RAI}" in r.output and f"mrclens card {ev}" in r.output
+    assert (tmp_path / "mine.md").read_text() == "my notes\n"
+    r = runner.invoke(main, ["card", str(ev)])  # drafted again, from the new results, without --force
+    assert r.exit_code == 0 and "seed 1." in (ev / CARD_MARKDOWN).read_text()
+

@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,8 @@ CROISSANT_CONTEXT: dict[str, Any] = {
 
 _HINT = "run `mrclens card AUDIT_DIR` first"
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class CardPaths:
@@ -137,6 +140,31 @@ def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, for
     text = markdown if markdown.endswith("\n") else markdown + "\n"
     return [atomic_write_text(paths.markdown, text, protect=protect),
             atomic_write_json(paths.rai, fragment, indent=2, protect=protect)]
+
+
+def remove_stale_card(folder: str | os.PathLike) -> list[Path]:
+    """Remove the card files in ``folder`` (:data:`CARD_MARKDOWN`, :data:`CARD_RAI`: where ``mrclens card``
+    writes them without ``--out``) when a new ``results.json`` replaces the one they were drafted from,
+    with one warning that names them and says how to draft them again. A card written elsewhere
+    (``--out``) is not tracked and not touched.
+
+    Returns:
+        the paths removed.
+
+    Raises:
+        OutputError: a card file cannot be removed (the folder would hold a card of other results).
+    """
+    stale = [p for p in (Path(folder) / CARD_MARKDOWN, Path(folder) / CARD_RAI) if p.is_file()]
+    for path in stale:
+        try:
+            path.unlink()
+        except OSError as err:
+            raise OutputError(f"cannot remove {path}, drafted from the results.json this run replaced: "
+                              f"{err.strerror or err}; remove it, or choose another --out") from None
+    if stale:
+        log.warning(f"{folder}: removed {', '.join(p.name for p in stale)}, drafted by `mrclens card` from the "
+                    f"results.json this run replaced; run `mrclens card {folder}` to draft the card of the new results")
+    return stale
 
 
 def read_rai_fragment(path: str | os.PathLike) -> dict[str, Any]:
