@@ -283,20 +283,25 @@ def json_text(obj: Any, *, what: str | os.PathLike = "JSON output", **kwargs: An
     try:
         return json.dumps(obj, allow_nan=False, **kwargs)
     except ValueError:
-        where = _non_finite_path(obj)
-        if where is None:
+        found = first_non_finite(obj)
+        if found is None:
             raise
-        raise InternalError(f"{what}: {where or 'the value'} is not a finite number; JSON has no NaN or "
+        raise InternalError(f"{what}: {found[0] or 'the value'} is not a finite number; JSON has no NaN or "
                             f"Infinity") from None
 
 
-def _non_finite_path(obj: Any, path: str = "") -> str | None:
-    """The key path (``a.b[3]``) of the first non-finite float in ``obj``; ``None`` when there is none."""
+def first_non_finite(obj: Any, path: str = "") -> tuple[str, float] | None:
+    """The key path (``a.b[3]``) and value of the first non-finite float in ``obj`` (``NaN``, ``Infinity``:
+    what Python's ``json`` reads and writes, and strict JSON has not); ``None`` when there is none.
+
+    >>> first_non_finite({"a": [1.0, {"b": float("nan")}]}), first_non_finite({"a": 1.0})
+    (('a[1].b', nan), None)
+    """
     if isinstance(obj, float):
-        return path if obj != obj or obj in (float("inf"), float("-inf")) else None
+        return (path, obj) if obj != obj or obj in (float("inf"), float("-inf")) else None
     items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
     for key, value in items:
-        found = _non_finite_path(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
+        found = first_non_finite(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
         if found is not None:
             return found
     return None
