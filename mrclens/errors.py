@@ -217,6 +217,8 @@ class ArtifactMsg:
     NOT_A_DIR = "{path}: not a directory (expected the output of `mrclens {command}`)"
     MISSING = "{path}: not found; {hint}"
     NOT_JSON = "{path}: not valid JSON: {err}"
+    DUPLICATE_KEY = ("{path}: an object holds the key {key!r} twice{where}: JSON readers keep only the last value, "
+                     "and MRCLens writes each key once (was the file edited or merged?); keep one")
     BAD_FIELD = "{path}: {where}field {field!r} is missing or has the wrong type (expected {expected})"
     BAD_SHAPE = "{path}: expected {expected}"
     NOT_FINITE = "{path}: {where}field {field!r} is {value}, not a finite number"

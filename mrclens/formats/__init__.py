@@ -42,9 +42,9 @@ from typing import Any
 
 from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
-from mrclens.formats.base import FORMAT_DESCRIPTIONS, DuplicateKeyError, Loaded, known_formats, loads_unique, read_text
+from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
-from mrclens.io_utils import atomic_write_bytes
+from mrclens.io_utils import DuplicateKeyError, atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
 from mrclens.squad import Dataset, write_dataset
 
