@@ -283,6 +283,8 @@ class FormatMsg:
                          "dataset_dict.json or state.json); give a data file")
     DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "
                         "pip install -e '.[hf]' from a clone of MRCLens, or pip install datasets")
+    HF_OUTPUT_FILE_NAME = ("{path}: --to hf writes a folder (Hugging Face datasets' save_to_disk), not a {suffix} "
+                           "file; give a folder name such as {folder}, or write one file with --to squad, jsonl or parquet")
     OUTPUT_NOT_DATASET_FOLDER = ("{path} exists and is not a folder written by save_to_disk; not overwriting it "
                                  "(remove it or choose another OUT)")
     MRQA_HEADER_ONLY = "line {line}: a second MRQA header line"

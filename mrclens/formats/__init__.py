@@ -295,7 +295,8 @@ def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad", extra_co
 
     Raises:
         MRCLensError: an unknown output format, ``path`` is the input, or (``hf``) ``path`` exists and
-            is not a ``save_to_disk`` folder, or ``datasets`` is not installed.
+            is not a ``save_to_disk`` folder, or its name ends in a data file's suffix (``x.json``), or
+            ``datasets`` is not installed.
     """
     if to == "squad":
         return write_dataset(dataset, path)
@@ -319,8 +320,11 @@ def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str 
 
     Raises:
         DataError: the input has errors (nothing is written).
-        MRCLensError: see :func:`read` and :func:`write`.
+        MRCLensError: see :func:`read` and :func:`write`; ``to="hf"`` with an ``out`` named like a file
+            (``x.json``: :func:`mrclens.formats.hf_datasets.check_folder_name`), before anything is read.
     """
+    if to == "hf":
+        hf_datasets.check_folder_name(out)
     loaded = read(source, format, split=split, **options)
     if loaded.errors:
         raise DataError(loaded.errors)
