@@ -12,6 +12,11 @@ this composes
   category) and ``rai:dataLimitations`` (what the audit cannot see), under the Croissant 1.0
   ``@context`` (:data:`mrclens.artifacts.card.CROISSANT_CONTEXT`).
 
+In the Markdown, every text MRCLens did not write itself (a model name, a plug-in's category or
+ablation name, a reference name, a warning, a file name) is escaped (:func:`md_text`, :func:`md_code`):
+it reads as the text it is, never as HTML (``<img onerror=…>``) or as Markdown that breaks the
+table (``|``). The RAI fragment is JSON text and holds the names as they are.
+
 Both are drafts for the dataset's authors to edit, and say so: a verdict is evidence about this
 data read by a small baseline reader, not a certificate that the data is free of bias.
 The files are written by :mod:`mrclens.artifacts.card` (:func:`write_dataset_card`).
@@ -24,7 +29,9 @@ their own unit (percent, or words); intervals are at the results' bootstrap conf
 
 from __future__ import annotations
 
+import html
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +80,34 @@ def write_dataset_card(audit_dir: str | os.PathLike, out: str | os.PathLike | No
 
 
 # ---------------------------------------------------------------------------- shared pieces
+#: The characters that Markdown (CommonMark with GitHub's tables and strikethrough) reads as markup in a line.
+_MD_MARKUP = re.compile(r"([\\`*_\[\]|#~])")
+
+
+def md_text(text: Any) -> str:
+    r"""``text`` as Markdown that shows it as it is: ``&``, ``<`` and ``>`` as HTML entities (no raw HTML),
+    markup characters (:data:`_MD_MARKUP`, ``|`` included: a table cell stays one cell) behind a
+    backslash, and line breaks as spaces (a table row or list item stays one line).
+
+    >>> md_text("<img src=x onerror=alert(1)> | *bold*")
+    '&lt;img src=x onerror=alert(1)&gt; \\| \\*bold\\*'
+    """
+    text = re.sub(r"\s*[\r\n]+\s*", " ", str(text))
+    return _MD_MARKUP.sub(r"\\\1", html.escape(text, quote=False))
+
+
+def md_code(text: Any) -> str:
+    """``text`` as a Markdown code span, fenced with more backticks than it holds (CommonMark 6.1).
+
+    >>> md_code("results.json"), md_code("odd`name")
+    ('`results.json`', '``odd`name``')
+    """
+    text = re.sub(r"\s*[\r\n]+\s*", " ", str(text))
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _num(x: float | None, signed: bool = False) -> str:
     if x is None:
         return "n/a"
@@ -192,9 +227,9 @@ def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
     cannot see, and the provenance."""
     level = _level(results)
     lines = ["## Bias, Risks, and Limitations", "",
-             "> " + _DRAFT.format(version=results.mrclens_version, created=results.created), "",
+             "> " + _DRAFT.format(version=md_text(results.mrclens_version), created=md_text(results.created)), "",
              "### Shortcut biases measured by MRCLens", "",
-             f"Each bias category was read against {reference_name(results)} audited with the same reader "
+             f"Each bias category was read against {md_text(reference_name(results))} audited with the same reader "
              f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
              f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
              f"towards the bias, with its {level} confidence interval.", "",
@@ -203,30 +238,31 @@ def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
     for c in results.categories:
         diff = (f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
                 if c.reference_difference is not None else "n/a")
-        lines.append(f"| {c.category} | {category_verdict(c)} | {_BASIS.get(c.reference_basis or '', 'n/a')} "
-                     f"| {diff} | {c.evidence or 'n/a'} |")
+        lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c))} "
+                     f"| {md_text(_BASIS.get(c.reference_basis or '', 'n/a'))} | {diff} | {md_text(c.evidence or 'n/a')} |")
     if not results.categories:
         lines.append("| (none) | no category was evaluated | | | |")
     lines += ["", "The figures behind each verdict:", ""]
     for c in results.categories:
         figures = deciding_figures(results, c)
-        lines.append(f"- **{c.category}**:" + (" no figure compared with a reference." if not figures else ""))
-        lines += [f"  - {f}" for f in figures]
-    lines += ["", "### What MRCLens cannot see", ""] + [f"- {t}" for t in limitations(results)]
-    lines += [f"- Warning recorded by the audit: {w}" for w in results.warnings]
+        lines.append(f"- **{md_text(c.category)}**:" + (" no figure compared with a reference." if not figures else ""))
+        lines += [f"  - {md_text(f)}" for f in figures]
+    lines += ["", "### What MRCLens cannot see", ""] + [f"- {md_text(t)}" for t in limitations(results)]
+    lines += [f"- Warning recorded by the audit: {md_text(w)}" for w in results.warnings]
     lines += ["", "### Provenance", "", *_provenance(results, source)]
     return "\n".join(lines) + "\n"
 
 
 def _provenance(results: Results, source: str) -> list[str]:
     b = results.bootstrap
-    lines = [f"- Tool: MRCLens {results.mrclens_version}; results `{source}`, created {results.created}.",
-             f"- Reader: {reader_description(results)}.",
-             f"- Reference: {reference_name(results)}.",
+    lines = [f"- Tool: MRCLens {md_text(results.mrclens_version)}; results {md_code(source)}, "
+             f"created {md_text(results.created)}.",
+             f"- Reader: {md_text(reader_description(results))}.",
+             f"- Reference: {md_text(reference_name(results))}.",
              f"- Bootstrap: {b.n_resamples:,} resamples, {_level(results)} confidence, seed {b.seed}."]
     data = [i for i in results.inputs if i.sha256 and _is_data_role(i.role)]
     data = data or [i for i in results.inputs if i.sha256 and i.role == "set:original"]
-    lines += [f"- Data ({i.role}): `{Path(i.file).name}`, sha256 `{i.sha256}`." for i in data]
+    lines += [f"- Data ({md_text(i.role)}): {md_code(Path(i.file).name)}, sha256 {md_code(i.sha256)}." for i in data]
     if not data:
         lines.append("- Data: no input checksum is recorded in the results.")
     return lines

@@ -271,6 +271,8 @@ class ArtifactMsg:
     NOT_A_DIR = "{path}: not a directory (expected the output of `mrclens {command}`)"
     MISSING = "{path}: not found; {hint}"
     NOT_JSON = "{path}: not valid JSON: {err}"
+    DUPLICATE_KEY = ("{path}: an object holds the key {key!r} twice{where}: JSON readers keep only the last value, "
+                     "and MRCLens writes each key once (was the file edited or merged?); keep one")
     BAD_FIELD = "{path}: {where}field {field!r} is missing or has the wrong type (expected {expected})"
     BAD_SHAPE = "{path}: expected {expected}"
     NOT_FINITE = "{path}: {where}field {field!r} is {value}, not a finite number"
@@ -343,6 +345,8 @@ class FormatMsg:
                      "(or `mrclens convert DATA {path} --to hf`)")
     DATASETS_MISSING = ("{what} needs the Hugging Face `datasets` package (the `hf` extra): "
                         "pip install -e '.[hf]' from a clone of MRCLens, or pip install datasets")
+    HF_OUTPUT_FILE_NAME = ("{path}: --to hf writes a folder (Hugging Face datasets' save_to_disk), not a {suffix} "
+                           "file; give a folder name such as {folder}, or write one file with --to squad, jsonl or parquet")
     OUTPUT_NOT_DATASET_FOLDER = ("{path} exists and is not a folder written by save_to_disk; not overwriting it "
                                  "(remove it or choose another OUT)")
     MRQA_HEADER_ONLY = "line {line}: a second MRQA header line"

@@ -1,6 +1,7 @@
 """File helpers: read plain or gzip text, write atomically, hash files.
 
-Every file MRCLens writes goes through :func:`atomic_write_bytes`: the content is
+JSON is read with :func:`loads_unique`, which refuses a key repeated in one object
+(:class:`DuplicateKeyError`). Every file MRCLens writes goes through :func:`atomic_write_bytes`: the content is
 written to a temporary file in the destination directory and moved into place with
 ``os.replace``, so a reader never sees a half-written file and an interrupted run
 leaves the previous file intact. Temporary names start with :data:`TMP_PREFIX` and carry the
@@ -38,6 +39,54 @@ _HOST = socket.gethostname().replace(".", "_")
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
+    like most readers, silently keeps the last value, which would lose the first without a word).
+
+    Attributes:
+        key: the repeated key.
+        where: ``" (in the object with id '…')"`` (or title / context start) when the object says, else ``""``.
+    """
+
+    def __init__(self, key: str, obj: dict[str, Any]) -> None:
+        self.key = key
+        name = next((n for n in ("id", "title", "context") if isinstance(obj.get(n), str)), None)
+        if name == "context":
+            self.where = f" (in the object whose context starts {obj[name][:40]!r})"
+        else:
+            self.where = "" if name is None else f" (in the object with {name} {obj[name]!r})"
+        super().__init__(f"duplicate key {key!r}{self.where}")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key, obj)
+            seen.add(key)
+    return obj
+
+
+def loads_unique(text: str) -> Any:
+    """``json.loads`` that refuses an object holding a key twice: how MRCLens reads data files
+    (:mod:`mrclens.formats`) and its own JSON files (:func:`mrclens.artifacts.read_json_object`, the
+    ``mrclens stats`` JSON of ``compare`` and ``check --compare-with``).
+
+    Raises:
+        json.JSONDecodeError: not JSON; DuplicateKeyError: a repeated key; RecursionError: nested too deeply.
+
+    >>> loads_unique('{"a": 1, "b": {"c": 2}}')
+    {'a': 1, 'b': {'c': 2}}
+    >>> loads_unique('{"id": "q1", "answers": [], "answers": [{"text": "x"}]}')
+    Traceback (most recent call last):
+    ...
+    mrclens.io_utils.DuplicateKeyError: duplicate key 'answers' (in the object with id 'q1')
+    """
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
@@ -283,20 +332,25 @@ def json_text(obj: Any, *, what: str | os.PathLike = "JSON output", **kwargs: An
     try:
         return json.dumps(obj, allow_nan=False, **kwargs)
     except ValueError:
-        where = _non_finite_path(obj)
-        if where is None:
+        found = first_non_finite(obj)
+        if found is None:
             raise
-        raise InternalError(f"{what}: {where or 'the value'} is not a finite number; JSON has no NaN or "
+        raise InternalError(f"{what}: {found[0] or 'the value'} is not a finite number; JSON has no NaN or "
                             f"Infinity") from None
 
 
-def _non_finite_path(obj: Any, path: str = "") -> str | None:
-    """The key path (``a.b[3]``) of the first non-finite float in ``obj``; ``None`` when there is none."""
+def first_non_finite(obj: Any, path: str = "") -> tuple[str, float] | None:
+    """The key path (``a.b[3]``) and value of the first non-finite float in ``obj`` (``NaN``, ``Infinity``:
+    what Python's ``json`` reads and writes, and strict JSON has not); ``None`` when there is none.
+
+    >>> first_non_finite({"a": [1.0, {"b": float("nan")}]}), first_non_finite({"a": 1.0})
+    (('a[1].b', nan), None)
+    """
     if isinstance(obj, float):
-        return path if obj != obj or obj in (float("inf"), float("-inf")) else None
+        return (path, obj) if obj != obj or obj in (float("inf"), float("-inf")) else None
     items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
     for key, value in items:
-        found = _non_finite_path(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
+        found = first_non_finite(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
         if found is not None:
             return found
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -109,3 +110,66 @@ def test_a_directory_without_results_and_an_edited_fragment_are_refused_by_name(
     bad.write_text(json.dumps({"@context": dict(CROISSANT_CONTEXT), "rai:dataBiases": "one string"}))
     with pytest.raises(ArtifactError, match="rai:dataBiases"):
         read_rai_fragment(bad)
+
+
+def test_a_new_evaluation_into_the_folder_removes_the_card_of_the_results_it_replaces(tmp_path):
+    """Issue 42, item 6: `evaluate --out ev`, `card ev`, `evaluate --out ev --seed 1` must not leave a card that
+    says seed 0: a command that replaces results.json removes the card drafted from the old one."""
+    perturbed, predictions = make_perturbed_dir(tmp_path), write_predictions(tmp_path)
+    ev, runner = tmp_path / "ev", CliRunner()
+    evaluate = ["evaluate", str(perturbed), "--predictions-dir", str(predictions), "--out", str(ev), "--resamples", "50"]
+    assert runner.invoke(main, evaluate).exit_code == 0
+    r = runner.invoke(main, ["card", str(ev)])
+    assert r.exit_code == 0, r.output
+    assert "seed 0." in (ev / CARD_MARKDOWN).read_text()
+    (tmp_path / "mine.md").write_text("my notes\n")  # a file of the user's beside it is not touched
+    r = runner.invoke(main, [*evaluate, "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert read_results(ev).bootstrap.seed == 1
+    assert not (ev / CARD_MARKDOWN).exists() and not (ev / CARD_RAI).exists()
+    assert f"removed {CARD_MARKDOWN}, {CARD_RAI}" in r.output and f"mrclens card {ev}" in r.output
+    assert (tmp_path / "mine.md").read_text() == "my notes\n"
+    r = runner.invoke(main, ["card", str(ev)])  # drafted again, from the new results, without --force
+    assert r.exit_code == 0 and "seed 1." in (ev / CARD_MARKDOWN).read_text()
+
+
+
+def test_markdown_escapes_the_names_it_did_not_write(audit_dir):
+    """Issue 42, item 11: a model name or a plug-in's category goes into the Markdown as text: no raw HTML,
+    no `|` that splits a table row."""
+    from dataclasses import replace
+
+    from mrclens.card import card_markdown
+
+    results = read_results(audit_dir)
+    evil = "<img src=x onerror=alert(1)>"
+    results = replace(results, model=replace(results.model, name=evil),
+                      categories=[replace(c, category=f"{c.category} | odd") if c.category == "Similarity" else c
+                                  for c in results.categories],
+                      ablations=[replace(a, category=f"{a.category} | odd") if a.category == "Similarity" else a
+                                 for a in results.ablations])
+    text = card_markdown(results)
+    assert evil not in text and "<img" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| Bias category |") and len(rows) == 1 + len(results.categories)
+    for row in rows:  # every row has the header's five cells: no unescaped | inside a cell
+        assert len(re.split(r"(?<!\\)\|", row)) == 7, row
+    assert "| Similarity \\| odd | more than SQuAD v1.1 |" in text
+    markdown_it = pytest.importorskip("markdown_it")
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(text)
+    assert "<img" not in html and "Similarity | odd" in html
+
+
+def test_out_with_a_dot_that_is_not_a_file_type_is_a_folder(audit_dir, tmp_path):
+    """Issue 42, item 11: `card --out out/card.v2` is a folder (the help: a folder, or a Markdown name ending in .md)."""
+    out = tmp_path / "out" / "card.v2"
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert (out / CARD_MARKDOWN).is_file() and (out / CARD_RAI).is_file()
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "notes.markdown")])
+    assert r.exit_code == 0 and (tmp_path / "notes.markdown").read_text().startswith("## Bias, Risks")
+    assert (tmp_path / "notes.rai.jsonld").is_file()
+    for taken in ("notes.txt", "page.html"):  # a file name of another type is still refused, nothing written
+        r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / taken)])
+        assert r.exit_code == 2 and "ending in .md" in r.output and not (tmp_path / taken).exists()

@@ -22,7 +22,8 @@ sets themselves are SQuAD files (:mod:`mrclens.squad`), the reader checkpoint is
 caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else calls
 ``json.load``/``json.dump`` on the files above. Every reader raises
 :class:`~mrclens.errors.ArtifactError` (exit code 2) naming the file and field when a file is
-missing or malformed, and reads files without a ``format_version`` as version 1.
+missing or malformed (an object holding a key twice included, as for data files:
+:func:`mrclens.io_utils.loads_unique`), and reads files without a ``format_version`` as version 1.
 
 Public helpers: :func:`read_json_object` (a JSON object file, or an ``ArtifactError``; for owners
 of files outside this package, such as the reader checkpoint's ``training.json``) and

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mrclens.errors import ArtifactError, ArtifactMsg
-from mrclens.io_utils import read_bytes
+from mrclens.io_utils import DuplicateKeyError, loads_unique, read_bytes
 
 #: The key that carries a file's format version. Files written before versions were recorded
 #: have none and are read as version 1.
@@ -30,13 +30,16 @@ def read_json_object(path: str | os.PathLike, hint: str) -> dict[str, Any]:
         hint: what to run to create the file, shown when it is missing.
 
     Raises:
-        ArtifactError: the file is missing, not UTF-8 JSON, or not an object.
+        ArtifactError: the file is missing, not UTF-8 JSON, not an object, or holds an object with a key
+            twice (:func:`mrclens.io_utils.loads_unique`, as data files are read).
     """
     path = Path(path)
     if not path.is_file():
         raise ArtifactError(ArtifactMsg.MISSING.format(path=path, hint=hint))
     try:
-        obj = json.loads(read_bytes(path).decode("utf-8"))
+        obj = loads_unique(read_bytes(path).decode("utf-8"))
+    except DuplicateKeyError as err:
+        raise ArtifactError(ArtifactMsg.DUPLICATE_KEY.format(path=path, key=err.key, where=err.where)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ArtifactError(ArtifactMsg.NOT_JSON.format(path=path, err=err)) from None
     except OSError as err:

@@ -11,9 +11,11 @@ by :mod:`mrclens.card`; this module only places, writes and reads them):
   ``rai:dataLimitations`` (lists of text), to merge into the dataset's Croissant record
   (``croissant.json``). Source: "Croissant RAI Specification" 1.0, MLCommons 2024.
 
-Where they go (:func:`card_paths`): ``--out`` a folder (an existing one, or a name without a
-suffix) gets both files under their names; ``--out NAME.md`` gets the Markdown under that name
-and the fragment beside it (``NAME.rai.jsonld``); no ``--out``: the audit directory. An existing
+Where they go (:func:`card_paths`): ``--out NAME.md`` (or ``.markdown``) gets the Markdown under
+that name and the fragment beside it (``NAME.rai.jsonld``); any other ``--out`` is a folder that
+gets both files under their names (``out/card.v2`` too), except an existing file and a name ending
+in another file type's suffix (``notes.txt``, ``card.html``: a file name, but not Markdown), which
+are refused; no ``--out``: the audit directory. An existing
 file is replaced only with ``force`` (:func:`write_card`); each file is written atomically.
 
 Examples:
@@ -22,11 +24,15 @@ Examples:
     ('card/notes.md', 'card/notes.rai.jsonld')
     >>> card_paths(None, "audit").rai.as_posix()
     'audit/bias-card.rai.jsonld'
+    >>> card_paths("out/card.v2", "audit").markdown.as_posix()
+    'out/card.v2/bias-card.md'
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import mimetypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +95,8 @@ CROISSANT_CONTEXT: dict[str, Any] = {
 
 _HINT = "run `mrclens card AUDIT_DIR` first"
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class CardPaths:
@@ -102,19 +110,34 @@ class CardPaths:
         return (self.markdown, self.rai)
 
 
+#: The suffixes of a Markdown file name given as ``--out``.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: Suffixes of file types that Python's built-in MIME table does not know, read as file names too.
+_OTHER_FILE_SUFFIXES = frozenset({".jsonld", ".rst", ".yaml", ".yml", ".toml", ".ipynb"})
+
+
+def _is_file_name(path: Path) -> bool:
+    """Whether ``path`` ends in a known file type's suffix (Python's built-in MIME table, which reads no
+    system file, or :data:`_OTHER_FILE_SUFFIXES`): ``notes.txt`` yes, ``card.v2`` no."""
+    suffix = path.suffix.lower()
+    return bool(suffix) and (suffix in _OTHER_FILE_SUFFIXES or
+                             mimetypes.MimeTypes().guess_type(path.name, strict=False)[0] is not None)
+
+
 def card_paths(out: str | os.PathLike | None, audit_dir: str | os.PathLike) -> CardPaths:
     """The card's two paths for ``--out`` (see the module docstring).
 
     Raises:
-        OutputError: ``out`` names a file that is not Markdown (a suffix other than ``.md``).
+        OutputError: ``out`` is an existing file that is not Markdown, or names another file type
+            (``notes.txt``).
     """
     if out is None:
         folder = Path(audit_dir)
     else:
         out = Path(out)
-        if out.suffix.lower() == ".md" and not out.is_dir():
+        if out.suffix.lower() in MARKDOWN_SUFFIXES and not out.is_dir():
             return CardPaths(out, out.with_name(out.stem + ".rai.jsonld"))
-        if out.suffix and not out.is_dir():
+        if not out.is_dir() and (out.exists() or _is_file_name(out)):
             raise OutputError(f"--out {out}: give a folder, or a Markdown file name ending in .md")
         folder = out
     return CardPaths(folder / CARD_MARKDOWN, folder / CARD_RAI)
@@ -137,6 +160,31 @@ def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, for
     text = markdown if markdown.endswith("\n") else markdown + "\n"
     return [atomic_write_text(paths.markdown, text, protect=protect),
             atomic_write_json(paths.rai, fragment, indent=2, protect=protect)]
+
+
+def remove_stale_card(folder: str | os.PathLike) -> list[Path]:
+    """Remove the card files in ``folder`` (:data:`CARD_MARKDOWN`, :data:`CARD_RAI`: where ``mrclens card``
+    writes them without ``--out``) when a new ``results.json`` replaces the one they were drafted from,
+    with one warning that names them and says how to draft them again. A card written elsewhere
+    (``--out``) is not tracked and not touched.
+
+    Returns:
+        the paths removed.
+
+    Raises:
+        OutputError: a card file cannot be removed (the folder would hold a card of other results).
+    """
+    stale = [p for p in (Path(folder) / CARD_MARKDOWN, Path(folder) / CARD_RAI) if p.is_file()]
+    for path in stale:
+        try:
+            path.unlink()
+        except OSError as err:
+            raise OutputError(f"cannot remove {path}, drafted from the results.json this run replaced: "
+                              f"{err.strerror or err}; remove it, or choose another --out") from None
+    if stale:
+        log.warning(f"{folder}: removed {', '.join(p.name for p in stale)}, drafted by `mrclens card` from the "
+                    f"results.json this run replaced; run `mrclens card {folder}` to draft the card of the new results")
+    return stale
 
 
 def read_rai_fragment(path: str | os.PathLike) -> dict[str, Any]:

@@ -29,13 +29,18 @@ from typing import Any
 
 from mrclens.artifacts import _files
 from mrclens.artifacts.layout import RESULTS_JSON
+from mrclens.artifacts.results import Results
 from mrclens.artifacts.results_csv import RESULTS_HINT
+from mrclens.errors import ArtifactError, ArtifactMsg
+from mrclens.io_utils import first_non_finite
 
 #: Keys holding times, ignored wherever they are.
 TIME_KEYS = frozenset({"created", "step_seconds", "minutes", "seconds", "examples_per_s", "eval_seconds",
                        "peak_rss_mb", "peak_gpu_mb"})
 #: Dotted paths holding output locations, ignored.
 LOCATION_PATHS = frozenset({"audit.options.out", "audit.model_dir", "paths"})
+#: Keys every results file has (:meth:`mrclens.artifacts.results.Results.to_json`); a JSON object with none is another file.
+RESULTS_KEYS = frozenset({"model", "bootstrap", "sets", "ablations", "categories"})
 #: What stands for each file's own output directory inside strings.
 OUT_PLACEHOLDER = "<OUT>"
 
@@ -110,13 +115,36 @@ def _placeholders(value: Any, out_dir: str) -> Any:
     return value
 
 
+def read_checked(path: Path) -> dict[str, Any]:
+    """``path`` read as a results file: the JSON object, checked as :func:`mrclens.artifacts.results.read_results`
+    checks it (so ``mrclens card`` and ``diff-results`` accept and refuse the same files), and holding no
+    ``NaN`` or ``Infinity`` anywhere (such a value differs from itself; MRCLens never writes one).
+
+    Raises:
+        ArtifactError: the file is missing, not JSON, not a results file (a data or statistics file: a
+            required field is missing), of a newer format version, or holds a number that is not finite.
+    """
+    obj = _files.read_json_object(path, RESULTS_HINT)
+    if not RESULTS_KEYS & obj.keys():  # another JSON file (data, statistics): say so, not which field is missing
+        keys = ", ".join(sorted(obj)[:6]) or "none"
+        raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(
+            path=path, expected=f"an MRCLens results file (results.json of `mrclens audit` or `mrclens evaluate "
+                                f"--out`), got a JSON object with keys {keys}"))
+    Results.from_json(obj, path)
+    found = first_non_finite(obj)
+    if found is not None:
+        raise ArtifactError(ArtifactMsg.NOT_FINITE.format(path=path, where="", field=found[0], value=found[1]))
+    return obj
+
+
 def diff_results(a: str | os.PathLike, b: str | os.PathLike) -> ResultsDiff:
     """Compare two results (each a ``results.json`` file or the directory holding it).
 
     Raises:
-        ArtifactError: a file is missing, not JSON or not a JSON object (the message names it).
+        ArtifactError: a file is missing or not a readable results file (:func:`read_checked`; the
+            message names it and what is wrong).
     """
     files = (_results_file(a), _results_file(b))
-    objs = [_placeholders(_files.read_json_object(f, RESULTS_HINT), os.path.dirname(os.path.abspath(f))) for f in files]
+    objs = [_placeholders(read_checked(f), os.path.dirname(os.path.abspath(f))) for f in files]
     return ResultsDiff((str(files[0]), str(files[1])), differences(*objs),
                        len(objs[0].get("ablations", [])), len(objs[0].get("sets", {})))

@@ -14,7 +14,8 @@ log = logging.getLogger(__name__)
 @click.command(epilog=example("mrclens card audit-squad --out card/"))
 @click.argument("audit_dir", metavar="AUDIT_DIR", type=click.Path(exists=True, file_okay=False))
 @click.option("--out", "out", type=click.Path(), default=None, metavar="FOLDER|FILE.md",
-              help="Folder (gets bias-card.md and bias-card.rai.jsonld) or Markdown file name ending in .md "
+              help="Folder (gets bias-card.md and bias-card.rai.jsonld; any name, e.g. card.v2, that does not "
+                   "end in a file type such as .txt) or Markdown file name ending in .md or .markdown "
                    "(the JSON-LD goes beside it as NAME.rai.jsonld) [default: AUDIT_DIR].")
 @click.option("--force", is_flag=True, help="Replace card files that exist already.")
 @verbosity_options

@@ -1,7 +1,8 @@
 """``mrclens diff-results A B [--json]``: are two runs' results the same, times and output places aside?
 
 Exit status: 0 identical (apart from the ignored fields), 1 some value differs, 2 bad input (a
-missing or malformed results file). The comparison is :func:`mrclens.artifacts.results_diff.diff_results`.
+missing file, or one that is not a results file as ``mrclens card`` reads it: another JSON file, a
+newer format version, a number that is not finite). The comparison is :func:`mrclens.artifacts.results_diff.diff_results`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def diff_results(a: str, b: str, as_json: bool) -> None:
     each run wrote (its output directory, inside any string too).
 
     Prints one 'path: A != B' line per difference and a count. Exits 0 when identical, 1 when
-    a value differs, 2 on a missing or malformed file.
+    a value differs, 2 when A or B is missing or not a results file (another JSON file such as
+    data or statistics, a newer format version, NaN or Infinity anywhere).
     """
     from mrclens.artifacts.results_diff import diff_results as compare
 

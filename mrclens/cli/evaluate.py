@@ -60,7 +60,8 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
 
     Predictions none of whose ids is a question of DATA (another split?) and multiple-choice
     indices that are not one of the question's endings stop with exit code 2; questions without
-    a prediction and unknown ids are counted in a warning on standard error (also with --json).
+    a prediction and unknown ids are counted in a warning on standard error (also with --json),
+    and so are, apart, the predictions for questions that --on-invalid skip/repair left out.
 
     \b
     mrclens evaluate DATA PREDICTIONS

@@ -291,8 +291,13 @@ def echo_notes(dataset: Dataset, on_invalid: str) -> None:
     click.echo(notes_summary(dataset), err=True)
 
 
+def note_counts(dataset: Dataset) -> dict[str, int]:
+    """``{"skipped": N, "repaired": M}``: the ``--on-invalid`` notes of ``dataset`` by kind."""
+    return {kind: sum(1 for n in dataset.notes if n.severity == kind) for kind in ("skipped", "repaired")}
+
+
 def notes_summary(dataset: Dataset) -> str:
-    """``"FILE: N question(s) skipped, M answer(s) repaired (--on-invalid MODE)"``."""
-    skipped = sum(1 for n in dataset.notes if n.severity == "skipped")
-    repaired = sum(1 for n in dataset.notes if n.severity == "repaired")
-    return f"{dataset.source}: {skipped:,} invalid question(s) skipped, {repaired:,} answer(s) repaired"
+    """``"FILE: N invalid question(s) skipped, M answer(s) repaired"`` (:func:`note_counts`)."""
+    counts = note_counts(dataset)
+    return (f"{dataset.source}: {counts['skipped']:,} invalid question(s) skipped, "
+            f"{counts['repaired']:,} answer(s) repaired")

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from mrclens.cli.options import JSON_HELP, example, notes_summary, on_invalid_option, split_option, verbosity_options
+from mrclens.cli.options import (JSON_HELP, example, note_counts, notes_summary, on_invalid_option, split_option,
+                                 verbosity_options)
 from mrclens.errors import EXIT_BAD_INPUT
 from mrclens.tasks import task_field
 from mrclens.io_utils import json_text
@@ -16,10 +17,12 @@ from mrclens.validation import validate_file
 @click.command(epilog=example("mrclens validate dev-v1.1.json.gz"))
 @click.argument("file", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True,
-              help=JSON_HELP + ' Fields: file, valid, counts, errors, warnings (each problem: '
-                               'message, title, qid), records (span data: read, kept, skipped, dropped, refused), '
-                               'task (multiple-choice data), and with --on-invalid skip/repair: on_invalid (mode, '
-                               'notes, questions_left); the exit code is the same as without --json.')
+              help=JSON_HELP + ' Fields: file, valid (the file as it is), usable (what the exit code says: '
+                               'true for 0), counts, errors, warnings (each problem: message, title, qid), records '
+                               '(span data: read, kept, skipped, dropped, refused; with --on-invalid skip/repair, '
+                               'as that read counts them), task (multiple-choice data), and with --on-invalid '
+                               'skip/repair on an invalid file: on_invalid (mode, skipped, repaired, notes, '
+                               'questions_left, usable); the exit code is the same as without --json.')
 @on_invalid_option
 @split_option
 @verbosity_options
@@ -40,16 +43,19 @@ def validate(file: str, as_json: bool, on_invalid: str, split: str | None) -> No
         def problems(items):
             return [{"message": p.message, "title": p.title, "qid": p.qid} for p in items]
 
-        obj = {"file": file, "valid": report.ok, "counts": c, "errors": problems(report.errors),
+        obj = {"file": file, "valid": report.ok, "usable": report.ok, "counts": c, "errors": problems(report.errors),
                "warnings": problems(report.warnings)}
-        if report.records is not None:
-            obj["records"] = vars(report.records)
-        usable = report.ok
-        if not report.ok and on_invalid != "refuse":
+        records = report.records
+        if not report.ok and on_invalid != "refuse":  # what the other commands read with the same option
             fixed = validate_file(file, on_invalid, split)
-            usable = fixed.ok and fixed.counts["questions"] > 0
-            obj["on_invalid"] = {"mode": on_invalid, "notes": [str(n) for n in fixed.dataset.notes],
-                                 "questions_left": fixed.counts["questions"], "usable": usable}
+            records = fixed.records
+            obj["usable"] = fixed.ok and fixed.counts["questions"] > 0
+            obj["on_invalid"] = {"mode": on_invalid, **note_counts(fixed.dataset),
+                                 "notes": [str(n) for n in fixed.dataset.notes],
+                                 "questions_left": fixed.counts["questions"], "usable": obj["usable"]}
+        if records is not None:
+            obj["records"] = vars(records)
+        usable = obj["usable"]
         click.echo(json_text(obj, ensure_ascii=False, indent=1))
         if not usable:
             sys.exit(EXIT_BAD_INPUT)
@@ -86,7 +92,8 @@ def validate(file: str, as_json: bool, on_invalid: str, split: str | None) -> No
 def _validate_other_task(report, as_json: bool) -> None:
     """``validate`` of another task's data (multiple choice): counts, problems, exit 2 when invalid."""
     if as_json:
-        obj = {"file": report.file, **task_field(report.task.name), "valid": report.ok, "counts": report.counts,
+        obj = {"file": report.file, **task_field(report.task.name), "valid": report.ok, "usable": report.ok,
+               "counts": report.counts,
                "errors": [{"message": p.message, "qid": p.qid} for p in report.errors],
                "warnings": [{"message": p.message, "qid": p.qid} for p in report.warnings]}
         click.echo(json_text(obj, ensure_ascii=False, indent=1))

@@ -25,7 +25,6 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from pathlib import Path
@@ -44,6 +43,7 @@ from mrclens.compare.sources import (
     TaskComparison,
     is_number,
     node,
+    read_stats_json,
     source_from_stats,
     z_value,
 )
@@ -116,17 +116,15 @@ def mc_stats_json(path: Path) -> dict | None:
     (``"schema": "mrclens-mc-stats"``), else ``None``.
 
     Raises:
-        ArtifactError: the file's format version is newer than this MRCLens reads.
+        ArtifactError: the file's format version is newer than this MRCLens reads, or an object holds a
+            key twice (:func:`mrclens.compare.sources.read_stats_json`).
     """
     if not path.is_file() or path.suffix.lower() != ".json" or path.stat().st_size > 50_000_000:
         return None
     with open(path, "rb") as fh:  # the schema is the first key `mrclens stats --out` writes
         if MC_STATS_SCHEMA.encode("utf-8") not in fh.read(4096):
             return None
-    try:
-        obj = json.loads(path.read_bytes().decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
+    obj = read_stats_json(path)
     if not isinstance(obj, dict) or obj.get("schema") != MC_STATS_SCHEMA or "heuristics" not in obj:
         return None
     version = obj.get("format_version")

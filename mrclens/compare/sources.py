@@ -30,7 +30,8 @@ import numpy as np
 from mrclens.artifacts.comparison import ComparedInput
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
-from mrclens.errors import MRCLensError
+from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
+from mrclens.io_utils import DuplicateKeyError, loads_unique
 from mrclens.tasks import DEFAULT_TASK, Task, get_task
 
 #: How closely per-question values must reproduce a summary figure (or question scores a
@@ -156,6 +157,24 @@ def source_from_stats(stats: Mapping[str, Any], name: str, path: str | os.PathLi
     info = ComparedInput(name=name, path=str(path), kind=kind, sha256=sha256, questions=counts.get("questions"),
                          figures_from="per-question values" if vals else "summary figures", task=task)
     return Source(info, stats=stats, values=vals)
+
+
+def read_stats_json(path: Path) -> Any | None:
+    """The JSON value of a file that looks like a ``mrclens stats`` JSON file (its header says so), read
+    as MRCLens reads its own files: a key repeated in one object is refused (:func:`mrclens.io_utils.loads_unique`).
+
+    Returns:
+        the value, or ``None`` when the file is not UTF-8 JSON (it is then read as data).
+
+    Raises:
+        ArtifactError: an object holds a key twice (the message names the file and the key).
+    """
+    try:
+        return loads_unique(path.read_bytes().decode("utf-8"))
+    except DuplicateKeyError as err:
+        raise ArtifactError(ArtifactMsg.DUPLICATE_KEY.format(path=path, key=err.key, where=err.where)) from None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
 
 
 def node(obj: Any, path: str | None) -> Any:

@@ -28,7 +28,7 @@ from mrclens.artifacts.layout import RESULTS_JSON, set_file_name
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
 from mrclens.compare.overlap import question_keys
-from mrclens.compare.sources import RowSpec, Source, TaskComparison, source_from_stats, z_value
+from mrclens.compare.sources import RowSpec, Source, TaskComparison, read_stats_json, source_from_stats, z_value
 from mrclens.io_utils import sha256_file
 from mrclens.scoring.model_free import FIGURES, figure_from_stats
 
@@ -64,7 +64,11 @@ def share_label_ok(stats_section: str, label: str) -> bool:
 
 
 def stats_json(path: Path) -> dict | None:
-    """The statistics in ``path`` when it is a ``mrclens stats`` JSON file, else ``None``."""
+    """The statistics in ``path`` when it is a ``mrclens stats`` JSON file, else ``None``.
+
+    Raises:
+        ArtifactError: a ``mrclens stats`` JSON file holding a key twice (:func:`read_stats_json`).
+    """
     from mrclens.stats import TITLE
 
     if path.suffix.lower() != ".json" or path.stat().st_size > 50_000_000:
@@ -72,10 +76,7 @@ def stats_json(path: Path) -> dict | None:
     with open(path, "rb") as fh:  # `mrclens stats --out` writes the title first: skip a SQuAD file without parsing it
         if json.dumps(TITLE).encode("utf-8") not in fh.read(4096):
             return None
-    try:
-        obj = json.loads(path.read_bytes().decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
+    obj = read_stats_json(path)
     return obj if isinstance(obj, dict) and obj.get("title") == TITLE and "counts" in obj else None
 
 

@@ -42,9 +42,9 @@ from typing import Any
 
 from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
-from mrclens.formats.base import FORMAT_DESCRIPTIONS, DuplicateKeyError, Loaded, known_formats, loads_unique, read_text
+from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
-from mrclens.io_utils import atomic_write_bytes
+from mrclens.io_utils import DuplicateKeyError, atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
 from mrclens.squad import Dataset, write_dataset
 
@@ -295,7 +295,8 @@ def write(dataset: Dataset, path: str | os.PathLike, to: str = "squad", extra_co
 
     Raises:
         MRCLensError: an unknown output format, ``path`` is the input, or (``hf``) ``path`` exists and
-            is not a ``save_to_disk`` folder, or ``datasets`` is not installed.
+            is not a ``save_to_disk`` folder, or its name ends in a data file's suffix (``x.json``), or
+            ``datasets`` is not installed.
     """
     if to == "squad":
         return write_dataset(dataset, path)
@@ -319,8 +320,11 @@ def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str 
 
     Raises:
         DataError: the input has errors (nothing is written).
-        MRCLensError: see :func:`read` and :func:`write`.
+        MRCLensError: see :func:`read` and :func:`write`; ``to="hf"`` with an ``out`` named like a file
+            (``x.json``: :func:`mrclens.formats.hf_datasets.check_folder_name`), before anything is read.
     """
+    if to == "hf":
+        hf_datasets.check_folder_name(out)
     loaded = read(source, format, split=split, **options)
     if loaded.errors:
         raise DataError(loaded.errors)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from mrclens.errors import FormatMsg, InvariantError, Msg, Problem
-from mrclens.io_utils import gunzip
+from mrclens.io_utils import DuplicateKeyError, gunzip, loads_unique
 from mrclens.formats.squad_schema import RecordCounts, parse_squad_counted
 from mrclens.squad import Dataset
 
@@ -184,52 +184,6 @@ def classify_record(obj: dict) -> tuple[str | None, str]:
     if "data" in keys:
         return "json-document", "json"
     return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
-
-
-class DuplicateKeyError(ValueError):
-    """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
-    like most readers, silently keeps the last value, which would lose the first without a word).
-
-    Attributes:
-        key: the repeated key.
-        where: ``" (in the object with id '…')"`` (or title / context start) when the object says, else ``""``.
-    """
-
-    def __init__(self, key: str, obj: dict[str, Any]) -> None:
-        self.key = key
-        name = next((n for n in ("id", "title", "context") if isinstance(obj.get(n), str)), None)
-        if name == "context":
-            self.where = f" (in the object whose context starts {obj[name][:40]!r})"
-        else:
-            self.where = "" if name is None else f" (in the object with {name} {obj[name]!r})"
-        super().__init__(f"duplicate key {key!r}{self.where}")
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DuplicateKeyError(key, obj)
-            seen.add(key)
-    return obj
-
-
-def loads_unique(text: str) -> Any:
-    """``json.loads`` that refuses an object holding a key twice.
-
-    Raises:
-        json.JSONDecodeError: not JSON; DuplicateKeyError: a repeated key; RecursionError: nested too deeply.
-
-    >>> loads_unique('{"a": 1, "b": {"c": 2}}')
-    {'a': 1, 'b': {'c': 2}}
-    >>> loads_unique('{"id": "q1", "answers": [], "answers": [{"text": "x"}]}')
-    Traceback (most recent call last):
-    ...
-    mrclens.formats.base.DuplicateKeyError: duplicate key 'answers' (in the object with id 'q1')
-    """
-    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -207,6 +207,30 @@ def choose_split(obj: Any, split: str | None, source: str = "<memory>") -> Any:
     return obj[split]
 
 
+#: Suffixes of data files (lower case): a ``save_to_disk`` folder given such a name is refused.
+FILE_SUFFIXES = (".json", ".jsonl", ".gz", ".parquet", ".arrow", ".csv", ".tsv", ".txt", ".zip")
+
+
+def check_folder_name(path: str | os.PathLike) -> None:
+    """Refuse a ``save_to_disk`` output whose name ends in a data file's suffix (:data:`FILE_SUFFIXES`):
+    ``x.json`` would be a folder that every reader, and the user, takes for a file. An existing folder
+    written by ``save_to_disk`` passes (it is replaced as before). Checks only the name: call it
+    before any work.
+
+    Raises:
+        MRCLensError: the name ends in such a suffix (the message suggests a folder name).
+    """
+    path = Path(path)
+    name = path.name.lower()
+    suffix = next((s for s in FILE_SUFFIXES if name.endswith(s)), None)
+    if suffix is None or is_saved_dataset(path):
+        return
+    stem = path.name
+    while any(stem.lower().endswith(s) for s in FILE_SUFFIXES) and Path(stem).stem:
+        stem = Path(stem).stem
+    raise MRCLensError(FormatMsg.HF_OUTPUT_FILE_NAME.format(path=path, suffix=path.suffix, folder=path.with_name(stem)))
+
+
 def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = False,
                  protect: tuple[str | os.PathLike, ...] = ()) -> Path:
     """Write :func:`to_hf_dataset` of ``data`` to the folder ``path`` with ``save_to_disk``, whole or
@@ -215,10 +239,11 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
 
     Raises:
         MRCLensError: ``path`` exists and is not such a folder (or is a file), or is one of ``protect``
-            (the input); ``datasets`` is not installed.
+            (the input), or names a file (:func:`check_folder_name`); ``datasets`` is not installed.
         OutputError: the folder cannot be written (a full disk, a failing device …; ``path`` named).
     """
     path = Path(path)
+    check_folder_name(path)
     if any(Path(p).exists() and path.exists() and path.resolve() == Path(p).resolve() for p in protect):
         raise MRCLensError(f"refusing to overwrite the input {path}")
     if path.exists() and not is_saved_dataset(path):

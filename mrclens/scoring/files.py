@@ -36,12 +36,17 @@ class FileScore:
 
 
 def check_prediction_ids(data: str | os.PathLike, predictions: str | os.PathLike, question_ids: list[str],
-                         prediction_ids: list[str]) -> list[str]:
+                         prediction_ids: list[str], left_out: tuple[str, set[str]] | None = None) -> list[str]:
     """The warnings about ids that do not match; refuse a prediction file that matches no question.
 
+    Args:
+        left_out: ``(mode, ids)``: the questions of ``data`` that ``--on-invalid MODE`` left out; their
+            predictions are counted apart from the unknown ids.
+
     Returns:
-        ``"N question(s) have no prediction and score 0"`` and ``"N prediction(s) are for question
-        ids not in DATA"`` lines, those that apply.
+        ``"N question(s) have no prediction and score 0"``, ``"N prediction(s) are for questions that
+        --on-invalid MODE left out of DATA (not scored)"`` and ``"N prediction(s) are for question ids
+        not in DATA"`` lines, those that apply.
 
     Raises:
         PredictionsError: ``data`` has questions, ``predictions`` has some, and no id of
@@ -50,6 +55,8 @@ def check_prediction_ids(data: str | os.PathLike, predictions: str | os.PathLike
 
     >>> check_prediction_ids("d.json", "p.json", ["a", "b"], ["a", "x"])
     ['1 question(s) have no prediction and score 0', '1 prediction(s) are for question ids not in d.json']
+    >>> check_prediction_ids("d.json", "p.json", ["a"], ["a", "s", "x"], ("skip", {"s"}))
+    ['1 prediction(s) are for questions that --on-invalid skip left out of d.json (not scored)', '1 prediction(s) are for question ids not in d.json']
     """
     questions = set(question_ids)
     matched = sum(1 for qid in set(prediction_ids) if qid in questions)
@@ -62,9 +69,14 @@ def check_prediction_ids(data: str | os.PathLike, predictions: str | os.PathLike
                                f"or split?")
     warnings = []
     missing = len(questions) - matched
-    unknown = sum(1 for qid in set(prediction_ids) if qid not in questions)
+    mode, skipped = left_out or ("", set())
+    n_left_out = sum(1 for qid in set(prediction_ids) if qid not in questions and qid in skipped)
+    unknown = sum(1 for qid in set(prediction_ids) if qid not in questions) - n_left_out
     if missing:
         warnings.append(f"{missing:,} question(s) have no prediction and score 0")
+    if n_left_out:
+        warnings.append(f"{n_left_out:,} prediction(s) are for questions that --on-invalid {mode} left out of {data} "
+                        f"(not scored)")
     if unknown:
         warnings.append(f"{unknown:,} prediction(s) are for question ids not in {data}")
     return warnings
@@ -79,7 +91,9 @@ def score_span_file(data: str | os.PathLike, predictions: str | os.PathLike, *,
         na_threshold: SQuAD v2.0 predictions with ``no_answer_probability``: ``None`` (the
             ``prediction_text`` as given), a probability in [0, 1], or ``"best"`` (the best-F1 threshold on ``data``).
         on_invalid: ``"refuse"``, ``"skip"`` or ``"repair"`` invalid questions of ``data``
-            (:func:`mrclens.formats.load_dataset`).
+            (:func:`mrclens.formats.load_dataset`). With skip or repair the result has ``on_invalid``:
+            ``mode``, ``skipped`` questions, ``repaired`` answers, ``questions_left`` (scored) and
+            ``predictions_left_out`` (for skipped questions: not scored, and not counted in ``unknown``).
 
     Raises:
         MRCLensError: a bad ``na_threshold`` (before anything is read); DataError / PredictionsError:
@@ -92,9 +106,16 @@ def score_span_file(data: str | os.PathLike, predictions: str | os.PathLike, *,
     threshold = parse_threshold(na_threshold)
     dataset = load_dataset(data, on_invalid=on_invalid)
     prediction_file = read_prediction_file(predictions)
-    warnings = check_prediction_ids(data, predictions, [q.id for _, _, q in dataset.iter_questions()],
-                                    list(prediction_file.texts))
+    question_ids = [q.id for _, _, q in dataset.iter_questions()]
+    skipped = {n.qid for n in dataset.notes if n.severity == "skipped" and n.qid is not None} - set(question_ids)
+    warnings = check_prediction_ids(data, predictions, question_ids, list(prediction_file.texts), (on_invalid, skipped))
     result = evaluate_prediction_file(dataset, prediction_file, threshold)
+    if on_invalid != "refuse":  # the counts of the notes on standard error and of `mrclens validate --on-invalid`
+        left_out = sum(1 for qid in prediction_file.texts if qid in skipped)
+        result["unknown"] -= left_out  # ids of no question of DATA, as the warnings count them
+        result["on_invalid"] = {"mode": on_invalid, **{kind: sum(1 for n in dataset.notes if n.severity == kind)
+                                                       for kind in ("skipped", "repaired")},
+                                "questions_left": len(question_ids), "predictions_left_out": left_out}
     lines = [json_text({"exact_match": result["exact_match"], "f1": result["f1"]})]
     if "best_f1" in result:
         used = ("none: prediction_text as given" if result["na_threshold"] is None

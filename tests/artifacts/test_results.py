@@ -162,3 +162,27 @@ def test_format_table(results):
     assert "not evaluated" in e4
     assert "95% CI" in table and "90% CI" in format_table(replace(results, bootstrap=replace(results.bootstrap, confidence=0.9)))
     assert len(results_frame(results)) == 3
+
+
+def test_own_json_files_holding_a_key_twice_are_refused(results, tmp_path):
+    """Issue 42, item 11: results.json (and every file read through mrclens.artifacts) refuses a repeated key,
+    as data and prediction files do, instead of keeping the last value without a word."""
+    from click.testing import CliRunner
+
+    from mrclens.artifacts.manifest import read_manifest
+    from mrclens.cli import main
+
+    out = tmp_path / "doubled"
+    write_results(results, out)
+    text = (out / "results.json").read_text()
+    assert text.count('\n  "seed": ') == 1
+    (out / "results.json").write_text(text.replace('\n  "seed": ', '\n  "seed": 7,\n  "seed": ', 1))
+    with pytest.raises(ArtifactError, match=r"results.json: an object holds the key 'seed' twice"):
+        read_results(out)
+    for args in (["card", str(out), "--out", str(tmp_path / "card")], ["diff-results", str(out), str(out)]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and "the key 'seed' twice" in res.output, res.output
+    manifest = tmp_path / "perturbed" / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('{"mrclens_version": "0.1.0", ', '{"seed": 3, "mrclens_version": "0.1.0", ', 1))
+    with pytest.raises(ArtifactError, match=r"manifest.json: an object holds the key 'seed' twice"):
+        read_manifest(tmp_path / "perturbed")

@@ -110,3 +110,41 @@ def test_diff_results_ignores_times_and_places_and_finds_a_changed_figure(scored
         sys.path.remove(str(REPO / "benchmarks"))
     assert compare_results.main([str(scored / "results.json"), str(other / "results.json")]) == 1
     assert compare_results.main([str(scored / "results.json"), str(scored / "results.json")]) == 0
+
+
+def test_diff_results_refuses_what_is_not_a_results_file(scored, tmp_path):
+    """Issue 42, item 7: a data file, a stats JSON, a newer format version or a NaN is bad input (exit 2), not
+    '13 differences'; both inputs are read as `mrclens card` reads results.json."""
+    runner = CliRunner()
+    data = tmp_path / "dev.json"
+    data.write_text(json.dumps({"version": "1.1", "data": [{"title": "T", "paragraphs": []}]}))
+    stats = tmp_path / "stats.json"
+    stats.write_text(json.dumps({"title": "MRCLens dataset statistics", "counts": {"questions": 4}, "similarity": {}}))
+    raw = json.loads((scored / "results.json").read_text())
+    newer = tmp_path / "newer" / "results.json"
+    newer.parent.mkdir()
+    newer.write_text(json.dumps({**raw, "format_version": 99}))
+    for bad, says in ((data, "an MRCLens results file"), (stats, "got a JSON object with keys counts, similarity, title"),
+                      (newer, "format version 99")):
+        for args in ([str(scored), str(bad)], [str(bad), str(scored)]):
+            res = runner.invoke(main, ["diff-results", *args])
+            assert res.exit_code == 2, (bad, res.output)
+            assert str(bad) in res.output and says in res.output and "difference" not in res.output
+        with pytest.raises(ArtifactError):
+            mrclens.diff_results(bad, scored)
+
+    nan = tmp_path / "nan" / "results.json"
+    nan.parent.mkdir()
+    for where in ("ablations", "step_seconds"):  # a typed figure, and a value no typed field reads
+        obj = json.loads(json.dumps(raw))
+        if where == "ablations":
+            obj["ablations"][0]["f1_drop"] = float("nan")
+        else:
+            obj["step_seconds"] = {"score": float("nan")}
+        nan.write_text(json.dumps(obj))
+        res = runner.invoke(main, ["diff-results", str(nan), str(nan)])
+        assert res.exit_code == 2 and "difference" not in res.output, res.output
+        assert f"{nan}: " in res.output and "is nan, not a finite number" in res.output
+        if where == "ablations":  # the message `mrclens card` gives for the same file
+            card = runner.invoke(main, ["card", str(nan.parent), "--out", str(tmp_path / "c")])
+            assert card.exit_code == 2 and card.output == res.output

@@ -137,3 +137,69 @@ def test_perturb_and_stats_skip_list_each_question(fixture, tmp_path, monkeypatc
     assert res.exit_code == 0, res.output
     s = json.loads((tmp_path / "s.json").read_text())
     assert s["invalid_input"]["on_invalid"] == "repair" and len(s["invalid_input"]["notes"]) == len(bad_here)
+
+
+def _six_questions(tmp_path, far=("q2",), near=("q4",)) -> Path:
+    """Six questions on one context: each of ``far`` 18 characters off (skipped by skip and repair), each of
+    ``near`` one character off (moved back by repair)."""
+    context = "Paris is in France. Berlin is in Germany."
+    qas = [{"id": f"q{i}", "question": f"Where is city {i}?", "answers": [{"text": "France", "answer_start": 12}]}
+           for i in range(6)]
+    for q in qas:
+        q["answers"][0]["answer_start"] += 18 if q["id"] in far else 1 if q["id"] in near else 0
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps({"version": "1.1", "data": [{"title": "T", "paragraphs": [{"context": context,
+                                                                                          "qas": qas}]}]}))
+    return path
+
+
+@pytest.mark.parametrize("mode, kept, skipped, repaired", [("skip", 4, 2, 0), ("repair", 5, 1, 1)])
+def test_validate_json_counts_agree_with_each_other_the_text_and_the_exit_code(tmp_path, mode, kept, skipped, repaired):
+    """Issue 42, item 10: `validate --json --on-invalid skip` said records kept 6, skipped 0 beside
+    questions_left 4, and "valid": false with exit 0."""
+    path = _six_questions(tmp_path)
+    res = CliRunner().invoke(main, ["validate", str(path), "--json", "--on-invalid", mode])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["valid"] is False and len(out["errors"]) == 2  # the file as it is
+    assert out["usable"] is True  # what the exit code says
+    assert out["records"] == {"read": 6, "kept": kept, "skipped": skipped, "dropped": 0, "refused": 0}
+    block = out["on_invalid"]
+    assert (block["mode"], block["questions_left"], block["skipped"], block["repaired"], block["usable"]) == (
+        mode, kept, skipped, repaired, True)
+    assert len(block["notes"]) == skipped + repaired
+    text = CliRunner().invoke(main, ["validate", str(path), "--on-invalid", mode])
+    assert text.exit_code == 0
+    assert (f"with --on-invalid {mode}: {skipped} invalid question(s) skipped, {repaired} answer(s) repaired; "
+            f"{kept} questions left") in text.stdout
+
+
+def test_validate_json_is_unusable_with_exit_2_when_nothing_is_left_or_nothing_is_skipped(tmp_path):
+    path = _six_questions(tmp_path, far=[f"q{i}" for i in range(6)])
+    res = CliRunner().invoke(main, ["validate", str(path), "--json", "--on-invalid", "skip"])
+    out = json.loads(res.stdout)
+    assert res.exit_code == EXIT_BAD_INPUT and out["usable"] is False and out["on_invalid"]["usable"] is False
+    assert out["on_invalid"]["questions_left"] == out["records"]["kept"] == 0 and out["records"]["skipped"] == 6
+    res = CliRunner().invoke(main, ["validate", str(_six_questions(tmp_path)), "--json"])
+    out = json.loads(res.stdout)
+    assert res.exit_code == EXIT_BAD_INPUT and out["valid"] is False and out["usable"] is False
+    assert "on_invalid" not in out
+
+
+def test_evaluate_says_which_predictions_are_for_skipped_questions(tmp_path):
+    """Issue 42, item 10: `evaluate --on-invalid skip` counted the skipped questions' predictions as "for
+    question ids not in FILE"."""
+    path = _six_questions(tmp_path)
+    predictions = tmp_path / "predictions.json"
+    predictions.write_text(json.dumps({**{f"q{i}": "France" for i in range(6)}, "elsewhere": "x"}))
+    res = CliRunner().invoke(main, ["evaluate", str(path), str(predictions), "--on-invalid", "skip"])
+    assert res.exit_code == 0, res.output
+    assert f"2 prediction(s) are for questions that --on-invalid skip left out of {path} (not scored)" in res.stderr
+    assert f"1 prediction(s) are for question ids not in {path}" in res.stderr
+    assert json.loads(res.stdout) == {"exact_match": 100.0, "f1": 100.0}
+    res = CliRunner().invoke(main, ["evaluate", str(path), str(predictions), "--on-invalid", "repair", "--json"])
+    out = json.loads(res.stdout)
+    assert (out["total"], out["missing"], out["unknown"]) == (5, 0, 1)
+    assert out["on_invalid"] == {"mode": "repair", "skipped": 1, "repaired": 1, "questions_left": 5,
+                                 "predictions_left_out": 1}
+    assert "1 prediction(s) are for questions that --on-invalid repair left out" in res.stderr

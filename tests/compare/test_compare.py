@@ -307,3 +307,19 @@ def test_every_task_registers_its_comparison_hooks():
         assert isinstance(hooks, TaskComparison) and hooks is hooks_for(task.name)
         assert hooks.rows and all(is_row_key(row[1]) for row in hooks.rows)
     assert hooks_for("no_such_task") is hooks_for("span")  # an unknown task name is read as span data
+
+
+def test_stats_json_holding_a_key_twice_is_refused(tmp_path):
+    """Issue 42, item 11: a `mrclens stats` JSON file (span or multiple choice) with a repeated key is refused by
+    name, as data files are, not read with the last value."""
+    from mrclens.multiple_choice.stats import MC_STATS_SCHEMA
+    from mrclens.stats.core import TITLE
+
+    span = tmp_path / "stats.json"
+    span.write_text('{"title": %s, "counts": {"questions": 900, "questions": 9}, "similarity": {}}' % json.dumps(TITLE))
+    with pytest.raises(ArtifactError, match=r"stats.json: an object holds the key 'questions' twice"):
+        load_input(span)
+    mc = tmp_path / "mc-stats.json"
+    mc.write_text('{"schema": "%s", "format_version": 1, "heuristics": {}, "heuristics": {}}' % MC_STATS_SCHEMA)
+    with pytest.raises(ArtifactError, match=r"mc-stats.json: an object holds the key 'heuristics' twice"):
+        load_input(mc)

@@ -222,3 +222,23 @@ def test_a_damaged_save_to_disk_folder_exits_2_naming_the_folder_and_the_file(ho
     assert "None" not in line and not (tmp_path / "crash").exists()
     with pytest.raises(MRCLensError, match="a damaged save_to_disk folder"):
         load_dataset(folder, split="train" if is_dict else None)
+
+
+def test_convert_to_hf_refuses_a_file_name_before_reading_anything(tmp_path):
+    """Issue 42, item 11: `convert --to hf x.json` made a folder named x.json without a word; --to hf writes a
+    folder, so a name ending in a data file's suffix is refused (exit 2) and nothing is written."""
+    from mrclens.squad import write_dataset
+
+    src = tmp_path / "v2.json"
+    write_dataset(_v2(), src)
+    runner = CliRunner()
+    for name in ("x.json", "x.jsonl", "x.json.gz", "x.parquet", "X.JSON"):
+        res = runner.invoke(main, ["convert", str(src), str(tmp_path / name), "--to", "hf"])
+        assert res.exit_code == 2, res.output
+        assert f"{tmp_path / name}: --to hf writes a folder" in res.output and "--to squad" in res.output
+        assert "read as" not in res.output and not (tmp_path / name).exists()
+    with pytest.raises(MRCLensError, match="--to hf writes a folder"):
+        write(_v2(), tmp_path / "y.parquet", "hf")
+    assert not (tmp_path / "y.parquet").exists()
+    res = runner.invoke(main, ["convert", str(src), str(tmp_path / "x.v2"), "--to", "hf"])  # a folder name with a dot
+    assert res.exit_code == 0 and (tmp_path / "x.v2").is_dir(), res.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from mrclens.cli import main
@@ -41,3 +42,23 @@ def test_perturb_cli_errors(tmp_path):
     good.write_text('{"data": []}')
     result = CliRunner().invoke(main, ["perturb", str(good), "--out", str(tmp_path / "o"), "--ablations", "e99"])
     assert result.exit_code == 2 and "unknown ablation(s) e99" in result.output
+
+
+def test_a_file_without_questions_is_refused_before_anything_is_written(tmp_path):
+    """Issue 42, item 11: `perturb` of a 0-question file wrote 21 empty sets while `stats` and `check` refuse it;
+    it is refused the same way (exit 2), and no folder is made."""
+    from mrclens.errors import DataError
+    from mrclens.perturbations.driver import perturb_dataset
+
+    empty = tmp_path / "empty.json"
+    for obj in ({"version": "1.1", "data": []}, {"version": "1.1", "data": [{"title": "T", "paragraphs": []}]}):
+        empty.write_text(json.dumps(obj))
+        result = CliRunner().invoke(main, ["perturb", str(empty), "--out", str(tmp_path / "o")])
+        assert result.exit_code == 2, result.output
+        assert f"{empty}: no questions: perturbed sets need at least one question" in result.output
+        assert "wrote" not in result.output and not (tmp_path / "o").exists()
+    stats = CliRunner().invoke(main, ["stats", str(empty)])
+    assert stats.exit_code == 2 and "no questions:" in stats.output
+    with pytest.raises(DataError, match="no questions: perturbed sets need at least one question"):
+        perturb_dataset(load_dataset(empty), tmp_path / "lib")
+    assert not (tmp_path / "lib").exists()
