@@ -125,6 +125,11 @@ class ReferenceAudit:
     ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
     structure_sd: dict[str, float] = field(default_factory=dict)
 
+    def structure_term(self, category: str) -> float:
+        """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;
+        0 where this reference measured none for it (a plug-in's category, an older reference)."""
+        return self.structure_sd[category] if category in self.structure_sd else 0.0
+
 
 @dataclass
 class Reference:

@@ -38,8 +38,7 @@ log = logging.getLogger(__name__)
 MODEL_FREE_ROWS: tuple[RowSpec, ...] = (
     ("lengths", "lengths.question_words", "mean", None, "question length (words)", None, None),
     ("lengths", "lengths.answer_words", "mean", None, "answer length (words)", None, None),
-) + tuple(("model-free", path, kind, n_path, label, bias_when, category)
-          for category, path, kind, n_path, label, bias_when, *_ in FIGURES)
+) + tuple(("model-free", f.path, f.kind, f.n_path, f.label, f.bias_when, f.category) for f in FIGURES)
 
 #: Share sections compared label by label: ``(section, stats section, label template)``.
 SHARE_SECTIONS = (

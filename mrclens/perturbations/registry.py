@@ -30,11 +30,13 @@ import types
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Callable, Iterable, Mapping
 
+from mrclens import categories
 from mrclens.artifacts.ablation import AblationMeta
 from mrclens.plugins import PluginSource, broken, broken_in, describe
 
-#: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020).
-CATEGORY_NAMES = ("Similarity", "Question", "Keyword", "Position")
+#: Category names, in report order (the paper's three bias categories, then Position: Ko et al. 2020);
+#: each category's record is in :mod:`mrclens.categories`.
+CATEGORY_NAMES = categories.CATEGORY_NAMES
 #: The evaluation sets an ablation may use.
 EVAL_SETS = ("full", "truncated")
 #: Directions of F1 drop that signal a bias (``"control"``: a matched control, which signals nothing itself).

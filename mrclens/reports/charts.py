@@ -11,8 +11,11 @@ import io
 import re
 from typing import Any, Sequence
 
-#: One colour per bias category (colour-blind-safe Okabe–Ito palette); other categories cycle.
-CATEGORY_COLOURS = {"Similarity": "#0072B2", "Question": "#D55E00", "Keyword": "#009E73", "Position": "#CC79A7"}
+from mrclens.categories import CATEGORIES
+
+#: One colour per bias category (colour-blind-safe Okabe–Ito palette; :attr:`mrclens.categories.BiasCategory.colour`);
+#: other categories cycle.
+CATEGORY_COLOURS = {c.name: c.colour for c in CATEGORIES.values()}
 _EXTRA_COLOURS = ["#E69F00", "#56B4E9", "#F0E442", "#000000"]
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
+from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label
 from mrclens.reports.formatting import fmt_ci, fmt_pct
 from mrclens.scoring.readings import LOW_BASELINE_F1
@@ -49,19 +50,7 @@ NOT_COMPARED = "not compared"
 EVIDENCE_WORDS = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence",
                   "none": "no sign", "inconclusive": "inconclusive (weak baseline)"}
 
-#: What to do when a category shows more of its bias than the reference (span and multiple-choice
-#: categories); other categories get :data:`_GENERIC_MORE`.
-_MORE_ADVICE = {
-    "Similarity": "Have annotators paraphrase questions instead of copying passage wording, and add "
-                  "distractor sentences that repeat the question (like e1/e2) to the evaluation set.",
-    "Question": "Many questions are answerable without reading them fully: add questions whose answer "
-                "type has several candidates in the passage, and check that removing question words hurts.",
-    "Keyword": "Answers are found by matching question words: paraphrase questions with synonyms and add "
-               "distractors that share the keywords but not the answer.",
-    "Position": "Answers cluster at one place in the passage: balance where answer sentences lie, or "
-                "sample questions across the whole passage.",
-}
-_GENERIC_MORE = "Rewrite or re-sample the items that carry this cue, then audit again."
+#: What to do about a verdict other than "more" ("more": each category's own advice, :mod:`mrclens.categories`).
 _ADVICE = {
     "in line": "No more than the reference: treat it as you treat {ref}'s known shortcuts.",
     "less": "Nothing to fix here: the data carries less of this shortcut than {ref}.",
@@ -74,9 +63,10 @@ _ADVICE = {
 
 def advice(category: str, verdict: str, reference: str | None) -> str:
     """One short sentence: what a dataset builder does about ``verdict`` (a key of :data:`VERDICTS` or
-    :data:`NOT_COMPARED`) for ``category``; ``reference`` names the reference in the sentence."""
+    :data:`NOT_COMPARED`) for ``category`` (for "more": the category's
+    :attr:`~mrclens.categories.BiasCategory.advice_more`); ``reference`` names the reference in the sentence."""
     if verdict == "more":
-        return _MORE_ADVICE.get(category, _GENERIC_MORE)
+        return get_category(category).advice_more
     return _ADVICE.get(verdict, _ADVICE[NOT_COMPARED]).format(ref=reference or "the reference")
 
 

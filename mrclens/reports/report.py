@@ -36,11 +36,12 @@ from mrclens.artifacts.question_scores import SetQuestionScores, read_question_s
 from mrclens.artifacts.results import Results, read_results
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.io_utils import atomic_write_text
-from mrclens.reports.charts import CATEGORY_COLOURS, drop_chart_svg
+from mrclens.reports.charts import drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
+from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import Task, task_of
@@ -350,7 +351,7 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high"), confidence),
             "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
             "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
-            "colour": CATEGORY_COLOURS.get(c.get("category"), "#555555"),
+            "colour": get_category(str(c.get("category"))).colour,
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
             "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence),

@@ -18,7 +18,7 @@ one line pointing to the report. Each category line holds
   value); for an absolute level, the drop (or excess drop) of the ablation whose level is the
   category's (the majority rule of :func:`mrclens.scoring.readings.category_level`); for an
   inconclusive one, the baseline score below :data:`mrclens.scoring.readings.LOW_BASELINE_F1`;
-* **what to do** about it (:data:`ADVICE`).
+* **what to do** about it (:attr:`mrclens.categories.BiasCategory.advice`).
 
 :func:`format_comparison_summary` does the same for a comparison (``mrclens compare``): per bias
 category, each later input against the first (``more`` / ``less`` / ``in line`` of the shortcut,
@@ -42,6 +42,7 @@ from typing import Any, Sequence
 
 from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
+from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
 from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1
 
@@ -54,14 +55,8 @@ MAX_LINES = MAX_CATEGORIES + 2
 #: Column widths of a category line: name, verdict, figure (the advice takes the rest).
 NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
 
-#: What to do when a category shows the bias (more than the reference, or moderate/strong evidence).
-ADVICE = {
-    "Similarity": "paraphrase the questions",
-    "Keyword": "reword question keywords",
-    "Position": "spread answers over passages",
-    "Question": "add same-type distractors",
-}
-#: What to do otherwise, by verdict.
+#: What to do when a category shows the bias (more than the reference, or moderate/strong evidence):
+#: :attr:`mrclens.categories.BiasCategory.advice`. What to do otherwise, by verdict.
 NO_ACTION = "no action needed"
 ADVICE_OTHER = {"weak": "read the report's examples", "not evaluated": "see the report"}
 #: What to do when the reader was too weak to tell, by the model's kind.
@@ -176,7 +171,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     if verdict == "inconclusive":
         advice = ADVICE_WEAK_READER[kind]
     elif shows_bias:
-        advice = ADVICE.get(c.category, "see the report's examples")
+        advice = get_category(c.category).advice
     else:
         advice = ADVICE_OTHER.get(verdict, NO_ACTION)
     return CategorySummary(c.category, verdict, figure, advice, against)

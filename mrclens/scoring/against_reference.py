@@ -212,7 +212,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     if reference is not None:
         own_tau = [(reference.ablations[a.id].structure_sd or 0.0) if a.id in reference.ablations else 0.0 for a in done]
         ses = [math.sqrt(max(s * s - t * t, 0.0)) for s, t in zip(ses, own_tau)]
-        tau = reference.structure_sd.get(category, 0.0) if category is not None else 0.0
+        tau = reference.structure_term(category) if category is not None else 0.0
     mean = sum(signed) / len(signed)
     se = math.sqrt(sum(s * s for s in ses) / len(ses) ** 2 + tau * tau)
     zf = _z(family_confidence(confidence, family))
@@ -299,7 +299,7 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             if drops_bias == "inconclusive":
                 text = f" Against {reference.name}: the drops are not compared, {reader} is too weak."
             else:
-                tau = audit.structure_sd.get(c.category)
+                tau = audit.structure_term(c.category)
                 spread = (f"; the interval includes how much the drops move with the data's structure alone, SD "
                           f"{tau:.1f}" if tau else "")
                 text = (f" Against {reference.name} (same reader profile, {ids}): the drops read {_BIAS_WORDS[drops_bias]} "

@@ -62,16 +62,18 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
+from mrclens.categories import figure_category
 from mrclens.metrics.bootstrap import CONFIDENCE
 
+
 class Figure(NamedTuple):
-    """One model-free figure: its bias category, ``mrclens stats`` path, kind (``"share"``: percent, a
+    """One model-free figure: its ``mrclens stats`` path (its bias category is the record that lists the
+    path, :attr:`mrclens.categories.BiasCategory.figures`), kind (``"share"``: percent, a
     number; ``"mean"``: a :func:`mrclens.stats.summary.summarize` node), the path of its ``n`` for a
     share, label, the direction that offers the shortcut, its ``role`` (``"verdict"``: chance-corrected,
     read by the category verdict; ``"description"``: shown beside its chance level, never decides) and
     the stats path of its chance level (``None``: 50 for a percentile rank, or no defined chance)."""
 
-    category: str
     path: str
     kind: str
     n_path: str | None
@@ -79,6 +81,11 @@ class Figure(NamedTuple):
     bias_when: str
     role: str = "verdict"
     chance_path: str | None = None
+
+    @property
+    def category(self) -> str:
+        """The bias category whose record lists this figure (:func:`mrclens.categories.figure_category`)."""
+        return figure_category(self.path)
 
 
 #: The chance level of every percentile rank (:mod:`mrclens.stats.chance`), percent.
@@ -97,22 +104,22 @@ _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: a percentile rank of the answer sentence; :mod:`mrclens.stats.chance`), then the raw figures that
 #: describe it (``"description"``; a raw share beside the share a random sentence would give).
 FIGURES: tuple[Figure, ...] = (
-    Figure("Similarity", "chance_corrected.similarity_rank", "mean", None,
+    Figure("chance_corrected.similarity_rank", "mean", None,
            "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher"),
-    Figure("Similarity", "similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
+    Figure("similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
            "answers in the sentence most similar to the question (%)", "higher", "description", _RANDOM),
-    Figure("Similarity", "overlap.longest_shared_ngram", "mean", None,
+    Figure("overlap.longest_shared_ngram", "mean", None,
            "longest n-gram shared by question and passage (words)", "higher", "description"),
-    Figure("Keyword", "chance_corrected.keyword_rank", "mean", None,
+    Figure("chance_corrected.keyword_rank", "mean", None,
            "answer sentence's rank by the question's content words (percentile; 100 = holds most, 50 = chance)",
            "higher"),
-    Figure("Keyword", "overlap.content_words_in_answer_sentence_pct", "mean", None,
+    Figure("overlap.content_words_in_answer_sentence_pct", "mean", None,
            "question content words found in the answer sentence (%)", "higher", "description"),
-    Figure("Position", "chance_corrected.position_rank", "mean", None,
+    Figure("chance_corrected.position_rank", "mean", None,
            "answer sentence's rank by position (percentile; 100 = first sentence, 50 = chance)", "higher"),
-    Figure("Position", "answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
+    Figure("answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
            "answers in the first sentence (%)", "higher", "description", _RANDOM),
-    Figure("Question", "heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
+    Figure("heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
            "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher",
            "description"),
 )

@@ -16,7 +16,7 @@ The direction that signals a bias depends on the ablation (MRCLens paper, Zhong,
   Controls themselves get a reading but no evidence level. e9 (Position category, Ko et al. 2020)
   is also a ``large_drop`` ablation: it moves the answer sentence to the far end of the context,
   and a large excess drop over its control c9 (a sentence without the answer moved as far) means
-  the model relies on where the answer sits; its readings say so (:data:`_WORDING`).
+  the model relies on where the answer sits; its readings say so (:attr:`mrclens.categories.BiasCategory.wording`).
 
 How strong the evidence is comes from the paired bootstrap CI of the drop (95% by default;
 :mod:`mrclens.metrics.bootstrap`), compared with the thresholds below:
@@ -77,6 +77,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
+from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
 from mrclens.tasks import all_tasks
 
@@ -90,25 +91,6 @@ LOW_BASELINE_F1 = 30.0
 
 #: Evidence levels, weakest first.
 EVIDENCE_LEVELS = ("inconclusive", "none", "weak", "moderate", "strong")
-
-
-#: How a ``large_drop`` reading names the change, the bias and the control, by bias category
-#: (``None``: the insertion ablations, read as lexical overlap; Position: e9/c9, Ko et al. 2020).
-_WORDING = {
-    None: {
-        "change": "the inserted words", "s": "", "bias": "is steered by lexical overlap with the question",
-        "partly": "is partly steered by lexical overlap with the question",
-        "control": "as many unrelated words at the same places",
-    },
-    "Position": {
-        "change": "moving the answer sentence", "s": "s", "bias": "relies on where the answer sits in the context",
-        "partly": "partly relies on where the answer sits in the context",
-        "control": "a sentence without the answer moved as far",
-        "control_reading": "when a sentence that holds no answer is moved by {of}'s displacement. This is what "
-                           "reordering the sentences costs; {of}'s excess drop over it is what moving the answer "
-                           "sentence itself costs.",
-    },
-}
 
 
 #: How the readings name the reader whose drops they read, unless told (:func:`reader_phrase`).
@@ -199,15 +181,15 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
         return f"{head}: not evaluated ({result.reason_not_evaluated or 'no predictions'}).", None
     drop, low, high = result.f1_drop, result.ci_low, result.ci_high
     signal = result.bias_signal
-    words = _WORDING.get(result.category, _WORDING[None])
+    words = get_category(result.category).wording
     if result.control_of is not None and controlled_signal == "small_drop":
         return (f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when the question is removed "
                 f"entirely ({result.description.rstrip('.')}). This is the reference for {result.control_of}: its reading "
                 f"says how much of this loss what {result.control_of} keeps recovers."), None
     if result.control_of is not None:
-        if result.category in _WORDING:
+        if words.control_reading is not None:
             return f"{head}: {_falls(drop)} ({_ci(low, high, confidence)}) " \
-                   f"{words['control_reading'].format(of=result.control_of)}", None
+                   f"{words.control_reading.format(of=result.control_of)}", None
         return f"{head}: {_falls(drop)} ({_ci(low, high, confidence)}) when as many unrelated words " \
                f"are inserted where {result.control_of} inserts the question's words. This is what any insertion " \
                f"there costs; {result.control_of}'s excess drop over it is what the overlap with the question costs.", None
@@ -215,7 +197,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     rel = f", {_fmt(result.relative_drop)}% of the baseline F1" if result.relative_drop is not None and drop >= 0 else ""
     excess = None
     if signal == "large_drop" and result.excess_drop is not None:
-        excess = (f"{_falls(drop)} ({ci}{rel}); its control {result.control} ({words['control']}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
+        excess = (f"{_falls(drop)} ({ci}{rel}); its control {result.control} ({words.control}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
                   f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
     level = ablation_evidence(signal, drop, low, high)
@@ -245,21 +227,21 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     else:
         text = {
             "inconclusive": f"{moves}; inconclusive.",
-            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that {words['change']} draw{words['s']} the model away from the answer, i.e. it {words['bias']}.",
+            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that {words.change} draw{words.s} the model away from the answer, i.e. it {words.bias}.",
             "moderate": (
-                f"{moves}: a real drop (the interval excludes 0) that shows the model {words['partly']}; moderate evidence of the bias."
+                f"{moves}: a real drop (the interval excludes 0) that shows the model {words.partly}; moderate evidence of the bias."
                 if drop <= LARGE_DROP
-                else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model likely {words['bias']}, moderate evidence of the bias."
+                else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model likely {words.bias}, moderate evidence of the bias."
             ),
             "none": (
                 f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
-                f"{words['change']} hardly mislead{'s' if words['s'] else ''} the model, no material sign that it {words['bias']}."
+                f"{words.change} hardly mislead{'s' if words.s else ''} the model, no material sign that it {words.bias}."
                 if side == "above" else
                 f"{moves}: the whole interval lies below 0, a reversed pull: the model avoids the text the words are "
                 f"inserted into{' more than after unrelated words' if excess is not None else ''}, so it reads overlap "
                 f"with the question as a sign against an answer (a shortcut in the other direction)."
                 if side == "below" else
-                f"{moves}: the interval includes or touches 0, so {words['change']} do{'es' if words['s'] else ''} not measurably mislead the model; no sign that it {words['bias']}."),
+                f"{moves}: the interval includes or touches 0, so {words.change} do{'es' if words.s else ''} not measurably mislead the model; no sign that it {words.bias}."),
         }[level]
     if result.recovered_share is not None and result.control is not None:
         text += (f" Without the question at all ({result.control}) F1 falls by {_fmt(result.control_f1_drop)} points; "
