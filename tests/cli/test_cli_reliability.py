@@ -378,3 +378,59 @@ def test_on_invalid_on_train_predict_and_evaluate(tiny_model, tmp_path):
               "--threads", "1", "--on-invalid", "skip")
     assert res.exit_code == 0, res.output
     assert "1 invalid question(s) skipped" in res.output and (tmp_path / "m" / "weights.pt").is_file()
+
+
+# ------------------------------------------------------------------ issue 42, item 12: references, re-checked
+def _bundled_reference() -> dict:
+    from mrclens.artifacts.reference import BUNDLED_REFERENCE
+
+    return json.loads(BUNDLED_REFERENCE.read_text(encoding="utf-8"))
+
+
+def _first_strata_figure(ref: dict) -> str:
+    return next(k for k, v in ref["figures"].items() if v.get("strata"))
+
+
+@pytest.mark.parametrize("where", ["audit ablation ci_low", "figure se", "stratum mean", "structure_sd"])
+def test_a_reference_with_nan_or_infinity_anywhere_is_refused_naming_file_and_field(tmp_path, where):
+    ref = _bundled_reference()
+    e1 = ref["audits"]["quick"]["ablations"]["e1"]
+    figure = _first_strata_figure(ref)
+    if where == "audit ablation ci_low":
+        e1["ci_low"], says = float("nan"), "audit quick: ablation e1: field 'ci_low' is nan, not a finite number"
+    elif where == "figure se":
+        ref["figures"][figure]["se"], says = float("inf"), f"figure {figure}: field 'se' is inf, not a finite number"
+    elif where == "stratum mean":
+        ref["figures"][figure]["strata"]["2"][1], says = float("nan"), f"figure {figure}: stratum '2' must be"
+    else:
+        ref["audits"]["quick"]["structure_sd"]["Position"] = float("-inf")
+        says = "audit quick: structure_sd of 'Position' must be a finite number"
+    path = tmp_path / "ref.json"
+    path.write_text(json.dumps(ref))  # Python writes NaN / Infinity, as a hand-edited file might hold
+    out = tmp_path / "audit"
+    res = run("audit", "--reference", path, "--out", out, "--cache-dir", tmp_path / "cache")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert str(path) in res.output and says in res.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("version, says", [
+    (0, "format version 0 is not one MRCLens writes"), (-1, "format version -1 is not one MRCLens writes"),
+    (3, "written by a newer MRCLens (format version 3; this version reads up to 2)"),
+    ("2", "field 'format_version' is missing or has the wrong type"), (2.0, "field 'format_version' is missing"),
+    (True, "field 'format_version' is missing")])
+def test_a_reference_of_another_format_version_exits_2_before_any_work(tiny_model, tmp_path, version, says):
+    _, data = tiny_model
+    ref = _bundled_reference()
+    ref["format_version"] = version
+    path = tmp_path / "ref.json"
+    path.write_text(json.dumps(ref))
+    out = tmp_path / "audit"
+    # the options keep the audit small in case the reference were accepted (before issue 42: versions 0 and -1)
+    res = run("audit", data, "--dev", data, "--reference", path, "--out", out, "--cache-dir", tmp_path / "cache",
+              "--profile", "quick", "--max-steps", "1", "--perturb-seeds", "1", "--ablations", "e1", "--resamples", "20",
+              "--device", "cpu")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert str(path) in res.output and says in res.output
+    assert not out.exists()
+
