@@ -380,7 +380,7 @@ def test_on_invalid_on_train_predict_and_evaluate(tiny_model, tmp_path):
     assert "1 invalid question(s) skipped" in res.output and (tmp_path / "m" / "weights.pt").is_file()
 
 
-# ------------------------------------------------------------------ issue 42, item 12: references, re-checked
+# ------------------------------------------------------------------ issue 42, item 12: references, --model, re-checked
 def _bundled_reference() -> dict:
     from mrclens.artifacts.reference import BUNDLED_REFERENCE
 
@@ -434,3 +434,26 @@ def test_a_reference_of_another_format_version_exits_2_before_any_work(tiny_mode
     assert str(path) in res.output and says in res.output
     assert not out.exists()
 
+
+def test_audit_model_of_another_profile_is_refused_or_recorded_as_its_own(tiny_model, tmp_path):
+    """The tiny reader's config.json says profile "test-tiny". Before issue 42 the audit recorded the default
+    profile (paper-parallel) for it, the summary named that profile, and nothing said that its drops were not
+    read against the reference."""
+    model, data = tiny_model
+    common = ("--dev", data, "--model", model, "--device", "cpu", "--cache-dir", tmp_path / "cache",
+              "--perturb-seeds", "1", "--ablations", "e1", "--resamples", "50")
+    res = run("audit", data, *common, "--profile", "quick", "--out", tmp_path / "refused")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert f"--model {model}" in res.output and "test-tiny reader profile" in res.output and "not quick" in res.output
+    assert not (tmp_path / "refused").exists()  # before any work
+
+    out = tmp_path / "audit"
+    res = run("audit", data, *common, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert "baseline reader, test-tiny profile" in res.output
+    results = json.loads((out / "results.json").read_text())
+    assert results["audit"]["options"]["profile"] == "test-tiny"
+    assert results["audit"]["option_sources"]["profile"] == f"--model {model} (its config.json)"
+    [note] = [w for w in results["warnings"] if w.startswith(f"--model {model}")]
+    assert "the test-tiny profile" in note and "not read against SQuAD v1.1's audits" in note
+    assert all(c.get("reference_bias") is None for c in results["categories"])
