@@ -277,6 +277,8 @@ class ArtifactMsg:
     BAD_SHAPE = "{path}: expected {expected}"
     NOT_FINITE = "{path}: {where}field {field!r} is {value}, not a finite number"
     NEWER_FORMAT = "{path}: written by a newer MRCLens (format version {found}; this version reads up to {supported}); upgrade MRCLens"
+    UNKNOWN_FORMAT = ("{path}: format version {found} is not one MRCLens writes (versions start at 1; this version "
+                      "reads 1 to {supported})")
     UNKNOWN_BASELINE_SET = "{path}: ablation {aid}: baseline set {set!r} is not listed under 'sets'"
     NO_RESULTS = "{path}: not found; run `mrclens audit` or `mrclens evaluate PERTURBED_DIR --predictions-dir DIR --out {dir}` first"
     REPORT_NOT_HTML = "{path}: the report is an HTML file; give an output name ending in .html"

@@ -152,12 +152,16 @@ class Dataset:
         return out
 
 
+def dataset_bytes(dataset: Dataset) -> bytes:
+    """The bytes :func:`write_dataset` writes for ``dataset`` (UTF-8 SQuAD JSON, before any gzip)."""
+    return json.dumps(dataset.to_json(), ensure_ascii=False).encode("utf-8")
+
+
 def write_dataset(dataset: Dataset, path: str | os.PathLike) -> Path:
-    """Write ``dataset`` in the SQuAD schema, atomically; ``.gz`` names are gzip-compressed.
+    """Write ``dataset`` in the SQuAD schema (:func:`dataset_bytes`), atomically; ``.gz`` names are gzip-compressed.
 
     Raises:
         MRCLensError: ``path`` is the file the dataset was loaded from.
     """
-    text = json.dumps(dataset.to_json(), ensure_ascii=False)
     protect = (dataset.source,) if dataset.source else ()
-    return atomic_write_bytes(path, text.encode("utf-8"), protect=protect)
+    return atomic_write_bytes(path, dataset_bytes(dataset), protect=protect)

@@ -2,10 +2,13 @@
 (``action.yml``) run ``scripts/ci-check.sh``, which runs ``mrclens check`` on dataset files and fails
 on a failed rule. Tested for real: ``pre-commit try-repo`` on a clone of this repository in a temporary
 git repository, and the script run as the action runs it, on a clean file (a subset of the bundled
-sample) and a biased one (its position planting: every answer sentence moved to the front)."""
+sample) and a biased one (its position planting: every answer sentence moved to the front). Issue 42
+(item 9): usage errors and a bad ``--pattern`` exit 2 with the usage line, file names reach mrclens after
+``--``, and ``--check-arg`` (the action's ``check-args``) passes ``mrclens check`` options on."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,8 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, SAMPLE
+from tests.language_fixture import write_squad
 
-pytestmark = pytest.mark.slow
+SCRIPT = REPO / "scripts" / "ci-check.sh"
+USAGE = "usage: ci-check.sh [--rules FILE]"
 
 RULES = """\
 replace_defaults = true
@@ -70,6 +75,7 @@ def data_repo(tmp_path_factory):
     return repo, env
 
 
+@pytest.mark.slow
 def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(data_repo):
     repo, env = data_repo
     script = REPO / "scripts" / "ci-check.sh"
@@ -91,6 +97,7 @@ def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(
     assert r.returncode == 2 and "broken.json" in r.stderr
 
 
+@pytest.mark.slow
 def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_repo, tmp_path):
     repo, env = data_repo
     pre_commit = shutil.which("pre-commit", path=env["PATH"])
@@ -121,3 +128,101 @@ def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_rep
     r = run("clean.json", "biased.json")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "FAIL  answer-position" in r.stdout
+
+
+# ------------------------------------------------------------------ issue 42, item 9: the script's own contract
+def _script(cwd: Path, env, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+@pytest.fixture
+def one_commit_repo(tmp_path):
+    """A git repository whose one commit adds data.json (not a dataset: nothing may get as far as checking it)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    env = _env(tmp_path)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, env, "init", "-q", "-b", "main")
+    _git(repo, env, "commit", "-q", "--allow-empty", "-m", "empty")
+    (repo / "data.json").write_text("{not json")
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "data")
+    return repo, env
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--rules"], "--rules needs a value"),                      # was exit 1 (set -u: "$2: unbound variable")
+    (["--check-arg"], "--check-arg needs a value"),
+    (["--pattern"], "--pattern needs a value"),
+    (["--rules", "", "data.json"], "--rules needs a value (got an empty one)"),
+    (["--changed-since", ""], "--changed-since needs a value (got an empty one)"),  # was exit 0, nothing checked
+    (["--changed-since=", "data.json"], "--changed-since needs a value (got an empty one)"),
+    (["--bogus", "data.json"], "unknown option --bogus"),
+    (["-dash.json"], "put it after '--'"),
+])
+def test_usage_errors_exit_2_with_the_usage_line_before_any_check(one_commit_repo, args, says):
+    repo, env = one_commit_repo
+    r = _script(repo, env, *args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert says in r.stderr and USAGE in r.stderr
+    assert "== mrclens check" not in r.stdout  # refused before any file is checked
+
+
+@pytest.mark.parametrize("pattern", ["(", "data[.json", "x{2,1}"])
+def test_a_pattern_grep_cannot_compile_fails_instead_of_passing_green(one_commit_repo, pattern):
+    repo, env = one_commit_repo
+    # before issue 42: grep's error was swallowed (`|| true`), nothing matched, exit 0 "no dataset file to check"
+    r = _script(repo, env, "--changed-since", "HEAD~1", "--pattern", pattern)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"--pattern '{pattern}'" in r.stderr and USAGE in r.stderr and "no dataset file" not in r.stdout
+    r = _script(repo, env, f"--pattern={pattern}", "data.json")  # refused even when no diff is asked for
+    assert r.returncode == 2 and "== mrclens check" not in r.stdout
+    r = _script(repo, env, "--changed-since", "HEAD~1", "--pattern", r"\.parquet$")  # a good one that matches nothing
+    assert r.returncode == 0 and "no dataset file to check" in r.stdout
+
+
+@pytest.mark.slow
+def test_a_file_named_like_an_option_is_checked_as_a_file(data_repo):
+    repo, env = data_repo
+    dash = repo / "-dash.json"
+    shutil.copy(repo / "clean.json", dash)
+    try:
+        r = _script(repo, env, "--rules", "rules.toml", "--", "-dash.json")  # was: mrclens "No such option '-d'"
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "== mrclens check -dash.json" in r.stdout and "PASS  answer-position" in r.stdout
+    finally:
+        dash.unlink()
+
+
+@pytest.mark.slow
+def test_check_arg_passes_mrclens_check_options_on(tmp_path):
+    env = _env(tmp_path)
+    es = write_squad(tmp_path, "es")
+    r = _script(tmp_path, env, "es.json")
+    assert r.returncode == 2 and "pass --language-ok" in r.stderr and "--check-arg" in r.stderr
+    r = _script(tmp_path, env, "--check-arg", "--language-ok", "--check-arg=--json", "--", es.name)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = json.loads(r.stdout.split("\n", 1)[1])  # after the "== mrclens check es.json" line
+    assert report["passed"] and report["data"] == "es.json"
+    assert "only (--language-ok)" in r.stderr
+
+
+@pytest.mark.slow
+def test_the_action_passes_check_args_and_files_as_files(tmp_path):
+    """The action's own run step (from action.yml), with its inputs as the environment GitHub sets."""
+    yaml = pytest.importorskip("yaml")
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    assert "check-args" in action["inputs"]
+    [step] = [s for s in action["runs"]["steps"] if s["name"] == "mrclens check"]
+    run = step["run"].replace("${{ github.action_path }}", str(REPO))
+    write_squad(tmp_path, "es")
+    shutil.copy(tmp_path / "es.json", tmp_path / "-es.json")
+    env = _env(tmp_path)
+    env.update(RULES="", PATTERN=action["inputs"]["pattern"]["default"], BASE="", FILES="es.json -es.json")
+    r = subprocess.run(["bash", "-c", run], cwd=tmp_path, env={**env, "CHECK_ARGS": ""}, capture_output=True, text=True)
+    assert r.returncode == 2 and "pass --language-ok" in r.stderr
+    r = subprocess.run(["bash", "-c", run], cwd=tmp_path, env={**env, "CHECK_ARGS": "--language-ok -q"},
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("all rules pass") == 2 and "== mrclens check -es.json" in r.stdout

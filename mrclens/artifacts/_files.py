@@ -53,11 +53,14 @@ def check_version(obj: Mapping[str, Any], path: str | os.PathLike, supported: in
     """The file's format version (1 when absent).
 
     Raises:
-        ArtifactError: the version is not an integer, or newer than ``supported``.
+        ArtifactError: the version is not an integer, is below 1 (no MRCLens writes it), or is newer
+            than ``supported``.
     """
     version = obj.get(VERSION_KEY, 1)
     if isinstance(version, bool) or not isinstance(version, int):
         raise ArtifactError(ArtifactMsg.BAD_FIELD.format(path=path, where="", field=VERSION_KEY, expected="an integer"))
+    if version < 1:
+        raise ArtifactError(ArtifactMsg.UNKNOWN_FORMAT.format(path=path, found=version, supported=supported))
     if version > supported:
         raise ArtifactError(ArtifactMsg.NEWER_FORMAT.format(path=path, found=version, supported=supported))
     return version

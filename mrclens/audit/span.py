@@ -46,7 +46,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -87,7 +87,9 @@ class AuditOptions:
             (default :data:`mrclens.defaults.DEFAULT_SEED`).
         profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``); ``None`` picks one
             with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper-parallel
-            otherwise) when the options are created.
+            otherwise) when the options are created. With ``model``, the saved reader's profile (its
+            ``config.json`` ``profile_name``) is the audit's, recorded as ``profile``; ``None`` takes it,
+            another one is refused (:func:`run_audit`).
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         max_minutes: wall-clock cap on training in minutes (``None``: the profile's, none in every
             shipped profile); when it stops training, the results depend on machine load (recorded).
@@ -139,9 +141,9 @@ class AuditOptions:
     language_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.profile is None:
+        if self.profile is None and self.model is None:  # with a saved reader: its own, read by run_audit
             self.profile = default_profile(self.train)
-        if self.profile not in reader_profile_names():
+        if self.model is None and self.profile not in reader_profile_names():
             raise MRCLensError(f"unknown reader profile {self.profile!r} (known: {', '.join(reader_profile_names())})")
         for name in ("perturb_seeds", "train_seeds"):
             value = getattr(self, name)
@@ -221,7 +223,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
 
     Raises:
         DataError: an input file is invalid (raised before any training).
-        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off;
+        MRCLensError: bad options, or ``out`` holds something else and ``force`` is off, or a ``profile``
+            other than the ``--model`` reader's (before any work);
             ArtifactError: a bad reference; CheckpointError: a bad ``--model`` (both before any work).
         FileNotFoundError: an input file does not exist.
     """
@@ -233,6 +236,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     # the saved reader of --model are read before the data is loaded and before OUT is created
     reference, reference_path = read_any_reference(options.reference)
     model_reader = _load_reader(Path(options.model), options.device) if options.model else None
+    if model_reader is not None:
+        options = with_saved_profile(options, model_reader.config.profile_name)
     data = load_inputs(options, echo, seconds)
     data.model_reader = model_reader
     out = Path(options.out)
@@ -251,6 +256,25 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         if created and not ledger.steps:  # a failed start leaves no folder behind
             shutil.rmtree(out, ignore_errors=True)
         raise
+
+
+def with_saved_profile(options: AuditOptions, saved: str) -> AuditOptions:
+    """The options of an audit of the saved reader of ``--model``: its reader profile ``saved`` (from its
+    ``config.json``) as the audit's ``profile``, so that ``results.json`` and the summary name the reader
+    that was audited, and ``option_sources`` say where it came from.
+
+    Raises:
+        MRCLensError: ``options.profile`` is given and is another profile (``--profile`` says how to
+            train a reader; with ``--model`` none is trained, so another profile would only mislabel it).
+    """
+    if options.profile is not None and options.profile != saved:
+        raise MRCLensError(f"--model {options.model}: the saved reader was trained with the {saved} reader profile "
+                           f"(its config.json), not {options.profile}; --profile sets how a reader is trained and "
+                           "none is trained with --model: leave --profile out (the audit records the reader's own)")
+    sources = dict(options.option_sources or {})
+    if options.profile is None:
+        sources["profile"] = f"--model {options.model} (its config.json)"
+    return replace(options, profile=saved, option_sources=sources or None)
 
 
 def load_inputs(options: AuditOptions, echo: Callable[[str], None], seconds: dict[str, float]) -> LoadedInputs:
@@ -494,6 +518,11 @@ def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: di
                               reader_seed=entry.seed)
                     for r, entry in enumerate(readers) for k in range(options.perturb_seeds) if (r, k) != (0, 0)])
     evaluation.results.warnings.extend([*options.language_notes, *(str(n) for n in data.notes)])
+    if model_path is not None:
+        evaluation.results.warnings.append(
+            f"--model {model_path}: a saved reader (the {options.profile} profile, from its config.json), not one this "
+            f"audit trained: its drops are not read against {reference.name}'s audits, so no category is read "
+            "against the reference; the readings give the absolute evidence and cite the model-free figures")
     write_outputs(evaluation, Path(options.out))
     return evaluation.results
 

@@ -46,7 +46,7 @@ _FIELDS = {"resamples": "n_resamples"}
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed for split, perturbations, training and bootstrap.")
 @click.option("--profile", type=click.Choice(list(reader_profile_names())), default=None,
               help=f"Reader profile [default: {default_profile(None)} for the bundled sample, "
-                   f"{default_profile('TRAIN')} otherwise].")
+                   f"{default_profile('TRAIN')} otherwise; with --model, the saved reader's own].")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help=f"Training budget in optimizer steps [default: the profile's: {describe_step_budgets()}].")
@@ -145,7 +145,7 @@ def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations,
     options = AuditOptions(
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
-        seed=seed, profile=profile or default_profile(train), device=device,
+        seed=seed, profile=profile, device=device,
         max_minutes=max_minutes, max_steps=max_steps, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
         perturb_seeds=perturb_seeds, train_seeds=train_seeds, reference=reference,

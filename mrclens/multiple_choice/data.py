@@ -344,15 +344,19 @@ def load_mc_dataset(path: str | os.PathLike, format: str = "auto") -> MCDataset:
     return MCDataset(questions, file, format, notes)
 
 
+def jsonl_bytes(dataset: MCDataset) -> bytes:
+    """The bytes :func:`write_jsonl` writes for ``dataset`` (UTF-8 JSON Lines, before any gzip)."""
+    return "".join(json.dumps(q.to_json(), ensure_ascii=False) + "\n" for q in dataset.questions).encode("utf-8")
+
+
 def write_jsonl(dataset: MCDataset, path: str | os.PathLike) -> Path:
-    """Write ``dataset`` as multiple-choice JSON Lines (atomically; :func:`~mrclens.io_utils.atomic_write_bytes`
-    gzips names that end in ``.gz``).
+    """Write ``dataset`` as multiple-choice JSON Lines (:func:`jsonl_bytes`; atomically:
+    :func:`~mrclens.io_utils.atomic_write_bytes` gzips names that end in ``.gz``).
 
     Raises:
         OutputError: the file cannot be written.
     """
-    data = "".join(json.dumps(q.to_json(), ensure_ascii=False) + "\n" for q in dataset.questions).encode("utf-8")
-    return atomic_write_bytes(path, data)
+    return atomic_write_bytes(path, jsonl_bytes(dataset))
 
 
 def _fold_dirs(root: Path) -> list[tuple[int, Path]]:

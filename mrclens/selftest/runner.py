@@ -224,7 +224,8 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     """Build, audit and judge every planting; write ``out/selftest.json``.
 
     Args:
-        out: output directory (created; an earlier selftest there is resumed).
+        out: output directory (created; an earlier selftest there is resumed when it is this one: same
+            seed and datasets; another is refused before any work, :func:`refuse_another_selftest`).
         plantings: planting names (default: all of :data:`~mrclens.selftest.plantings.PLANTINGS`; the
             multiple-choice ones of :data:`~mrclens.selftest.plantings.MC_PLANTINGS` only when named).
         data: the dataset the plantings are built from (any format MRCLens reads; default: the
@@ -249,7 +250,8 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     Raises:
         MRCLensError: an unknown planting name or reader profile; a multiple-choice planting without
             multiple-choice data (each before any work); OutputError: ``out`` holds something other
-            than an earlier selftest (:data:`mrclens.artifacts.folders.SELFTEST`); what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
+            than an earlier selftest (:data:`mrclens.artifacts.folders.SELFTEST`), or another selftest
+            (:func:`refuse_another_selftest`; both before any work); what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
     """
     from mrclens.audit.span import SAMPLE_PATH, AuditOptions
     from mrclens.formats import load_dataset
@@ -274,6 +276,10 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
                                "need multiple-choice data: pass --mc-data FILE (e.g. CODAH's full_data.tsv.gz)")
         mc_source = load_mc_dataset(path)
     source = load_dataset(data or SAMPLE_PATH) if any(n in PLANTINGS or n in SHAPES for n in names) else None
+    refuse_another_selftest(out, names, seed, lambda name: _planting_files(
+        name, source, mc_source, seed=seed, cache_dir=cache_dir, progress=progress, mc_questions=mc_questions))
+    # selftest.json is written last: an earlier one goes now, so that it never sits beside audits it does not describe
+    (out / SELFTEST_JSON).unlink(missing_ok=True)
     rows = []
     for name in names:
         if name in SHAPES:
@@ -311,6 +317,56 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     write_selftest(out, report)
     remove_stale(out, SELFTEST, [SELFTEST_JSON, *names])  # an earlier run's plantings are not this run's
     return report
+
+
+def refuse_another_selftest(out: Path, names: Sequence[str], seed: int,
+                            files_of: Callable[[str], dict[str, bytes]]) -> None:
+    """Refuse, before any work, to resume in ``out`` a selftest that is not this one: the earlier run's
+    ``selftest.json`` has another seed, or a planting folder there holds a dataset file other than the one
+    this run writes (another ``--data``, ``--mc-data``, ``--seed`` or MRCLens version). Resuming then would
+    overwrite the dataset beside the earlier run's audit of it, which the audit refuses only after that
+    (it keys on its input files): the folder would mix two selftests. ``files_of(name)``: the dataset
+    files a planting writes, name → bytes (built here only for planting folders that exist already).
+
+    Raises:
+        OutputError: the message names the file that differs and says how to proceed.
+        ArtifactError: an earlier ``selftest.json`` that cannot be read.
+    """
+    from mrclens.artifacts.selftest import read_selftest
+    from mrclens.errors import OutputError
+    from mrclens.io_utils import read_bytes
+
+    how = f"give another --out, or remove {out} first"
+    if (out / SELFTEST_JSON).is_file():
+        earlier = read_selftest(out)
+        if earlier.seed != seed:
+            raise OutputError(f"{out / SELFTEST_JSON}: {out} holds a selftest with seed {earlier.seed}; this one has "
+                              f"seed {seed}, so its plantings and audits are not those: {how}")
+    for name in names:
+        if not (out / name).is_dir():
+            continue
+        for file_name, data in files_of(name).items():
+            path = out / name / file_name
+            if path.is_file() and read_bytes(path) != data:
+                raise OutputError(f"{path} holds another {name} dataset than this selftest builds (an earlier "
+                                  f"selftest with another --data, --mc-data, --seed or MRCLens version), and "
+                                  f"{out / name} its audits: {how}")
+
+
+def _planting_files(name: str, source, mc_source, *, seed: int, cache_dir: str | None, progress: bool,
+                    mc_questions: int | None) -> dict[str, bytes]:
+    """The dataset files (name → bytes) that :func:`run_selftest` writes for planting ``name``."""
+    from mrclens.squad import dataset_bytes
+
+    if name in SHAPES:
+        return {"data.json": dataset_bytes(plant_shape(source, name, seed, cache_dir=cache_dir, progress=progress)[0])}
+    if name in MC_PLANTINGS:
+        from mrclens.multiple_choice.data import jsonl_bytes
+
+        pair = plant_mc(mc_source, name, seed, n_questions=mc_questions)
+        return {"planted.jsonl": jsonl_bytes(pair.planted), "clean.jsonl": jsonl_bytes(pair.clean)}
+    pair = plant(source, name, seed, cache_dir=cache_dir, progress=progress)
+    return {"planted.json": dataset_bytes(pair.planted), "clean.json": dataset_bytes(pair.clean)}
 
 
 def _run_shape(name: str, source, out: Path, *, seed: int, options: dict, echo: Callable[[str], None]

@@ -378,3 +378,82 @@ def test_on_invalid_on_train_predict_and_evaluate(tiny_model, tmp_path):
               "--threads", "1", "--on-invalid", "skip")
     assert res.exit_code == 0, res.output
     assert "1 invalid question(s) skipped" in res.output and (tmp_path / "m" / "weights.pt").is_file()
+
+
+# ------------------------------------------------------------------ issue 42, item 12: references, --model, re-checked
+def _bundled_reference() -> dict:
+    from mrclens.artifacts.reference import BUNDLED_REFERENCE
+
+    return json.loads(BUNDLED_REFERENCE.read_text(encoding="utf-8"))
+
+
+def _first_strata_figure(ref: dict) -> str:
+    return next(k for k, v in ref["figures"].items() if v.get("strata"))
+
+
+@pytest.mark.parametrize("where", ["audit ablation ci_low", "figure se", "stratum mean", "structure_sd"])
+def test_a_reference_with_nan_or_infinity_anywhere_is_refused_naming_file_and_field(tmp_path, where):
+    ref = _bundled_reference()
+    e1 = ref["audits"]["quick"]["ablations"]["e1"]
+    figure = _first_strata_figure(ref)
+    if where == "audit ablation ci_low":
+        e1["ci_low"], says = float("nan"), "audit quick: ablation e1: field 'ci_low' is nan, not a finite number"
+    elif where == "figure se":
+        ref["figures"][figure]["se"], says = float("inf"), f"figure {figure}: field 'se' is inf, not a finite number"
+    elif where == "stratum mean":
+        ref["figures"][figure]["strata"]["2"][1], says = float("nan"), f"figure {figure}: stratum '2' must be"
+    else:
+        ref["audits"]["quick"]["structure_sd"]["Position"] = float("-inf")
+        says = "audit quick: structure_sd of 'Position' must be a finite number"
+    path = tmp_path / "ref.json"
+    path.write_text(json.dumps(ref))  # Python writes NaN / Infinity, as a hand-edited file might hold
+    out = tmp_path / "audit"
+    res = run("audit", "--reference", path, "--out", out, "--cache-dir", tmp_path / "cache")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert str(path) in res.output and says in res.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("version, says", [
+    (0, "format version 0 is not one MRCLens writes"), (-1, "format version -1 is not one MRCLens writes"),
+    (3, "written by a newer MRCLens (format version 3; this version reads up to 2)"),
+    ("2", "field 'format_version' is missing or has the wrong type"), (2.0, "field 'format_version' is missing"),
+    (True, "field 'format_version' is missing")])
+def test_a_reference_of_another_format_version_exits_2_before_any_work(tiny_model, tmp_path, version, says):
+    _, data = tiny_model
+    ref = _bundled_reference()
+    ref["format_version"] = version
+    path = tmp_path / "ref.json"
+    path.write_text(json.dumps(ref))
+    out = tmp_path / "audit"
+    # the options keep the audit small in case the reference were accepted (before issue 42: versions 0 and -1)
+    res = run("audit", data, "--dev", data, "--reference", path, "--out", out, "--cache-dir", tmp_path / "cache",
+              "--profile", "quick", "--max-steps", "1", "--perturb-seeds", "1", "--ablations", "e1", "--resamples", "20",
+              "--device", "cpu")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert str(path) in res.output and says in res.output
+    assert not out.exists()
+
+
+def test_audit_model_of_another_profile_is_refused_or_recorded_as_its_own(tiny_model, tmp_path):
+    """The tiny reader's config.json says profile "test-tiny". Before issue 42 the audit recorded the default
+    profile (paper-parallel) for it, the summary named that profile, and nothing said that its drops were not
+    read against the reference."""
+    model, data = tiny_model
+    common = ("--dev", data, "--model", model, "--device", "cpu", "--cache-dir", tmp_path / "cache",
+              "--perturb-seeds", "1", "--ablations", "e1", "--resamples", "50")
+    res = run("audit", data, *common, "--profile", "quick", "--out", tmp_path / "refused")
+    assert res.exit_code == errors.EXIT_BAD_INPUT, res.output
+    assert f"--model {model}" in res.output and "test-tiny reader profile" in res.output and "not quick" in res.output
+    assert not (tmp_path / "refused").exists()  # before any work
+
+    out = tmp_path / "audit"
+    res = run("audit", data, *common, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert "baseline reader, test-tiny profile" in res.output
+    results = json.loads((out / "results.json").read_text())
+    assert results["audit"]["options"]["profile"] == "test-tiny"
+    assert results["audit"]["option_sources"]["profile"] == f"--model {model} (its config.json)"
+    [note] = [w for w in results["warnings"] if w.startswith(f"--model {model}")]
+    assert "the test-tiny profile" in note and "not read against SQuAD v1.1's audits" in note
+    assert all(c.get("reference_bias") is None for c in results["categories"])
