@@ -118,6 +118,11 @@ def _ci(low: float | None, high: float | None, signed: bool = False) -> str:
     return "no CI" if low is None or high is None else f"{_num(low, signed)} to {_num(high, signed)}"
 
 
+def _band(results: Results) -> float | None:
+    """The drop route's equivalence band of the categories (``reference_band``), or ``None``."""
+    return next((c.reference_band for c in results.categories if c.reference_band is not None), None)
+
+
 def _level(results: Results) -> str:
     return f"{round(100 * results.bootstrap.confidence):d}%"
 
@@ -144,6 +149,10 @@ def category_verdict(c: CategoryResult) -> str:
         return f"{c.reference_bias} than {c.reference or 'the reference'}"
     if c.reference_bias == "in line":
         return f"in line with {c.reference or 'the reference'}"
+    if c.reference_bias == "inconclusive":
+        why = {"weak": "the reader is too weak to compare", "opposite": "the drops and the data point opposite ways",
+               "cannot tell": "this audit cannot tell"}.get(c.reference_why or "weak", "this audit cannot tell")
+        return f"inconclusive: {why}"
     return c.reference_bias
 
 
@@ -170,8 +179,12 @@ def _ablation_line(a: AblationResult, level: str) -> str:
 def _figure_line(f: ModelFreeFigure, level: str) -> str:
     line = f"{f.label}: {_num(f.value)} ({level} CI {_ci(f.ci_low, f.ci_high)}, {f.n:,} questions)"
     if f.reference_value is not None:
+        diff_level = (family_ci_label(f.difference_confidence, float(level.rstrip("%")) / 100)
+                      if f.difference_confidence else f"{level} CI")
         line += (f" against {_num(f.reference_value)} in {f.reference}; difference {_num(f.difference, True)} "
-                 f"({level} CI {_ci(f.difference_ci_low, f.difference_ci_high, True)}): {f.comparison}")
+                 f"({diff_level} {_ci(f.difference_ci_low, f.difference_ci_high, True)}): {f.comparison}")
+        if f.mde is not None and f.role == "verdict":
+            line += f" ('in line' within ±{f.margin:g}; sees differences of {_num(f.mde)} or more at 80 % power)"
     if f.role == "description":  # issue 32: a raw figure, beside its chance level; it never decides
         line += (f" (a description, beside what a sentence drawn at random gives: {_num(f.chance)})"
                  if f.chance is not None else " (a description; it does not decide the verdict)")
@@ -203,6 +216,9 @@ def bias_statements(results: Results) -> list[str]:
             text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
                      f"of the baseline score ({label} "
                      f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")
+        if c.reference_mde is not None:
+            text += (f"; the audit sees differences of {_num(c.reference_mde)} points or more (80 % power) and reads "
+                     f"'in line' only within ±{_num(c.reference_band)}")
         figures = deciding_figures(results, c)
         if figures:
             text += ". Figures: " + "; ".join(figures)
@@ -232,16 +248,19 @@ def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
              f"Each bias category was read against {md_text(reference_name(results))} audited with the same reader "
              f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
              f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
-             f"towards the bias, with its {level} confidence interval.", "",
-             "| Bias category | Against the reference | Decided by | Difference | Absolute evidence |",
-             "|---|---|---|---|---|"]
+             f"towards the bias, with its {level} confidence interval (family-wise over the tests read together); "
+             f"\"in line\" needs that interval inside ±{_num(_band(results))} points, and \"Sees\" is the smallest "
+             f"difference the audit detects with 80 % power: a smaller shortcut can be there unseen.", "",
+             "| Bias category | Against the reference | Decided by | Difference | Sees (80 % power) | Absolute evidence |",
+             "|---|---|---|---|---|---|"]
     for c in results.categories:
         diff = (f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
                 if c.reference_difference is not None else "n/a")
+        sees = f"{_num(c.reference_mde)} or more" if c.reference_mde is not None else "n/a"
         lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c))} "
-                     f"| {md_text(_BASIS.get(c.reference_basis or '', 'n/a'))} | {diff} | {md_text(c.evidence or 'n/a')} |")
+                     f"| {md_text(_BASIS.get(c.reference_basis or '', 'n/a'))} | {diff} | {sees} | {md_text(c.evidence or 'n/a')} |")
     if not results.categories:
-        lines.append("| (none) | no category was evaluated | | | |")
+        lines.append("| (none) | no category was evaluated | | | | |")
     lines += ["", "The figures behind each verdict:", ""]
     for c in results.categories:
         figures = deciding_figures(results, c)

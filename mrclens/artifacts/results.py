@@ -56,8 +56,13 @@ the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared a
 ``"reference_bias"``, ``"reference_basis"`` (``"drops"``, ``"model-free"`` or ``"drops and
 model-free"``: the evidence that decided it) and the mean difference of its drops towards the bias
 ``"reference_difference"`` with its ``"reference_difference_ci_low"``/``"_high"`` at the confidence level
-``"reference_confidence"`` (a fraction, e.g. 0.9875: the categories' intervals hold the results'
-confidence *family-wise* over the compared categories, Bonferroni; ``null`` in older files).
+``"reference_confidence"`` (a fraction, e.g. 0.9929: the categories' intervals hold the results'
+confidence *family-wise* over the tests read together, Bonferroni; ``null`` in older files), the
+equivalence band ``"reference_band"`` its interval must lie inside to read "in line" and the minimum
+detectable effect ``"reference_mde"`` at 80 % power (points of relative drop; issue 41; ``null`` in
+older files and where the reader was too weak), and for an ``"inconclusive"`` category
+``"reference_why"``: ``"weak"`` (the reader is too weak), ``"cannot tell"`` (an interval reaches beyond
+its band) or ``"opposite"`` (the drops and the data point opposite ways).
 
 Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
 and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
@@ -332,6 +337,9 @@ class CategoryResult:
     reference_difference_ci_high: float | None = None
     reference_basis: str | None = None
     reference_confidence: float | None = None
+    reference_mde: float | None = None
+    reference_band: float | None = None
+    reference_why: str | None = None
 
 
 @dataclass
@@ -391,14 +399,18 @@ class ModelFreeFigure:
     """One model-free figure of the audited data beside the reference's (:mod:`mrclens.scoring.model_free`).
 
     ``value`` and its CI are in the figure's unit (percent, or words for n-gram lengths); ``n``
-    counts questions; ``difference`` = value − reference value with its CI; ``comparison`` is
-    ``"higher"``, ``"lower"``, ``"in line"`` or ``None`` (no reference); ``bias_when`` is the
+    counts questions; ``difference`` = value − reference value with its CI (at ``difference_confidence``:
+    family-wise over the tests an audit reads together for a verdict figure, issue 41); ``comparison`` is
+    ``"higher"``, ``"lower"``, ``"in line"`` (the interval inside ``±margin``), ``"inconclusive"`` (neither)
+    or ``None`` (no reference); ``mde``: the smallest difference beyond the margin read at 80 % power
+    (:func:`mrclens.metrics.power.minimum_detectable_effect`); ``bias_when`` is the
     direction that offers the shortcut. ``role`` is ``"verdict"`` for a chance-corrected figure that
     the category verdict reads, ``"description"`` for a raw figure shown beside it (files written
     before issue 32 have only verdict figures); ``chance`` is the figure's value under chance (50 for
     a percentile rank, the share a random sentence gives for a raw share; ``None``: not defined);
     ``reference_standardised``: the reference value was re-weighted to this data's sentence counts;
-    ``margin``: the difference (points) its interval must clear to read "higher"/"lower" (0: any).
+    ``margin``: the difference (points) its interval must clear to read "higher"/"lower" and lie inside to
+    read "in line" (0: any).
     """
 
     category: str
@@ -423,6 +435,8 @@ class ModelFreeFigure:
     chance: float | None = None
     reference_standardised: bool = False
     margin: float = 0.0
+    difference_confidence: float | None = None
+    mde: float | None = None
 
 
 @dataclass
@@ -713,9 +727,10 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           reference=f(c, "reference", _STR, path, where, None),
                           reference_bias=f(c, "reference_bias", _STR, path, where, None),
                           reference_basis=f(c, "reference_basis", _STR, path, where, None),
+                          reference_why=f(c, "reference_why", _STR, path, where, None),
                           **{k: f(c, k, _NUM, path, where, None) for k in (
                               "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high",
-                              "reference_confidence")})
+                              "reference_confidence", "reference_mde", "reference_band")})
 
 
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:

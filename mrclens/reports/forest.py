@@ -97,8 +97,8 @@ def unit_of(label: str) -> str:
 
 def _mf_verdict(f: Mapping[str, Any]) -> str:
     comparison = f.get("comparison")
-    if comparison in (None, "in line"):
-        return "in line"
+    if comparison in (None, "in line", "inconclusive"):
+        return comparison or "in line"
     return "more" if comparison == f.get("bias_when") else "less"
 
 

@@ -56,18 +56,44 @@ _ADVICE = {
     "less": "Nothing to fix here: the data carries less of this shortcut than {ref}.",
     "inconclusive": "Train a stronger reader (a longer --profile, or --model with your own predictions) "
                     "and audit again; this reader learned too little to compare.",
+    "cannot tell": "Audit more questions, or with a longer --profile, to see a smaller difference.",
+    "opposite": "Read the examples: the ablations and the data point opposite ways.",
     NOT_COMPARED: "Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader "
                   "profile it has, to get a verdict to act on.",
 }
 
 
-def advice(category: str, verdict: str, reference: str | None) -> str:
+def advice(category: str, verdict: str, reference: str | None, why: str | None = None, mde: Any = None) -> str:
     """One short sentence: what a dataset builder does about ``verdict`` (a key of :data:`VERDICTS` or
     :data:`NOT_COMPARED`) for ``category`` (for "more": the category's
-    :attr:`~mrclens.categories.BiasCategory.advice_more`); ``reference`` names the reference in the sentence."""
+    :attr:`~mrclens.categories.BiasCategory.advice_more`); ``reference`` names the reference in the sentence;
+    for "inconclusive", ``why`` (:func:`inconclusive_why`: "weak", "cannot tell" or "opposite") and the
+    minimum detectable effect ``mde`` (points) choose the sentence."""
     if verdict == "more":
         return get_category(category).advice_more
-    return _ADVICE.get(verdict, _ADVICE[NOT_COMPARED]).format(ref=reference or "the reference")
+    key = why if verdict == "inconclusive" and why in ("cannot tell", "opposite") else verdict
+    return _ADVICE.get(key, _ADVICE[NOT_COMPARED]).format(ref=reference or "the reference",
+                                                        mde=_plain(mde) if _num(mde) else "of unknown size")
+
+
+def _plain(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def inconclusive_why(c: Mapping[str, Any]) -> str:
+    """Why a category reads "inconclusive" against the reference, from its ``results.json`` entry:
+    ``"weak"`` (the reader is too weak: no minimum detectable effect was computed from its drops),
+    ``"opposite"`` (the drops read "more" while the data reads "less") or ``"cannot tell"`` (an interval
+    reaches beyond its band; :mod:`mrclens.metrics.power`): its ``reference_why``, or for files written before
+    issue 41, "weak"."""
+    if c.get("reference_why") in ("weak", "opposite", "cannot tell"):
+        return str(c["reference_why"])
+    if "drops" in str(c.get("reference_basis") or "drops") and not _num(c.get("reference_mde")) \
+            and not _num(c.get("reference_difference")):
+        return "weak"
+    if _num(c.get("reference_difference_ci_low")) and c["reference_difference_ci_low"] > 0:
+        return "opposite"
+    return "cannot tell"
 
 
 def _num(x: Any) -> bool:
@@ -99,6 +125,8 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     ref_value = f.get("reference_value")
     detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
               if _num(value) and _num(ref_value) else "")
+    if _num(f.get("mde")) and f.get("margin"):
+        detail += f"; 'in line' within ±{f['margin']:g}, sees {f['mde']:.{d}f}"
     return {"label": label, "value": _signed(f.get("difference"), d),
             "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}
 
@@ -107,14 +135,18 @@ def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, ver
     """The category's model-free figures that differ from the reference on the verdict's side.
 
     "more": ``comparison == bias_when`` (the data offers the shortcut more); "less": a difference
-    the other way; any other verdict: none.
+    the other way; "in line" / "inconclusive": every compared verdict figure (what the data read); any
+    other verdict: none.
     """
-    mine = [f for f in figures if f.get("category") == category and f.get("comparison") not in (None, "in line")
+    mine = [f for f in figures if f.get("category") == category and f.get("comparison") in ("higher", "lower")
             and f.get("role", "verdict") == "verdict"]  # descriptions (raw shares) never decide (issue 32)
     if verdict == "more":
         return [f for f in mine if f.get("comparison") == f.get("bias_when")]
     if verdict == "less":
-        return [f for f in mine if f.get("comparison") != f.get("bias_when")]
+        return [f for f in mine if f.get("comparison") != f.get("bias_when") and f.get("comparison") != "inconclusive"]
+    if verdict in ("in line", "inconclusive"):  # what the data route read, so the card shows why
+        return [f for f in figures if f.get("category") == category and f.get("role", "verdict") == "verdict"
+                and f.get("comparison") is not None]
     return []
 
 
@@ -122,8 +154,15 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
     if verdict == NOT_COMPARED:
         return "These results hold no comparison with a reference; only the absolute drops below."
     if verdict == "inconclusive":
-        return (f"The reader is too weak (baseline {metric} below {LOW_BASELINE_F1:.0f}) for its drops to be "
-                f"compared with {ref}'s.")
+        why = inconclusive_why(c)
+        if why == "weak":
+            return (f"The reader is too weak (baseline {metric} below {LOW_BASELINE_F1:.0f}) for its drops to be "
+                    f"compared with {ref}'s.")
+        if why == "opposite":
+            return f"Its ablations cost this reader more than on {ref}, while the data itself offers the shortcut less."
+        mde = c.get("reference_mde")
+        return (f"This audit cannot tell: it sees differences of {mde:.1f} points or more (80 % power)." if _num(mde)
+                else "This audit cannot tell: an interval reaches beyond the band of 'in line'.")
     side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
     if basis == "drops and model-free":
         return f"Both its ablations and the data itself show this shortcut {side} {ref}."
@@ -153,12 +192,14 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
     verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED
     basis = str(c.get("reference_basis") or "drops")
     figures: list[dict[str, str]] = []
-    if verdict in ("more", "in line", "less") and "drops" in basis and _num(c.get("reference_difference")):
+    if verdict in ("more", "in line", "less", "inconclusive") and "drops" in basis and _num(c.get("reference_difference")):
+        power = (f"; 'in line' within ±{c['reference_band']:g}" if verdict in ("in line", "inconclusive")
+                 and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
         figures.append({"label": f"drops: this dataset minus {ref}, towards the bias (points of % of baseline {metric})",
                         "value": _signed(c.get("reference_difference")),
                         "ci": _signed_ci(c.get("reference_difference_ci_low"), c.get("reference_difference_ci_high")),
-                        "detail": f"ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}"})
-    if "model-free" in basis:
+                        "detail": f"ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
+    if "model-free" in basis and not (figures and verdict in ("in line", "inconclusive")):  # one figure: ten seconds
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures:  # inconclusive or not compared: the absolute drop is all there is
         figures.append({"label": f"{metric} drop (not compared)", "value": fmt_pct(c.get("f1_drop")),
@@ -173,7 +214,8 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         "badge": f"{VERDICTS[verdict]} {ref}" if verdict in VERDICTS else "not compared with a reference",
         "why": _why(c, verdict, ref, basis, metric),
         "figures": figures,
-        "advice": advice(category, verdict, c.get("reference")),
+        "advice": advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
+                         c.get("reference_mde")),
         "sensitivity": sensitivity,
         "reference": c.get("reference"),
         "basis": basis if verdict in ("more", "in line", "less") else None,

@@ -367,11 +367,13 @@ def reference_text(entry: Mapping[str, Any]) -> str:
     if bias is None:
         return ""
     name = entry.get("reference") or "the reference"
-    if bias == "inconclusive" or entry.get("reference_difference") is None:
+    if entry.get("reference_difference") is None:
         return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
-    words = {"more": "more than", "less": "less than", "in line": "in line with"}[bias]
+    words = {"more": "more than", "less": "less than", "in line": "in line with", "inconclusive": "inconclusive against"}[bias]
+    sees = (f"; sees {entry['reference_mde']:.1f} or more (80 % power)"
+            if isinstance(entry.get("reference_mde"), (int, float)) else "")
     return (f"{words} {name}: {entry['reference_difference']:+.1f} "
-            f"[{entry['reference_difference_ci_low']:+.1f}, {entry['reference_difference_ci_high']:+.1f}]")
+            f"[{entry['reference_difference_ci_low']:+.1f}, {entry['reference_difference_ci_high']:+.1f}]{sees}")
 
 
 def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -37,13 +37,14 @@ Examples:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
 from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
+from mrclens.reports.glance import inconclusive_why
 from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1
 
 #: The widest line the summary prints (characters).
@@ -59,6 +60,9 @@ NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
 #: :attr:`mrclens.categories.BiasCategory.advice`. What to do otherwise, by verdict.
 NO_ACTION = "no action needed"
 ADVICE_OTHER = {"weak": "read the report's examples", "not evaluated": "see the report"}
+#: What to do when the audit could not tell (issue 41), by why: an interval wider than its band, or routes
+#: pointing opposite ways (:func:`mrclens.reports.glance.inconclusive_why`).
+ADVICE_INCONCLUSIVE = {"cannot tell": "audit more questions", "opposite": "read the report's examples"}
 #: What to do when the reader was too weak to tell, by the model's kind.
 ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "try a stronger model"}
 
@@ -144,22 +148,28 @@ def _deciding_ablation(c: CategoryResult, results: Results) -> str:
 def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     """The verdict, deciding figure and advice of one category (rules in the module docstring)."""
     kind = results.model.kind if results.model.kind in ADVICE_WEAK_READER else "external"
+    why = None
     if c.reference_bias is not None:
         verdict = c.reference_bias
         shows_bias = verdict == "more"
-        if verdict == "inconclusive":
+        why = inconclusive_why(asdict(c)) if verdict == "inconclusive" else None
+        if why == "weak":
             figure = _weak_figure(results)
-        elif c.reference_basis == "model-free":
+        elif c.reference_basis == "model-free" and verdict in ("more", "less"):
             want = c.reference_bias == "more"
-            figs = [f for f in results.model_free if f.category == c.category and f.comparison not in (None, "in line")
+            figs = [f for f in results.model_free if f.category == c.category and f.comparison in ("higher", "lower")
                     and getattr(f, "role", "verdict") == "verdict" and (f.comparison == f.bias_when) == want]
             figure = model_free_figure(figs[0]) if figs else ""
             verdict += " (data)"
         elif c.reference_difference is not None and c.reference_difference_ci_low is not None:
             figure = "rel. drop vs ref " + _interval(c.reference_difference, c.reference_difference_ci_low,
                                                      c.reference_difference_ci_high, signed=True)
+            if c.reference_mde is not None:  # what the audit could see (issue 41)
+                figure += f"; MDE {c.reference_mde:.0f}"
         else:
-            figure = ""
+            figs = [f for f in results.model_free if f.category == c.category and f.comparison is not None
+                    and getattr(f, "role", "verdict") == "verdict"]
+            figure = model_free_figure(figs[0]) if figs else ""
         against = True
     elif c.evidence is not None:
         verdict = EVIDENCE_WORDS.get(c.evidence, c.evidence)
@@ -168,8 +178,10 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
         against = False
     else:
         verdict, shows_bias, figure, against = "not evaluated", False, "", False
-    if verdict == "inconclusive":
+    if why == "weak" or (verdict == "inconclusive" and not against):
         advice = ADVICE_WEAK_READER[kind]
+    elif why is not None:
+        advice = ADVICE_INCONCLUSIVE[why]
     elif shows_bias:
         advice = get_category(c.category).advice
     else:

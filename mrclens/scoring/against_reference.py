@@ -100,16 +100,25 @@ import os
 from dataclasses import replace
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.scoring.model_free import FIGURES
+from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
+from mrclens.scoring.model_free import FIGURES, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
 #: Values of ``reference_bias``.
 COMPARISONS = ("more", "in line", "less", "inconclusive")
+#: The equivalence band of the drop route (points of relative drop, percent of the baseline F1): a
+#: category's (or an ablation's) difference from the reference reads "in line" only when its whole interval
+#: lies inside ``±DROP_BAND`` (:func:`mrclens.metrics.power.read_interval`). Why 10: the reference's own
+#: figures move between training runs by up to 8.5 points (run SD of e4 on the quick profile; e1 4.0),
+#: so a smaller difference is not one a rerun reproduces, and every shortcut ``mrclens selftest`` plants
+#: moves its category by 15 points or more; a smaller band could never be met by an audit of a few thousand
+#: questions, a larger one would call a probe that costs 1.5x SQuAD's "in line".
+DROP_BAND = 10.0
 
 
 def _z(confidence: float) -> float:
@@ -155,43 +164,31 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     z = _z(confidence)
     se = math.sqrt(se_base ** 2 + (ref.structure_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
-    above, below = low > 0, high < 0  # the whole interval above / below 0
-    if weak_reader(a):
-        bias = "inconclusive"
-    elif above or below:
-        bias = "more" if above == (a.bias_signal == "large_drop") else "less"
-    else:
-        bias = "in line"
+    sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
+    bias = "inconclusive" if weak_reader(a) else read_interval(
+        sign * diff, min(sign * low, sign * high), max(sign * low, sign * high), band=DROP_BAND)
     return replace(a, reference=name, reference_figure=own.figure, compared_value=_r(own.value),
                    reference_value=_r(ref.value), reference_ci_low=_r(ref.ci_low), reference_ci_high=_r(ref.ci_high),
                    reference_difference=_r(diff), reference_difference_ci_low=_r(low),
                    reference_difference_ci_high=_r(high), reference_bias=bias)
 
 
-def family_confidence(confidence: float, family: int) -> float:
-    """The per-category confidence that keeps ``confidence`` family-wise over ``family`` category verdicts.
+class DropComparison(NamedTuple):
+    """A category's drops against the reference (:func:`category_comparison`): the reading ("more", "in line",
+    "less" or "inconclusive"), the mean difference signed towards the bias and its family-wise interval
+    (points of relative drop), and the minimum detectable effect at 80 % power (``nan`` for a weak reader)."""
 
-    Bonferroni's inequality (Dunn, "Multiple comparisons among means", JASA 1961): with each of
-    ``m`` intervals at ``1 - (1 - confidence) / m``, the chance that any of them misses its true value
-    is at most ``1 - confidence``. Why here: an audit reads every bias category at once, so at 95 % per
-    category a clean dataset would get at least one false "more" or "less" from four categories about
-    one time in five (``1 - 0.95⁴ = 0.19``); at the family level, one time in twenty at most.
-
-    >>> family_confidence(0.95, 4), family_confidence(0.95, 1)
-    (0.9875, 0.95)
-
-    Raises:
-        ValueError: ``family < 1`` or ``confidence`` not in (0, 1).
-    """
-    if family < 1 or not 0.0 < confidence < 1.0:
-        raise ValueError(f"family_confidence needs family >= 1 and 0 < confidence < 1, got {family}, {confidence}")
-    return round(1.0 - (1.0 - confidence) / family, 10)
+    bias: str
+    mean: float
+    low: float
+    high: float
+    mde: float
 
 
 def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE,
                         reference: ReferenceAudit | None = None, category: str | None = None,
-                        family: int = 1) -> tuple[str, float, float, float] | None:
-    """``(reference_bias, mean signed difference, ci_low, ci_high)`` of a category's compared ablations, or ``None``.
+                        family: int = 1) -> DropComparison | None:
+    """The :class:`DropComparison` of a category's compared ablations, or ``None`` (none compared).
 
     The signed difference is ``+`` towards the bias (module docstring); ablations whose comparison is
     ``"inconclusive"`` (weak reader) make the category inconclusive. With ``reference`` (the audit the
@@ -203,8 +200,8 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     done = [a for a in members if a.reference_bias is not None]
     if not done:
         return None
-    if any(a.reference_bias == "inconclusive" for a in done):
-        return "inconclusive", math.nan, math.nan, math.nan
+    if any(weak_reader(a) for a in done):
+        return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
     z = _z(confidence)
     signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
     ses = [_se(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
@@ -215,9 +212,11 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
         tau = reference.structure_term(category) if category is not None else 0.0
     mean = sum(signed) / len(signed)
     se = math.sqrt(sum(s * s for s in ses) / len(ses) ** 2 + tau * tau)
-    zf = _z(family_confidence(confidence, family))
+    level = family_confidence(confidence, family)
+    zf = _z(level)
     low, high = mean - zf * se, mean + zf * se
-    return ("more" if low > 0 else "less" if high < 0 else "in line"), mean, low, high
+    return DropComparison(read_interval(mean, low, high, band=DROP_BAND), mean, low, high,
+                          minimum_detectable_effect(se, level))
 
 
 _BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line with"}
@@ -231,15 +230,75 @@ def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASEL
             f"difference {a.reference_difference:+.1f} ({ci} {a.reference_difference_ci_low:+.1f} to "
             f"{a.reference_difference_ci_high:+.1f})")
     if a.reference_bias == "inconclusive":
-        return head + f": not compared, {reader} is too weak."
+        if weak_reader(a):
+            return head + f": not compared, {reader} is too weak."
+        return head + f": inconclusive, the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'."
     return head + f": {_BIAS_WORDS[a.reference_bias]} {a.reference} for this bias."
+
+
+def _verdict_figures(figures: Sequence[Any], category: str) -> list[Any]:
+    """The category's compared model-free figures that a verdict reads (``role`` "verdict")."""
+    return [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "verdict"
+            and f.comparison is not None]
 
 
 def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], list[Any]]:
     """The category's model-free figures that differ from the reference towards the shortcut, and away from it."""
-    mine = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "verdict"
-            and f.comparison not in (None, "in line")]
+    mine = [f for f in _verdict_figures(figures, category) if f.comparison in ("higher", "lower")]
     return [f for f in mine if f.comparison == f.bias_when], [f for f in mine if f.comparison != f.bias_when]
+
+
+def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
+    """The model-free route's reading of a category: "more" when a verdict figure differs from the reference
+    towards the shortcut, "less" when one differs away from it (and none towards), "in line" when every one
+    lies inside its band, else "inconclusive"; ``None`` when no verdict figure was compared."""
+    mine = _verdict_figures(figures, category)
+    if not mine:
+        return None
+    more, less = _model_free_side(figures, category)
+    if more:
+        return "more"
+    if less:
+        return "less"
+    return "in line" if all(f.comparison == "in line" for f in mine) else "inconclusive"
+
+
+def verdict_family(categories: Sequence[CategoryResult], ablations: Sequence[AblationResult],
+                   audit: ReferenceAudit | None, model_free: Sequence[Any]) -> int:
+    """How many tests an audit reads together (the Bonferroni family, :func:`family_confidence`): each category
+    whose drops can be compared with ``audit``, and each model-free verdict figure compared with the reference."""
+    drops = 0 if audit is None else sum(
+        any(a.id in c.ablations and a.id in audit.ablations for a in ablations) for c in categories)
+    figures = sum(1 for f in model_free if getattr(f, "role", "verdict") == "verdict" and f.reference_value is not None)
+    return max(drops + figures, 1)
+
+
+def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
+    """``(verdict, why)`` of a category from its drops' reading and its model-free reading (``None``: not
+    compared; ``"weak"``: the reader is too weak). Rules (module docstring, issue 41):
+
+    * the data "more" decides "more" (a reader that finds the answer by the cue is not drawn away by a
+      probe that offers the same cue elsewhere, so drops that read "less" do not refute it);
+    * the drops "more" decide "more" unless the data reads "less": then the routes point opposite
+      ways and the verdict is "inconclusive";
+    * "less" from either route, the other not "more";
+    * "in line" only when every compared route reads "in line";
+    * otherwise "inconclusive" (``why``: "weak" when the reader is too weak for its drops to be compared,
+      "cannot tell" when an interval reaches beyond its band, "opposite" when the routes disagree).
+
+    >>> combine_routes("less", "more"), combine_routes("more", "less"), combine_routes("in line", "inconclusive")
+    (('more', 'data'), ('inconclusive', 'opposite'), ('inconclusive', 'cannot tell'))
+    """
+    if data == "more":
+        return "more", "data"
+    if drops == "more":
+        return ("inconclusive", "opposite") if data == "less" else ("more", "drops")
+    if "less" in (drops, data):
+        return "less", "drops" if drops == "less" else "data"
+    routes = [r for r in (drops, data) if r is not None]
+    if routes and all(r == "in line" for r in routes):
+        return "in line", "both" if len(routes) == 2 else ("drops" if drops else "data")
+    return "inconclusive", "weak" if drops == "weak" else "cannot tell"
 
 
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
@@ -249,27 +308,35 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
 
     Each compared ablation's and category's reading ends with one sentence on the comparison; the
-    category verdict also reads ``model_free`` (:class:`~mrclens.artifacts.results.ModelFreeFigure`
-    entries already compared with the same reference; module docstring). Without a reference audit
-    for this profile, the categories are read from the model-free figures alone (the readings say
-    that the drops could not be compared). ``reader`` names the model in the readings
+    category verdict combines the drops with ``model_free`` (:class:`~mrclens.artifacts.results.ModelFreeFigure`
+    entries compared with the same reference, whose verdict figures are judged again here at the family-wise
+    level, in place: :func:`mrclens.scoring.model_free.judge_figure`) by :func:`combine_routes`. Without a
+    reference audit for this profile, the categories are read from the model-free figures alone (the
+    readings say that the drops could not be compared). ``reader`` names the model in the readings
     (:func:`mrclens.scoring.readings.reader_phrase`). The evidence levels (absolute,
     :mod:`mrclens.scoring.readings`) are unchanged.
     """
     audit = reference.audits.get(profile) if reference is not None and profile else None
+    if reference is None:
+        return list(ablations), list(categories)
+    family = verdict_family(categories, ablations, audit, model_free)
+    level = family_confidence(confidence, family)
+    for f in model_free:
+        if getattr(f, "role", "verdict") == "verdict" and f.difference is not None:
+            judge_figure(f, confidence, level)
+    ci = confidence_label(level) + (f", family-wise {confidence_label(confidence)} over the {family} tests "
+                                    f"read together (Bonferroni)" if family > 1 else "")
     if audit is None:
-        if reference is None or not profile:
+        if not profile:
             return list(ablations), list(categories)
         note = (f" No {reference.name} audit with the {profile} profile to read the drops against "
                 f"(it has: {', '.join(reference.audits) or 'none'}).")
         cats = []
         for c in categories:
-            more, less = _model_free_side(model_free, c.category)
+            data = model_free_reading(model_free, c.category)
             c = replace(c, reading=c.reading + note) if c.reading else c
-            if more or less:
-                bias = "more" if more else "less"
-                c = replace(c, reference=reference.name, reference_bias=bias, reference_basis="model-free",
-                            reading=(c.reading or "") + _model_free_sentence(reference.name, bias, more or less))
+            if data is not None:
+                c = _read_category(c, reference.name, None, data, model_free, ci, level, reader)
             cats.append(c)
         return list(ablations), cats
     compared = []
@@ -279,53 +346,75 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             b = replace(b, reading=b.reading + _describe_ablation(b, confidence, reader))
         compared.append(b)
     cats = []
-    family = max(sum(any(a.reference_bias is not None for a in compared if a.id in c.ablations) for c in categories), 1)
-    level = family_confidence(confidence, family)
-    ci = confidence_label(level) + (f", family-wise {confidence_label(confidence)} over the {family} categories "
-                                    f"(Bonferroni)" if family > 1 else "")
     for c in categories:
         members = [a for a in compared if a.id in c.ablations]
         got = category_comparison(members, confidence, audit, c.category, family)
-        more, less = _model_free_side(model_free, c.category)
-        if got is None and not (more or less):
+        data = model_free_reading(model_free, c.category)
+        if got is None and data is None:
             cats.append(c)
             continue
-        fields: dict[str, Any] = {"reference": reference.name}
-        text = ""
-        drops_bias = None
-        if got is not None:
-            drops_bias, mean, low, high = got
-            ids = ", ".join(a.id for a in members if a.reference_bias is not None)
-            if drops_bias == "inconclusive":
-                text = f" Against {reference.name}: the drops are not compared, {reader} is too weak."
-            else:
-                tau = audit.structure_term(c.category)
-                spread = (f"; the interval includes how much the drops move with the data's structure alone, SD "
-                          f"{tau:.1f}" if tau else "")
-                text = (f" Against {reference.name} (same reader profile, {ids}): the drops read {_BIAS_WORDS[drops_bias]} "
-                        f"{reference.name} for this bias (mean difference towards the bias {mean:+.1f} points of "
-                        f"relative drop, {ci} {low:+.1f} to {high:+.1f}{spread}).")
-                fields.update(reference_difference=_r(mean), reference_difference_ci_low=_r(low),
-                              reference_difference_ci_high=_r(high), reference_confidence=level)
-        if more:
-            bias = "more"
-            basis = "drops and model-free" if drops_bias == "more" else "model-free"
-            if drops_bias == "more":
-                text += _model_free_sentence(reference.name, "more", more, also=True)
-            else:
-                text += _model_free_sentence(reference.name, "more", more)
-                if drops_bias in ("less", "in line"):
-                    text += (" The drops do not show it: a reader that already finds the answer by this cue is not "
-                             "drawn away by a probe that offers the same cue elsewhere, so the data decides here.")
-        elif drops_bias is not None:
-            bias, basis = drops_bias, "drops"
-        else:
-            bias, basis = "less", "model-free"
-            text += _model_free_sentence(reference.name, "less", less)
-        verdict = _VERDICT[bias] if bias != "inconclusive" else f"inconclusive ({reader} is too weak)"
-        text += f" Verdict against {reference.name}: {verdict}."
-        cats.append(replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields))
+        ids = ", ".join(a.id for a in members if a.reference_bias is not None)
+        cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
+                                   audit.structure_term(c.category)))
     return compared, cats
+
+
+def _read_category(c: CategoryResult, name: str, got: DropComparison | None, data: str | None,
+                   model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
+                   tau: float = 0.0) -> CategoryResult:
+    """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences."""
+    fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
+    text = ""
+    drops = None
+    if got is not None:
+        if got.bias == "inconclusive" and math.isnan(got.mean):
+            drops = "weak"
+            text = f" Against {name}: the drops are not compared, {reader} is too weak."
+        else:
+            drops = got.bias
+            spread = (f"; the interval includes how much the drops move with the data's structure alone, SD "
+                      f"{tau:.1f}" if tau else "")
+            reads = (f"read {_BIAS_WORDS[drops]} {name} for this bias" if drops in _BIAS_WORDS else
+                     f"cannot tell: the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'")
+            text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
+                    f"bias {got.mean:+.1f} points of relative drop, {ci} {got.low:+.1f} to {got.high:+.1f}{spread}; "
+                    f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power).")
+            fields.update(reference_difference=_r(got.mean), reference_difference_ci_low=_r(got.low),
+                          reference_difference_ci_high=_r(got.high), reference_mde=_r(got.mde),
+                          reference_band=DROP_BAND)
+    more, less = _model_free_side(model_free, c.category)
+    if data == "more":
+        text += _model_free_sentence(name, "more", more, also=drops == "more")
+        if drops in ("less", "in line", "inconclusive"):
+            text += (" The drops do not show it: a reader that already finds the answer by this cue is not "
+                     "drawn away by a probe that offers the same cue elsewhere, so the data decides here.")
+    elif data == "less":
+        text += _model_free_sentence(name, "less", less)
+    elif data is not None:
+        figs = _verdict_figures(model_free, c.category)
+        text += (f" The data alone ({'; '.join(_figure_words(f) for f in figs)}) reads "
+                 f"{'in line with' if data == 'in line' else 'inconclusive against'} {name}.")
+    bias, why = combine_routes(drops, data)
+    if bias in ("more", "less"):  # the route(s) that read it
+        basis = ("drops and model-free" if drops == data == bias else "model-free" if data == bias else "drops")
+    else:  # the routes compared
+        basis = ("drops and model-free" if drops not in (None, "weak") and data is not None else
+                 "model-free" if data is not None else "drops")
+    if bias == "inconclusive":
+        reason = {"weak": f"{reader} is too weak", "opposite": "the drops and the data point opposite ways",
+                  "cannot tell": "the audit cannot tell within its bands"}[why]
+        verdict = f"inconclusive ({reason})"
+        fields["reference_why"] = why
+    else:
+        verdict = _VERDICT[bias]
+    text += f" Verdict against {name}: {verdict}."
+    return replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields)
+
+
+def _figure_words(f: Any) -> str:
+    return (f"{f.label} {f.value:.1f} against {f.reference_value:.1f}, difference {f.difference:+.1f} "
+            f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}] against a band of ±{f.margin:g}; "
+            f"sees {f.mde:.1f} or more")
 
 
 _VERDICT = {"more": "more of this bias than the reference", "less": "less of this bias than the reference",

@@ -64,6 +64,7 @@ from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
 from mrclens.categories import figure_category
 from mrclens.metrics.bootstrap import CONFIDENCE
+from mrclens.metrics.power import minimum_detectable_effect, read_interval, z_value
 
 
 class Figure(NamedTuple):
@@ -240,11 +241,35 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
             fig.reference_value, fig.reference_n = _r(ref.value), ref.n
             fig.reference_ci_low, fig.reference_ci_high = _r(ref.value - z * ref_se), _r(ref.value + z * ref_se)
             fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff), _r(low), _r(high)
-            margin = RANK_MARGIN if strata_path(spec.path) else 0.0
-            fig.margin = margin
-            fig.comparison = "higher" if low > margin else "lower" if high < -margin else "in line"
+            fig.margin = RANK_MARGIN if strata_path(spec.path) else 0.0
+            judge_figure(fig, confidence, confidence)
         out.append(fig)
     return out
+
+
+#: What :func:`judge_figure` writes for each reading of :func:`mrclens.metrics.power.read_interval`
+#: (the difference is signed as the figure, not towards the bias: "higher" / "lower").
+_COMPARISON = {"more": "higher", "less": "lower", "in line": "in line", "inconclusive": "inconclusive"}
+
+
+def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> ModelFreeFigure:
+    """Set ``fig``'s difference interval at ``level`` (from the one at ``confidence`` it holds), its
+    ``comparison`` and its minimum detectable effect; return ``fig`` (changed in place).
+
+    ``comparison`` is "higher" / "lower" when the whole interval lies beyond ``±margin``, "in line" when
+    it lies inside ``±margin`` (the equivalence band: :data:`RANK_MARGIN` for a chance-corrected rank), else
+    "inconclusive" (:func:`mrclens.metrics.power.read_interval`); ``mde`` is the smallest difference beyond
+    the margin read at 80 % power (:func:`mrclens.metrics.power.minimum_detectable_effect`), in the
+    figure's unit. A figure without a difference is left as it is.
+    """
+    if fig.difference is None or fig.difference_ci_low is None or fig.difference_ci_high is None:
+        return fig
+    se = (fig.difference_ci_high - fig.difference_ci_low) / (2.0 * z_value(confidence))
+    low, high = fig.difference - z_value(level) * se, fig.difference + z_value(level) * se
+    fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(low), _r(high), level
+    fig.comparison = _COMPARISON[read_interval(fig.difference, low, high, band=fig.margin, margin=fig.margin)]
+    fig.mde = _r(minimum_detectable_effect(se, level, margin=fig.margin))
+    return fig
 
 
 def _stratum_counts(stats: Mapping[str, Any], path: str) -> dict[str, int]:

@@ -93,14 +93,16 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
         planting: a key of :data:`~mrclens.selftest.plantings.PLANTINGS`.
         planted / clean: category → verdict of each side's audit (:func:`verdicts`).
 
-    >>> judge("overlap", {"Similarity": "more", "Question": "in line"}, {"Similarity": "in line", "Question": "less"})
+    >>> judge("overlap", {"Similarity": "more", "Question": "in line"}, {"Similarity": "in line", "Question": "inconclusive"})
     (True, 'Similarity flagged (more) on the planted dataset; nothing flagged on the clean counterpart')
+    >>> judge("overlap", {"Similarity": "more"}, {"Similarity": "in line", "Question": "less"})[0]  # clean: no "less" either
+    False
     >>> judge("overlap", {"Similarity": "strong"}, {"Similarity": "strong"})[0]
     False
     """
     family = PLANTINGS[planting].family
     got = planted.get(family)
-    clean_flagged = [c for c, e in clean.items() if e in FLAGGED]
+    clean_flagged = [c for c, e in clean.items() if e in FLAGGED or e == "less"]  # clean: neither more nor less
     parts = []
     if got in FLAGGED:
         parts.append(f"{family} flagged ({got}) on the planted dataset")
@@ -120,19 +122,23 @@ SHAPE_FAMILY = "shape"
 
 
 def judge_shape(categories: dict[str, str | None]) -> tuple[bool, str]:
-    """Whether a structural counterpart passes: every category reads **in line** with the reference.
+    """Whether a structural counterpart passes: no category reads **more** or **less** than the reference
+    (clean data of another shape; "inconclusive" is allowed: the audit may not see enough to say "in line",
+    issue 41).
 
-    >>> judge_shape({"Similarity": "in line", "Position": "in line"})
-    (True, 'every category in line with the reference')
+    >>> judge_shape({"Similarity": "in line", "Position": "inconclusive"})
+    (True, 'no category read as more or less than the reference (in line: Similarity; inconclusive: Position)')
     >>> judge_shape({"Similarity": "in line", "Position": "less"})
     (False, 'read as more or less than the reference: Position (less)')
     """
-    off = {c: v for c, v in categories.items() if v != "in line"}
+    off = {c: v for c, v in categories.items() if v in ("more", "less")}
     if not categories:
         return False, "the audit has no category verdict"
     if off:
         return False, "read as more or less than the reference: " + ", ".join(f"{c} ({v})" for c, v in off.items())
-    return True, "every category in line with the reference"
+    groups = {v: [c for c, w in categories.items() if w == v] for v in dict.fromkeys(categories.values())}
+    return True, ("no category read as more or less than the reference ("
+                  + "; ".join(f"{v}: {', '.join(cs)}" for v, cs in groups.items()) + ")")
 
 
 def _answer_only(results) -> dict[str, Any] | None:
@@ -386,7 +392,7 @@ def _run_shape(name: str, source, out: Path, *, seed: int, options: dict, echo: 
     echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
     return PlantingVerdict(
         planting=name, family=SHAPE_FAMILY, planted_evidence=None, clean_evidence=None,
-        clean_flagged=[c for c, v in cats.items() if v != "in line"], planted_f1=None, clean_f1=_baseline_f1(results),
+        clean_flagged=[c for c, v in cats.items() if v in ("more", "less")], planted_f1=None, clean_f1=_baseline_f1(results),
         planted_categories={}, clean_categories=cats, changed={"clean": n - sum(unchanged.values())},
         passed=passed, why=why)
 

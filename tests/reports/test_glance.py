@@ -24,15 +24,23 @@ def test_each_card_leads_with_the_verdict_against_the_reference_and_its_figure(c
     results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
     page = render_report(compared_audit)
     verdicts = {c["category"]: c["reference_bias"] for c in results["categories"]}
-    # Similarity: the overlap reader's drops exceed SQuAD's by about 16 points, inside what the data's
-    # structure alone moves them (the reference's structure term) at the family-wise level
-    assert verdicts == {"Similarity": "in line", "Question": "more", "Keyword": "in line", "Position": "in line"}
-    # the categories' intervals are family-wise over the four categories, and the page names them so
-    assert {c["reference_confidence"] for c in results["categories"]} == {0.9875}
-    assert "98.75% CI (95% family-wise) for the categories" in page and "mean, 98.75% CI (95% family-wise)" in page
+    # Question: the overlap reader keeps most of its F1 without the question: "more". The others: three
+    # evaluation articles cannot tell (issue 41): their intervals reach beyond the band of "in line"
+    assert verdicts == {"Similarity": "inconclusive", "Question": "more", "Keyword": "inconclusive",
+                        "Position": "inconclusive"}
+    assert {c.get("reference_why") for c in results["categories"] if c["reference_bias"] == "inconclusive"} == {"cannot tell"}
+    # the intervals are family-wise over every test read together: the four categories' drops and the
+    # compared model-free verdict figures, and the page names them so
+    from mrclens.metrics.power import family_confidence
+
+    tests = 4 + sum(1 for f in results["model_free"] if f["role"] == "verdict" and f["reference_value"] is not None)
+    level = family_confidence(0.95, tests)
+    assert {c["reference_confidence"] for c in results["categories"]} == {level}
+    label = f"{100 * level:g}% CI (95% family-wise)"
+    assert f"{label} for the categories" in page and f"mean, {label}" in page
     for c in results["categories"]:
         card = _card(page, c["category"])
-        words = {"more": "more than", "in line": "in line with"}[c["reference_bias"]]
+        words = {"more": "more than", "in line": "in line with", "inconclusive": "inconclusive against"}[c["reference_bias"]]
         badge = re.search(r'<span class="badge ([^"]+)">(.*?)</span>', card)
         assert badge.groups() == (f"v-{c['reference_bias'].replace(' ', '-')}", f"{words} SQuAD v1.1"), badge.groups()
         # the deciding figure (the drops here) with its CI, as scoring stored it
@@ -75,7 +83,7 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
             f = figures[0]
             assert fig["label"] == f.label and fig["value"] == f"{f.difference:+.1f}"
             assert fig["ci"] == f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}]"
-            assert fig["detail"] == "97.0 here, 80.0 in a made-up reference"
+            assert fig["detail"] == f"97.0 here, 80.0 in a made-up reference; 'in line' within ±5, sees {f.mde:.1f}"
             assert line["badge"] == "more than a made-up reference" and "data itself" in line["why"]
         elif c.category == "Position":
             assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == [figures[1].label]

@@ -67,8 +67,16 @@ def test_the_demo_audit_reads_in_one_glance_and_says_what_to_do():
     assert lines[0] == (f"Verdict against SQuAD v1.1 (baseline reader, quick profile, F1 {f1:.1f} on 1,786 questions):")
     assert lines[-1] == "Readings and examples: mrclens-audit/report.html; every figure: --wide"
     for line, c in zip(lines[1:-1], results.categories):
-        assert line.split()[:3] == [c.category, "in", "line"] and line.endswith("→ no action needed")
+        # the reference's own figures: no difference; "in line" only where the interval fits the band (issue 41),
+        # else "inconclusive" with what the audit could see (its minimum detectable effect)
+        inside = -c.reference_band <= c.reference_difference_ci_low and c.reference_difference_ci_high <= c.reference_band
+        assert c.reference_bias == ("in line" if inside else "inconclusive")
+        if inside:
+            assert line.split()[:3] == [c.category, "in", "line"] and line.endswith("→ no action needed")
+        else:
+            assert line.split()[:2] == [c.category, "inconclusive"] and line.endswith("→ audit more questions")
         assert f"[{c.reference_difference_ci_low:+.1f}, {c.reference_difference_ci_high:+.1f}]" in line
+        assert f"MDE {c.reference_mde:.0f}" in line
     # Question and Position made more biased: the verdict, the difference that decided it and the advice
     more = demo_results({"Question": 0.3, "Position": 5.0})
     lines = _fits(format_summary(more))
@@ -94,8 +102,10 @@ def test_an_external_weak_model_is_named_and_its_verdict_is_inconclusive(first_s
         if c.reference_bias is None:  # not compared (no drop compared, the data alone in line): the absolute level
             continue
         assert s.verdict.split()[0] == c.reference_bias
-        if c.reference_bias == "inconclusive":
+        if c.reference_why == "weak":
             assert f"F1 {f1:.1f}, under 30" in line and line.endswith("→ try a stronger model")
+        elif c.reference_bias == "inconclusive":  # no drop compared, and the data alone cannot tell
+            assert c.reference_why == "cannot tell" and line.endswith("→ audit more questions")
         elif c.reference_basis == "model-free":  # the data alone decided: its figure beside the reference's
             fig = next(f for f in results.model_free if f.category == c.category and f.comparison == f.bias_when
                        and f.role == "verdict")

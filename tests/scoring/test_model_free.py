@@ -50,8 +50,12 @@ def test_share_and_mean_intervals_are_the_normal_approximation():
     assert share.ci_high == pytest.approx(80 + 1.959964 * se, abs=1e-3)
     mean = figs["overlap.longest_shared_ngram"]
     assert mean.ci_high - mean.value == pytest.approx(1.959964 * 2.0 / 20, abs=1e-3)
-    # same data as the reference: in line, the difference interval straddles 0
-    assert all(f.comparison == "in line" and f.difference == 0.0 for f in figs.values())
+    # same data as the reference: the difference is 0; a rank (band +-5 points) reads "in line", a raw figure
+    # (no band: it describes, never decides) "inconclusive" (issue 41: "in line" needs an interval inside a band)
+    assert all(f.difference == 0.0 for f in figs.values())
+    assert {f.path: f.comparison for f in figs.values() if f.margin} == {
+        p: "in line" for p in figs if p.startswith("chance_corrected.")}
+    assert all(f.comparison == "inconclusive" for f in figs.values() if not f.margin)
     assert {f.category for f in figs.values()} == {"Similarity", "Keyword", "Position", "Question"}
     # a narrower interval at a lower confidence level
     f90 = {f.path: f for f in model_free_figures(_stats(), REF, confidence=0.9)}
@@ -65,9 +69,9 @@ def test_comparison_moves_both_ways_with_the_data():
     d = more["similarity.answer_in_most_similar_sentence_pct"]
     se_d = math.sqrt(90 * 10 / 400 + 80 * 20 / 10000)
     assert d.difference == pytest.approx(10.0) and d.difference_ci_low == pytest.approx(10 - 1.959964 * se_d, abs=1e-3)
-    # a small difference on few questions is "in line"
+    # a small difference on few questions cannot be told (issue 41: no longer "in line")
     few = {f.path: f for f in model_free_figures(_stats(similar_pct=82.0, n=50), REF)}
-    assert few["similarity.answer_in_most_similar_sentence_pct"].comparison == "in line"
+    assert few["similarity.answer_in_most_similar_sentence_pct"].comparison == "inconclusive"
 
 
 def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out():
@@ -176,7 +180,7 @@ def test_article_clustered_errors_widen_the_interval_and_decide_the_comparison()
     plain = {f.path: f for f in model_free_figures(stats, REF)}["overlap.longest_shared_ngram"]
     robust = {f.path: f for f in model_free_figures(stats, REF, clusters=clusters)}["overlap.longest_shared_ngram"]
     assert plain.comparison == "higher" and plain.articles is None
-    assert robust.comparison == "in line" and robust.articles == 2
+    assert robust.comparison == "inconclusive" and robust.articles == 2
     assert robust.ci_high - robust.value == pytest.approx(1.959964 * 0.6, abs=1e-3)
 
 
@@ -212,7 +216,8 @@ def test_a_description_never_decides_a_category():
             for c in ("Position", "Similarity")]
     ref = Reference("SQuAD v1.1", {}, REF.figures, {})
     _, out = compare_with_reference([], cats, ref, "quick", model_free=figs)
-    assert all(c.reference_bias is None for c in out)  # nothing decided: no drops to compare, ranks in line
+    # no drops to compare, the ranks in line: the data alone reads "in line" (the raw share decides nothing)
+    assert [(c.reference_bias, c.reference_basis) for c in out] == [("in line", "model-free")] * 2
     ranked = model_free_figures(_stats(ranks={"position_rank": 75.0}), REF)
     _, out = compare_with_reference([], cats, ref, "quick", model_free=ranked)
-    assert {c.category: c.reference_bias for c in out} == {"Position": "more", "Similarity": None}
+    assert {c.category: c.reference_bias for c in out} == {"Position": "more", "Similarity": "in line"}

@@ -179,5 +179,7 @@ def test_verdicts_prefer_the_comparison_with_the_reference_audit():
     # strong in absolute terms but in line with SQuAD: not a flag; more than SQuAD: a flag
     assert judge("overlap", got, {"Similarity": "in line"}) == (
         False, "Similarity not flagged (in line) on the planted dataset; nothing flagged on the clean counterpart")
-    assert judge("position", got, {"Similarity": "less", "Keyword": "in line"})[0]
+    assert judge("position", got, {"Similarity": "inconclusive", "Keyword": "in line"})[0]
     assert not judge("position", got, {"Keyword": "more"})[0]
+    # issue 41: a clean counterpart read "less" anywhere is a false flag too
+    assert not judge("position", got, {"Similarity": "less", "Keyword": "in line"})[0]

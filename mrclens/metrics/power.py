@@ -1,0 +1,95 @@
+"""What a comparison with a reference can see: family-wise levels, equivalence bands and power (issue 41).
+
+A verdict against a reference is one of four readings of a difference's interval (:func:`read_interval`):
+
+* **more** / **less**: the whole interval lies beyond the null on that side (a minimum-effect test
+  where the null is a margin, as for the model-free ranks: beyond ``±margin``);
+* **in line**: the whole interval lies inside the equivalence band ``[-band, +band]`` — the two
+  one-sided tests of equivalence (Schuirmann 1987; Lakens 2017, "Equivalence Tests", *Social
+  Psychological and Personality Science* 8(4)) read at the interval's level, which is conservative:
+  "in line" is a claim that the data is as clean as the reference within the band, so it needs the
+  precision to make it;
+* **inconclusive**: neither; the audit could not tell, and :func:`minimum_detectable_effect` says how
+  large a difference it would have seen.
+
+The levels are family-wise (:func:`family_confidence`, Bonferroni) over every test an audit reads
+together, so a clean dataset reads "more" or "less" somewhere at most ``1 - confidence`` of the time.
+
+Examples:
+    >>> read_interval(-2.2, -18.0, 13.6, band=10.0)
+    'inconclusive'
+    >>> read_interval(1.0, -4.0, 6.0, band=10.0), read_interval(12.0, 3.0, 21.0, band=10.0)
+    ('in line', 'more')
+    >>> round(minimum_detectable_effect(5.0, 0.9875), 1)   # se 5 points, four categories at 95 % family-wise
+    16.7
+"""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+#: The power at which the minimum detectable effect is stated (the conventional 80 %; Cohen 1988).
+POWER = 0.80
+#: The readings of a difference against a reference, in the order a user acts on them.
+READINGS = ("more", "in line", "less", "inconclusive")
+
+
+def family_confidence(confidence: float, family: int) -> float:
+    """The per-test confidence that keeps ``confidence`` family-wise over ``family`` tests.
+
+    Bonferroni's inequality (Dunn, "Multiple comparisons among means", JASA 1961): with each of
+    ``m`` intervals at ``1 - (1 - confidence) / m``, the chance that any of them misses its true value
+    is at most ``1 - confidence``. Why here: an audit reads every bias category (and each category's
+    model-free figure) at once, so at 95 % per test a clean dataset would read "more" or "less"
+    somewhere about one audit in five; at the family level, one in twenty at most.
+
+    >>> family_confidence(0.95, 4), family_confidence(0.95, 1)
+    (0.9875, 0.95)
+
+    Raises:
+        ValueError: ``family < 1`` or ``confidence`` not in (0, 1).
+    """
+    if family < 1 or not 0.0 < confidence < 1.0:
+        raise ValueError(f"family_confidence needs family >= 1 and 0 < confidence < 1, got {family}, {confidence}")
+    return round(1.0 - (1.0 - confidence) / family, 10)
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (0.95 → 1.96)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def minimum_detectable_effect(se: float, confidence: float, power: float = POWER, margin: float = 0.0) -> float:
+    """The smallest true difference (the unit of ``se``) that a two-sided test at ``confidence`` reads
+    beyond ``margin`` with probability ``power``: ``margin + (z_(1+confidence)/2 + z_power) · se``
+    (normal approximation; e.g. Cohen 1988, ch. 1; with a margin, a minimum-effect test).
+
+    >>> round(minimum_detectable_effect(1.0, 0.95), 2)
+    2.8
+
+    Raises:
+        ValueError: ``se`` is negative or ``power`` not in (0, 1).
+    """
+    if se < 0 or not 0.0 < power < 1.0:
+        raise ValueError(f"minimum_detectable_effect needs se >= 0 and 0 < power < 1, got {se}, {power}")
+    return margin + (z_value(confidence) + NormalDist().inv_cdf(power)) * se
+
+
+def read_interval(value: float, low: float, high: float, *, band: float, margin: float = 0.0) -> str:
+    """The reading of a difference (signed so that ``+`` is towards the bias) from its interval: "more" when
+    ``low > margin``, "less" when ``high < -margin``, "in line" when ``-band <= low`` and ``high <= band``,
+    else "inconclusive" (module docstring). ``value`` is not used for the reading (the interval decides);
+    it is taken so that calls read as the figure they judge.
+
+    Raises:
+        ValueError: ``band`` or ``margin`` is negative, or ``low > high``.
+    """
+    if band < 0 or margin < 0 or low > high:
+        raise ValueError(f"read_interval needs band >= 0, margin >= 0 and low <= high, got {band}, {margin}, {low}, {high}")
+    if low > margin:
+        return "more"
+    if high < -margin:
+        return "less"
+    if -band <= low and high <= band:
+        return "in line"
+    return "inconclusive"
