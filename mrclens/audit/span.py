@@ -368,19 +368,23 @@ def perturb_sets(run: AuditRun) -> None:
 
 
 def model_free_step(run: AuditRun, reference) -> list:
-    """Step 2b, the model-free figures of the evaluation data beside ``reference`` (issue 17;
-    :func:`mrclens.scoring.model_free.model_free_figures`). Sets ``seconds["stats"]``."""
+    """Step 2b, the model-free figures of **all the audited data** — the training and the evaluation
+    part: they need no reader, and more questions and articles narrow their intervals (issue 41) — beside
+    ``reference`` (issue 17; :func:`mrclens.scoring.model_free.model_free_figures`, clustered by
+    article). Sets ``seconds["stats"]``."""
     from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
     from mrclens.stats import compute_stats, compute_stats_per_article
 
-    options, eval_data = run.options, run.data.eval
+    options = run.options
+    audited = Dataset([*run.data.train.articles, *run.data.eval.articles], run.data.eval.version)
     t0 = time.perf_counter()
-    model_free = model_free_figures(compute_stats(eval_data, cache_dir=options.cache_dir, progress=options.progress,
+    model_free = model_free_figures(compute_stats(audited, cache_dir=options.cache_dir, progress=options.progress,
                                                   n_process=1), reference,
-                                    clusters=cluster_standard_errors(compute_stats_per_article(eval_data, options.cache_dir)))
+                                    clusters=cluster_standard_errors(compute_stats_per_article(audited, options.cache_dir)))
     run.seconds["stats"] = time.perf_counter() - t0
-    run.echo(f"[stats] {len(model_free)} model-free figures of the evaluation data beside {reference.name} "
-             f"({run.seconds['stats']:.1f} s)")
+    n = audited.counts()["questions"]
+    run.echo(f"[stats] {len(model_free)} model-free figures of the audited data ({n:,} questions, training and "
+             f"evaluation parts) beside {reference.name} ({run.seconds['stats']:.1f} s)")
     return model_free
 
 

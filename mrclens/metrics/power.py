@@ -59,10 +59,27 @@ def z_value(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
-def minimum_detectable_effect(se: float, confidence: float, power: float = POWER, margin: float = 0.0) -> float:
+def critical_value(confidence: float, df: int | None = None) -> float:
+    """The two-sided quantile of ``confidence``: Student's t with ``df`` degrees of freedom (a cluster-robust
+    standard error over ``k`` articles has ``k - 1``; Cameron & Miller 2015, "A Practitioner's Guide to
+    Cluster-Robust Inference", J. Human Resources 50(2)), or the normal one when ``df`` is ``None``.
+
+    >>> round(critical_value(0.95), 3), round(critical_value(0.95, 7), 3)
+    (1.96, 2.365)
+    """
+    if df is None:
+        return z_value(confidence)
+    from scipy.stats import t
+
+    return float(t.ppf(0.5 + confidence / 2.0, df))
+
+
+def minimum_detectable_effect(se: float, confidence: float, power: float = POWER, margin: float = 0.0,
+                              df: int | None = None) -> float:
     """The smallest true difference (the unit of ``se``) that a two-sided test at ``confidence`` reads
-    beyond ``margin`` with probability ``power``: ``margin + (z_(1+confidence)/2 + z_power) · se``
-    (normal approximation; e.g. Cohen 1988, ch. 1; with a margin, a minimum-effect test).
+    beyond ``margin`` with probability ``power``: ``margin + (q_(1+confidence)/2 + q_power) · se`` with
+    normal quantiles, or Student's t with ``df`` degrees of freedom (e.g. Cohen 1988, ch. 1; with a
+    margin, a minimum-effect test).
 
     >>> round(minimum_detectable_effect(1.0, 0.95), 2)
     2.8
@@ -72,7 +89,11 @@ def minimum_detectable_effect(se: float, confidence: float, power: float = POWER
     """
     if se < 0 or not 0.0 < power < 1.0:
         raise ValueError(f"minimum_detectable_effect needs se >= 0 and 0 < power < 1, got {se}, {power}")
-    return margin + (z_value(confidence) + NormalDist().inv_cdf(power)) * se
+    if df is None:
+        return margin + (z_value(confidence) + NormalDist().inv_cdf(power)) * se
+    from scipy.stats import t
+
+    return margin + (critical_value(confidence, df) + float(t.ppf(power, df))) * se
 
 
 def read_interval(value: float, low: float, high: float, *, band: float, margin: float = 0.0) -> str:

@@ -64,7 +64,7 @@ from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
 from mrclens.categories import figure_category
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.metrics.power import minimum_detectable_effect, read_interval, z_value
+from mrclens.metrics.power import critical_value, minimum_detectable_effect, read_interval, z_value
 
 
 class Figure(NamedTuple):
@@ -260,15 +260,19 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     it lies inside ``±margin`` (the equivalence band: :data:`RANK_MARGIN` for a chance-corrected rank), else
     "inconclusive" (:func:`mrclens.metrics.power.read_interval`); ``mde`` is the smallest difference beyond
     the margin read at 80 % power (:func:`mrclens.metrics.power.minimum_detectable_effect`), in the
-    figure's unit. A figure without a difference is left as it is.
+    figure's unit. A figure whose standard error is clustered by ``articles`` (``k`` of them) is read with
+    Student's t on ``k - 1`` degrees of freedom (:func:`mrclens.metrics.power.critical_value`), else with
+    the normal quantile. A figure without a difference is left as it is.
     """
     if fig.difference is None or fig.difference_ci_low is None or fig.difference_ci_high is None:
         return fig
     se = (fig.difference_ci_high - fig.difference_ci_low) / (2.0 * z_value(confidence))
-    low, high = fig.difference - z_value(level) * se, fig.difference + z_value(level) * se
+    df = fig.articles - 1 if fig.articles is not None and fig.articles > 1 else None  # clustered: t(k - 1)
+    q = critical_value(level, df)
+    low, high = fig.difference - q * se, fig.difference + q * se
     fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(low), _r(high), level
     fig.comparison = _COMPARISON[read_interval(fig.difference, low, high, band=fig.margin, margin=fig.margin)]
-    fig.mde = _r(minimum_detectable_effect(se, level, margin=fig.margin))
+    fig.mde = _r(minimum_detectable_effect(se, level, margin=fig.margin, df=df))
     return fig
 
 
