@@ -132,6 +132,9 @@ MODEL = FolderKind("train", _is_file_named(CHECKPOINT_FILES), lambda d: (d / "co
 #: ``mrclens selftest --out``: selftest.json and one folder per planting.
 SELFTEST = FolderKind("selftest", lambda p: p.name == SELFTEST_JSON or _is_planting_folder(p),
                       lambda d: (d / SELFTEST_JSON).is_file() or any(_is_planting_folder(p) for p in d.iterdir()))
+#: ``mrclens selftest --curve --out``: the detection curve and its picture (:mod:`mrclens.artifacts.detection_curve`).
+CURVE = FolderKind("selftest --curve", _is_file_named(("detection-curve.json", "detection-curve.png")),
+                   lambda d: (d / "detection-curve.json").is_file())
 #: An audit's ``predictions/``: one file per set, and the folders of further readers and draws.
 PREDICTIONS = FolderKind("audit", lambda p: bool(SET_FILE.match(p.name) or REPLICATE_DIR.match(p.name)),
                          lambda d: True)

@@ -44,7 +44,10 @@ sentence unit, 16–48 % on one-question-per-paragraph data), where e9's drop is
 The difference is on the *bias
 side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``
 ablations, a smaller one for ``small_drop`` ablations). ``reference_bias`` is ``"more"`` when the
-interval lies wholly on the bias side, ``"less"`` when wholly on the other, else ``"in line"``.
+interval lies wholly on the bias side, ``"less"`` when wholly on the other, ``"in line"`` only when it
+lies inside the equivalence band ``±``:data:`DROP_BAND`, else ``"inconclusive"`` (issue 41,
+:func:`mrclens.metrics.power.read_interval`: "in line" is a claim that the data is as clean as the
+reference, so it needs the precision to make it).
 
 **Per category** (:func:`category_comparison`): the mean over its compared ablations of the
 difference signed towards the bias (``+`` = more of the bias than the reference), with standard
@@ -52,10 +55,14 @@ error ``sqrt(Σ se_i² / k² + structure_sd_category²)`` (the ablations are tre
 share questions, so the interval is approximate; ``se_i`` without the ablations' own structure terms,
 since a structure effect moves a category's ablations together and is measured on the mean).
 ``"more"`` when its interval excludes 0 on the ``+`` side, ``"less"``
-on the ``−`` side, else ``"in line"``. The categories' intervals hold the results' confidence
-*family-wise* over the categories compared in one audit (Bonferroni, :func:`family_confidence`: 98.75 %
-each for four categories at 95 %), because a user reads all of them at once: at 95 % each, a clean
-dataset would read "more" or "less" somewhere about one audit in five. The ablations' own intervals
+on the ``−`` side, ``"in line"`` when it lies inside ``±DROP_BAND``, else ``"inconclusive"``, with the
+**minimum detectable effect** at 80 % power (``reference_mde``: the difference this audit would read
+"more" four times in five; :func:`mrclens.metrics.power.minimum_detectable_effect`). The intervals
+hold the results' confidence *family-wise* over every test read together (Bonferroni,
+:func:`family_confidence`): each category's drops and each model-free verdict figure
+(:func:`verdict_family`; 99.29 % each for four categories and three figures at 95 %), because a user
+reads all of them at once: at 95 % each, a clean dataset would read "more" or "less" somewhere about
+one audit in three. The ablations' own intervals
 stay at the results' level (they describe; the categories decide). Why a mean rather than a majority of the ablations (the rule
 of the absolute levels, :func:`mrclens.scoring.readings.category_level`): every ablation is
 already calibrated by its reference here, so an ablation that is small for every reader (e3) is
@@ -63,17 +70,21 @@ small on the reference too and cannot decide the category, and a shortcut that o
 category catches far beyond the reference (e6 for nouns) is not outvoted by probes that could not
 see it (e7 verbs, e8 adjectives).
 
-**The category verdict** (``reference_bias`` of a category) also reads the category's model-free
-figures (:mod:`mrclens.scoring.model_free`, compared with the reference's by article-clustered
-intervals): it is ``"more"`` when the drops say more **or** a model-free figure differs from the
-reference's in the direction that offers the shortcut (``reference_basis`` says which). Why: a
+**The category verdict** (``reference_bias`` of a category) combines two routes (:func:`combine_routes`):
+the drops, and the category's model-free verdict figures (:mod:`mrclens.scoring.model_free`, computed on
+all the audited data, compared with the reference's by article-clustered intervals with Student's t,
+"in line" only inside their band): ``"more"`` when the data differs towards the shortcut, or when the
+drops say more and the data does not say less (the routes pointing opposite ways read
+``"inconclusive"``, ``reference_why`` ``"opposite"``); ``"less"`` from either route when the other does
+not say more; ``"in line"`` only when every compared route reads "in line"; otherwise
+``"inconclusive"`` (``reference_why``: ``"cannot tell"``, or ``"weak"`` for a weak reader).
+``reference_basis`` says which route decided. Why the data's "more" wins over drops that read less: a
 probe can miss a shortcut that it offers again. On data whose answer sentences repeat the question
 (the ``overlap`` planting of ``mrclens selftest``), a reader that has learned to find the answer by
 its overlap with the question is *less* drawn away than a SQuAD reader by e1's inserted question
 (measured: e1 costs it 5.5 F1 points, the quick SQuAD reader 18.3), because the answer sentence
 still matches the question better; the data itself shows the shortcut plainly (answers in the
-sentence most similar to the question: 98 % against SQuAD's 81 %). Otherwise the verdict is the
-drops' (``"less"``, ``"in line"``, ``"inconclusive"``), and with no compared drop the figures'.
+sentence most similar to the question: 98 % against SQuAD's 81 %).
 
 **Weak readers**: below :data:`mrclens.scoring.readings.LOW_BASELINE_F1` baseline F1 (on SQuAD v2.0
 data also HasAns), the comparison is ``"inconclusive"``: a reader that has learned little cannot
@@ -105,7 +116,7 @@ from typing import Any, NamedTuple, Sequence
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
+from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval
 from mrclens.scoring.model_free import FIGURES, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 

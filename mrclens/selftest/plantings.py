@@ -414,6 +414,66 @@ def plant(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None, pro
                        changed, unchanged)
 
 
+# ----------------------------------------------------------------------------------------------- graded
+#: The planting rates of the detection curve (issue 41): the share of questions that carry the shortcut.
+GRADED_RATES = (0.10, 0.25, 0.50, 1.00)
+
+
+def planted_share(question_ids: list[str], planting: str, rate: float, seed: int) -> frozenset[str]:
+    """The question ids that carry the shortcut at ``rate``: the first ``round(rate × n)`` ids in an order
+    fixed by the seed (sha256 of seed, planting and id), so each rate's share holds the smaller rates' shares.
+
+    >>> ids = [f"q{i}" for i in range(10)]
+    >>> len(planted_share(ids, "overlap", 0.25, 0)), planted_share(ids, "overlap", 0.1, 0) <= planted_share(ids, "overlap", 0.5, 0)
+    (2, True)
+
+    Raises:
+        ValueError: ``rate`` is not in [0, 1].
+    """
+    if not 0.0 <= rate <= 1.0:
+        raise ValueError(f"a planting rate is a share of the questions in [0, 1], got {rate}")
+    order = sorted(question_ids, key=lambda q: hashlib.sha256(f"{seed}\x1f{planting}\x1f{q}".encode()).hexdigest())
+    return frozenset(order[: round(rate * len(order))])
+
+
+def plant_graded(dataset: Dataset, planting: str, rates: tuple[float, ...] = GRADED_RATES, seed: int = 0, *,
+                 cache_dir=None, progress: bool = False) -> tuple[dict[float, Dataset], Dataset]:
+    """Graded plantings (issue 41): for each rate, ``dataset`` with the shortcut planted in that share of its
+    questions (:func:`planted_share`) and the clean side's edit on every other question; and the clean
+    counterpart (rate 0). Built by :func:`plant`'s rules with the same draws, so a rate's dataset differs
+    from the clean one only in its planted share.
+
+    Returns:
+        ``({rate: dataset}, clean dataset)`` (same question ids, in the same order).
+
+    Raises:
+        KeyError: an unknown planting name.
+        ValueError: a rate outside [0, 1].
+        InvariantError: an edit broke an answer offset (a bug).
+    """
+    spec = PLANTINGS[planting]
+    items = _items(dataset, seed, cache_dir, progress)
+    sides = []
+    for item in items:
+        pair = {}
+        for side, fn in (("planted", spec.planted), ("clean", spec.clean)):
+            paragraph, _ = fn(item, make_rng(seed, f"selftest-{planting}", item.question.id))
+            check_answers(paragraph, f"selftest {planting} ({side})")
+            pair[side] = paragraph
+        sides.append((item.title, item.question.id, pair))
+    ids = [qid for _, qid, _ in sides]
+
+    def build(share: frozenset[str]) -> Dataset:
+        articles: list[Article] = []
+        for title, qid, pair in sides:
+            if not articles or articles[-1].title != title:
+                articles.append(Article(title, []))
+            articles[-1].paragraphs.append(pair["planted" if qid in share else "clean"])
+        return Dataset(articles, dataset.version)
+
+    return {rate: build(planted_share(ids, planting, rate, seed)) for rate in rates}, build(frozenset())
+
+
 # ----------------------------------------------------------------------------------------------- shapes
 #: Sentence units a ``short`` context keeps.
 SHORT_UNITS = 3
