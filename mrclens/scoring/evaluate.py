@@ -29,6 +29,7 @@ from typing import Mapping, Sequence
 from mrclens import __version__
 from mrclens.artifacts.manifest import AblationEntry, PerturbationManifest, manifest_path, read_manifest
 from mrclens.artifacts.predictions import PredictionsDir, read_predictions_dir
+from mrclens.errors import ArtifactError
 from mrclens.artifacts.question_scores import SetQuestionScores
 from mrclens.artifacts.results import (
     AuditRecord,
@@ -416,10 +417,18 @@ def load_replicates(
             rep_sets[key] = load_perturbed_dir(rep.perturbed_dir, progress=progress)
         r_manifest, r_datasets = rep_sets[key]
         r_files = r_manifest.set_files()
-        r_found = read_predictions_dir(rep.predictions_dir, list(r_files), r_manifest.task)
+        try:
+            r_found = read_predictions_dir(rep.predictions_dir, list(r_files), r_manifest.task)
+            error = None
+        except ArtifactError as err:  # no folder, or none of its files: every set may still be draw 0's (issue 42)
+            error = err
+            r_found = PredictionsDir(Path(rep.predictions_dir), dict.fromkeys(r_files),
+                                     {name: f"no prediction file in {rep.predictions_dir}" for name in r_files})
         if rep.draw == 0:
             first_of.setdefault(rep.reader, (r_manifest, rep.perturbed_dir, r_found))
         preds, reasons = _with_draw0_predictions(rep, r_files, r_found, first_of.get(rep.reader))
+        if error is not None and all(preds.get(name) is None for name in r_files):
+            raise error
         record = ReplicateRecord(rep.draw, r_manifest.seed if r_manifest.draw == 0 else (r_manifest.draw_seed or 0),
                                  rep.reader, rep.reader_seed, _rel(rep.perturbed_dir, results_dir),
                                  _rel(rep.predictions_dir, results_dir))

@@ -186,3 +186,28 @@ def test_note_instability_names_draws_or_readers():
     assert c.unstable is False and c.reading == "e1: read."
     (d,), _ = note_instability([entry(["strong"])], [])  # a single run: not judged
     assert d.unstable is None
+
+
+def test_a_draw_whose_sets_all_equal_draw_0_needs_no_predictions_folder(two_draws):
+    """Issue 42 (found re-checking item 12): when every set of draw 1 is byte-identical to draw 0's, nothing
+    is predicted for it and its predictions folder is never made; the audit crashed with "predictions/draw-1:
+    not a directory". Every set then takes draw 0's predictions."""
+    d0, p0, d1, _, root = two_draws
+    m = json.loads((d1 / "manifest.json").read_text())
+    for name in ("e1", "e3", "e4", "c4"):  # draw 1's sets: the same bytes as draw 0's
+        shutil.copyfile(d0 / m["ablations"][name]["file"], d1 / m["ablations"][name]["file"])
+    r = score_and_publish(d0, p0, root / "same", seed=0, n_resamples=200, progress=False,
+                          replicates=[Replicate(d1, root / "no-such-folder", draw=1)]).results
+    e3 = r.ablation("e3")
+    assert e3.evaluated and [x.f1_drop for x in e3.replicates] == [0.0, 0.0]
+    # a replicate with neither a folder nor sets equal to draw 0's is still refused, naming the folder
+    from mrclens.errors import ArtifactError
+
+    (d1 / m["ablations"]["e3"]["file"]).write_text((d1 / m["ablations"]["e3"]["file"]).read_text() + " ")
+    for name in ("e1", "e4", "c4", "original", "original-truncated"):
+        target = d1 / (m["ablations"][name]["file"] if name in m["ablations"] else f"{name}.json")
+        if target.exists():
+            target.write_text(target.read_text() + " ")
+    with pytest.raises(ArtifactError, match="no-such-folder"):
+        score_and_publish(d0, p0, root / "other", seed=0, n_resamples=200, progress=False,
+                          replicates=[Replicate(d1, root / "no-such-folder", draw=1)])
