@@ -20,15 +20,20 @@ standard error goes:
 
 The returned object supports what MRCLens uses of tqdm: iteration, ``update(n)``,
 ``set_postfix(**values)``, ``close()`` and ``with``.
+
+Other libraries' bars (``datasets``' "Saving the dataset", ``huggingface_hub`` …, all tqdm) follow the
+same rule while :func:`library_bars` is active, as it is around every ``mrclens`` command: shown on a
+terminal, off under ``-q`` and when standard error is not a terminal (a log file, a CI job).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import time
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 log = logging.getLogger("mrclens.progress")
 
@@ -67,6 +72,44 @@ def silenced() -> bool:
             return logger.level > logging.INFO
         logger = logger.parent
     return False
+
+
+def library_bars_wanted() -> bool:
+    """Whether another library's progress bar may show now: where MRCLens's own would be a bar (standard
+    error is a terminal and progress is not :func:`silenced`)."""
+    return not silenced() and _stderr_is_terminal()
+
+
+#: tqdm's positional parameters before ``disable`` (iterable, desc, total, leave, file, ncols, mininterval,
+#: maxinterval, miniters, ascii): a call passing ``disable`` by position is left alone.
+_TQDM_BEFORE_DISABLE = 10
+
+
+@contextlib.contextmanager
+def library_bars() -> Iterator[None]:
+    """While inside, every tqdm bar another library opens (``datasets``, ``huggingface_hub`` …: they all
+    subclass ``tqdm.std.tqdm``) is turned off (``disable=True``) unless :func:`library_bars_wanted` when it
+    opens. tqdm's own switches (``TQDM_DISABLE``, ``HF_DATASETS_DISABLE_PROGRESS_BARS``) are read once when
+    the library is imported, so they cannot follow ``-q``; this wraps ``tqdm.std.tqdm.__init__`` instead and
+    puts it back on leaving. Nothing is imported when tqdm is not installed.
+    """
+    try:
+        from tqdm import std
+    except ImportError:
+        yield
+        return
+    original = std.tqdm.__dict__["__init__"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) <= _TQDM_BEFORE_DISABLE and not library_bars_wanted():
+            kwargs["disable"] = True
+        original.__get__(self, type(self))(*args, **kwargs)
+
+    std.tqdm.__init__ = __init__
+    try:
+        yield
+    finally:
+        std.tqdm.__init__ = original
 
 
 def _stderr_is_terminal() -> bool:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 import errno
+import functools
 import importlib
 import json
 import os
@@ -46,6 +47,7 @@ import click
 from mrclens import __version__
 from mrclens.cli.options import verbosity_options
 from mrclens.cli.preflight import install as install_preflight
+from mrclens.progress import library_bars
 from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError, Msg
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
@@ -102,7 +104,7 @@ class _Group(click.Group):
         if target is None:
             return None
         module, attr = target.split(":")
-        command = install_preflight(getattr(importlib.import_module(module), attr))
+        command = _with_library_bars(install_preflight(getattr(importlib.import_module(module), attr)))
         command.short_help = SUMMARIES[name]
         return command
 
@@ -204,6 +206,24 @@ def _fail(ctx: click.Context, message: str, exit_code: int) -> None:
     _echo_json_error(ctx, message, exit_code)
     click.echo(f"error: {message}", err=True)
     sys.exit(exit_code)
+
+
+def _with_library_bars(command: click.Command) -> click.Command:
+    """Run ``command``'s function inside :func:`mrclens.progress.library_bars` (once; returns ``command``):
+    other libraries' progress bars (``datasets`` …) show only where MRCLens's own would, never under ``-q``
+    or when standard error is not a terminal."""
+    if getattr(command, "_mrclens_library_bars", False) or command.callback is None:
+        return command
+    callback = command.callback
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        with library_bars():
+            return callback(*args, **kwargs)
+
+    command.callback = run
+    command._mrclens_library_bars = True  # type: ignore[attr-defined]
+    return command
 
 
 def _crash(err: BaseException, ctx: click.Context | None = None) -> None:
