@@ -32,7 +32,6 @@ import typing
 from dataclasses import asdict
 from typing import Any
 
-from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, SetResult
 from mrclens.artifacts.results_csv import csv_columns, results_frame
 from mrclens.errors import MRCLensError
 
@@ -105,6 +104,13 @@ def _flat_columns(cls: type) -> dict[str, str]:
     return out
 
 
+def _entry_class(results: Any, name: str) -> type:
+    """The dataclass of the entries of ``results.<name>`` (a list, or a dict's values), read from the
+    results' own type (:mod:`mrclens.artifacts.results` imports this module: hence no import of it here)."""
+    tp = _unoptional(typing.get_type_hints(type(results))[name])
+    return _unoptional(typing.get_args(tp)[-1])
+
+
 def _typed(frame, cls: type, columns: dict[str, str]):
     dtypes = column_dtypes(cls, {c: p for c, p in columns.items() if c in frame.columns})
     return frame.astype(dtypes) if dtypes else frame
@@ -122,11 +128,12 @@ def results_table(results: Any, table: str = "ablations"):
     if table not in TABLES:
         raise MRCLensError(f"unknown results table {table!r}; choose one of {', '.join(TABLES)}")
     if table == "ablations":
-        return _typed(results_frame(results), AblationResult, dict(csv_columns(results)))
+        return _typed(results_frame(results), _entry_class(results, "ablations"), dict(csv_columns(results)))
     if table == "categories":
-        cls, rows = CategoryResult, [_flat(c) for c in results.categories]
+        rows = [_flat(c) for c in results.categories]
     elif table == "model_free":
-        cls, rows = ModelFreeFigure, [_flat(m) for m in results.model_free]
+        rows = [_flat(m) for m in results.model_free]
     else:
-        cls, rows = SetResult, [_flat(s, {"set": name}) for name, s in results.sets.items()]
+        rows = [_flat(s, {"set": name}) for name, s in results.sets.items()]
+    cls = _entry_class(results, "sets" if table == "sets" else table)
     return _typed(pd.DataFrame(rows), cls, _flat_columns(cls))
