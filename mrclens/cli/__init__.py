@@ -73,6 +73,7 @@ COMMANDS = {
     "validate": "mrclens.cli.validate:validate",
     "selftest": "mrclens.cli.selftest:selftest",
     "card": "mrclens.cli.card:card",
+    "cache": "mrclens.cli.cache:cache",
 }
 
 #: One line per command for `mrclens --help` (which imports no command module), also each
@@ -92,6 +93,7 @@ SUMMARIES = {
     "convert": "Convert to SQuAD JSON, JSON Lines, parquet or an HF folder.",
     "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
     "card": "Draft a dataset card's bias section and Croissant RAI fields.",
+    "cache": "Show (info) or remove (clear) the parse and statistics caches.",
 }
 
 
