@@ -98,7 +98,7 @@ def test_every_json_command_prints_an_error_as_one_json_object(tmp_path):
     bad_input = {
         "validate": [str(folder)], "stats": [str(not_data)], "check": [str(not_data)],
         "evaluate": [str(not_data), str(not_data)], "compare": [str(not_data), str(not_data), "--out", str(tmp_path / "c")],
-        "diff-results": [str(not_data), str(not_data)],
+        "diff-results": [str(not_data), str(not_data)], "cache": ["clear", "nope", "--cache-dir", str(folder)],
     }
     runner = CliRunner()
     for name in names:
@@ -109,7 +109,7 @@ def test_every_json_command_prints_an_error_as_one_json_object(tmp_path):
         res = runner.invoke(main, ["-q", name, *bad_input[name], "--json"])
         assert res.exit_code == errors.EXIT_BAD_INPUT, (name, res.output)
         message = _error_object(res)["error"]
-        assert str(folder if name == "validate" else not_data) in message, (name, message)
+        assert str(folder if name in ("validate", "cache") else not_data) in message, (name, message)
         assert f"error: {message.splitlines()[0]}" in res.stderr, name
         res = runner.invoke(main, [name, *bad_input[name]])  # without --json: nothing on stdout
         assert res.exit_code == errors.EXIT_BAD_INPUT and res.stdout == "", (name, res.stdout)
