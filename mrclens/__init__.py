@@ -27,7 +27,7 @@ _EXPORTS = {
     "MRCLensError": ("mrclens.errors", "MRCLensError"),
     "Answer": ("mrclens.squad", "Answer"),
     "Article": ("mrclens.squad", "Article"),
-    "QADataset": ("mrclens.squad", "Dataset"),
+    "QADataset": ("mrclens.squad", "QADataset"),
     "Paragraph": ("mrclens.squad", "Paragraph"),
     "Question": ("mrclens.squad", "Question"),
     "load_qa_dataset": ("mrclens.formats", "load_dataset"),

@@ -12,7 +12,14 @@ write (an intact header over garbled pages: ``database disk image is malformed``
 be read is recomputed by the caller. A cache directory that cannot be created or written (it is a file, or
 read-only) is a :class:`~mrclens.errors.CacheError`. SQLite in WAL mode lets several processes
 read while one writes. Nothing here knows what is stored: :mod:`mrclens.parsing` keeps spaCy
-parses, :mod:`mrclens.stats.cache` per-paragraph statistics.
+parses, :mod:`mrclens.stats.cache` per-paragraph statistics, :mod:`mrclens.languages` the language
+reports.
+
+Where the caches live and what they hold (``mrclens cache info|clear``): :func:`default_cache_dir`
+(``$MRCLENS_CACHE_DIR`` or ``~/.cache/mrclens``), :func:`cache_files` (each cache file with its size
+and entries) and :func:`clear_caches` (removes cache files, all or by name, and nothing else).
+:meth:`DiskCache.trim` keeps a table under a size by removing its oldest entries first (the parse
+cache's cap, :func:`mrclens.parsing.parse_cache_limit`).
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ import datetime as _dt
 import json
 import logging
 import os
+import re
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from mrclens.errors import CacheError, Msg
+from mrclens.errors import CacheError, MRCLensError, Msg
 
 _SQL_CHUNK = 900  # below SQLite's default limit of 999 bound parameters
 _LOG = logging.getLogger("mrclens.cache")
@@ -66,6 +75,157 @@ def is_damage(err: sqlite3.DatabaseError) -> bool:
     if name:
         return name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or name.startswith(("SQLITE_NOTADB_", "SQLITE_CORRUPT_"))
     return type(err) is sqlite3.DatabaseError  # Python < 3.11: OperationalError (locked …) is a subclass
+
+
+#: Environment variable naming the cache directory (:func:`default_cache_dir`).
+CACHE_DIR_ENV = "MRCLENS_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    """The cache directory: ``$MRCLENS_CACHE_DIR`` if set, else ``~/.cache/mrclens``."""
+    env = os.environ.get(CACHE_DIR_ENV)
+    return Path(env) if env else Path.home() / ".cache" / "mrclens"
+
+
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 1000**2, "mb": 1000**2, "g": 1000**3, "gb": 1000**3,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "t": 1000**4, "tb": 1000**4, "tib": 2**40}
+
+
+def parse_size(text: str) -> int | None:
+    """A size in bytes from ``"2GiB"``, ``"500 MB"``, ``"1.5G"`` or ``"1048576"`` (``K``/``M``/``G``/``T``
+    and ``KB``… are powers of 1000, ``KiB``/``MiB``/``GiB``/``TiB`` powers of 1024); ``None`` for
+    ``"none"``/``"unlimited"`` (no cap).
+
+    >>> parse_size("2GiB"), parse_size("500 MB"), parse_size("unlimited")
+    (2147483648, 500000000, None)
+
+    Raises:
+        ValueError: not a size (the message says what is accepted).
+    """
+    value = text.strip().lower()
+    if value in ("none", "unlimited"):
+        return None
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", value)
+    if match is None or match.group(2) not in _UNITS:
+        raise ValueError(f"{text!r} is not a size: give a number of bytes with an optional unit (500MB, 2GiB), "
+                         "or 'unlimited'")
+    return int(float(match.group(1)) * _UNITS[match.group(2)])
+
+
+def format_size(n: int) -> str:
+    """``n`` bytes for people, in powers of 1024: ``"9.6 MiB"``, ``"512 B"``.
+
+    >>> format_size(10010624), format_size(512)
+    ('9.5 MiB', '512 B')
+    """
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"  # (not reached)
+
+
+#: A cache file's name: ``NAME-vN.sqlite`` (the cache's name and its schema version).
+_CACHE_FILE = re.compile(r"(?P<name>[a-z][a-z0-9_]*)-v(?P<version>\d+)\.sqlite")
+
+
+@dataclass
+class CacheFile:
+    """One cache file of a cache directory (:func:`cache_files`).
+
+    Attributes:
+        name: the cache's name, the file name before ``-vN`` (``"parses"``, ``"stats"``, ``"languages"``).
+        path: the SQLite file.
+        files: it and the files that belong to it (``-wal``, ``-shm`` and damaged copies moved aside).
+        size: bytes of all of :attr:`files`.
+        entries: rows per table (``{"parses": 12345, "fingerprints": 2}``); ``None`` when the file cannot
+            be read (damaged).
+    """
+
+    name: str
+    path: Path
+    files: list[Path] = field(default_factory=list)
+    size: int = 0
+    entries: dict[str, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "file": str(self.path), "bytes": self.size, "entries": self.entries,
+                "files": [str(f) for f in self.files]}
+
+
+def cache_files(directory: str | os.PathLike | None = None, *, count: bool = True) -> list[CacheFile]:
+    """The cache files in ``directory`` (default :func:`default_cache_dir`), by name: each ``NAME-vN.sqlite``
+    with its side files, its size and (``count``) its rows per table, read without writing. Other files in
+    the directory are not MRCLens's and are left out. An absent directory has none.
+    """
+    folder = Path(directory) if directory is not None else default_cache_dir()
+    if not folder.is_dir():
+        return []
+    found: dict[str, CacheFile] = {}
+    for path in sorted(folder.iterdir()):
+        match = _CACHE_FILE.fullmatch(path.name)
+        if match and path.is_file():
+            found[path.name] = CacheFile(match.group("name"), path, [path])
+            if count:
+                found[path.name].entries = _count_rows(path)
+    for path in sorted(folder.iterdir()):  # -wal, -shm, .damaged-… (and a damaged copy's own -wal/-shm)
+        owner = next((c for base, c in found.items() if path.name.startswith(base) and path.is_file()
+                      and path.name[len(base):].startswith(("-wal", "-shm", "-journal", ".damaged-"))), None)
+        if owner is not None:
+            owner.files.append(path)
+    for cache in found.values():
+        cache.size = sum(f.stat().st_size for f in cache.files if f.exists())
+    return sorted(found.values(), key=lambda c: (c.name, c.path.name))
+
+
+def _count_rows(path: Path) -> dict[str, int] | None:
+    """Rows per table of the SQLite file ``path`` (``None``: unreadable). Only reads; opened as the caches
+    open it, so that closing removes the ``-wal``/``-shm`` files as usual (read-only where the folder is)."""
+    for uri in (f"file:{path}?mode=rw", f"file:{path}?mode=ro"):
+        try:
+            con = sqlite3.connect(uri, uri=True, timeout=10)
+        except sqlite3.Error:
+            continue
+        try:
+            tables = [row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+            return {t: con.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in tables}
+        except sqlite3.Error:
+            continue
+        finally:
+            con.close()
+    return None
+
+
+def clear_caches(directory: str | os.PathLike | None = None, names: Iterable[str] | None = None) -> list[CacheFile]:
+    """Remove the cache files of ``directory`` (default :func:`default_cache_dir`): every one, or those of
+    the caches in ``names`` (every schema version of each). Removes only :func:`cache_files`' files, never
+    anything else in the directory, nor the directory. Run it when no ``mrclens`` command is running.
+
+    Returns:
+        the caches removed (with their sizes).
+
+    Raises:
+        MRCLensError: a name that is no cache in the directory (the message lists those there).
+        CacheError: a file cannot be removed.
+    """
+    caches = cache_files(directory, count=False)
+    if names is not None:
+        wanted = list(dict.fromkeys(names))
+        known = sorted({c.name for c in caches})
+        unknown = [n for n in wanted if n not in known]
+        if unknown:
+            where = Path(directory) if directory is not None else default_cache_dir()
+            raise MRCLensError(f"no cache named {', '.join(map(repr, unknown))} in {where}; "
+                               f"the caches there: {', '.join(known) or 'none'}")
+        caches = [c for c in caches if c.name in wanted]
+    for cache in caches:
+        for path in cache.files:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as err:
+                raise CacheError(Msg.CACHE_UNUSABLE.format(path=path, err=err.strerror or err)) from None
+    return caches
 
 
 def ensure_cache_dir(directory: str | os.PathLike) -> Path:
@@ -236,6 +396,49 @@ class DiskCache:
                 self.con.executemany(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", rows)
         except sqlite3.DatabaseError as err:
             self._damaged(err)
+
+    def used_bytes(self) -> int:
+        """Bytes of the file's pages that hold data (its pages less the free ones, which new entries reuse)."""
+        page = self.get_value("PRAGMA page_size") or 0
+        pages = self.get_value("PRAGMA page_count") or 0
+        free = self.get_value("PRAGMA freelist_count") or 0
+        return page * max(0, pages - free)
+
+    def trim(self, table: str, max_bytes: int | None, keep: float = 0.9) -> int:
+        """Keep the file under ``max_bytes``: when :meth:`used_bytes` exceeds it, remove the oldest entries of
+        ``table`` (the first written: SQLite's rowid order; a replaced entry counts as new) until about
+        ``keep`` × ``max_bytes`` is used. The file does not shrink: the freed pages hold the next entries,
+        so it stays near ``max_bytes``. ``None``: no cap.
+
+        Returns:
+            the number of entries removed.
+
+        Raises:
+            CacheError: the file cannot be written.
+        """
+        if max_bytes is None:
+            return 0
+        removed = 0
+        for _ in range(4):  # the payload is an estimate of the pages it takes: check again after each removal
+            used = self.used_bytes()
+            if used <= max_bytes:
+                break
+            payload = self.get_value(f"SELECT SUM(length(key) + length(value)) FROM {table}") or 0
+            if not payload:
+                break
+            to_free = (used - keep * max_bytes) * payload / used  # in payload bytes
+            freed, last, n = 0, None, 0
+            for rowid, size in self.con.execute(f"SELECT rowid, length(key) + length(value) FROM {table} ORDER BY rowid"):
+                freed, last, n = freed + size, rowid, n + 1
+                if freed >= to_free:
+                    break
+            if last is None:
+                break
+            self.execute_write(f"DELETE FROM {table} WHERE rowid <= ?", (last,))
+            removed += n
+        if removed:
+            _LOG.debug("%s: removed the %s oldest entries to stay under %s bytes", self.path, removed, max_bytes)
+        return removed
 
     def close(self) -> None:
         self.con.close()

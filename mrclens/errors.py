@@ -324,6 +324,10 @@ class FormatMsg:
     UNKNOWN_FORMAT = "cannot tell the format of this file ({why}); MRCLens reads: {known}"
     UNKNOWN_FORMAT_NAME = "unknown format {name!r}; MRCLens reads: {known}"
     UNKNOWN_OBJECT = "cannot read a Python {kind} as a dataset; MRCLens reads: {known}"
+    HUB_ID = ("no such file or folder; {name!r} looks like a Hugging Face Hub dataset id, and MRCLens reads local "
+              "data only (it downloads nothing). Load it with datasets and pass the object: `import datasets; "
+              "ds = datasets.load_dataset(\"{name}\", split=\"validation\"); mrclens.load_qa_dataset(ds)`; for "
+              "the command line, save it first: `ds.to_json(\"data.jsonl\")`, then `mrclens validate data.jsonl`")
     WRONG_FORMAT = "format {name!r} was asked for, but {why}"
     JSONL_BAD_LINE = "line {line}: not valid JSON: {err} (column {col})"
     JSONL_DUPLICATE_KEY = "line {line}: an object holds the key {key!r} twice{where} (only the last value would be kept)"

@@ -41,6 +41,13 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+def default_mode(*, directory: bool = False) -> int:
+    """The permission bits a new file (``0o666``) or folder (``0o777``) gets under the process's umask, as
+    ``open`` and ``mkdir`` give them; for what ``tempfile`` creates private (0600 / 0700) and MRCLens then
+    moves into place as an output."""
+    return (0o777 if directory else 0o666) & ~_UMASK
+
+
 class DuplicateKeyError(ValueError):
     """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
     like most readers, silently keeps the last value, which would lose the first without a word).
@@ -307,7 +314,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path.name), suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions of a new file
+        os.chmod(tmp, default_mode())  # mkstemp creates 0600; give the usual permissions of a new file
         os.replace(tmp, path)
     except BaseException as err:
         if tmp is not None and os.path.exists(tmp):

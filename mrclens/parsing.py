@@ -2,7 +2,8 @@
 
 Every distinct text is parsed at most once per pipeline and set of annotations: duplicates
 in the input are parsed once, and parses are kept in a SQLite file under the cache directory
-(:func:`default_cache_dir`), keyed by the sha256 of the text, the requested annotations and
+(:func:`default_cache_dir`; at most :func:`parse_cache_limit`, 2 GiB by default, the oldest parses
+removed past it), keyed by the sha256 of the text, the requested annotations and
 :func:`mrclens.nlp.pipeline_fingerprint` (spaCy version, pipeline name/version and active
 components), so a new spaCy or model version never reads an old parse. Values are compact
 JSON lists of offsets and labels (never pickles, never spaCy objects), checked for shape when
@@ -25,7 +26,8 @@ from typing import Sequence
 
 
 from mrclens import nlp as _nlp_module
-from mrclens.diskcache import DiskCache, warn_bad_entries
+from mrclens.diskcache import DiskCache, default_cache_dir, parse_size, warn_bad_entries
+from mrclens.errors import CacheError
 from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 from mrclens.progress import progress as progress_bar
@@ -67,10 +69,27 @@ class ParsedText:
         return [self.text[s:e] for s, e in zip(self.starts, self.ends)]
 
 
-def default_cache_dir() -> Path:
-    """The parse cache directory: ``$MRCLENS_CACHE_DIR`` if set, else ``~/.cache/mrclens``."""
-    env = os.environ.get("MRCLENS_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "mrclens"
+#: Environment variable capping the parse cache's size (:func:`parse_cache_limit`).
+PARSE_CACHE_MAX_ENV = "MRCLENS_PARSE_CACHE_MAX"
+#: The parse cache's default cap: 2 GiB (full SQuAD v1.1 train and dev take about 0.3 GiB).
+DEFAULT_PARSE_CACHE_MAX = 2 * 2**30
+
+
+def parse_cache_limit() -> int | None:
+    """The parse cache's size cap in bytes: ``$MRCLENS_PARSE_CACHE_MAX`` (``"500MB"``, ``"4GiB"``,
+    ``"unlimited"``: :func:`mrclens.diskcache.parse_size`) or :data:`DEFAULT_PARSE_CACHE_MAX`. Past it, the
+    oldest parses are removed after each write (:meth:`mrclens.diskcache.DiskCache.trim`).
+
+    Raises:
+        CacheError: the variable is not a size.
+    """
+    value = os.environ.get(PARSE_CACHE_MAX_ENV)
+    if value is None or not value.strip():
+        return DEFAULT_PARSE_CACHE_MAX
+    try:
+        return parse_size(value)
+    except ValueError as err:
+        raise CacheError(f"${PARSE_CACHE_MAX_ENV}: {err}") from None
 
 
 def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
@@ -101,6 +120,7 @@ class _Cache(DiskCache):
     ``fingerprints`` (installed package versions → pipeline fingerprint)."""
 
     def __init__(self, directory: Path):
+        self.limit = parse_cache_limit()  # a bad $MRCLENS_PARSE_CACHE_MAX stops before any parsing
         super().__init__(directory / f"parses-v{_SCHEMA_VERSION}.sqlite", tables=("parses",), extra_sql=(
             "CREATE TABLE IF NOT EXISTS fingerprints (key TEXT PRIMARY KEY, value TEXT NOT NULL)",))
 
@@ -116,6 +136,7 @@ class _Cache(DiskCache):
 
     def put_many(self, items: list[tuple[bytes, tuple]]) -> None:  # type: ignore[override]
         super().put_many(items, table="parses")
+        self.trim("parses", self.limit)
 
 
 def _ints(value, n: int | None = None, low: int = 0, high: int | None = None) -> list[int]:

@@ -8,10 +8,12 @@ standard error goes:
   ``mrclens.progress`` logger (:mod:`mrclens.logs`), one every :data:`LINE_INTERVAL_S` seconds
   (``$MRCLENS_PROGRESS_INTERVAL`` overrides it) and one when the loop ends, e.g.::
 
-      perturbing: 1,204/4,317 paragraph (28%), 30 s
-      perturbing: done, 4,317 paragraph in 101.2 s
+      perturbing: 1,204/4,317 paragraph (28%), 30 s, 40.1 paragraph/s, about 1 min 18 s left
+      perturbing: done, 4,317 paragraph in 101.2 s (42.7 paragraph/s)
 
-  so a redirected log holds readable lines, never bar redraws. A loop that ends within the
+  so a redirected log holds readable lines, never bar redraws. The rate is measured over the last
+  :data:`RATE_WINDOW_S` seconds (:class:`RateMeter`), not since the start, so a slower stretch shows at
+  once, and the time left is what remains at that rate (a bar on a terminal shows tqdm's own). A loop that ends within the
   interval logs its one ``done`` line at DEBUG (shown with ``-v``), so that many short loops do
   not fill the log;
 * nothing at all when ``enabled`` is false, or when the ``mrclens`` (or ``mrclens.progress``)
@@ -20,15 +22,21 @@ standard error goes:
 
 The returned object supports what MRCLens uses of tqdm: iteration, ``update(n)``,
 ``set_postfix(**values)``, ``close()`` and ``with``.
+
+Other libraries' bars (``datasets``' "Saving the dataset", ``huggingface_hub`` …, all tqdm) follow the
+same rule while :func:`library_bars` is active, as it is around every ``mrclens`` command: shown on a
+terminal, off under ``-q`` and when standard error is not a terminal (a log file, a CI job).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import time
-from typing import Any, Iterable
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator
 
 log = logging.getLogger("mrclens.progress")
 
@@ -36,10 +44,73 @@ log = logging.getLogger("mrclens.progress")
 LINE_INTERVAL_S = 30.0
 #: Environment variable overriding :data:`LINE_INTERVAL_S` (seconds, a number).
 INTERVAL_ENV = "MRCLENS_PROGRESS_INTERVAL"
+#: Seconds of the most recent progress over which a progress line's rate (and so its time left) is measured.
+RATE_WINDOW_S = 60.0
+
+
+class RateMeter:
+    """Items per second over the last ``window`` seconds, and the time left at that rate.
+
+    :meth:`update` is given the count done so far; :meth:`rate` divides what was done within the window
+    by the time it took, so the rate follows the work as it goes (a stretch that slows down shows at
+    once), unlike the count since the start divided by the time since the start.
+
+    Args:
+        window: seconds of recent progress to measure over.
+        clock: the clock (seconds; :func:`time.monotonic`), replaceable in tests.
+        min_seconds: the shortest stretch a rate is measured over (shorter: no rate, rather than a
+            rate of a few microseconds).
+
+    >>> now = [0.0]
+    >>> meter = RateMeter(window=10, clock=lambda: now[0])
+    >>> for t in range(1, 21):  # 20 items/s for 10 s, then 5 items/s
+    ...     now[0] = float(t)
+    ...     meter.update(20 * t if t <= 10 else 200 + 5 * (t - 10))
+    >>> meter.rate(), meter.time_left(total=300)
+    (5.0, 10.0)
+    """
+
+    def __init__(self, window: float = RATE_WINDOW_S, clock: Callable[[], float] = time.monotonic,
+                 min_seconds: float = 1.0) -> None:
+        self.window, self.clock, self.min_seconds = window, clock, min_seconds
+        self.samples: deque[tuple[float, int]] = deque([(clock(), 0)])
+
+    def update(self, done: int) -> None:
+        """Record that ``done`` items are done now."""
+        now = self.clock()
+        self.samples.append((now, done))
+        while len(self.samples) > 2 and self.samples[1][0] <= now - self.window:
+            self.samples.popleft()  # keep one sample at or before the window's start
+
+    def rate(self) -> float | None:
+        """Items per second over the window (``None`` before ``min_seconds`` have passed)."""
+        (t0, n0), (t1, n1) = self.samples[0], self.samples[-1]
+        return (n1 - n0) / (t1 - t0) if t1 - t0 >= self.min_seconds and t1 > t0 else None
+
+    def time_left(self, total: int | None) -> float | None:
+        """Seconds to reach ``total`` at :meth:`rate` (``None``: no total, no rate yet, or nothing moving)."""
+        rate = self.rate()
+        if total is None or not rate or rate <= 0:
+            return None
+        return max(0, total - self.samples[-1][1]) / rate
+
+
+def format_duration(seconds: float) -> str:
+    """A duration for people: ``"45 s"``, ``"3 min 05 s"``, ``"2 h 07 min"``.
+
+    >>> format_duration(44.6), format_duration(185), format_duration(7640)
+    ('45 s', '3 min 05 s', '2 h 07 min')
+    """
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 def progress(iterable: Iterable | None = None, *, total: int | None = None, desc: str = "", unit: str = "it",
-             enabled: bool | None = True, leave: bool = False) -> Any:
+             enabled: bool | None = True, leave: bool = False, clock: Callable[[], float] | None = None) -> Any:
     """A progress reporter over ``iterable`` (or for manual ``update`` calls when it is ``None``).
 
     Args:
@@ -49,6 +120,7 @@ def progress(iterable: Iterable | None = None, *, total: int | None = None, desc
         unit: the unit of one item (``"q"``, ``"paragraph"`` …).
         enabled: ``False`` reports nothing; ``True`` or ``None`` report as described in the module.
         leave: on a terminal, leave the finished bar on screen.
+        clock: the clock of the progress lines (seconds; default :func:`time.monotonic`), for tests.
     """
     if enabled is False or silenced():
         return _Silent(iterable)
@@ -56,7 +128,7 @@ def progress(iterable: Iterable | None = None, *, total: int | None = None, desc
         from tqdm import tqdm
 
         return tqdm(iterable, total=total, desc=desc, unit=unit, leave=leave)
-    return _Lines(iterable, total, desc, unit, _interval())
+    return _Lines(iterable, total, desc, unit, _interval(), clock or time.monotonic)
 
 
 def silenced() -> bool:
@@ -67,6 +139,44 @@ def silenced() -> bool:
             return logger.level > logging.INFO
         logger = logger.parent
     return False
+
+
+def library_bars_wanted() -> bool:
+    """Whether another library's progress bar may show now: where MRCLens's own would be a bar (standard
+    error is a terminal and progress is not :func:`silenced`)."""
+    return not silenced() and _stderr_is_terminal()
+
+
+#: tqdm's positional parameters before ``disable`` (iterable, desc, total, leave, file, ncols, mininterval,
+#: maxinterval, miniters, ascii): a call passing ``disable`` by position is left alone.
+_TQDM_BEFORE_DISABLE = 10
+
+
+@contextlib.contextmanager
+def library_bars() -> Iterator[None]:
+    """While inside, every tqdm bar another library opens (``datasets``, ``huggingface_hub`` …: they all
+    subclass ``tqdm.std.tqdm``) is turned off (``disable=True``) unless :func:`library_bars_wanted` when it
+    opens. tqdm's own switches (``TQDM_DISABLE``, ``HF_DATASETS_DISABLE_PROGRESS_BARS``) are read once when
+    the library is imported, so they cannot follow ``-q``; this wraps ``tqdm.std.tqdm.__init__`` instead and
+    puts it back on leaving. Nothing is imported when tqdm is not installed.
+    """
+    try:
+        from tqdm import std
+    except ImportError:
+        yield
+        return
+    original = std.tqdm.__dict__["__init__"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) <= _TQDM_BEFORE_DISABLE and not library_bars_wanted():
+            kwargs["disable"] = True
+        original.__get__(self, type(self))(*args, **kwargs)
+
+    std.tqdm.__init__ = __init__
+    try:
+        yield
+    finally:
+        std.tqdm.__init__ = original
 
 
 def _stderr_is_terminal() -> bool:
@@ -112,13 +222,16 @@ class _Silent:
 class _Lines(_Silent):
     """Logs one INFO line every ``interval`` seconds and one at the end; never a carriage return."""
 
-    def __init__(self, iterable: Iterable | None, total: int | None, desc: str, unit: str, interval: float):
+    def __init__(self, iterable: Iterable | None, total: int | None, desc: str, unit: str, interval: float,
+                 clock: Callable[[], float] = time.monotonic):
         super().__init__(iterable)
         if total is None and iterable is not None and hasattr(iterable, "__len__"):
             total = len(iterable)  # type: ignore[arg-type]
         self.total, self.desc, self.unit, self.interval = total, desc or "progress", unit, interval
         self.postfix = ""
-        self.start = self.last = time.monotonic()
+        self.clock = clock
+        self.start = self.last = clock()
+        self.meter = RateMeter(clock=clock)
         self.closed = False
 
     def __iter__(self):
@@ -131,7 +244,8 @@ class _Lines(_Silent):
 
     def update(self, n: int = 1) -> None:
         self.n += n
-        now = time.monotonic()
+        self.meter.update(self.n)
+        now = self.meter.samples[-1][0]
         if now - self.last >= self.interval:
             self.last = now
             log.info(self._line(now))
@@ -146,14 +260,21 @@ class _Lines(_Silent):
             return
         self.closed = True
         extra = f", {self.postfix}" if self.postfix else ""
-        seconds = time.monotonic() - self.start
+        seconds = self.clock() - self.start
         level = logging.INFO if seconds >= self.interval else logging.DEBUG
+        rate = f" ({self.n / seconds:.1f} {self.unit}/s)" if seconds >= self.meter.min_seconds and self.n else ""
         if self.total and self.n < self.total:  # left early (an error, or a loop that stopped on purpose)
-            log.log(level, f"{self.desc}: stopped at {self.n:,}/{self.total:,} {self.unit} after {seconds:.1f} s{extra}")
+            log.log(level, f"{self.desc}: stopped at {self.n:,}/{self.total:,} {self.unit} after {seconds:.1f} s{rate}{extra}")
         else:
-            log.log(level, f"{self.desc}: done, {self.n:,} {self.unit} in {seconds:.1f} s{extra}")
+            log.log(level, f"{self.desc}: done, {self.n:,} {self.unit} in {seconds:.1f} s{rate}{extra}")
 
     def _line(self, now: float) -> str:
+        """``desc: done/total unit (pct%), elapsed s, rate unit/s, about T left, postfix``: the rate over the
+        last :data:`RATE_WINDOW_S` seconds and the time left at it (:class:`RateMeter`)."""
         done = f"{self.n:,}/{self.total:,} {self.unit} ({100 * self.n / self.total:.0f}%)" if self.total else f"{self.n:,} {self.unit}"
+        rate = self.meter.rate()
+        speed = f", {rate:.1f} {self.unit}/s" if rate is not None else ""
+        left = self.meter.time_left(self.total)
+        eta = f", about {format_duration(left)} left" if left is not None and self.n < (self.total or 0) else ""
         extra = f", {self.postfix}" if self.postfix else ""
-        return f"{self.desc}: {done}, {now - self.start:.0f} s{extra}"
+        return f"{self.desc}: {done}, {now - self.start:.0f} s{speed}{eta}{extra}"

@@ -74,8 +74,12 @@ class Article:
 
 
 @dataclass
-class Dataset:
-    """A whole SQuAD-format file.
+class QADataset:
+    """A whole SQuAD-format file (``mrclens.QADataset``; :data:`Dataset` is the same class).
+
+    ``repr`` is one line (``QADataset(5 articles, 245 paragraphs, 1,234 questions, source 'dev.json')``,
+    never the data) and ``len`` is the number of questions, so a notebook cell that ends with a dataset
+    prints a line, not the file.
 
     Attributes:
         articles: the articles in file order.
@@ -89,6 +93,16 @@ class Dataset:
     #: what ``on_invalid="skip"``/``"repair"`` did when loading: one :class:`~mrclens.errors.Problem`
     #: per skipped question (severity ``"skipped"``) and per moved answer (``"repaired"``).
     notes: list[Problem] = field(default_factory=list, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        """The number of questions."""
+        return sum(len(p.questions) for a in self.articles for p in a.paragraphs)
+
+    def __repr__(self) -> str:
+        n_paragraphs = sum(len(a.paragraphs) for a in self.articles)
+        source = repr(str(self.source)) if self.source is not None else "None"
+        return (f"{type(self).__name__}({len(self.articles):,} articles, {n_paragraphs:,} paragraphs, "
+                f"{len(self):,} questions, source {source})")
 
     @property
     def is_v2(self) -> bool:
@@ -150,6 +164,10 @@ class Dataset:
         if self.version is not None:
             out["version"] = self.version
         return out
+
+
+#: The name the package used before (and still uses inside): the same class as :class:`QADataset`.
+Dataset = QADataset
 
 
 def dataset_bytes(dataset: Dataset) -> bytes:

@@ -98,3 +98,24 @@ def test_default_cache_dir(monkeypatch, tmp_path):
 def test_parsed_text_is_picklable():
     p = ParsedText("a b", [0, 2], [1, 3], ["X", "X"], ["X", "X"], [0], [])
     assert pickle.loads(pickle.dumps(p)) == p and len(p) == 2
+
+
+def test_the_parse_cache_stays_under_its_cap(tmp_path, monkeypatch):
+    """Issue 44, item 6: the parse cache grew without bound. With $MRCLENS_PARSE_CACHE_MAX the oldest parses
+    are removed after each write; what was removed is parsed again when needed."""
+    from mrclens.diskcache import DiskCache, cache_files
+
+    monkeypatch.setenv("MRCLENS_PARSE_CACHE_MAX", "96KiB")
+    old = [f"Sentence number {i} is about the old city of Rome and its river. It has two sentences." for i in range(300)]
+    new = [f"Sentence number {i} is about the new harbour of Oslo and its ships. It also has two." for i in range(300)]
+    parse_texts(old, sentences=True, cache_dir=tmp_path)
+    parse_texts(new, sentences=True, cache_dir=tmp_path)
+    [parses] = cache_files(tmp_path)
+    assert parses.name == "parses" and 0 < parses.entries["parses"] < 600
+    cache = DiskCache(parses.path, tables=("parses",))
+    try:
+        assert cache.used_bytes() <= 96 * 1024
+    finally:
+        cache.close()
+    again = parse_texts(old[:3], sentences=True, cache_dir=tmp_path)  # evicted: parsed again, same result
+    assert again == parse_texts(old[:3], sentences=True, cache_dir=False)

@@ -61,3 +61,23 @@ def test_written_files_get_normal_permissions(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_dataset_repr_is_one_line_and_len_counts_questions(tmp_path):
+    """A notebook prints a loaded dataset as one short line (not every context), and ``len`` is its
+    number of questions (issue 44, item 6)."""
+    import mrclens
+
+    from conftest import SAMPLE
+
+    ds = mrclens.load_qa_dataset(SAMPLE)
+    counts = ds.counts()
+    text = repr(ds)
+    assert "\n" not in text and len(text) < 200, text
+    assert text.startswith("QADataset(") and type(ds).__name__ == "QADataset"
+    for key in ("articles", "paragraphs", "questions"):
+        assert f"{counts[key]:,} {key}" in text, text
+    assert repr(str(SAMPLE)) in text  # the source
+    assert len(ds) == counts["questions"] > 0
+    empty = Dataset([])
+    assert len(empty) == 0 and repr(empty) == "QADataset(0 articles, 0 paragraphs, 0 questions, source None)"

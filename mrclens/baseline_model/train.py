@@ -229,7 +229,8 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         seed: random seed (initialisation, dropout, batch order).
         device: ``"auto"`` (CUDA when available), ``"cpu"`` or ``"cuda"``; under a process group
             on CUDA each process uses ``cuda:LOCAL_RANK``.
-        progress: show progress (loss, examples/s; :mod:`mrclens.progress`).
+        progress: show progress (loss, questions per second over the last minute and the time left in the
+            epoch; :mod:`mrclens.progress`).
         log: called with one line of text per evaluation (default: an INFO record on the
             ``mrclens.baseline_model.train`` logger, :mod:`mrclens.logs`).
         eval_at_minutes: extra dev evaluations at these training-time marks (minutes). For
@@ -578,7 +579,7 @@ class _TrainingRun:
             done += len(idx)
             bar.update(len(idx))
             if lv is not None and bi % 10 == 0:
-                bar.set_postfix(loss=f"{lv:.3f}", ex_s=f"{self.seen_total / self.train_seconds:.1f}")
+                bar.set_postfix(loss=f"{lv:.3f}")  # the bar measures the rate itself, over the recent window
             self.epoch_pos = epoch + done / len(usable)
             if steps_due or stop_due:  # the step budget wins when both end at this step
                 self.stopped = "steps" if steps_due else "time_limit"

@@ -5,7 +5,10 @@ calls one library function. Exit codes are those of :mod:`mrclens.errors`: error
 raises on purpose about its input (:class:`~mrclens.errors.MRCLensError`) are printed as plain
 lines, without a traceback, and exit with status 2; a bug (:class:`~mrclens.errors.InternalError`
 or any unexpected exception) prints one line saying so and where the full traceback was
-written (:func:`write_crash_log`), and exits with status 3. Ctrl-C prints one line,
+written (:func:`write_crash_log`), and exits with status 3. A command run with ``--json`` also prints
+each error (bad input, a usage error, a bug, an interruption) as one JSON object on standard output,
+``{"error": message, "exit_code": N}`` (:func:`json_error`), so a script reading standard output always
+gets JSON. Ctrl-C prints one line,
 ``interrupted``, and exits with status 130; a closed standard output (a broken pipe, as in
 ``mrclens validate FILE | head -1``) exits quietly with status 141 (Unix conventions: 128 + the
 signal's number). A fault of the machine while writing — a full disk (ENOSPC) or a failing device (EIO),
@@ -30,7 +33,9 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 import errno
+import functools
 import importlib
+import json
 import os
 import sys
 import tempfile
@@ -42,6 +47,7 @@ import click
 from mrclens import __version__
 from mrclens.cli.options import verbosity_options
 from mrclens.cli.preflight import install as install_preflight
+from mrclens.progress import library_bars
 from mrclens.errors import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, MRCLensError, Msg
 
 #: Where crash logs go: ``$MRCLENS_CRASH_DIR`` if set, else the system temporary directory.
@@ -67,6 +73,7 @@ COMMANDS = {
     "validate": "mrclens.cli.validate:validate",
     "selftest": "mrclens.cli.selftest:selftest",
     "card": "mrclens.cli.card:card",
+    "cache": "mrclens.cli.cache:cache",
 }
 
 #: One line per command for `mrclens --help` (which imports no command module), also each
@@ -86,6 +93,7 @@ SUMMARIES = {
     "convert": "Convert to SQuAD JSON, JSON Lines, parquet or an HF folder.",
     "selftest": "Audit datasets with planted shortcuts; check the verdicts.",
     "card": "Draft a dataset card's bias section and Croissant RAI fields.",
+    "cache": "Show (info) or remove (clear) the parse and statistics caches.",
 }
 
 
@@ -98,7 +106,7 @@ class _Group(click.Group):
         if target is None:
             return None
         module, attr = target.split(":")
-        command = install_preflight(getattr(importlib.import_module(module), attr))
+        command = _with_library_bars(install_preflight(getattr(importlib.import_module(module), attr)))
         command.short_help = SUMMARIES[name]
         return command
 
@@ -120,28 +128,31 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MRCLensError as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            _fail(ctx, str(err), EXIT_BAD_INPUT)
         except FileNotFoundError as err:
-            click.echo(f"error: file not found: {err.filename}" if err.filename else f"error: {err}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            _fail(ctx, f"file not found: {err.filename}" if err.filename else str(err), EXIT_BAD_INPUT)
         except KeyboardInterrupt:
+            _echo_json_error(ctx, "interrupted", EXIT_INTERRUPTED)
             _quiet_stdout()
             click.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+        except click.ClickException as err:  # a usage error (bad option, missing argument …): click prints it
+            _echo_json_error(ctx, err.format_message(), err.exit_code)
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except OSError as err:
             if is_broken_pipe(err):
                 _quiet_stdout()
                 sys.exit(EXIT_BROKEN_PIPE)
-            _exit_on_environment_fault(err)
-            _crash(err)
+            _exit_on_environment_fault(err, ctx)
+            _crash(err, ctx)
         except Exception as err:  # a bug: InternalError (InvariantError …) or anything unexpected
-            _crash(err)
+            _crash(err, ctx)
 
     def parse_args(self, ctx, args):
         """click's parsing; a broken pipe while it prints ``mrclens --help`` exits 141 too (click would exit 1)."""
+        ctx.meta[_ARGS] = list(args)  # (the parser consumes ``args``): for :func:`wants_json`
         try:
             return super().parse_args(ctx, args)
         except OSError as err:
@@ -152,13 +163,80 @@ class _Group(click.Group):
             sys.exit(EXIT_BROKEN_PIPE)
 
 
-def _crash(err: BaseException) -> None:
+#: ``ctx.meta`` key of the group's command line (its arguments, as given).
+_ARGS = "mrclens.args"
+
+
+def wants_json(ctx: click.Context | None) -> bool:
+    """Whether the command line of ``ctx`` (the ``mrclens`` group's) asks a command that has ``--json``
+    for it (before any ``--``): its errors are then also printed as one JSON object (:func:`json_error`)."""
+    args = list(ctx.meta.get(_ARGS, ())) if ctx is not None else []
+    if "--" in args:
+        args = args[: args.index("--")]
+    if "--json" not in args:
+        return False
+    name = next((a for a in args if not a.startswith("-")), None)
+    if name not in COMMANDS:
+        return False
+    command = main.get_command(ctx, name)
+    return any("--json" in getattr(p, "opts", ()) for p in command.params)
+
+
+def json_error(message: str, exit_code: int) -> str:
+    """The one JSON object a command run with ``--json`` prints on standard output when it fails:
+    ``{"error": message, "exit_code": N}`` (the message as the ``error:`` line on standard error says it,
+    the exit status of :mod:`mrclens.errors`).
+
+    >>> print(json_error("dev.json: no 'data' list at the top level", 2))
+    {"error": "dev.json: no 'data' list at the top level", "exit_code": 2}
+    """
+    return json.dumps({"error": message, "exit_code": exit_code}, ensure_ascii=False)
+
+
+def _echo_json_error(ctx: click.Context | None, message: str, exit_code: int) -> None:
+    """Print :func:`json_error` on standard output when the command line asked for ``--json``."""
+    if not wants_json(ctx):
+        return
+    try:
+        click.echo(json_error(message, exit_code))
+    except OSError:  # standard output is gone (a closed pipe, a full disk): the exit status still says it
+        pass
+
+
+def _fail(ctx: click.Context, message: str, exit_code: int) -> None:
+    """``error: message`` on standard error (and :func:`json_error` under ``--json``); exit ``exit_code``."""
+    _echo_json_error(ctx, message, exit_code)
+    click.echo(f"error: {message}", err=True)
+    sys.exit(exit_code)
+
+
+def _with_library_bars(command: click.Command) -> click.Command:
+    """Run ``command``'s function inside :func:`mrclens.progress.library_bars` (once; returns ``command``):
+    other libraries' progress bars (``datasets`` …) show only where MRCLens's own would, never under ``-q``
+    or when standard error is not a terminal."""
+    if getattr(command, "_mrclens_library_bars", False) or command.callback is None:
+        return command
+    callback = command.callback
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        with library_bars():
+            return callback(*args, **kwargs)
+
+    command.callback = run
+    command._mrclens_library_bars = True  # type: ignore[attr-defined]
+    return command
+
+
+def _crash(err: BaseException, ctx: click.Context | None = None) -> None:
     """Say that ``err`` is a bug, write its traceback to a file and exit 3."""
     path = write_crash_log(err, sys.argv)
     where = f"the full traceback is in {path}" if path else "the traceback could not be written to a file"
+    message = (f"internal error (a bug in MRCLens {__version__}, not a problem with your input): "
+               f"{type(err).__name__}: {err}; {where}. Please report it with that file.")
+    _echo_json_error(ctx, message, EXIT_INTERNAL)
     try:
-        click.echo(f"internal error (a bug in MRCLens {__version__}, not a problem with your input): "
-                   f"{type(err).__name__}: {err}; {where}. Please report it with that file.", err=True)
+        click.echo(message, err=True)
     except OSError:
         pass
     sys.exit(EXIT_INTERNAL)
@@ -212,13 +290,16 @@ def _failed_stream(err: OSError) -> str | None:
     return None
 
 
-def _exit_on_environment_fault(err: OSError) -> None:
-    """Print :func:`environment_fault`'s line and exit 2 when ``err`` is one; else return."""
+def _exit_on_environment_fault(err: OSError, ctx: click.Context | None = None) -> None:
+    """Print :func:`environment_fault`'s line (and, under ``--json`` unless standard output is what failed,
+    :func:`json_error`) and exit 2 when ``err`` is one; else return."""
     message = environment_fault(err)
     if message is None:
         return
     if _failed_stream(err) == "standard output":
         _quiet_stdout()  # flushing what is left of it at exit would fail again
+    else:
+        _echo_json_error(ctx, message, EXIT_BAD_INPUT)
     try:
         click.echo(f"error: {message}", err=True)
     except OSError:  # standard error is on the full disk too: the exit status still says it

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 @click.command(epilog=example("mrclens evaluate dev-v1.1.json.gz predictions.json",
                               "mrclens evaluate perturbed/ --predictions-dir my-model-predictions/ --out my-model-audit"))
 @click.argument("data", type=click.Path(exists=True))
-@click.argument("predictions", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("predictions", required=False, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.option(
     "--predictions-dir",
@@ -73,12 +73,24 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         bias category at a glance (--wide: the full table and readings before it).
     """
     if Path(data).is_dir():
+        if predictions is not None and Path(predictions).is_dir():
+            perturbed, folder = _perturbed_first(data, predictions)
+            raise click.UsageError(f"{predictions} is a folder of prediction files: give it with --predictions-dir: "
+                                   f"mrclens evaluate {perturbed} --predictions-dir {folder}")
         if predictions is not None:
             raise click.UsageError("with a perturbed directory, give the predictions with --predictions-dir PRED_DIR, not as a second argument")
         if predictions_dir is None:
             raise click.UsageError(f"{data} is a directory: give the model's predictions with --predictions-dir PRED_DIR")
+        if _perturbed_first(data, predictions_dir) != (data, predictions_dir):
+            raise click.UsageError(f"{predictions_dir} is the perturbed folder (it holds manifest.json) and {data} is not: "
+                                   f"the two are swapped: mrclens evaluate {predictions_dir} --predictions-dir {data}")
         _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force, wide)
         return
+    if predictions is not None and Path(predictions).is_dir():
+        raise click.UsageError(
+            f"{predictions} is a folder: a folder of prediction files (one per set) goes with --predictions-dir, "
+            f"and DATA is then the folder `mrclens perturb` wrote: mrclens evaluate PERTURBED_DIR --predictions-dir "
+            f"{predictions}; to score one prediction file: mrclens evaluate {data} PREDICTIONS_FILE")
     if predictions_dir is not None or out_dir is not None:
         given = "--predictions-dir" if predictions_dir is not None else "--out"
         raise click.UsageError(
@@ -87,9 +99,16 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
+    from mrclens.errors import MRCLensError
     from mrclens.tasks import detect_task
 
-    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+    try:
+        score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+    except MRCLensError:
+        if _swapped(data, predictions):
+            raise click.UsageError(f"{data} is a prediction file and {predictions} is data: the arguments are swapped "
+                                   f"(DATA comes first): mrclens evaluate {predictions} {data}") from None
+        raise
     for note in score.notes:  # --on-invalid skip/repair: what was left out or moved
         click.echo(str(note), err=True)
     for warning in score.warnings:  # on standard error, with --json too
@@ -99,6 +118,38 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         return
     for line in score.lines:
         click.echo(line)
+
+
+def _perturbed_first(a: str, b: str) -> tuple[str, str]:
+    """``(a, b)``, or ``(b, a)`` when ``b`` is the perturbed folder (it holds manifest.json) and ``a`` is not."""
+    from mrclens.artifacts.layout import MANIFEST
+
+    return (b, a) if (Path(b) / MANIFEST).is_file() and not (Path(a) / MANIFEST).is_file() else (a, b)
+
+
+def _swapped(data: str, predictions: str) -> bool:
+    """Whether ``data`` reads as a prediction file (of any task) and ``predictions`` as data with questions:
+    asked only after scoring failed, to tell ``evaluate PREDICTIONS DATA``."""
+    from mrclens.artifacts.predictions import read_prediction_file
+    from mrclens.errors import MRCLensError
+    from mrclens.formats import read
+    from mrclens.tasks import all_tasks, detect_task
+
+    def reads_as_predictions(task: str) -> bool:
+        try:
+            return bool(read_prediction_file(data, task).texts)
+        except (MRCLensError, OSError, ValueError):
+            return False
+
+    if not any(reads_as_predictions(task.name) for task in all_tasks()):
+        return False
+    try:
+        if not detect_task(predictions).is_default:  # another task's data (multiple choice)
+            return True
+        loaded = read(predictions)
+    except (MRCLensError, OSError, ValueError):
+        return False
+    return not loaded.errors and any(True for _ in loaded.dataset.iter_questions())
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False,

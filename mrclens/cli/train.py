@@ -69,7 +69,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
           amp, lstm_impl, bucket_width, batch_size, jobs, on_invalid) -> None:
     """Train the baseline reader on TRAIN (SQuAD format) and save it to MODEL_DIR.
 
-    Shows a progress bar (loss, examples/s) and a dev EM/F1 line after each epoch. Under torchrun
+    Shows progress (loss, q/s over the last minute, time left) and a dev EM/F1 line after each epoch. Under torchrun
     (or with --jobs N) every process trains on its share of each batch and rank 0 alone scores
     --dev and writes MODEL_DIR.
     """

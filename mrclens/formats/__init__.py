@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
             ``DatasetDict`` of several splits without ``split`` (the message lists them), an unknown
             split, ``split`` for data without splits, a folder not written by ``save_to_disk``.
         ValueError: an unknown ``on_invalid``.
+        DataError: ``source`` is no path that exists but a Hugging Face Hub id (``"rajpurkar/squad"``,
+            :func:`is_hub_id`); the message says how to load it with ``datasets`` and pass the object.
         FileNotFoundError: the file does not exist.
     """
     if on_invalid not in ON_INVALID:
@@ -99,6 +102,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
     if not isinstance(source, (str, os.PathLike)):
         return _read_object(source, format, on_invalid, split)
     file = str(source)
+    if is_hub_id(file) and not os.path.exists(source):
+        raise DataError([Problem(file, FormatMsg.HUB_ID.format(name=file))])
     if os.path.isdir(source):
         loaded = _read_object(hf_datasets.load_saved(source), format, on_invalid, split, file)
         loaded.container = "save_to_disk"
@@ -121,6 +126,24 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
     loaded.detected = detected
     log.debug("%s: read as %s", file, loaded.describe())  # shown with -v; `mrclens convert` prints it
     return _closed(loaded, file)
+
+
+#: A Hugging Face Hub repository id, ``owner/name`` (the Hub's rule for each part: letters, digits,
+#: ``-``, ``_``, ``.``, not starting with ``-`` or ``.``, at most 96 characters).
+_HUB_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9_][A-Za-z0-9_.-]{0,95}")
+#: Endings of data files: a missing ``data/dev.json`` is a missing file, not a Hub id.
+_DATA_SUFFIXES = (".json", ".jsonl", ".gz", ".parquet", ".tsv", ".csv", ".txt", ".arrow", ".zip", ".bz2", ".xz")
+
+
+def is_hub_id(name: str) -> bool:
+    """Whether ``name`` reads as a Hugging Face Hub dataset id (``"rajpurkar/squad"``): ``owner/name``
+    without a data file's suffix. :func:`read` refuses such a name when no such path exists, with a
+    :class:`~mrclens.errors.DataError` saying how to load it with ``datasets`` (``FormatMsg.HUB_ID``).
+
+    >>> is_hub_id("rajpurkar/squad"), is_hub_id("data/dev-v1.1.json"), is_hub_id("squad"), is_hub_id("/tmp/x")
+    (True, False, False, False)
+    """
+    return _HUB_ID.fullmatch(name) is not None and not name.lower().endswith(_DATA_SUFFIXES)
 
 
 def _closed(loaded: Loaded, file: str) -> Loaded:
@@ -260,6 +283,8 @@ def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", 
         DataError: the data is unreadable, of no known format (the message lists the formats MRCLens
             reads) or breaks the schema; each problem names the file, article title and question id.
         MRCLensError: an unknown format name or option.
+        DataError: also for a Hugging Face Hub id (``"rajpurkar/squad"``) that is no local path: the
+            message says to load it with ``datasets.load_dataset(...)`` and pass the object.
         FileNotFoundError: the file does not exist.
     """
     loaded = read(source, format, on_invalid, **options)

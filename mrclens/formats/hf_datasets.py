@@ -28,6 +28,7 @@ from typing import Any
 
 from mrclens.errors import FormatMsg, MRCLensError, Msg, OutputError
 from mrclens.formats.hf_flat import records_table
+from mrclens.io_utils import default_mode
 from mrclens.squad import Dataset
 
 #: Files ``save_to_disk`` writes at the top of its folder: a ``DatasetDict`` / a ``Dataset``.
@@ -235,7 +236,9 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
                  protect: tuple[str | os.PathLike, ...] = ()) -> Path:
     """Write :func:`to_hf_dataset` of ``data`` to the folder ``path`` with ``save_to_disk``, whole or
     not at all: written into a temporary sibling folder and moved into place; an earlier folder
-    written by ``save_to_disk`` at ``path`` is replaced.
+    written by ``save_to_disk`` at ``path`` is replaced. The folder's mode follows the umask, as a folder
+    made with ``mkdir`` (``datasets``' own progress bar follows :func:`mrclens.progress.library_bars` on the
+    command line).
 
     Raises:
         MRCLensError: ``path`` exists and is not such a folder (or is a file), or is one of ``protect``
@@ -253,6 +256,7 @@ def save_to_disk(data: Any, path: str | os.PathLike, *, extra_columns: bool = Fa
     tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     old = None
     try:
+        os.chmod(tmp, default_mode(directory=True))  # mkdtemp makes it 0700: the folder is an output like any other
         hf.save_to_disk(str(tmp))
         if path.exists():
             old = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".old"))

@@ -76,6 +76,38 @@ def test_load_results_tables(scored, tmp_path):
         results.to_pandas("drops")
 
 
+#: The text columns of the ablations and categories tables: every other column holds numbers or flags.
+_TEXT = {"id", "name", "category", "set", "baseline_set", "evidence", "control_of", "control", "reference_figure",
+         "reference_bias", "ablations", "evaluated", "reading", "reference", "reference_basis", "file",
+         "reason_not_evaluated", "path", "label", "bias_when", "comparison"}
+
+
+def test_tables_have_numeric_dtypes_even_where_no_figure_was_computed(scored, tmp_path):
+    """Issue 44, item 6: to_pandas("ablations") had 19 object columns (every figure that no row computed, e.g.
+    excess_drop without controls); numbers are float64 / Int64 and flags boolean, from the results' types."""
+    import pandas as pd
+
+    results = mrclens.load_results(scored)
+    ref = reference_from_stats(_stats(80.0, 10_000), "SQuAD v1.1 dev", {"source": "dev-v1.1.json.gz"})
+    write_results(replace(results, model_free=model_free_figures(_stats(90.0, 400), ref)), tmp_path)
+    results = mrclens.load_results(tmp_path)
+    for table in ("ablations", "categories", "model_free", "sets"):
+        frame = results.to_pandas(table)
+        assert not frame.empty, table
+        loose = [c for c in frame.columns if frame[c].dtype == object and c not in _TEXT]
+        assert loose == [], (table, loose)
+    ablations = results.to_pandas("ablations")
+    assert ablations["excess_drop"].isna().all() and ablations["excess_drop"].dtype == "float64"
+    assert ablations["reference_difference_ci_high"].dtype == "float64"
+    assert ablations["unstable"].dtype == "boolean" and ablations["n"].dtype == "Int64"
+    assert ablations["f1_drop_sd"].dtype == "float64" and ablations["changed_f1_drop"].dtype == "float64"
+    assert pd.api.types.is_bool_dtype(ablations["evaluated"])
+    categories = results.to_pandas("categories")
+    assert categories["unstable"].dtype == "boolean" and categories["reference_confidence"].dtype == "float64"
+    csv = read_results_csv(tmp_path)  # the file itself is written as before
+    assert csv["f1"].tolist() == ablations["f1"].tolist()
+
+
 def test_diff_results_ignores_times_and_places_and_finds_a_changed_figure(scored, tmp_path):
     other = Path(shutil.copytree(scored, tmp_path / "elsewhere"))
     raw = json.loads((other / "results.json").read_text())

@@ -66,3 +66,67 @@ def test_internal_error_through_the_real_console_script(tmp_path):
     assert "internal error" in res.stderr and "ZeroDivisionError: injected" in res.stderr
     assert "Traceback" not in res.stderr
     assert len(list(tmp_path.glob("mrclens-crash-*.log"))) == 1
+
+
+# ---------------------------------------------------------------------------- --json errors (issue 44, item 6)
+def _json_commands() -> list[str]:
+    from mrclens.cli import COMMANDS
+
+    return sorted(name for name in COMMANDS
+                  if any("--json" in getattr(p, "opts", ()) for p in main.get_command(None, name).params))
+
+
+def _error_object(res) -> dict:
+    """The one JSON object a failed ``--json`` run printed on standard output."""
+    import json
+
+    obj = json.loads(res.stdout)
+    assert set(obj) == {"error", "exit_code"} and obj["exit_code"] == res.exit_code, obj
+    return obj
+
+
+def test_every_json_command_prints_an_error_as_one_json_object(tmp_path):
+    """Before: only `validate` printed JSON on an error; the others printed a line on stderr and nothing on
+    stdout, so a script reading stdout got no JSON. Now usage errors and bad input alike give
+    {"error": message, "exit_code": N} on stdout (the line on stderr stays)."""
+    names = _json_commands()
+    assert {"validate", "stats", "check", "evaluate", "compare", "diff-results"} <= set(names)
+    not_data = tmp_path / "package.json"
+    not_data.write_text('{"name": "web-app", "version": "1.0.0"}')
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    bad_input = {
+        "validate": [str(folder)], "stats": [str(not_data)], "check": [str(not_data)],
+        "evaluate": [str(not_data), str(not_data)], "compare": [str(not_data), str(not_data), "--out", str(tmp_path / "c")],
+        "diff-results": [str(not_data), str(not_data)], "cache": ["clear", "nope", "--cache-dir", str(folder)],
+    }
+    runner = CliRunner()
+    for name in names:
+        res = runner.invoke(main, [name, "--json", "--no-such-option"])
+        assert res.exit_code == errors.EXIT_BAD_INPUT, (name, res.output)
+        assert "--no-such-option" in _error_object(res)["error"], name
+        assert "No such option" in res.stderr  # the usual message stays on stderr
+        res = runner.invoke(main, ["-q", name, *bad_input[name], "--json"])
+        assert res.exit_code == errors.EXIT_BAD_INPUT, (name, res.output)
+        message = _error_object(res)["error"]
+        assert str(folder if name in ("validate", "cache") else not_data) in message, (name, message)
+        assert f"error: {message.splitlines()[0]}" in res.stderr, name
+        res = runner.invoke(main, [name, *bad_input[name]])  # without --json: nothing on stdout
+        assert res.exit_code == errors.EXIT_BAD_INPUT and res.stdout == "", (name, res.stdout)
+
+
+def test_a_bug_under_json_is_a_json_object_too(tmp_path, monkeypatch):
+    import mrclens.cli.validate as validate_module
+
+    def boom(*args, **kwargs):
+        raise ZeroDivisionError("injected")
+
+    monkeypatch.setattr(validate_module, "validate_file", boom)
+    monkeypatch.setenv("MRCLENS_CRASH_DIR", str(tmp_path / "crash"))
+    data = tmp_path / "d.json"
+    data.write_text('{"data": []}')
+    res = CliRunner().invoke(main, ["validate", str(data), "--json"])
+    assert res.exit_code == errors.EXIT_INTERNAL
+    message = _error_object(res)["error"]
+    [log] = list((tmp_path / "crash").glob("mrclens-crash-*.log"))
+    assert "internal error" in message and "ZeroDivisionError: injected" in message and str(log) in message

@@ -39,3 +39,32 @@ def test_evaluate_first_gold_answer_is_perfect_and_empty_is_zero(squad_dev_path,
     res = CliRunner().invoke(main, ["evaluate", "--json", str(squad_dev_path), str(tmp_path / "empty.json")])
     out = json.loads(res.stdout.splitlines()[0])
     assert (out["exact_match"], out["f1"], out["missing"]) == (0.0, 0.0, 10570)
+
+
+def test_evaluate_says_when_its_arguments_are_swapped_or_a_folder_needs_predictions_dir(tmp_path):
+    """Issue 44, item 6: `evaluate PRED DATA` said only "cannot tell the format of this file", and a folder of
+    prediction files as the second argument only "File '…' is a directory"; both now say what to type."""
+    from perturbed_fixture import make_perturbed_dir, write_predictions
+
+    perturbed, preds = make_perturbed_dir(tmp_path), write_predictions(tmp_path)
+    data, pred = perturbed / "original.json", preds / "original.json"
+    runner = CliRunner()
+    assert runner.invoke(main, ["evaluate", str(data), str(pred)]).exit_code == 0
+
+    res = runner.invoke(main, ["evaluate", str(pred), str(data)])
+    assert res.exit_code == 2
+    assert "the arguments are swapped" in res.stderr and f"mrclens evaluate {data} {pred}" in res.stderr, res.stderr
+
+    res = runner.invoke(main, ["evaluate", str(perturbed), str(preds)])
+    assert res.exit_code == 2
+    assert f"mrclens evaluate {perturbed} --predictions-dir {preds}" in res.stderr, res.stderr
+    res = runner.invoke(main, ["evaluate", str(data), str(preds)])
+    assert res.exit_code == 2 and "--predictions-dir" in res.stderr and "is a folder" in res.stderr, res.stderr
+    res = runner.invoke(main, ["evaluate", str(preds), "--predictions-dir", str(perturbed)])
+    assert res.exit_code == 2
+    assert f"mrclens evaluate {perturbed} --predictions-dir {preds}" in res.stderr, res.stderr
+
+    other = tmp_path / "other.json"  # a bad data file with good predictions: no talk of swapping
+    other.write_text('{"name": "web-app"}')
+    res = runner.invoke(main, ["evaluate", str(other), str(pred)])
+    assert res.exit_code == 2 and "swapped" not in res.stderr and "cannot tell the format" in res.stderr

@@ -242,3 +242,27 @@ def test_convert_to_hf_refuses_a_file_name_before_reading_anything(tmp_path):
     assert not (tmp_path / "y.parquet").exists()
     res = runner.invoke(main, ["convert", str(src), str(tmp_path / "x.v2"), "--to", "hf"])  # a folder name with a dot
     assert res.exit_code == 0 and (tmp_path / "x.v2").is_dir(), res.output
+
+
+def test_convert_to_hf_shows_no_datasets_bar_off_a_terminal_and_its_folder_follows_the_umask(tmp_path):
+    """Issue 44, item 6: `convert --to hf -q` still printed datasets' "Saving the dataset" bar (also into
+    redirected logs) and left the folder mode 0700 (tempfile.mkdtemp's) where every other output follows
+    the umask."""
+    import os
+    import stat
+
+    from mrclens.squad import write_dataset
+
+    src = tmp_path / "v2.json"
+    write_dataset(_v2(), src)
+    umask = os.umask(0o022)
+    try:
+        for flags, name in (([], "plain"), (["-q"], "quiet")):
+            res = CliRunner().invoke(main, ["convert", str(src), str(tmp_path / name), "--to", "hf", *flags])
+            assert res.exit_code == 0, res.output
+            assert "Saving the dataset" not in res.stderr and "\r" not in res.stderr, res.stderr
+            assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o755
+            for path in (tmp_path / name).iterdir():
+                assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+    finally:
+        os.umask(umask)
