@@ -261,8 +261,11 @@ def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], 
 
 def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     """The model-free route's reading of a category: "more" when a verdict figure differs from the reference
-    towards the shortcut, "less" when one differs away from it (and none towards), "in line" when every one
-    lies inside its band, else "inconclusive"; ``None`` when no verdict figure was compared."""
+    towards the shortcut, "less" when one differs away from it (and none towards), "in line" when every
+    verdict figure **and every description** of the category lies inside its band (a description never
+    decides "more" or "less", but one that moved leaves "in line" unsupported: the chance-corrected ranks
+    saturate near SQuAD's, so a shortcut in a quarter of the questions can hide inside their band while
+    the longest shared n-gram shows it), else "inconclusive"; ``None`` when no verdict figure was compared."""
     mine = _verdict_figures(figures, category)
     if not mine:
         return None
@@ -271,7 +274,9 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
         return "more"
     if less:
         return "less"
-    return "in line" if all(f.comparison == "in line" for f in mine) else "inconclusive"
+    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
+                 and f.comparison is not None]
+    return "in line" if all(f.comparison == "in line" for f in [*mine, *described]) else "inconclusive"
 
 
 def verdict_family(categories: Sequence[CategoryResult], ablations: Sequence[AblationResult],

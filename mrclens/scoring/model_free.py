@@ -82,6 +82,7 @@ class Figure(NamedTuple):
     bias_when: str
     role: str = "verdict"
     chance_path: str | None = None
+    band: float | None = None
 
     @property
     def category(self) -> str:
@@ -100,6 +101,13 @@ RANK_CHANCE = 50.0
 #: −6.3 to +4.4, the planted shortcuts by +8.5 to +42.3.
 RANK_MARGIN = 5.0
 _RANDOM = "chance_corrected.random_sentence_share_pct"
+#: The equivalence bands of the description figures, by unit (issue 41): a description never decides
+#: "more" or "less" (it confuses shape with bias, issue 32), but the data route reads a category "in line"
+#: only when its descriptions too lie inside their bands (:func:`mrclens.scoring.against_reference.model_free_reading`):
+#: a share that moved beyond ±5 points, or the longest shared n-gram beyond ±0.5 words (SQuAD v1.1 dev:
+#: 3.1 words; the ``overlap`` planting: 12.2), leaves "in line" unsupported. Measured on the bundled sample
+#: (BENCHMARKS.md, "Verdicts that say what they can see").
+DESCRIPTION_BANDS = {"share": 5.0, "words": 0.5}
 
 #: The model-free figures, by category: each category's chance-corrected figure (``role`` ``"verdict"``,
 #: a percentile rank of the answer sentence; :mod:`mrclens.stats.chance`), then the raw figures that
@@ -108,21 +116,24 @@ FIGURES: tuple[Figure, ...] = (
     Figure("chance_corrected.similarity_rank", "mean", None,
            "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher"),
     Figure("similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
-           "answers in the sentence most similar to the question (%)", "higher", "description", _RANDOM),
+           "answers in the sentence most similar to the question (%)", "higher", "description", _RANDOM,
+           DESCRIPTION_BANDS["share"]),
     Figure("overlap.longest_shared_ngram", "mean", None,
-           "longest n-gram shared by question and passage (words)", "higher", "description"),
+           "longest n-gram shared by question and passage (words)", "higher", "description", None,
+           DESCRIPTION_BANDS["words"]),
     Figure("chance_corrected.keyword_rank", "mean", None,
            "answer sentence's rank by the question's content words (percentile; 100 = holds most, 50 = chance)",
            "higher"),
     Figure("overlap.content_words_in_answer_sentence_pct", "mean", None,
-           "question content words found in the answer sentence (%)", "higher", "description"),
+           "question content words found in the answer sentence (%)", "higher", "description", None,
+           DESCRIPTION_BANDS["share"]),
     Figure("chance_corrected.position_rank", "mean", None,
            "answer sentence's rank by position (percentile; 100 = first sentence, 50 = chance)", "higher"),
     Figure("answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
-           "answers in the first sentence (%)", "higher", "description", _RANDOM),
+           "answers in the first sentence (%)", "higher", "description", _RANDOM, DESCRIPTION_BANDS["share"]),
     Figure("heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
            "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher",
-           "description"),
+           "description", None, DESCRIPTION_BANDS["share"]),
 )
 
 
@@ -241,7 +252,7 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
             fig.reference_value, fig.reference_n = _r(ref.value), ref.n
             fig.reference_ci_low, fig.reference_ci_high = _r(ref.value - z * ref_se), _r(ref.value + z * ref_se)
             fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff), _r(low), _r(high)
-            fig.margin = RANK_MARGIN if strata_path(spec.path) else 0.0
+            fig.margin = RANK_MARGIN if strata_path(spec.path) else (spec.band or 0.0)
             judge_figure(fig, confidence, confidence)
         out.append(fig)
     return out
