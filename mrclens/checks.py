@@ -63,8 +63,9 @@ comparison of each bias category with the reference audit that the audit's summa
 ``inconclusive``, :mod:`mrclens.scoring.against_reference`), not on fixed thresholds of their own:
 ``op = "!="`` with ``threshold = "more"`` fails exactly the categories the audit reads as more biased
 than its reference. A text threshold is allowed with ``==`` and ``!=`` on ``audit.`` metrics only;
-a verdict that is ``inconclusive`` (the reader too weak to tell) or absent (the category was not
-compared with a reference) skips the rule. Before, a fixed rule (``audit.ablations.e4.f1_drop >= 40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
+a verdict that is ``inconclusive`` (the reader too weak to tell) makes the rule *unsure* (the audit could
+not tell; exit 0) and one that is absent (the category was not compared with a reference) skips it.
+Before, a fixed rule (``audit.ablations.e4.f1_drop >= 40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
 reader's e4 drop is 28 points on SQuAD v1.1 itself).
 
 The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.tasks.detect_task` with the
@@ -81,6 +82,7 @@ from __future__ import annotations
 import difflib
 import math
 import operator
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
@@ -102,6 +104,10 @@ TEXT_OPERATORS = ("==", "!=")
 #: A verdict that skips a rule on it: the audit could not tell (the reader was too weak).
 INCONCLUSIVE = "inconclusive"
 
+#: The roles of an audit's ``inputs`` that are the audited data (span: train, dev; multiple choice: data,
+#: ``fold_k:train`` …), whose sha256 ``--with-audit`` compares with the checked file's.
+DATA_ROLES = re.compile(r"train|dev|data|fold_\d+:(train|dev|test)")
+
 #: The first component of a metric path into an audit's ``results.json``.
 AUDIT_SECTION = "audit"
 #: The first component of a metric path into the comparison with ``--compare-with`` (issue 19).
@@ -114,8 +120,8 @@ _RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled", 
 EXIT_PASS = EXIT_OK
 EXIT_FAIL = EXIT_CHECK_FAILED
 
-#: The outcomes of a rule: ``"unsure"`` (too small to tell: the figure's interval holds the threshold)
-#: neither passes nor fails, and exits 0 like a pass.
+#: The outcomes of a rule: ``"unsure"`` (too small to tell: the figure's interval holds the threshold,
+#: or the audit's verdict is inconclusive) neither passes nor fails, and exits 0 like a pass.
 STATUSES = ("pass", "fail", "unsure", "skip")
 
 
@@ -181,6 +187,7 @@ class CheckReport:
     compare_with: str | None = None
     comparison: Any = field(default=None, repr=False)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -199,6 +206,7 @@ class CheckReport:
             "counts": {s: sum(1 for r in self.results if r.status == s) for s in STATUSES},
             "rules": [r.to_json() for r in self.results],
             **({"invalid_input": self.notes} if self.notes else {}),
+            **({"warnings": self.warnings} if self.warnings else {}),
         }
 
 
@@ -444,7 +452,8 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
     ``confidence`` (:mod:`mrclens.rule_intervals`; clustered by article with ``per_article``, the
     statistics of each article, :func:`mrclens.rule_intervals.per_article_figures`): it passes when the
     whole interval is on its side of the threshold, fails when the whole interval is beyond it, and is
-    ``"unsure"`` (too small to tell; exit 0) when the interval holds the threshold.
+    ``"unsure"`` (too small to tell; exit 0) when the interval holds the threshold. A rule on an audit's
+    verdict that reads ``inconclusive`` is ``"unsure"`` too (the audit could not tell).
 
     A rule is skipped (never failed) when its section is absent for a reason the user controls:
     ``leakage`` without a dev file, ``audit`` without an audit directory, an ablation that the
@@ -512,8 +521,8 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
                 raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is a number ({value!r}); "
                                  f"its threshold must be a number, not {rule.threshold!r}")
             if value == INCONCLUSIVE:
-                results.append(RuleResult(rule, "skip", value, reason="the audit's verdict is inconclusive (the reader "
-                                                                      "is too weak to tell)"))
+                results.append(RuleResult(rule, "unsure", value, reason="the audit could not tell: its verdict is "
+                                                                        "inconclusive (the reader is too weak to tell)"))
                 continue
             ok = OPERATORS[rule.op](value, rule.threshold)
             results.append(RuleResult(rule, "pass" if ok else "fail", value))
@@ -524,29 +533,76 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
     return results
 
 
-def check_audit_dataset(audit: dict, audit_dir: str | Path, data: str | Path, dev: str | Path | None = None) -> None:
-    """Refuse an audit (``results.json`` as a plain object) of another dataset than ``data``.
+def _evaluation_source(audit: dict, audit_dir: str | Path) -> tuple[str, str | None, str]:
+    """The source an evaluation's perturbed sets were made from, read from their manifest: ``(file, sha256
+    or None, why)``; ``("", None, why)`` when the manifest cannot be read or has changed since."""
+    from mrclens.artifacts.manifest import manifest_path, read_manifest
+    from mrclens.io_utils import sha256_file
 
-    The audit's ``inputs`` record the sha256 of its training and evaluation files; ``data`` (or
-    ``dev``) must be one of them. Nothing is checked when ``data`` is a folder or the audit records
-    no training or evaluation file (an evaluation of an external model's predictions).
+    entry = next((i for i in audit.get("inputs") or [] if isinstance(i, dict) and i.get("role") == "manifest"), None)
+    if entry is None:
+        return "", None, ""
+    candidates = [Path(entry.get("file") or ""), Path(audit_dir) / (entry.get("file") or "")]
+    perturbed = (audit.get("paths") or {}).get("perturbed_dir")
+    if perturbed:
+        candidates.insert(0, manifest_path(Path(audit_dir) / perturbed))
+    found = next((c for c in candidates if c.name and c.is_file()), None)
+    if found is None:
+        return "", None, f"the manifest it records ({entry.get('file')}) is not there"
+    if entry.get("sha256") and sha256_file(found) != entry["sha256"]:
+        return "", None, f"the manifest it records ({found}) has changed since"
+    source = read_manifest(found.parent).source
+    if not source.sha256:
+        return "", None, f"the manifest {found} records no checksum of its source"
+    return str(source.file), source.sha256, ""
+
+
+def check_audit_dataset(audit: dict, audit_dir: str | Path, data: str | Path, dev: str | Path | None = None) -> str | None:
+    """Refuse an audit or evaluation (``results.json`` as a plain object) of another dataset than ``data``.
+
+    An audit's ``inputs`` record the sha256 of its training and evaluation files; an evaluation's
+    (``mrclens evaluate --predictions-dir``) record its perturbed sets' manifest, which records the sha256
+    of the file the sets were made from (:func:`_evaluation_source`). ``data`` (or ``dev``) must be one of
+    them. Nothing is checked when ``data`` is a folder or the results record no input at all.
+
+    Returns:
+        ``None`` when the checksums agree or there is nothing to compare, else a warning saying why the
+        dataset could not be verified (an evaluation whose manifest is gone or changed).
 
     Raises:
-        RulesError: no recorded file has the content of ``data`` or ``dev`` (the message names both
-            sides and their checksums).
+        RulesError: no recorded file has the content of ``data`` or ``dev`` (the message names the audit,
+            the recorded files and ``data``, with their checksums).
     """
     from mrclens.io_utils import sha256_file
 
     recorded = {i.get("sha256"): i.get("file") for i in audit.get("inputs") or []
-                if isinstance(i, dict) and i.get("role") in ("train", "dev") and i.get("sha256")}
+                if isinstance(i, dict) and i.get("sha256") and DATA_ROLES.fullmatch(str(i.get("role")))}
     given = [Path(p) for p in (data, dev) if p is not None and Path(p).is_file()]
-    if not recorded or not given:
-        return
+    if not given:
+        return None
+    why = ""
+    if not recorded:
+        source, sha, why = _evaluation_source(audit, audit_dir)
+        if sha is None:  # no input recorded at all (not written by MRCLens): nothing to compare, as before
+            return f"--with-audit {audit_dir}: could not verify that it is an audit of {given[0]}: {why}" if why else None
+        recorded = {sha: f"{source} (the source of the evaluated perturbed sets)"}
     if any(sha256_file(p) in recorded for p in given):
-        return
+        return None
     files = ", ".join(f"{f} (sha256 {h[:12]}…)" for h, f in recorded.items())
     raise RulesError(f"--with-audit {audit_dir}: an audit of another dataset: it records {files}, and "
                      f"{given[0]} has sha256 {sha256_file(given[0])[:12]}…; give the audit of {given[0]}")
+
+
+def inconclusive_notes(audit: dict | None, results: list[RuleResult]) -> list[str]:
+    """One line per category the audit could not tell (``reference_bias`` ``inconclusive``) that no rule read."""
+    if audit is None:
+        return []
+    read = {r.rule.metric.split(".")[2] for r in results
+            if r.rule.metric.startswith(f"{AUDIT_SECTION}.categories.") and len(r.rule.metric.split(".")) > 2}
+    return [f"audit: could not tell the {c.get('category')} bias against {c.get('reference') or 'the reference'} "
+            f"(its verdict is inconclusive: the reader is too weak to tell); no rule reads it"
+            for c in audit.get("categories") or []
+            if isinstance(c, dict) and c.get("reference_bias") == INCONCLUSIVE and c.get("category") not in read]
 
 
 def _clusters_by_article(rule: Rule) -> bool:
@@ -619,8 +675,9 @@ def run_check(
     task = detect_task(data, role="sniff_input")
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    warnings = []
     if audit is not None:
-        check_audit_dataset(audit, audit_dir, data, dev)
+        warnings += [w for w in [check_audit_dataset(audit, audit_dir, data, dev)] if w]
     language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir,
                                          on_invalid=on_invalid, declared=declared_language)
     if compare_with is not None and language.language_free:
@@ -652,7 +709,8 @@ def run_check(
     results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
                        str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,
-                       compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison)
+                       compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison,
+                       warnings=warnings + inconclusive_notes(audit, results))
 
 
 def _fmt(x: float | str | None) -> str:

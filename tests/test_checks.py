@@ -261,6 +261,7 @@ def test_cli_exit_codes(files):
     assert r.exit_code == 0
     out = json.loads(r.stdout)
     assert out["passed"] is True and out["counts"] == {"pass": 1, "fail": 0, "unsure": 1, "skip": 0}
+    assert "warning" not in r.stderr  # results that record no input at all (hand-made): nothing to compare
     e4 = next(x for x in out["rules"] if x["id"] == "e4")  # its recorded CI [40, 44] is wholly >= 40
     assert (e4["status"], e4["ci_low"], e4["ci_high"]) == ("pass", 40.0, 44.0)
 
@@ -338,13 +339,13 @@ def test_check_with_audit_agrees_with_the_audits_verdicts(files, scale):
     assert "the audit rules gate on the audit's own verdicts against its reference" in text
 
 
-def test_a_verdict_rule_skips_an_inconclusive_or_uncompared_category_and_text_thresholds_are_checked(tmp_path):
+def test_a_verdict_rule_is_unsure_on_an_inconclusive_category_skips_an_uncompared_one_and_text_thresholds_are_checked(tmp_path):
     audit = {"categories": [{"category": "Question", "reference_bias": "inconclusive"},
                             {"category": "Keyword", "reference_bias": None}, {"category": "Similarity", "f1_drop": 3.0}]}
     rules = [rule(f"audit.categories.{c}.reference_bias", "!=", "more", c) for c in ("Question", "Keyword", "Position")]
     got = evaluate_rules(rules, STATS, audit)
     assert [(r.status, r.reason) for r in got] == [
-        ("skip", "the audit's verdict is inconclusive (the reader is too weak to tell)"),
+        ("unsure", "the audit could not tell: its verdict is inconclusive (the reader is too weak to tell)"),
         ("skip", "the audit did not compare this category with a reference"),
         ("skip", "the audit has no Position category")]
     with pytest.raises(RulesError, match="is a number"):
@@ -414,3 +415,44 @@ def test_the_defaults_do_not_flap_on_slices_of_squad_dev_and_still_fail_a_plante
     r = _run(["check", str(planted), "--quiet"])
     assert r.exit_code == 1, r.output
     assert "FAIL  answer-position" in r.output and "(95% CI [99.62, 100])" in r.output
+
+
+# ------------------------------------------------- issue 44, item 5: --with-audit checks what it was given
+
+
+def test_check_refuses_an_evaluation_of_another_file_and_warns_when_it_cannot_verify(files, tmp_path):
+    """`mrclens evaluate` results record the perturbed sets' manifest, which records the sha256 of the file the
+    sets were made from: `check OTHER --with-audit EVAL` exits 2 naming both files (before: exit 0, no word)."""
+    from perturbed_fixture import make_perturbed_dir, write_predictions
+    from mrclens.io_utils import sha256_file
+
+    _, train, dev, _ = files
+    perturbed = make_perturbed_dir(tmp_path / "p")
+    manifest = json.loads((perturbed / "manifest.json").read_text())
+    manifest["source"] = {"file": str(train), "sha256": sha256_file(train)}
+    (perturbed / "manifest.json").write_text(json.dumps(manifest))
+    evaluation = tmp_path / "eval"
+    r = _run(["evaluate", str(perturbed), "--predictions-dir", str(write_predictions(tmp_path)), "--out", str(evaluation), "-q"])
+    assert r.exit_code == 0, r.output
+
+    r = _run(["check", str(dev), "--with-audit", str(evaluation), "--quiet"])
+    assert r.exit_code == 2, r.output
+    assert str(evaluation) in r.output and str(train) in r.output and str(dev) in r.output
+    assert "an audit of another dataset" in r.output
+    r = _run(["check", str(train), "--with-audit", str(evaluation), "--quiet"])
+    assert r.exit_code == 0 and "warning" not in r.output, r.output
+    (perturbed / "manifest.json").unlink()  # the sets moved away: nothing to compare with, and it says so
+    r = _run(["check", str(dev), "--with-audit", str(evaluation), "--quiet"])
+    assert r.exit_code == 0 and "could not verify that it is an audit of" in r.stderr and "is not there" in r.stderr
+
+
+def test_an_inconclusive_category_is_reported_even_without_a_rule_on_it(files):
+    from mrclens.checks import inconclusive_notes
+
+    audit = {"categories": [{"category": "Question", "reference_bias": "inconclusive", "reference": "SQuAD v1.1"},
+                            {"category": "Position", "reference_bias": "inconclusive"}]}
+    got = evaluate_rules([rule("audit.categories.Position.reference_bias", "!=", "more", "pos")], STATS, audit)
+    assert got[0].status == "unsure" and exit_code(got) == 0
+    assert inconclusive_notes(audit, got) == [
+        "audit: could not tell the Question bias against SQuAD v1.1 (its verdict is inconclusive: the reader is too "
+        "weak to tell); no rule reads it"]

@@ -59,6 +59,8 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
         click.echo(note, err=True)
     if report.notes:
         click.echo(f"{len(report.notes):,} invalid question(s) skipped / answer(s) repaired (--on-invalid {on_invalid})", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json_text(report.to_json(), indent=1))
     else:
