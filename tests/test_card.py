@@ -56,7 +56,7 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
     assert f"{similarity.reference_difference:+.1f}" in row
     e1 = results.ablation("e1")
     assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
-           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference {e1.compared_value - 10:+.1f}" in text
+           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference towards the bias {e1.compared_value - 10:+.1f}" in text
     assert "answers in the sentence most similar to the question (%): 98.0 (95% CI 96.5 to 99.5, 1,700 questions) " \
            "against 80.6 in SQuAD v1.1; difference +17.4 (95% CI +15.7 to +19.1): higher" in text
     assert "answer-type priors beyond the question's wh-word" in text and "in line\" with the reference may" in text
