@@ -38,6 +38,7 @@ from typing import Any
 from mrclens.artifacts.card import CROISSANT_CONTEXT, card_paths, write_card
 from mrclens.artifacts.layout import RESULTS_JSON
 from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, Results, read_results
+from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
 
 #: What no MRCLens audit can see (README, "How to read a verdict"); ``{reference}`` is filled in.
@@ -167,13 +168,16 @@ def deciding_figures(results: Results, c: CategoryResult) -> list[str]:
 
 
 def _ablation_line(a: AblationResult, level: str) -> str:
-    """The ablation's compared figure and the reference's; the difference is this audit's minus the
-    reference's (its verdict, ``reference_bias``, reads the sign towards the ablation's bias signal)."""
+    """The ablation's compared figure and the reference's, and their difference signed towards the bias
+    (:func:`mrclens.categories.toward_bias`: ``+`` is more of the bias, for a ``small_drop`` ablation a
+    *smaller* drop, as the category's mean and the report's forest plot read it)."""
     what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
+    d, low, high = ((None, None, None) if a.reference_difference is None else
+                    toward_bias(a.reference_difference, a.reference_difference_ci_low, a.reference_difference_ci_high,
+                                a.bias_signal))
     return (f"{a.id} ({a.name}): {what} {_num(a.compared_value)}% of the baseline score against "
             f"{_num(a.reference_value)}% ({level} CI {_ci(a.reference_ci_low, a.reference_ci_high)}) in {a.reference}; "
-            f"difference {_num(a.reference_difference, True)} "
-            f"({level} CI {_ci(a.reference_difference_ci_low, a.reference_difference_ci_high, True)}): {a.reference_bias}")
+            f"difference towards the bias {_num(d, True)} ({level} CI {_ci(low, high, True)}): {a.reference_bias}")
 
 
 def _figure_line(f: ModelFreeFigure, level: str) -> str:

@@ -220,3 +220,17 @@ def figure_category(path: str) -> str:
         if path in category.figures:
             return category.name
     raise KeyError(f"no bias category holds the model-free figure {path!r}")
+
+
+def toward_bias(difference: float, low: float, high: float, bias_signal: str | None) -> tuple[float, float, float]:
+    """An ablation's difference to the reference (this audit's relative drop minus the reference's, with its CI)
+    signed **towards the bias**, as the category's mean and the forest plot read it: ``+`` is more of the bias
+    than the reference. A ``small_drop`` ablation (e3–e5, m1–m3) signals the bias by a *smaller* drop, so
+    its difference is negated (and its CI ends swapped); any other is as it is.
+
+    >>> toward_bias(-42.7, -50.1, -35.3, "small_drop"), toward_bias(30.2, 21.0, 39.4, "large_drop")
+    ((42.7, 35.3, 50.1), (30.2, 21.0, 39.4))
+    """
+    if bias_signal == "small_drop":
+        return -difference, -high, -low
+    return difference, low, high

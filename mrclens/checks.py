@@ -24,8 +24,18 @@ loaded) and, when an audit directory is given, from its ``results.json`` (paths 
     id = "duplicates"
     enabled = false              # switch a default off
 
-Exit codes (:func:`exit_code`): 0 every evaluated rule passes, 1 any fails; bad input (data,
-rules file, audit file) raises :class:`~mrclens.errors.MRCLensError`, which the CLI maps to 2.
+Intervals (issue 44, item 2): a rule on a share, an F1 or a mean (``<=``, ``<``, ``>=``, ``>``) reads
+the figure's 95 % confidence interval (:mod:`mrclens.rule_intervals`: Wilson for shares with their
+``n``, Student's t for means, both widened to the cluster-robust interval by article on span data;
+the intervals multiple-choice statistics and audits record beside a figure): it **passes** when the
+whole interval is on its side of the threshold, **fails** when the whole interval lies beyond it, and
+is **unsure** ("too small to tell") when the interval holds the threshold, so that a shard of a few
+articles does not flip a gate on sampling noise. ``interval = "none"`` in a rule asks for the point
+comparison; a figure without an ``n`` (a count) is compared as a point.
+
+Exit codes (:func:`exit_code`): 0 no evaluated rule fails (unsure rules included), 1 any fails; bad
+input (data, rules file, audit file, an audit of another dataset: :func:`check_audit_dataset`) raises
+:class:`~mrclens.errors.MRCLensError`, which the CLI maps to 2.
 Rules on ``leakage.`` need a second (dev) file and rules on ``audit.`` need an audit
 directory; without them they are *skipped* (reported, never counted as failures).
 
@@ -53,9 +63,9 @@ comparison of each bias category with the reference audit that the audit's summa
 ``inconclusive``, :mod:`mrclens.scoring.against_reference`), not on fixed thresholds of their own:
 ``op = "!="`` with ``threshold = "more"`` fails exactly the categories the audit reads as more biased
 than its reference. A text threshold is allowed with ``==`` and ``!=`` on ``audit.`` metrics only;
-a verdict that is ``inconclusive`` (the reader too weak to tell) or absent (the category was not
-compared with a reference) skips the rule. Before, a fixed rule (``audit.ablations.e4.f1_drop >=
-40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
+a verdict that is ``inconclusive`` (the reader too weak to tell) makes the rule *unsure* (the audit could
+not tell; exit 0) and one that is absent (the category was not compared with a reference) skips it.
+Before, a fixed rule (``audit.ablations.e4.f1_drop >= 40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
 reader's e4 drop is 28 points on SQuAD v1.1 itself).
 
 The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.tasks.detect_task` with the
@@ -72,6 +82,7 @@ from __future__ import annotations
 import difflib
 import math
 import operator
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
@@ -79,6 +90,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError, RulesError
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.rule_intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, lookup_in
 from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
 from mrclens.stats.language_free import NOT_COMPUTED
 from mrclens.stats.schema import DEV_SECTION
@@ -91,6 +104,10 @@ TEXT_OPERATORS = ("==", "!=")
 #: A verdict that skips a rule on it: the audit could not tell (the reader was too weak).
 INCONCLUSIVE = "inconclusive"
 
+#: The roles of an audit's ``inputs`` that are the audited data (span: train, dev; multiple choice: data,
+#: ``fold_k:train`` …), whose sha256 ``--with-audit`` compares with the checked file's.
+DATA_ROLES = re.compile(r"train|dev|data|fold_\d+:(train|dev|test)")
+
 #: The first component of a metric path into an audit's ``results.json``.
 AUDIT_SECTION = "audit"
 #: The first component of a metric path into the comparison with ``--compare-with`` (issue 19).
@@ -98,10 +115,14 @@ COMPARE_SECTION = "compare"
 #: The last component of a ``compare.`` metric: what of the row is checked.
 COMPARE_FIELDS = ("value", "reference_value", "difference", "difference_ci_low", "difference_ci_high", "significant")
 
-_RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled"}
+_RULE_KEYS = {"id", "metric", "op", "threshold", "label", "meaning", "enabled", "interval"}
 
 EXIT_PASS = EXIT_OK
 EXIT_FAIL = EXIT_CHECK_FAILED
+
+#: The outcomes of a rule: ``"unsure"`` (too small to tell: the figure's interval holds the threshold,
+#: or the audit's verdict is inconclusive) neither passes nor fails, and exits 0 like a pass.
+STATUSES = ("pass", "fail", "unsure", "skip")
 
 
 @dataclass
@@ -118,6 +139,8 @@ class Rule:
         label: what the value is, for the report.
         meaning: what a failure means, in plain words.
         enabled: ``False`` switches the rule off.
+        interval: ``"auto"``: with ``<=``, ``<``, ``>=`` or ``>``, the rule reads the figure's confidence
+            interval where the figures give one (:mod:`mrclens.rule_intervals`); ``"none"``: a point threshold.
     """
 
     id: str
@@ -127,20 +150,27 @@ class Rule:
     label: str = ""
     meaning: str = ""
     enabled: bool = True
+    interval: str = "auto"
 
 
 @dataclass
 class RuleResult:
-    """The outcome of one rule: ``status`` is ``"pass"``, ``"fail"`` or ``"skip"`` (with ``reason``)."""
+    """The outcome of one rule: ``status`` is one of :data:`STATUSES` (``"skip"`` and ``"unsure"`` with
+    ``reason``); ``ci_low``/``ci_high`` the figure's interval the rule read (``None`` for a point
+    threshold) and ``method`` how it was made."""
 
     rule: Rule
     status: str
     value: float | str | None = None
     reason: str = ""
+    ci_low: float | None = None
+    ci_high: float | None = None
+    method: str = ""
 
     def to_json(self) -> dict:
         d = asdict(self.rule)
-        d.update(status=self.status, value=self.value, reason=self.reason)
+        d.update(status=self.status, value=self.value, reason=self.reason, ci_low=self.ci_low, ci_high=self.ci_high,
+                 interval_method=self.method or None)
         return d
 
 
@@ -157,6 +187,7 @@ class CheckReport:
     compare_with: str | None = None
     comparison: Any = field(default=None, repr=False)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -171,9 +202,11 @@ class CheckReport:
             "rules_file": self.rules_file,
             "audit_dir": self.audit_dir,
             **({"compare_with": self.compare_with} if self.compare_with else {}),
-            "counts": {s: sum(1 for r in self.results if r.status == s) for s in ("pass", "fail", "skip")},
+            "confidence": CONFIDENCE,
+            "counts": {s: sum(1 for r in self.results if r.status == s) for s in STATUSES},
             "rules": [r.to_json() for r in self.results],
             **({"invalid_input": self.notes} if self.notes else {}),
+            **({"warnings": self.warnings} if self.warnings else {}),
         }
 
 
@@ -207,10 +240,13 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str
             raise RulesError(f"{where}: rule {rid!r}: {key!r} must be a string")
     if not isinstance(values.get("enabled", True), bool):
         raise RulesError(f"{where}: rule {rid!r}: 'enabled' must be true or false")
+    if values.get("interval", "auto") not in INTERVAL_CHOICES:
+        raise RulesError(f"{where}: rule {rid!r}: 'interval' must be one of {', '.join(map(repr, INTERVAL_CHOICES))}, "
+                         f"got {values.get('interval')!r}")
     return Rule(
         id=rid, metric=metric, op=op, threshold=threshold if isinstance(threshold, str) else float(threshold),
         label=values.get("label", ""),
-        meaning=values.get("meaning", ""), enabled=values.get("enabled", True),
+        meaning=values.get("meaning", ""), enabled=values.get("enabled", True), interval=values.get("interval", "auto"),
     )
 
 
@@ -380,8 +416,44 @@ def resolve_metric(path: str, data: dict) -> Any:
     return node
 
 
-def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, comparison: Any = None) -> list[RuleResult]:
+def _lookup(source: Any) -> Callable[[str], Any]:
+    """A lookup of dotted paths in ``source`` as :func:`resolve_metric` reads them (``None`` where absent)."""
+
+    def lookup(path: str) -> Any:
+        try:
+            return resolve_metric(path, source)
+        except KeyError:
+            return None
+
+    return lookup
+
+
+def _numeric_result(rule: Rule, value: float, path: str, source: Any, per_article: list[dict] | None,
+                    confidence: float) -> RuleResult:
+    """A rule on a number: read against its figure's interval (:func:`mrclens.rule_intervals.decide`) when
+    the rule is ordered, not ``interval = "none"`` and the figure has one; else the point comparison."""
+    interval = None
+    if rule.interval != "none" and rule.op in ORDER_OPERATORS:
+        interval = figure_interval(path, _lookup(source), [lookup_in(a) for a in per_article or []] or None, confidence)
+    if interval is None:
+        ok = OPERATORS[rule.op](value, rule.threshold)
+        return RuleResult(rule, "pass" if ok else "fail", float(value))
+    status = decide(rule.op, float(rule.threshold), interval.low, interval.high)
+    reason = (f"too small to tell: the {confidence_label(confidence)} [{_fmt(interval.low)}, {_fmt(interval.high)}] "
+              f"holds the threshold {_fmt(rule.threshold)}" if status == "unsure" else "")
+    return RuleResult(rule, status, float(value), reason, interval.low, interval.high, interval.method)
+
+
+def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, comparison: Any = None,
+                   per_article: list[dict] | None = None, confidence: float = CONFIDENCE) -> list[RuleResult]:
     """Evaluate ``rules`` on a statistics dict (and an audit's results, if given).
+
+    A rule on a share, an F1 or a mean (``<=``, ``<``, ``>=``, ``>``) reads the figure's interval at
+    ``confidence`` (:mod:`mrclens.rule_intervals`; clustered by article with ``per_article``, the
+    statistics of each article, :func:`mrclens.rule_intervals.per_article_figures`): it passes when the
+    whole interval is on its side of the threshold, fails when the whole interval is beyond it, and is
+    ``"unsure"`` (too small to tell; exit 0) when the interval holds the threshold. A rule on an audit's
+    verdict that reads ``inconclusive`` is ``"unsure"`` too (the audit could not tell).
 
     A rule is skipped (never failed) when its section is absent for a reason the user controls:
     ``leakage`` without a dev file, ``audit`` without an audit directory, an ablation that the
@@ -449,43 +521,98 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
                 raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is a number ({value!r}); "
                                  f"its threshold must be a number, not {rule.threshold!r}")
             if value == INCONCLUSIVE:
-                results.append(RuleResult(rule, "skip", value, reason="the audit's verdict is inconclusive (the reader "
-                                                                      "is too weak to tell)"))
+                results.append(RuleResult(rule, "unsure", value, reason="the audit could not tell: its verdict is "
+                                                                        "inconclusive (the reader is too weak to tell)"))
                 continue
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            ok = OPERATORS[rule.op](value, rule.threshold)
+            results.append(RuleResult(rule, "pass" if ok else "fail", value))
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is not a number (got {type(value).__name__})")
-        ok = OPERATORS[rule.op](value, rule.threshold)
-        results.append(RuleResult(rule, "pass" if ok else "fail", value if isinstance(value, str) else float(value)))
+        results.append(_numeric_result(rule, value, path, source, per_article if source is stats else None, confidence))
     return results
 
 
-def check_audit_dataset(audit: dict, audit_dir: str | Path, data: str | Path, dev: str | Path | None = None) -> None:
-    """Refuse an audit (``results.json`` as a plain object) of another dataset than ``data``.
+def _evaluation_source(audit: dict, audit_dir: str | Path) -> tuple[str, str | None, str]:
+    """The source an evaluation's perturbed sets were made from, read from their manifest: ``(file, sha256
+    or None, why)``; ``("", None, why)`` when the manifest cannot be read or has changed since."""
+    from mrclens.artifacts.manifest import manifest_path, read_manifest
+    from mrclens.io_utils import sha256_file
 
-    The audit's ``inputs`` record the sha256 of its training and evaluation files; ``data`` (or
-    ``dev``) must be one of them. Nothing is checked when ``data`` is a folder or the audit records
-    no training or evaluation file (an evaluation of an external model's predictions).
+    entry = next((i for i in audit.get("inputs") or [] if isinstance(i, dict) and i.get("role") == "manifest"), None)
+    if entry is None:
+        return "", None, ""
+    candidates = [Path(entry.get("file") or ""), Path(audit_dir) / (entry.get("file") or "")]
+    perturbed = (audit.get("paths") or {}).get("perturbed_dir")
+    if perturbed:
+        candidates.insert(0, manifest_path(Path(audit_dir) / perturbed))
+    found = next((c for c in candidates if c.name and c.is_file()), None)
+    if found is None:
+        return "", None, f"the manifest it records ({entry.get('file')}) is not there"
+    if entry.get("sha256") and sha256_file(found) != entry["sha256"]:
+        return "", None, f"the manifest it records ({found}) has changed since"
+    source = read_manifest(found.parent).source
+    if not source.sha256:
+        return "", None, f"the manifest {found} records no checksum of its source"
+    return str(source.file), source.sha256, ""
+
+
+def check_audit_dataset(audit: dict, audit_dir: str | Path, data: str | Path, dev: str | Path | None = None) -> str | None:
+    """Refuse an audit or evaluation (``results.json`` as a plain object) of another dataset than ``data``.
+
+    An audit's ``inputs`` record the sha256 of its training and evaluation files; an evaluation's
+    (``mrclens evaluate --predictions-dir``) record its perturbed sets' manifest, which records the sha256
+    of the file the sets were made from (:func:`_evaluation_source`). ``data`` (or ``dev``) must be one of
+    them. Nothing is checked when ``data`` is a folder or the results record no input at all.
+
+    Returns:
+        ``None`` when the checksums agree or there is nothing to compare, else a warning saying why the
+        dataset could not be verified (an evaluation whose manifest is gone or changed).
 
     Raises:
-        RulesError: no recorded file has the content of ``data`` or ``dev`` (the message names both
-            sides and their checksums).
+        RulesError: no recorded file has the content of ``data`` or ``dev`` (the message names the audit,
+            the recorded files and ``data``, with their checksums).
     """
     from mrclens.io_utils import sha256_file
 
     recorded = {i.get("sha256"): i.get("file") for i in audit.get("inputs") or []
-                if isinstance(i, dict) and i.get("role") in ("train", "dev") and i.get("sha256")}
+                if isinstance(i, dict) and i.get("sha256") and DATA_ROLES.fullmatch(str(i.get("role")))}
     given = [Path(p) for p in (data, dev) if p is not None and Path(p).is_file()]
-    if not recorded or not given:
-        return
+    if not given:
+        return None
+    why = ""
+    if not recorded:
+        source, sha, why = _evaluation_source(audit, audit_dir)
+        if sha is None:  # no input recorded at all (not written by MRCLens): nothing to compare, as before
+            return f"--with-audit {audit_dir}: could not verify that it is an audit of {given[0]}: {why}" if why else None
+        recorded = {sha: f"{source} (the source of the evaluated perturbed sets)"}
     if any(sha256_file(p) in recorded for p in given):
-        return
+        return None
     files = ", ".join(f"{f} (sha256 {h[:12]}…)" for h, f in recorded.items())
     raise RulesError(f"--with-audit {audit_dir}: an audit of another dataset: it records {files}, and "
                      f"{given[0]} has sha256 {sha256_file(given[0])[:12]}…; give the audit of {given[0]}")
 
 
+def inconclusive_notes(audit: dict | None, results: list[RuleResult]) -> list[str]:
+    """One line per category the audit could not tell (``reference_bias`` ``inconclusive``) that no rule read."""
+    if audit is None:
+        return []
+    read = {r.rule.metric.split(".")[2] for r in results
+            if r.rule.metric.startswith(f"{AUDIT_SECTION}.categories.") and len(r.rule.metric.split(".")) > 2}
+    return [f"audit: could not tell the {c.get('category')} bias against {c.get('reference') or 'the reference'} "
+            f"(its verdict is inconclusive: the reader is too weak to tell); no rule reads it"
+            for c in audit.get("categories") or []
+            if isinstance(c, dict) and c.get("reference_bias") == INCONCLUSIVE and c.get("category") not in read]
+
+
+def _clusters_by_article(rule: Rule) -> bool:
+    """Whether ``rule`` may read an interval clustered by article (an ordered rule on a figure of the data itself)."""
+    return (rule.interval != "none" and rule.op in ORDER_OPERATORS and not isinstance(rule.threshold, str)
+            and rule.metric.partition(".")[0] not in (AUDIT_SECTION, COMPARE_SECTION, DEV_SECTION))
+
+
 def exit_code(results: list[RuleResult]) -> int:
-    """0 when no rule failed (skipped rules do not count), else 1."""
+    """0 when no rule failed (skipped and unsure rules do not count), else 1."""
     return EXIT_FAIL if any(r.status == "fail" for r in results) else EXIT_PASS
 
 
@@ -548,8 +675,9 @@ def run_check(
     task = detect_task(data, role="sniff_input")
     rule_list = load_rules(rules, task)
     audit = load_audit(audit_dir) if audit_dir is not None else None
+    warnings = []
     if audit is not None:
-        check_audit_dataset(audit, audit_dir, data, dev)
+        warnings += [w for w in [check_audit_dataset(audit, audit_dir, data, dev)] if w]
     language = require_readable_language("check", [data, dev], allow=language_ok, cache_dir=cache_dir,
                                          on_invalid=on_invalid, declared=declared_language)
     if compare_with is not None and language.language_free:
@@ -572,10 +700,17 @@ def run_check(
 
         comparison = compare_sources([reference, source_from_stats(stats.figures, "data", str(data), values=stats.values,
                                                                    kind="dataset")])
-    results = evaluate_rules(rule_list, stats.figures, audit, comparison)
+    per_article = None
+    if stats.datasets and any(_clusters_by_article(r) for r in rule_list):
+        from mrclens.rule_intervals import per_article_figures
+
+        per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
+                                          stats_options=language.stats_options)
+    results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
                        str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,
-                       compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison)
+                       compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison,
+                       warnings=warnings + inconclusive_notes(audit, results))
 
 
 def _fmt(x: float | str | None) -> str:
@@ -587,22 +722,33 @@ def _fmt(x: float | str | None) -> str:
 
 
 def format_report(report: CheckReport) -> str:
-    """One line per rule (status, id, label = value, op threshold), the meaning under each
-    failure, and a closing summary line."""
+    """One line per rule (status, id, label = value with its interval, op threshold), the meaning under
+    each failure, why under each unsure rule, and a closing summary line."""
     lines = []
+    level = confidence_label(CONFIDENCE)
     for r in report.results:
         rule = r.rule
-        head = f"{r.status.upper():4}  {rule.id}: {rule.label or rule.metric} = {_fmt(r.value)} (rule: {rule.op} {_fmt(rule.threshold)})"
+        ci = f" ({level} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}])" if r.ci_low is not None else ""
+        head = f"{r.status.upper():4}  {rule.id}: {rule.label or rule.metric} = {_fmt(r.value)}{ci} (rule: {rule.op} {_fmt(rule.threshold)})"
         if r.status == "skip":
             head = f"SKIP  {rule.id}: {rule.label or rule.metric} ({r.reason})"
         lines.append(head)
         if r.status == "fail" and rule.meaning:
             lines.append(f"      means: {rule.meaning}")
+        if r.status == "unsure":
+            lines.append(f"      {r.reason}")
     verdicts = [r for r in report.results if r.status != "skip" and isinstance(r.rule.threshold, str)]
     if verdicts and len(verdicts) < sum(1 for r in report.results if r.status != "skip"):
         lines.append("note: the audit rules gate on the audit's own verdicts against its reference (its summary);")
-        lines.append("      the other rules are fixed thresholds on the data alone")
+        lines.append("      the other rules are thresholds on the data alone")
+    if any(r.ci_low is not None for r in report.results):
+        lines.append(f"note: a rule with an interval fails only when its whole {level} lies beyond the threshold, "
+                     "passes when it lies wholly within, else it is UNSURE (too small to tell; exit 0)")
     c = report.to_json()["counts"]
-    verdict = "all rules pass" if report.exit_code == EXIT_PASS else f"{c['fail']} rule(s) FAIL"
-    lines.append(f"{verdict} ({c['pass']} pass, {c['fail']} fail, {c['skip']} skipped)")
+    if report.exit_code != EXIT_PASS:
+        verdict = f"{c['fail']} rule(s) FAIL"
+    else:
+        verdict = f"no rule fails; {c['unsure']} too small to tell" if c["unsure"] else "all rules pass"
+    unsure = f", {c['unsure']} unsure" if c["unsure"] else ""
+    lines.append(f"{verdict} ({c['pass']} pass, {c['fail']} fail{unsure}, {c['skip']} skipped)")
     return "\n".join(lines)

@@ -58,7 +58,7 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
     assert f"{similarity.reference_difference:+.1f}" in row
     e1 = results.ablation("e1")
     assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
-           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference {e1.compared_value - 10:+.1f}" in text
+           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference towards the bias {e1.compared_value - 10:+.1f}" in text
     # the figure's difference is judged family-wise over the tests read together (issue 41), and labelled so
     fig = results.model_free[0]
     assert fig.difference_confidence is not None and fig.difference_confidence > 0.95

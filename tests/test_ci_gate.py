@@ -225,4 +225,5 @@ def test_the_action_passes_check_args_and_files_as_files(tmp_path):
     r = subprocess.run(["bash", "-c", run], cwd=tmp_path, env={**env, "CHECK_ARGS": "--language-ok -q"},
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("all rules pass") == 2 and "== mrclens check -es.json" in r.stdout
+    # both files pass the gate (6 questions each: the duplicates share is too small to tell, issue 44, which is no failure)
+    assert r.stdout.count(", 0 fail") == 2 and "== mrclens check -es.json" in r.stdout

@@ -1,6 +1,7 @@
 """``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--compare-with REF] [--json]``: pre-training sanity check.
 
-Exit status: 0 every rule passes, 1 any rule fails, 2 bad input (data, rules file, audit file).
+Exit status: 0 no rule fails (a rule whose interval holds its threshold is UNSURE: too small to tell, not a
+failure), 1 any rule fails, 2 bad input (data, rules file, audit file, an audit of another file).
 DATA may be multiple-choice data (issue 20: a CODAH TSV or JSON Lines file, or a folds folder):
 then the rules are ``mrclens/data/default_rules_mc.toml`` on its multiple-choice figures.
 """
@@ -36,9 +37,11 @@ from mrclens.io_utils import json_text
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
           as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, language: str, on_invalid: str) -> None:
-    """Check DATA for known shortcuts before training: one line per rule (pass/fail, value,
-    threshold, meaning). Exits 0 if all rules pass, 1 if any fails, 2 on bad input, so it can
-    gate a training pipeline or a CI job.
+    """Check DATA for known shortcuts before training: one line per rule (pass/fail/unsure, value
+    with its 95% CI, threshold, meaning). A rule on a share, an F1 or a mean fails only when its whole
+    interval lies beyond the threshold; UNSURE when the interval holds it (too small to tell). Exits
+    0 if no rule fails (UNSURE included), 1 if any fails, 2 on bad input (also: an audit of another
+    file under --with-audit), so it can gate a training pipeline or a CI job.
 
     Multiple-choice DATA (a CODAH TSV or JSON Lines file, or a CODAH folder with
     cv_split/fold_k/) is checked with the multiple-choice rules (heuristic baselines against
@@ -56,6 +59,8 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
         click.echo(note, err=True)
     if report.notes:
         click.echo(f"{len(report.notes):,} invalid question(s) skipped / answer(s) repaired (--on-invalid {on_invalid})", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json_text(report.to_json(), indent=1))
     else:

@@ -168,6 +168,24 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
         return f"Both its ablations and the data itself show this shortcut {side} {ref}."
     if basis == "model-free":
         return f"The data itself (no reader) offers this shortcut {side} {ref}."
+    return _drops_why(c, verdict, ref)
+
+
+def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
+    """What the drops say, read the way the category's ablations signal the bias (issue 44): a ``large_drop``
+    ablation shows more of the bias by costing *more*, a ``small_drop`` one (e3–e5, m1–m3) by costing *less*."""
+    record = get_category(str(c.get("category") or ""))
+    signals = {**record.mc_ablations, **record.ablations}
+    ids = [a for a in (c.get("evaluated") or c.get("ablations") or []) if a in signals]
+    small = [a for a in ids if signals[a] == "small_drop"]
+    large = [a for a in ids if signals[a] != "small_drop"]
+    side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
+    if small and not large:
+        cost = {"more": "less than", "less": "more than", "in line": "about as much as"}[verdict]
+        return f"Its ablations cost this reader {cost} on {ref}: small drops signal this bias."
+    if small:
+        return (f"Its drops, read towards the bias (larger for {', '.join(large)}, smaller for {', '.join(small)}), "
+                f"show this shortcut {side} {ref}.")
     return f"Its ablations cost this reader {side} they cost the same reader profile on {ref}."
 
 

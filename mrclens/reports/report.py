@@ -34,6 +34,7 @@ from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
 from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
 from mrclens.artifacts.results import Results, read_results
+from mrclens.categories import toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import drop_chart_svg
@@ -279,11 +280,13 @@ def sentences(text: Any) -> list[str]:
 
 def reference_short(entry: Mapping[str, Any]) -> str:
     """An ablation's comparison with the reference for the table: ``"+30.2 [+21.0, +39.4]"`` (this
-    audit's relative (excess) drop minus the reference's, as stored: a ``small_drop`` ablation's bias
-    side is negative); ``"–"`` when not compared."""
+    audit's relative (excess) drop minus the reference's, signed towards the bias as the forest plot draws
+    it, :func:`mrclens.categories.toward_bias`: ``+`` is more of the bias, for a ``small_drop`` ablation a
+    *smaller* drop); ``"–"`` when not compared."""
     d, lo, hi = entry.get("reference_difference"), entry.get("reference_difference_ci_low"), entry.get("reference_difference_ci_high")
     if not all(isinstance(x, (int, float)) for x in (d, lo, hi)):
         return "–"
+    d, lo, hi = toward_bias(d, lo, hi, entry.get("bias_signal"))
     return f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 
@@ -362,7 +365,8 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
 def reference_text(entry: Mapping[str, Any]) -> str:
     """How an ablation or category compares with the reference audit (issue 17), e.g. ``more than SQuAD
     v1.1: +30.2 [+21.0, +39.4]``; ``""`` when it was not compared. The difference is in percent of the
-    baseline F1 (a category's: the mean over its ablations, signed towards the bias)."""
+    baseline F1, signed towards the bias (an ablation's, :func:`mrclens.categories.toward_bias`; a
+    category's: the mean over its ablations)."""
     bias = entry.get("reference_bias")
     if bias is None:
         return ""
@@ -370,10 +374,11 @@ def reference_text(entry: Mapping[str, Any]) -> str:
     if entry.get("reference_difference") is None:
         return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
     words = {"more": "more than", "less": "less than", "in line": "in line with", "inconclusive": "inconclusive against"}[bias]
+    d, lo, hi = toward_bias(entry["reference_difference"], entry["reference_difference_ci_low"],
+                            entry["reference_difference_ci_high"], entry.get("bias_signal"))
     sees = (f"; sees {entry['reference_mde']:.1f} or more (80 % power)"
             if isinstance(entry.get("reference_mde"), (int, float)) else "")
-    return (f"{words} {name}: {entry['reference_difference']:+.1f} "
-            f"[{entry['reference_difference_ci_low']:+.1f}, {entry['reference_difference_ci_high']:+.1f}]{sees}")
+    return f"{words} {name}: {d:+.1f} [{lo:+.1f}, {hi:+.1f}]{sees}"
 
 
 def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -10,9 +10,10 @@ combined ones, a ``spread over K draws`` column gives min to max (SD) of the per
 and an evidence level that differs between draws reads ``level/level: unstable``. When the
 drops were read against a reference audit (issue 17, :mod:`mrclens.scoring.against_reference`), a
 ``vs reference`` column gives the comparison (more / in line / less of the bias than the reference)
-and the difference of the relative figures in percent of the baseline F1, with its CI (for a
-category: the mean difference signed towards the bias; ``(data)`` when the model-free figures
-decided the category's verdict). For SQuAD
+and the difference of the relative figures in percent of the baseline F1, with its CI, signed towards
+the bias as the report's forest plot draws it (``+`` = more of the bias: a larger drop for most
+ablations, a *smaller* one for e3–e5; for a category the mean of those; ``(data)`` when the
+model-free figures decided the category's verdict). For SQuAD
 v2.0 data (unanswerable questions), HasAns/NoAns scores and drops follow
 (:mod:`mrclens.reports.no_answer`).
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from mrclens.artifacts.results import Results
+from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import confidence_label
 
 
@@ -46,15 +48,17 @@ def _evidence(entry: Any) -> str:
 
 def _versus(entry: Any) -> str:
     """``more (+30.2 [+21.0, +39.4])``: the comparison with the reference audit and the difference of the
-    relative figures (an ablation's; a category's mean signed towards the bias); ``-`` when not compared."""
+    relative figures signed towards the bias (an ablation's, :func:`mrclens.categories.toward_bias`: ``+`` is more
+    of the bias, as the forest plot draws it; a category's mean already is); ``-`` when not compared."""
     if entry.reference_bias is None:
         return "-"
     basis = getattr(entry, "reference_basis", None)
     tag = " (data)" if basis == "model-free" else ""
     if entry.reference_difference is None or entry.reference_bias == "inconclusive":
         return entry.reference_bias + tag
-    return (f"{entry.reference_bias}{tag} ({entry.reference_difference:+.1f} [{entry.reference_difference_ci_low:+.1f}, "
-            f"{entry.reference_difference_ci_high:+.1f}])")
+    d, low, high = toward_bias(entry.reference_difference, entry.reference_difference_ci_low,
+                               entry.reference_difference_ci_high, getattr(entry, "bias_signal", None))
+    return f"{entry.reference_bias}{tag} ({d:+.1f} [{low:+.1f}, {high:+.1f}])"
 
 
 def format_table(results: Results) -> str:

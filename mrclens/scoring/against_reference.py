@@ -115,6 +115,7 @@ from typing import Any, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
+from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval
 from mrclens.scoring.model_free import FIGURES, judge_figure
@@ -236,10 +237,11 @@ _BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line wit
 def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER) -> str:
     ci = confidence_label(confidence)
     what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
+    d, low, high = toward_bias(a.reference_difference, a.reference_difference_ci_low, a.reference_difference_ci_high,
+                               a.bias_signal)  # issue 44: + is more of the bias, as the category's mean reads it
     head = (f" Against {a.reference} (same reader profile): {what} {a.compared_value:.1f}% of the baseline F1 "
             f"beside {a.reference_value:.1f}% ({ci} {a.reference_ci_low:.1f} to {a.reference_ci_high:.1f}); "
-            f"difference {a.reference_difference:+.1f} ({ci} {a.reference_difference_ci_low:+.1f} to "
-            f"{a.reference_difference_ci_high:+.1f})")
+            f"difference towards the bias {d:+.1f} ({ci} {low:+.1f} to {high:+.1f})")
     if a.reference_bias == "inconclusive":
         if weak_reader(a):
             return head + f": not compared, {reader} is too weak."

@@ -30,7 +30,9 @@ def test_rules_on_figures_not_computed_are_skipped_never_failed(tmp_path):
     data = load_dataset(write_squad(tmp_path, "ru"))
     free = language_free_stats(data, language="Russian")
     results = {r.rule.id: r for r in evaluate_rules(load_rules(), free)}
-    assert results["duplicates"].status == "pass" and results["duplicates"].value == 0.0
+    # no duplicate among 6 questions cannot show that at most 1 % are (issue 44: 95 % CI [0, 39.0]): too small to tell
+    assert results["duplicates"].status == "unsure" and results["duplicates"].value == 0.0
+    assert results["duplicates"].ci_high > 1.0
     skipped = [r for r in results.values() if r.reason == free[NOT_COMPUTED]["reason"]]
     assert {r.rule.id for r in skipped} >= {"similarity-rank", "answer-position", "question-type-balance"}
     assert all(r.status == "skip" for r in skipped) and "Russian" in skipped[0].reason

@@ -1,0 +1,65 @@
+"""Issue 44, item 5: a Question verdict of "more" reads the right way round everywhere.
+
+For the Question category (e4, e5: ``small_drop``) the bias is a *small* drop: its "more" comes from
+drops smaller than the reference's. The audit below is the demo audit built from the bundled SQuAD v1.1
+reference's own quick-reader figures, with the Question drops scaled to 30 % (e4 costs 18.3 % of the
+baseline F1 against SQuAD's 60.9 %, exactly what the issue saw). Before, the verdict card said "its
+ablations cost this reader more than on SQuAD v1.1" and the ablation table showed e4 "more (-42.7 …)"
+where the forest plot draws +42.7 towards the bias.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from demo_audit_fixture import demo_results
+
+
+@pytest.fixture(scope="module")
+def question_more():
+    results = demo_results({"Question": 0.3})
+    e4 = next(a for a in results.ablations if a.id == "e4")
+    assert (e4.reference_bias, e4.bias_signal) == ("more", "small_drop")
+    assert e4.compared_value < e4.reference_value and e4.reference_difference == pytest.approx(-42.7, abs=0.05)
+    return results
+
+
+def test_the_verdict_card_says_a_small_drop_is_the_bias(question_more):
+    from mrclens.reports.glance import category_glance
+
+    j = question_more.to_json()
+    glance = {c["category"]: category_glance(c, j.get("model_free") or []) for c in j["categories"]}
+    why = glance["Question"]["why"]
+    assert glance["Question"]["verdict"] == "more"
+    assert why == "Its ablations cost this reader less than on SQuAD v1.1: small drops signal this bias."
+    # Similarity mixes a small-drop ablation (e3) with large-drop ones: it says how each is read
+    assert "towards the bias" in glance["Similarity"]["why"] and "e3" in glance["Similarity"]["why"]
+    # Position's only ablation (e9) is a large drop: the plain wording stays
+    assert glance["Position"]["why"] == "Its ablations cost this reader about as much as they cost the same reader profile on SQuAD v1.1."
+
+
+def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(question_more):
+    from mrclens.card import bias_statements
+    from mrclens.reports.forest import results_rows
+    from mrclens.reports.report import reference_short, reference_text
+    from mrclens.reports.table import format_table
+
+    j = question_more.to_json()
+    row = next(r for r in results_rows(j) if r.label.startswith("e4 "))
+    toward = f"{row.toward:+.1f} [{row.toward_low:+.1f}, {row.toward_high:+.1f}]"
+    assert toward == "+42.7 [+21.2, +64.2]"
+
+    line = next(x for x in format_table(question_more).splitlines() if x.strip().startswith("e4 "))
+    assert line.endswith(f"more ({toward})"), line
+    e4 = next(a for a in j["ablations"] if a["id"] == "e4")
+    assert reference_short(e4) == toward
+    assert reference_text(e4).startswith(f"more than SQuAD v1.1: {toward}")
+    e1 = next(a for a in j["ablations"] if a["id"] == "e1")  # a large-drop ablation: as stored
+    assert reference_short(e1) == f"{e1['reference_difference']:+.1f} [{e1['reference_difference_ci_low']:+.1f}, " \
+                                  f"{e1['reference_difference_ci_high']:+.1f}]"
+
+    statement = next(s for s in bias_statements(question_more) if s.startswith("Question"))
+    assert "difference towards the bias +42.7 (95% CI +21.2 to +64.2): more" in statement, statement
+    assert "-42.7" not in statement
+    reading = next(a.reading for a in question_more.ablations if a.id == "e4")
+    assert "difference towards the bias +42.7" in reading and "-42.7" not in reading, reading
