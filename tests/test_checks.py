@@ -331,11 +331,14 @@ def test_check_with_audit_agrees_with_the_audits_verdicts(files, scale):
     for c in results.categories:
         rule = out[f"audit-{c.category.lower()}"]
         assert rule["value"] == c.reference_bias == summarize_category(c, results).verdict.split(" (")[0]
-        assert rule["status"] == ("fail" if c.reference_bias == "more" else "pass"), (c.category, rule)
+        expected = {"more": "fail", "inconclusive": "unsure"}.get(c.reference_bias, "pass")  # issue 41: inconclusive
+        assert rule["status"] == expected, (c.category, rule)
     assert {c.category for c in results.categories if c.reference_bias == "more"} == set(scale)
     assert next(a for a in results.ablations if a.id == "e4").f1_drop < 40
     text = _run(["check", str(train), "--with-audit", str(audit), "--quiet"]).output
-    assert "PASS  audit-keyword: audit: Keyword bias against the reference (the audit's verdict) = in line (rule: != more)" in text
+    keyword = next(c for c in results.categories if c.category == "Keyword").reference_bias
+    status = {"inconclusive": "UNSURE"}.get(keyword, "PASS")
+    assert f"{status}" in text and f"audit-keyword: audit: Keyword bias against the reference (the audit's verdict) = {keyword}" in text
     assert "the audit rules gate on the audit's own verdicts against its reference" in text
 
 

@@ -32,10 +32,20 @@ def test_the_verdict_card_says_a_small_drop_is_the_bias(question_more):
     why = glance["Question"]["why"]
     assert glance["Question"]["verdict"] == "more"
     assert why == "Its ablations cost this reader less than on SQuAD v1.1: small drops signal this bias."
-    # Similarity mixes a small-drop ablation (e3) with large-drop ones: it says how each is read
-    assert "towards the bias" in glance["Similarity"]["why"] and "e3" in glance["Similarity"]["why"]
-    # Position's only ablation (e9) is a large drop: the plain wording stays
-    assert glance["Position"]["why"] == "Its ablations cost this reader about as much as they cost the same reader profile on SQuAD v1.1."
+    # the demo's other categories sit at the reference's own figures, too wide for the band of "in line"
+    # (issue 41): the card says the audit cannot tell; decided, Similarity (e3 a small drop beside large ones)
+    # says how each drop is read, and Position's one large-drop ablation keeps the plain wording
+    for name in ("Similarity", "Position"):
+        g = glance[name]
+        if g["verdict"] == "inconclusive":
+            assert g["why"].startswith("This audit cannot tell: it sees differences of ")
+    decided = {c["category"]: c for c in j["categories"]}
+    for name, bias in (("Similarity", "in line"), ("Position", "in line")):
+        g = category_glance({**decided[name], "reference_bias": bias, "reference_basis": "drops"}, j.get("model_free") or [])
+        if name == "Similarity":
+            assert "towards the bias" in g["why"] and "e3" in g["why"]
+        else:
+            assert g["why"] == "Its ablations cost this reader about as much as they cost the same reader profile on SQuAD v1.1."
 
 
 def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(question_more):
