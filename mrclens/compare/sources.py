@@ -30,8 +30,8 @@ import numpy as np
 from mrclens.artifacts.comparison import ComparedInput
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
-from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
-from mrclens.io_utils import DuplicateKeyError, loads_unique
+from mrclens.errors import ArtifactError, ArtifactMsg, DuplicateKeyError, MRCLensError
+from mrclens.io_utils import loads_unique
 from mrclens.tasks import DEFAULT_TASK, Task, get_task
 
 #: How closely per-question values must reproduce a summary figure (or question scores a

@@ -40,11 +40,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
+from mrclens.errors import DataError, DuplicateKeyError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
-from mrclens.io_utils import DuplicateKeyError, atomic_write_bytes, loads_unique
+from mrclens.io_utils import atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
 from mrclens.squad import Dataset, write_dataset
 

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from mrclens.errors import FormatMsg, InvariantError, Msg, Problem
-from mrclens.io_utils import DuplicateKeyError, gunzip, loads_unique
+from mrclens.errors import DuplicateKeyError, FormatMsg, InvariantError, Msg, Problem
+from mrclens.io_utils import gunzip, loads_unique
 from mrclens.formats.squad_schema import RecordCounts, parse_squad_counted
 from mrclens.squad import Dataset
 

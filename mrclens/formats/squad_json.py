@@ -14,10 +14,10 @@ import json
 import os
 from typing import Any
 
-from mrclens.errors import DataError, Msg, Problem
+from mrclens.errors import DataError, DuplicateKeyError, Msg, Problem
 from mrclens.formats.base import Loaded
 from mrclens.formats.squad_schema import parse_squad_counted
-from mrclens.io_utils import DuplicateKeyError, gc_paused, loads_unique, read_bytes
+from mrclens.io_utils import gc_paused, loads_unique, read_bytes
 from mrclens.squad import Dataset
 
 
