@@ -249,9 +249,9 @@ MULTIPLE_CHOICE = register(Task(
     metric_phrase="accuracy (the share of questions whose chosen ending is the gold one)",
     rules_file="default_rules_mc.toml",
     entry_points={
-        "load_set": "mrclens.multiple_choice.data:load_mc_dataset",
-        "sniff": "mrclens.multiple_choice.data:sniff_mc",
-        "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",
+        "load_set": "mrclens.formats.multiple_choice:load_mc_dataset",
+        "sniff": "mrclens.formats.multiple_choice:sniff_mc",
+        "sniff_input": "mrclens.formats.multiple_choice:is_mc_input",
         "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",
         "perturb_file": "mrclens.multiple_choice.perturb:perturb_mc_file",
         "score_file": "mrclens.scoring.files:score_choice_file",

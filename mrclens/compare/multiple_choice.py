@@ -48,8 +48,8 @@ from mrclens.compare.sources import (
     z_value,
 )
 from mrclens.errors import ArtifactError
+from mrclens.formats.multiple_choice import load_mc_dataset, read_folds, sniff_mc
 from mrclens.io_utils import sha256_file
-from mrclens.multiple_choice.data import load_mc_dataset, read_folds, sniff_mc
 from mrclens.multiple_choice.stats import (
     MC_HEURISTICS,
     MC_STATS_FORMAT_VERSION,
@@ -152,7 +152,7 @@ def mc_question_values(dataset) -> dict[str, np.ndarray]:
     minus the wrong endings' mean length, in words (``\\w+`` runs) and characters (of the stripped
     ending), as :func:`mrclens.multiple_choice.stats.mc_stats` counts them.
 
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> from mrclens.formats.multiple_choice import MCDataset, MCQuestion
     >>> ds = MCDataset([MCQuestion("a", "The dog barked.", ("It slept.", "The dog barked at the cat."), 1)])
     >>> v = mc_question_values(ds)
     >>> v["heuristics.longest_ending.accuracy"].tolist(), v["ending_lengths.words.difference"].tolist()

@@ -13,6 +13,13 @@ content, :mod:`mrclens.formats.detect`):
 * ``mrqa``: MRQA 2019 JSON Lines (:mod:`~mrclens.formats.mrqa`);
 * ``nq-simplified``: Natural Questions simplified JSON Lines (:mod:`~mrclens.formats.nq_simplified`).
 
+Each format registers itself (:func:`mrclens.formats.base.register_format`, a
+:class:`~mrclens.formats.base.Format`: name, description, how its files are told and read) in its own
+module; every module of this package is imported with it (:func:`_discover`, as the ablations are:
+:mod:`mrclens.perturbations.registry`), so a new format is one new module here.
+Multiple-choice data (CODAH TSV, multiple-choice JSON Lines, CODAH folders) is read by
+:mod:`mrclens.formats.multiple_choice`, the multiple-choice task's reader.
+
 Every reader builds the SQuAD JSON object and validates it with
 :func:`mrclens.formats.squad_schema.parse_squad`, so errors read the same in every format: file,
 article title, question id, what is wrong. Every reader keeps the record contract
@@ -33,16 +40,18 @@ Examples:
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
+import pkgutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from mrclens.errors import DataError, DuplicateKeyError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
-from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
-from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
+from mrclens.formats import hf_datasets, hf_flat, squad_json
+from mrclens.formats.base import FORMAT_REGISTRY, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
@@ -53,11 +62,21 @@ __all__ = ["FORMATS", "ON_INVALID", "OUTPUT_FORMATS", "Loaded", "load_dataset", 
 
 log = logging.getLogger(__name__)
 
-#: Format names accepted by ``format=`` (besides ``"auto"``).
-FORMATS = tuple(FORMAT_DESCRIPTIONS)
+
+
+def _discover() -> None:
+    """Import every module of this package; each format module registers its format when imported
+    (a module whose name starts with ``_`` is a private helper)."""
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_discover()
+#: Format names accepted by ``format=`` (besides ``"auto"``), in :attr:`~mrclens.formats.base.Format.order`.
+FORMATS = tuple(FORMAT_REGISTRY)
 #: What :func:`write` writes: SQuAD JSON, flat JSON Lines, flat parquet, a ``datasets`` ``save_to_disk`` folder.
 OUTPUT_FORMATS = ("squad", "jsonl", "parquet", "hf")
-_OPTIONS = {"mrqa": {"id_field", "merge_duplicates", "on_no_span"}, "nq-simplified": set(nq_simplified.OPTIONS)}
 
 
 def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: str | None = None,
@@ -94,7 +113,7 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
     """
     if on_invalid not in ON_INVALID:
         raise ValueError(f"on_invalid must be one of {ON_INVALID}, got {on_invalid!r}")
-    if format != "auto" and format not in FORMATS:
+    if format != "auto" and format not in FORMAT_REGISTRY:
         raise MRCLensError(FormatMsg.UNKNOWN_FORMAT_NAME.format(name=format, known=known_formats()))
     if not isinstance(source, (str, os.PathLike)):
         return _read_object(source, format, on_invalid, split)
@@ -112,7 +131,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
             return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(source, container)])
     else:
         fmt, container = format, None
-    allowed = _OPTIONS.get(fmt if fmt != "json-document" else "", set())
+    spec = FORMAT_REGISTRY.get(fmt)
+    allowed = set(spec.options) if spec is not None else set()
     unknown = set(options) - allowed
     if unknown:
         raise MRCLensError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt!r}"
@@ -167,21 +187,20 @@ def unknown_format_problem(path: str | os.PathLike, why: str) -> Problem:
 
 
 def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loaded:
+    """Read the file as its registered format says (:class:`~mrclens.formats.base.Format`: the file
+    itself, or its JSON Lines text), else as one JSON document: SQuAD, or flat records."""
     on_invalid = options["on_invalid"]
-    if fmt == "squad":
-        return squad_json.read_path(path, on_invalid)
-    if fmt == "hf-flat" and (container == "parquet" or (container is None and _is_parquet(path))):
-        return hf_flat.read_parquet(path, on_invalid)
+    spec = FORMAT_REGISTRY.get(fmt)
+    if spec is not None and spec.read_file is not None:
+        loaded = spec.read_file(path, container, options)
+        if loaded is not None:
+            return loaded
     text, problems = read_text(path)
     if text is None:
         return Loaded(Dataset([], None, file), fmt if fmt != "json-document" else "unknown", container or "json",
                       problems=problems)
-    if fmt == "mrqa":
-        return mrqa.read_text(text, file, **options)
-    if fmt == "nq-simplified":
-        return nq_simplified.read_text(text, file, **options)
-    if fmt == "hf-flat" and container == "jsonl":
-        return hf_flat.read_jsonl_text(text, file, on_invalid)
+    if spec is not None and spec.read_lines is not None and (spec.lines_only or container == "jsonl"):
+        return spec.read_lines(text, file, **options)
     # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
     try:
         obj = loads_unique(text)
@@ -207,11 +226,6 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
         return hf_flat.read_jsonl_text(text, file, on_invalid)
     return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(
         path, f"a JSON {type(obj).__name__} without a 'data' list of articles or records")])
-
-
-def _is_parquet(path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"PAR1"
 
 
 def _read_object(obj: Any, format: str, on_invalid: str = "refuse", split: str | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from mrclens.multiple_choice.data import MCDataset
+from mrclens.formats.multiple_choice import MCDataset
 from mrclens.metrics.bootstrap import stable_rng
 from mrclens.reports.formatting import fmt_int, label
 

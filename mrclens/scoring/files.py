@@ -138,7 +138,7 @@ def score_choice_file(data: str | os.PathLike, predictions: str | os.PathLike, *
     """
     from mrclens.artifacts.predictions import read_prediction_file
     from mrclens.errors import FormatMsg, PredictionsError
-    from mrclens.multiple_choice.data import load_mc_dataset
+    from mrclens.formats.multiple_choice import load_mc_dataset
     from mrclens.scoring.sets import choice_accuracy
     from mrclens.tasks import MULTIPLE_CHOICE
 

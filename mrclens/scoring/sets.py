@@ -192,7 +192,7 @@ def score_span_set(name: str, dataset: Dataset, predictions: Mapping[str, str] |
 
 def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
     """Per-question accuracy of multiple-choice ``predictions`` on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (issue 20).
+    :class:`~mrclens.formats.multiple_choice.MCDataset` (issue 20).
 
     ``predictions`` maps question ids to the chosen ending's 0-based index, as an int or its
     decimal string (the ``"choice"`` prediction form). A question scores 1 when the index is its
@@ -200,7 +200,7 @@ def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, 
     exact match and the "F1" of the span task here, so ``em`` and ``f1`` hold the same 0/1 array and
     every drop, CI and reading below is an accuracy figure.
 
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> from mrclens.formats.multiple_choice import MCDataset, MCQuestion
     >>> ds = MCDataset([MCQuestion("a", "p", ("x", "y"), 1), MCQuestion("b", "p", ("x", "y"), 0)])
     >>> score_choice_set("original", ds, {"a": "1", "b": 1}).f1.tolist()
     [1.0, 0.0]
@@ -217,6 +217,6 @@ def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, 
 
 def choice_accuracy(dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
     """``{"accuracy": percent, "n", "missing", "unknown"}`` of multiple-choice predictions on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
+    :class:`~mrclens.formats.multiple_choice.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
     s = score_choice_set("data", dataset, predictions)
     return {"accuracy": round(percent(s.f1), 4), "n": s.n, "missing": s.missing, "unknown": s.unknown}

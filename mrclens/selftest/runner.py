@@ -266,7 +266,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     check_output_folder(out, SELFTEST)
     mc_source = None
     if any(n in MC_PLANTINGS for n in names):
-        from mrclens.multiple_choice.data import load_mc_dataset
+        from mrclens.formats.multiple_choice import load_mc_dataset
 
         path = mc_data or default_mc_data()
         if path is None:
@@ -340,7 +340,7 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
                      ) -> PlantingVerdict:
     """Build, audit and judge one multiple-choice planting (:func:`run_selftest`)."""
     from mrclens.audit.multiple_choice import MCAuditOptions
-    from mrclens.multiple_choice.data import write_jsonl
+    from mrclens.formats.multiple_choice import write_jsonl
 
     spec = MC_PLANTINGS[name]
     pair = plant_mc(source, name, seed, n_questions=mc_questions)
