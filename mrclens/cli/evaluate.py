@@ -87,9 +87,10 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
             f"to score a directory of prediction files: mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR")
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
-    from mrclens.tasks import detect_task
+    from mrclens.formats import detect_task
+    from mrclens.scoring.files import SCORE_FILE
 
-    score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+    score = SCORE_FILE.of(detect_task(data))(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
     for note in score.notes:  # --on-invalid skip/repair: what was left out or moved
         click.echo(str(note), err=True)
     for warning in score.warnings:  # on standard error, with --json too

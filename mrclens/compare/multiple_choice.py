@@ -1,5 +1,5 @@
 """Multiple-choice inputs of ``mrclens compare`` (issue 20): their rows and how they are read
-(:data:`MC_COMPARISON`, the multiple-choice task's ``"compare"`` entry point in :mod:`mrclens.tasks`).
+(:data:`MC_COMPARISON`, the multiple-choice task's entry in :data:`mrclens.compare.hooks.COMPARISONS`).
 
 Inputs: a multiple-choice file (CODAH TSV or JSON Lines), a CODAH folder with ``cv_split/fold_k/``
 (every question of the folds' test parts once, :func:`mrclens.multiple_choice.stats.folds_union`),

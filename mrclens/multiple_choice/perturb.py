@@ -183,8 +183,8 @@ def perturb_mc_file(data: str | os.PathLike, out_dir: str | os.PathLike, *, abla
                     draw: int = 0, cache_dir: str | os.PathLike | None = None, force: bool = False, progress: bool = True,
                     **_span_options: Any) -> list[str]:
     """Load a multiple-choice file and write its perturbed sets (:func:`perturb_mc`; m1-m6 and their
-    controls, JSON Lines sets): the multiple-choice task's ``"perturb_file"`` entry point in
-    :mod:`mrclens.tasks`. ``ablations`` is comma-separated ids (``None``: all). The span options of
+    controls, JSON Lines sets): the multiple-choice task's entry in
+    :data:`mrclens.cli.perturb.PERTURB_FILE`. ``ablations`` is comma-separated ids (``None``: all). The span options of
     ``mrclens perturb`` (``jsonl``, ``n_process``, ``on_invalid``, ``on_loaded``) do not apply.
 
     Returns:

@@ -686,8 +686,8 @@ def format_mc_stats(result: dict) -> str:
 
 def mc_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, **_span_options: Any) -> FileStats:
     """:func:`compute_mc_stats` of a multiple-choice file or folds folder as a
-    :class:`~mrclens.stats.files.FileStats` (the multiple-choice task's ``"file_stats"`` entry point in
-    :mod:`mrclens.tasks`). The span options of ``mrclens stats`` / ``check`` (``cache_dir``,
+    :class:`~mrclens.stats.files.FileStats` (the multiple-choice task's entry in
+    :data:`mrclens.checks.FILE_STATS`). The span options of ``mrclens stats`` / ``check`` (``cache_dir``,
     ``progress``, ``on_invalid``, ``first_k``, ``n_process``, ``on_loaded``) do not apply and are ignored.
 
     Raises:
