@@ -68,10 +68,10 @@ not tell; exit 0) and one that is absent (the category was not compared with a r
 Before, a fixed rule (``audit.ablations.e4.f1_drop >= 40``) failed the demo audit whose verdict read the Question bias in line with SQuAD v1.1 (the quick
 reader's e4 drop is 28 points on SQuAD v1.1 itself).
 
-The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.tasks.detect_task` with the
-``"sniff_input"`` role picks it): its ``"file_stats"`` entry point computes the figures, its
-``rules_file`` ships the defaults, its ``"is_metric"`` entry point says which metrics a rule may
-test. Multiple-choice data (issue 20; a CODAH TSV or JSON Lines file, or a folds folder) thus gets
+The task decides the rest (:mod:`mrclens.tasks`; :func:`~mrclens.formats.detect_task` with the
+``"sniff_input"`` role picks it): its entry in :data:`FILE_STATS` computes the figures, its
+``rules_file`` ships the defaults, its entries in :data:`IS_METRIC` and :data:`KNOWN_METRICS` say
+which metrics a rule may test. Multiple-choice data (issue 20; a CODAH TSV or JSON Lines file, or a folds folder) thus gets
 the figures of :func:`mrclens.multiple_choice.stats.compute_mc_stats`, the defaults of
 ``mrclens/data/default_rules_mc.toml`` and its own metrics (or a path under ``audit.``); a
 ``--rules`` file overrides them the same way. ``--compare-with`` is not available for it.
@@ -87,14 +87,17 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError, RulesError
+from mrclens.formats import detect_task
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.multiple_choice.stats import MC_METRIC_PATHS, is_mc_metric, mc_file_stats
 from mrclens.rule_intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, lookup_in
-from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
+from mrclens.stats.files import FileStats, span_file_stats
 from mrclens.stats.language_free import NOT_COMPUTED
-from mrclens.stats.schema import DEV_SECTION
+from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS as SPAN_METRIC_PATHS, is_metric as is_span_metric
+from mrclens.tasks import DEFAULT_TASK, MULTIPLE_CHOICE, SPAN, Task, TaskTable, get_task
 
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
@@ -123,6 +126,36 @@ EXIT_FAIL = EXIT_CHECK_FAILED
 #: The outcomes of a rule: ``"unsure"`` (too small to tell: the figure's interval holds the threshold,
 #: or the audit's verdict is inconclusive) neither passes nor fails, and exits 0 like a pass.
 STATUSES = ("pass", "fail", "unsure", "skip")
+
+
+class FileStatsReader(Protocol):
+    """Role ``"file_stats"`` (:mod:`mrclens.tasks`): the model-free figures of a data file (and its dev
+    file), as ``mrclens stats`` prints them and ``mrclens check`` tests them. A task reads the options
+    that apply to it (a multiple-choice reader takes the span ones and leaves them).
+
+    Raises:
+        DataError: a file is invalid; FileNotFoundError: a file does not exist.
+    """
+
+    def __call__(self, data: str | Path, dev: str | Path | None = None, *, cache_dir: str | Path | None = None,
+                 progress: bool = True, on_invalid: str = "refuse", first_k: int = 3, n_process: int | None = None,
+                 on_loaded: Callable[[Any], None] | None = None, language: str | None = None,
+                 sentencizer: str | None = None) -> FileStats: ...
+
+
+class MetricCheck(Protocol):
+    """Role ``"is_metric"``: whether a dotted path names a figure of the task's ``mrclens stats``."""
+
+    def __call__(self, path: str) -> bool: ...
+
+
+#: Each task's ``mrclens stats`` figures (also ``mrclens check``'s, and the CLI's ``mrclens stats``).
+FILE_STATS: TaskTable[FileStatsReader] = TaskTable("file_stats", FileStatsReader, {
+    SPAN: span_file_stats, MULTIPLE_CHOICE: mc_file_stats})
+#: Which metrics a rule may test on each task's data.
+IS_METRIC: TaskTable[MetricCheck] = TaskTable("is_metric", MetricCheck, {SPAN: is_span_metric, MULTIPLE_CHOICE: is_mc_metric})
+#: Every such metric, for "did you mean" and the list of sections.
+KNOWN_METRICS: TaskTable[tuple] = TaskTable("metric_paths", tuple, {SPAN: SPAN_METRIC_PATHS, MULTIPLE_CHOICE: MC_METRIC_PATHS})
 
 
 @dataclass
@@ -252,7 +285,7 @@ def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str
 
 def _check_metric(metric: Any, where: str, task: str | Task = DEFAULT_TASK) -> None:
     """Raise :class:`RulesError` (prefixed ``where``) unless ``metric`` is a figure of
-    ``mrclens stats`` for ``task`` (its ``"is_metric"`` entry point: span
+    ``mrclens stats`` for ``task`` (its entry in :data:`IS_METRIC`: span
     :func:`~mrclens.stats.schema.is_metric`, multiple choice
     :func:`~mrclens.multiple_choice.stats.is_mc_metric`) or a dotted path under ``audit.``."""
     if not isinstance(metric, str):
@@ -266,8 +299,8 @@ def _check_metric(metric: Any, where: str, task: str | Task = DEFAULT_TASK) -> N
         _check_compare_metric(metric, rest, where)
         return
     task = get_task(task)
-    if not task.entry("is_metric")(metric):
-        paths = task.entry("metric_paths")
+    if not IS_METRIC.of(task)(metric):
+        paths = KNOWN_METRICS.of(task)
         data = "" if task.is_default else f" on {task.data_label} data"
         close = difflib.get_close_matches(metric, paths, n=3)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
@@ -692,7 +725,7 @@ def run_check(
         from mrclens.compare import load_input
 
         reference = load_input(compare_with, "reference", cache_dir=cache_dir, progress=progress, on_invalid=on_invalid)
-    stats = task.entry("file_stats")(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
+    stats = FILE_STATS.of(task)(data, dev, cache_dir=cache_dir, progress=progress, on_invalid=on_invalid,
                                      n_process=n_process, **language.stats_options)
     comparison = None
     if reference is not None:

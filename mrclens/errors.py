@@ -13,6 +13,9 @@ Two families of exceptions:
   treats them like any unexpected exception: it says it is a bug, writes the full traceback to
   a file and exits with :data:`EXIT_INTERNAL`.
 
+One more, :class:`DuplicateKeyError` (a ``ValueError``, as ``json``'s own errors are), is never shown as
+it is: every reader that meets it reports a :class:`Problem` naming the file and the key.
+
 Exit codes of every ``mrclens`` command (the README's table is generated from the same values):
 
 ======  ==========================================================================
@@ -33,6 +36,7 @@ code    meaning
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class Msg:
@@ -171,6 +175,26 @@ class DataError(MRCLensError):
         if len(self.problems) > self.MAX_SHOWN:
             lines.append(f"... and {len(self.problems) - self.MAX_SHOWN} more problems (run `mrclens validate FILE` to list all)")
         super().__init__("\n".join(lines))
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
+    like most readers, silently keeps the last value, which would lose the first without a word); raised by
+    :func:`mrclens.io_utils.loads_unique`, and turned into a :class:`Problem` (:attr:`Msg.DUPLICATE_KEY`) by every reader.
+
+    Attributes:
+        key: the repeated key.
+        where: ``" (in the object with id '…')"`` (or title / context start) when the object says, else ``""``.
+    """
+
+    def __init__(self, key: str, obj: dict[str, Any]) -> None:
+        self.key = key
+        name = next((n for n in ("id", "title", "context") if isinstance(obj.get(n), str)), None)
+        if name == "context":
+            self.where = f" (in the object whose context starts {obj[name][:40]!r})"
+        else:
+            self.where = "" if name is None else f" (in the object with {name} {obj[name]!r})"
+        super().__init__(f"duplicate key {key!r}{self.where}")
 
 
 class PredictionsError(MRCLensError):

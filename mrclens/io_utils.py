@@ -1,7 +1,7 @@
 """File helpers: read plain or gzip text, write atomically, hash files.
 
 JSON is read with :func:`loads_unique`, which refuses a key repeated in one object
-(:class:`DuplicateKeyError`). Every file MRCLens writes goes through :func:`atomic_write_bytes`: the content is
+(:class:`~mrclens.errors.DuplicateKeyError`). Every file MRCLens writes goes through :func:`atomic_write_bytes`: the content is
 written to a temporary file in the destination directory and moved into place with
 ``os.replace``, so a reader never sees a half-written file and an interrupted run
 leaves the previous file intact. Temporary names start with :data:`TMP_PREFIX` and carry the
@@ -29,7 +29,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from mrclens.errors import InternalError, MRCLensError, Msg, OutputError
+from mrclens.errors import DuplicateKeyError, InternalError, MRCLensError, Msg, OutputError
 
 #: Every temporary file or staging directory MRCLens creates starts with this.
 TMP_PREFIX = ".mrclens-tmp."
@@ -46,25 +46,6 @@ def default_mode(*, directory: bool = False) -> int:
     ``open`` and ``mkdir`` give them; for what ``tempfile`` creates private (0600 / 0700) and MRCLens then
     moves into place as an output."""
     return (0o777 if directory else 0o666) & ~_UMASK
-
-
-class DuplicateKeyError(ValueError):
-    """A JSON object holds one key twice (RFC 8259 §4: names "SHOULD be unique"; Python's ``json``,
-    like most readers, silently keeps the last value, which would lose the first without a word).
-
-    Attributes:
-        key: the repeated key.
-        where: ``" (in the object with id '…')"`` (or title / context start) when the object says, else ``""``.
-    """
-
-    def __init__(self, key: str, obj: dict[str, Any]) -> None:
-        self.key = key
-        name = next((n for n in ("id", "title", "context") if isinstance(obj.get(n), str)), None)
-        if name == "context":
-            self.where = f" (in the object whose context starts {obj[name][:40]!r})"
-        else:
-            self.where = "" if name is None else f" (in the object with {name} {obj[name]!r})"
-        super().__init__(f"duplicate key {key!r}{self.where}")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -91,7 +72,7 @@ def loads_unique(text: str) -> Any:
     >>> loads_unique('{"id": "q1", "answers": [], "answers": [{"text": "x"}]}')
     Traceback (most recent call last):
     ...
-    mrclens.io_utils.DuplicateKeyError: duplicate key 'answers' (in the object with id 'q1')
+    mrclens.errors.DuplicateKeyError: duplicate key 'answers' (in the object with id 'q1')
     """
     return json.loads(text, object_pairs_hook=_unique_keys)
 

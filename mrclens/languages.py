@@ -60,14 +60,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol
 
 from mrclens.diskcache import DiskCache, warn_bad_entries
 from mrclens.errors import LanguageError, LanguageMsg
 from mrclens.io_utils import sha256_file
 from mrclens.parsing import default_cache_dir
 from mrclens.squad import Dataset
-from mrclens.tasks import detect_task
+from mrclens.formats import detect_task
+from mrclens.tasks import SPAN, TaskTable
 
 log = logging.getLogger(__name__)
 
@@ -468,6 +469,21 @@ def file_languages(path: str | os.PathLike, *, cache_dir: str | Path | None | bo
     return report
 
 
+class LanguageReader(Protocol):
+    """Role ``"languages"`` (:mod:`mrclens.tasks`): the languages of a task's data file (:func:`file_languages`).
+
+    Raises:
+        DataError: the file is not valid data.
+    """
+
+    def __call__(self, path: str | os.PathLike, *, cache_dir: str | Path | None = None,
+                 on_invalid: str = "refuse") -> LanguageReport: ...
+
+
+#: The tasks whose data the language check reads (multiple-choice data is not checked).
+LANGUAGES: TaskTable[LanguageReader] = TaskTable("languages", LanguageReader, {SPAN: file_languages}, optional=True)
+
+
 @dataclass(frozen=True)
 class LanguageCheck:
     """What :func:`require_readable_language` found: the reports, and whether the run is restricted
@@ -532,8 +548,8 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
                               declared: str | None = None) -> LanguageCheck:
     """The pre-flight language check of ``mrclens <command>`` on its data files (MRCLens issue 32).
 
-    Files of tasks that register no ``"languages"`` entry point (multiple choice) and ``None``
-    (no file) are passed over. Logs each file's language at DEBUG level.
+    Files of tasks without an entry in :data:`LANGUAGES` (multiple choice) and ``None`` (no file) are
+    passed over. Logs each file's language at DEBUG level.
 
     Args:
         command: ``"audit"``, ``"perturb"``, ``"stats"`` or ``"check"`` (:data:`OVERRIDE`).
@@ -562,10 +578,10 @@ def require_readable_language(command: str, paths: Iterable[str | os.PathLike | 
     reports = []
     data_report = None
     for i, path in enumerate(paths):
-        task = detect_task(path, role="sniff_input") if path is not None else None
-        if task is None or not task.has("languages"):
+        read = LANGUAGES.get(detect_task(path, role="sniff_input")) if path is not None else None
+        if read is None:
             continue
-        report = task.entry("languages")(path, cache_dir=cache_dir, on_invalid=on_invalid)
+        report = read(path, cache_dir=cache_dir, on_invalid=on_invalid)
         if i == 0:
             data_report = report
         log.debug(f"{path}: {report.summary()}")
@@ -596,11 +612,11 @@ def describe_languages(paths: Iterable[str | os.PathLike], *, cache_dir: str | P
 
     lines = []
     for path in paths:
-        task = detect_task(path, role="sniff_input")
-        if not task.has("languages") or not Path(path).is_file():
+        read = LANGUAGES.get(detect_task(path, role="sniff_input"))
+        if read is None or not Path(path).is_file():
             continue
         try:
-            report = task.entry("languages")(path, cache_dir=cache_dir, on_invalid=on_invalid)
+            report = read(path, cache_dir=cache_dir, on_invalid=on_invalid)
         except MRCLensError:  # not a dataset (a statistics JSON file) or invalid: compare itself says which
             continue
         line = f"{path}: {report.summary()}"

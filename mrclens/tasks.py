@@ -2,41 +2,43 @@
 
 MRCLens audits two tasks today: **span extraction** (SQuAD-style: a context, a question, an answer
 span; scored with the official EM/F1, Rajpurkar et al. 2016) and **multiple choice** (CODAH-style:
-a prompt and endings, one correct; scored with accuracy, Chen et al. 2019). Code that behaves
-differently per task asks the task (``get_task(name).metric``, ``task.entry("load_set")(path)``)
-instead of comparing its name with a string, so a third task (yes/no, free-form answers) is one
-new :func:`register` call here, not edits in every stage.
+a prompt and endings, one correct; scored with accuracy, Chen et al. 2019). A :class:`Task` is what
+files and messages say about a task (its name, metric, rules file, the commands that read its data);
+code that behaves differently per task asks the task (``task_of(results).metric``) instead of
+comparing its name with a string.
 
-The pattern follows spaCy's registries (``spacy.registry``, filled by ``catalogue``) and AllenNLP's
-``Registrable``, with one difference: every registration is made in this file, and a task's
-entry points are *dotted names* (``"package.module:attribute"``) imported only when asked for.
-This module therefore stands on the ground floor and imports no stage; the stages stay above it
-in the import contract (``setup.cfg``), and ``mrclens --help`` stays cheap. Only the entry points
-written below are ever imported: a task name read from a file (``results.json`` ``"task"``) is
-looked up among the registered tasks and never turned into an import.
+What each task *does* in a stage is kept by that stage, in a :class:`TaskTable`: one role, the
+Protocol (or class) its entries keep, and one entry per task, imported by the stage's module as any
+other import, downward in the floors of ``setup.cfg``, so the import contract sees every edge. No
+stage reaches its own functions through this module, and nothing here names a module above it.
+The roles and where their tables are (each table's module also defines the role's Protocol):
 
-The roles a task registers (each a dotted name; what it is called with):
+========================  ===============================================  ==========================
+role                      what it is called with                           table
+========================  ===============================================  ==========================
+``sniff``                 ``(path) -> truthy``: a file of this task         ``formats.SNIFF``
+``sniff_input``           the same for ``stats`` / ``check``, folders too   ``formats.SNIFF_INPUT``
+``load_set``              ``(path) -> dataset``                             ``formats.LOAD_SET``
+``languages``             ``(path, cache_dir=, on_invalid=) -> report``     ``languages.LANGUAGES``
+``file_stats``            ``(data, dev, **options) -> FileStats``           ``checks.FILE_STATS``
+``is_metric``             ``(dotted path) -> bool``                         ``checks.IS_METRIC``
+``metric_paths``          every such figure (a tuple of paths)              ``checks.KNOWN_METRICS``
+``perturb_file``          ``(data, out_dir, **options) -> lines``           ``cli.perturb.PERTURB_FILE``
+``ablations``             the ablation registry (id -> ablation)            ``scoring.readings.ABLATION_REGISTRIES``
+``score_set``             ``(name, dataset, predictions) -> SetScores``     ``scoring.sets.SCORE_SET``
+``score_file``            ``(data, predictions, ...) -> FileScore``         ``scoring.files.SCORE_FILE``
+``report_facts``          the report's "the data" card                      ``reports.report.REPORT_FACTS``
+``report_examples``       one ablation's block of the example viewer        ``reports.report.REPORT_EXAMPLES``
+``compare``               ``mrclens compare``'s hooks (TaskComparison)      ``compare.hooks.COMPARISONS``
+``audit``                 ``(options) -> Results``                          ``audit.AUDITS``
+``cli_audit_options``     ``(click context, **values) -> options``          ``cli.audit.AUDIT_OPTIONS``
+========================  ===============================================  ==========================
 
-* ``sniff``: ``(path) -> truthy``: the file is this task's data (:func:`detect_task`)
-* ``sniff_input``: the same for ``mrclens stats`` / ``check``, folders included
-* ``load_set``: ``(path) -> dataset``: a perturbed set file as ``mrclens perturb`` wrote it
-* ``perturb_file``: ``(data, out_dir, **options) -> summary lines``: ``mrclens perturb``
-* ``file_stats``: ``(data, dev, **options) -> FileStats``: ``mrclens stats`` / ``check``
-* ``languages``: ``(path, cache_dir=, on_invalid=) -> LanguageReport``: the languages of the data
-  (:mod:`mrclens.languages`; a task without it is not checked for its language)
-* ``is_metric``: ``(dotted path) -> bool``: a figure a ``check`` rule may test
-* ``metric_paths``: every such figure (for "did you mean")
-* ``ablations``: the ablation registry (id -> metadata and rule)
-* ``score_set``: ``(name, dataset, predictions) -> SetScores``: per-question scores of one set
-* ``score_file``: ``(data, predictions, na_threshold=, on_invalid=) -> FileScore``: ``mrclens evaluate DATA
-  PREDICTIONS``
-* ``report_facts``: the report's "the data" card of the original set
-* ``report_examples``: fills one ablation's block of the report's example viewer
-* ``compare``: the task's hooks of ``mrclens compare`` (rows, readers, notes)
-* ``audit``: ``(options) -> Results``: the end-to-end audit
-* ``cli_audit_options``: ``(click context, **command-line values) -> options``: ``mrclens audit``'s
-  checks of its options, whose messages differ per task (the one role that names the command line;
-  it is imported only by the command line)
+A third task (yes/no, free-form answers) is one :func:`register` call here and one entry in each
+table (a table that lacks a registered task, and is not ``optional``, refuses to be built);
+``tests/test_tasks.py`` checks every entry's signature against its role's Protocol. A task name
+read from a file (``results.json`` ``"task"``) is looked up among the registered tasks and never
+turned into an import.
 
 Examples:
     >>> get_task("span").metric, get_task("multiple_choice").metric
@@ -49,13 +51,19 @@ Examples:
     mrclens.errors.MRCLensError: unknown task 'yes_no' (known: span, multiple_choice)
     >>> task_of(object()).name  # an object without a ``task`` attribute is span data
     'span'
+    >>> table = TaskTable("describe", object, {SPAN: "spans"}, optional=True)
+    >>> table.of("span"), table.get(MULTIPLE_CHOICE), MULTIPLE_CHOICE in table
+    ('spans', None, False)
+    >>> table.of("multiple_choice")
+    Traceback (most recent call last):
+    ...
+    mrclens.errors.MRCLensError: multiple choice has no 'describe' step (span extraction has one)
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Iterator, Mapping, TypeVar
 
 from mrclens.errors import ArtifactError, MRCLensError
 
@@ -80,7 +88,8 @@ class Task:
         rules_file: the shipped ``mrclens check`` rules, a file under ``mrclens/data/``.
         check_compare_with: whether ``mrclens check --compare-with`` (rules on the differences
             from a reference dataset) is available for its data.
-        entry_points: role → ``"module:attribute"``; see :meth:`entry`.
+        commands: the ``mrclens`` commands that read its data, named in the message about a file of
+            this task given to a command of another (:func:`mrclens.formats.unknown_format_problem`).
         prediction_form: what a prediction file gives per question id: ``"text"`` (the answer text,
             in any of the span forms) or ``"choice"`` (the 0-based index of the chosen ending);
             :mod:`mrclens.artifacts.predictions`.
@@ -93,35 +102,13 @@ class Task:
     metric_phrase: str
     rules_file: str
     check_compare_with: bool = False
-    entry_points: Mapping[str, str] = field(default_factory=dict)
+    commands: tuple[str, ...] = ()
     prediction_form: str = "text"
 
     @property
     def is_default(self) -> bool:
         """Whether files leave the task unwritten (:data:`DEFAULT_TASK`)."""
         return self.name == DEFAULT_TASK
-
-    def entry(self, role: str) -> Any:
-        """The object registered for ``role`` (``"load_set"``, ``"file_stats"``, ``"audit"``, …; the roles are listed in the module docstring), imported now.
-
-        Raises:
-            MRCLensError: the task has no entry point for ``role`` (the message names the task, the
-                role and the roles it has).
-        """
-        try:
-            target = self.entry_points[role]
-        except KeyError:
-            known = ", ".join(sorted(self.entry_points))
-            raise MRCLensError(f"{self.title} has no {role!r} step (it has: {known})") from None
-        module, _, attribute = target.partition(":")
-        obj: Any = importlib.import_module(module)
-        for part in attribute.split("."):
-            obj = getattr(obj, part)
-        return obj
-
-    def has(self, role: str) -> bool:
-        """Whether the task registers an entry point for ``role``."""
-        return role in self.entry_points
 
 
 _TASKS: dict[str, Task] = {}
@@ -197,23 +184,84 @@ def task_field(name: str) -> dict[str, str]:
     return {} if name == DEFAULT_TASK else {"task": name}
 
 
-def detect_task(path: Any, *, role: str = "sniff") -> Task:
-    """The task of the data at ``path``: the first registered task whose ``role`` entry point claims
-    it (returns a truthy value), else the default task (span data is what every other task's
-    sniffer leaves over: SQuAD JSON, MRQA, Natural Questions, Hugging Face flat files).
+R = TypeVar("R")
 
-    Two roles are registered: ``"sniff"`` claims a *file* by its format (``mrclens perturb``,
-    ``evaluate``, ``audit``), ``"sniff_input"`` also claims folders (``mrclens stats`` / ``check``,
-    where any folder is a multiple-choice folds folder, refused with its own message when it has
-    no folds). Sniffers read at most the file's first lines; none raises for a missing file.
+
+class TaskTable(Generic[R]):
+    """What each task does in one role, kept by the stage that owns the role (the table of roles is
+    in the module docstring).
+
+    Args:
+        role: the role's name (``"load_set"``), used in messages.
+        kind: what every entry is: the role's ``typing.Protocol`` for a function (its ``__call__`` is the
+            signature every entry keeps; ``tests/test_tasks.py`` checks it), or a class for data
+            (an ablation registry, a ``TaskComparison``).
+        entries: registered :class:`Task` → its entry.
+        optional: a task may have no entry (the sniffers: span data is what no other task claims; the
+            language check: multiple-choice data is not checked); otherwise every registered task must.
+
+    Raises:
+        ValueError: an entry for an object that is not a registered task, or a registered task without
+            an entry in a table that is not ``optional``.
     """
-    for task in _TASKS.values():
-        if task.has(role) and task.entry(role)(path):
-            return task
-    return get_task(DEFAULT_TASK)
+
+    def __init__(self, role: str, kind: type, entries: Mapping[Task, R], *, optional: bool = False) -> None:
+        strangers = [t for t in entries if not isinstance(t, Task) or _TASKS.get(t.name) is not t]
+        if strangers:
+            raise ValueError(f"role {role!r}: {strangers!r} are not registered tasks")
+        missing = [t.name for t in _TASKS.values() if t not in entries]
+        if missing and not optional:
+            raise ValueError(f"role {role!r} has no entry for task(s) {', '.join(missing)}")
+        self.role = role
+        self.kind = kind
+        self.optional = optional
+        self._entries: dict[str, R] = {t.name: entries[t] for t in _TASKS.values() if t in entries}
+
+    def of(self, task: "str | Task | None") -> R:
+        """The entry of ``task`` (a :class:`Task`, a task name, or ``None`` for the default task).
+
+        Raises:
+            MRCLensError: an unknown task, or a task without an entry (the message names the task, the
+                role and the tasks that have one).
+        """
+        task = get_task(task)
+        try:
+            return self._entries[task.name]
+        except KeyError:
+            having = ", ".join(_TASKS[name].title for name in self._entries) or "no task"
+            raise MRCLensError(f"{task.title} has no {self.role!r} step ({having} has one)") from None
+
+    def get(self, task: "str | Task | None") -> R | None:
+        """The entry of ``task``, or ``None`` when it has none."""
+        return self._entries.get(get_task(task).name)
+
+    def __contains__(self, task: object) -> bool:
+        name = task.name if isinstance(task, Task) else task
+        return isinstance(name, str) and name in self._entries
+
+    def with_entry(self, task: "str | Task", entry: R) -> "TaskTable[R]":
+        """A copy of the table with ``task``'s entry replaced by ``entry`` (a test stands a fake in this way,
+        in place of the table the stage reads).
+
+        >>> TaskTable("describe", object, {SPAN: "spans"}, optional=True).with_entry(MULTIPLE_CHOICE, "endings")
+        TaskTable('describe': span, multiple_choice)
+        """
+        entries = {t: e for t, e in self.items()}
+        entries[get_task(task)] = entry
+        return TaskTable(self.role, self.kind, entries, optional=self.optional)
+
+    def items(self) -> Iterator[tuple[Task, R]]:
+        """``(task, entry)`` pairs, in registration order."""
+        return ((_TASKS[name], entry) for name, entry in self._entries.items())
+
+    def __repr__(self) -> str:
+        return f"TaskTable({self.role!r}: {', '.join(self._entries)})"
 
 
 # --- The registrations: every task MRCLens knows, in one place. ---------------------------------
+
+#: The commands that read a dataset file (``mrclens validate`` reads every task's).
+_DATA_COMMANDS = ("audit", "perturb", "evaluate", "stats", "check", "compare", "validate")
 
 SPAN = register(Task(
     name="span",
@@ -223,22 +271,7 @@ SPAN = register(Task(
     metric_phrase="the official SQuAD F1",
     rules_file="default_rules.toml",
     check_compare_with=True,
-    entry_points={
-        "load_set": "mrclens.formats:load_squad_file",
-        "file_stats": "mrclens.stats.files:span_file_stats",
-        "languages": "mrclens.languages:file_languages",
-        "perturb_file": "mrclens.perturbations.files:perturb_span_file",
-        "score_file": "mrclens.scoring.files:score_span_file",
-        "is_metric": "mrclens.stats.schema:is_metric",
-        "metric_paths": "mrclens.stats.schema:METRIC_PATHS",
-        "report_facts": "mrclens.reports.examples:span_report_facts",
-        "report_examples": "mrclens.reports.examples:span_example_block",
-        "compare": "mrclens.compare.span:SPAN_COMPARISON",
-        "score_set": "mrclens.scoring.sets:score_span_set",
-        "ablations": "mrclens.perturbations.registry:ABLATIONS",
-        "audit": "mrclens.audit.span:run_audit",
-        "cli_audit_options": "mrclens.cli.audit:span_audit_options",
-    },
+    commands=_DATA_COMMANDS,
 ))
 
 MULTIPLE_CHOICE = register(Task(
@@ -248,22 +281,6 @@ MULTIPLE_CHOICE = register(Task(
     metric="accuracy",
     metric_phrase="accuracy (the share of questions whose chosen ending is the gold one)",
     rules_file="default_rules_mc.toml",
-    entry_points={
-        "load_set": "mrclens.multiple_choice.data:load_mc_dataset",
-        "sniff": "mrclens.multiple_choice.data:sniff_mc",
-        "sniff_input": "mrclens.multiple_choice.stats:is_mc_input",
-        "file_stats": "mrclens.multiple_choice.stats:mc_file_stats",
-        "perturb_file": "mrclens.multiple_choice.perturb:perturb_mc_file",
-        "score_file": "mrclens.scoring.files:score_choice_file",
-        "is_metric": "mrclens.multiple_choice.stats:is_mc_metric",
-        "metric_paths": "mrclens.multiple_choice.stats:MC_METRIC_PATHS",
-        "report_facts": "mrclens.reports.mc_examples:mc_report_facts",
-        "report_examples": "mrclens.reports.mc_examples:mc_example_block",
-        "compare": "mrclens.compare.multiple_choice:MC_COMPARISON",
-        "score_set": "mrclens.scoring.sets:score_choice_set",
-        "ablations": "mrclens.multiple_choice.ablations:MC_ABLATIONS",
-        "audit": "mrclens.audit.multiple_choice:run_mc_audit",
-        "cli_audit_options": "mrclens.cli.audit:mc_audit_options",
-    },
+    commands=_DATA_COMMANDS,
     prediction_form="choice",
 ))

@@ -1,8 +1,8 @@
 """Validation report for one dataset file, in any format MRCLens reads (``mrclens validate``).
 
 Span data in any format of :mod:`mrclens.formats`; data of another task (multiple choice: CODAH TSV,
-multiple-choice JSON Lines) is told by the task registry (:func:`mrclens.tasks.detect_task`) and read
-with that task's own reader (its ``"load_set"`` entry point).
+multiple-choice JSON Lines) is told by its task's sniffer (:func:`mrclens.formats.detect_task`) and read
+with that task's own reader (:data:`mrclens.formats.LOAD_SET`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mrclens.errors import DataError, Problem
-from mrclens.formats import read
+from mrclens.formats import LOAD_SET, detect_task, read
 from mrclens.formats.squad_schema import RecordCounts
-from mrclens.tasks import DEFAULT_TASK, Task, detect_task, get_task
+from mrclens.tasks import DEFAULT_TASK, Task, get_task
 
 
 @dataclass
@@ -70,7 +70,7 @@ def validate_file(path: str, on_invalid: str = "refuse", split: str | None = Non
     task = detect_task(path)
     if not task.is_default:
         try:
-            data = task.entry("load_set")(path)
+            data = LOAD_SET.of(task)(path)
         except DataError as err:
             return ValidationReport(str(path), {"questions": 0}, list(err.problems), task=task)
         return ValidationReport(str(path), data.counts(), list(data.notes), data, task=task)

@@ -89,7 +89,7 @@ def codah_dir() -> Path:
 @pytest.fixture(scope="session")
 def codah_full(codah_dir):
     """``full_data.tsv.gz`` of CODAH read once for the session (an ``MCDataset``; tests must not change it)."""
-    from mrclens.multiple_choice.data import load_mc_dataset
+    from mrclens.formats.multiple_choice import load_mc_dataset
 
     return load_mc_dataset(codah_dir / "full_data.tsv.gz")
 

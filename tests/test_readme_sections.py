@@ -88,3 +88,31 @@ def test_results_as_tables_section_runs(tmp_path, monkeypatch, capsys):
     assert "e1" in out and out.rstrip().endswith("True")
     assert namespace["categories"]["category"].tolist() == ["Similarity", "Question"]
     assert namespace["sets"]["set"].tolist()[:2] == ["original", "original-truncated"]
+
+
+def _headings(text: str) -> list[str]:
+    """The README's section titles (``#`` lines outside code blocks)."""
+    headings, in_code = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and re.match(r"#{1,6} ", line):
+            headings.append(line)
+    return headings
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lstrip("#").strip().lower()).replace(" ", "-")
+
+
+def test_section_titles_carry_no_issue_numbers_and_every_anchor_resolves():
+    """A reader does not know what "(issue 32)" is: titles say what the section is (issue 43, item 5), and
+    every in-page link (``[…](#anchor)``) leads to a title that exists."""
+    text = README.read_text(encoding="utf-8")
+    headings = _headings(text)
+    assert len(headings) > 40 and "## Languages: MRCLens reads English" in headings
+    assert [h for h in headings if re.search(r"\bissues? \d", h)] == []
+    anchors = {_anchor(h) for h in headings}
+    links = set(re.findall(r"\]\(#([^)]+)\)", text))
+    assert "multiple-choice-data-codah" in links and sorted(links - anchors) == []

@@ -6,6 +6,7 @@
 * Size: no function over :data:`MAX_FUNCTION_LINES` lines, no module over :data:`MAX_MODULE_LINES`.
 * Privacy: no private name (leading underscore) is imported from another package, neither by the
   package nor by its tests (a name another package needs is public, or the code moves).
+* Errors: every exception class is defined in :mod:`mrclens.errors` (:func:`exception_classes`).
 * Tasks: code asks the task registry (:mod:`mrclens.tasks`) instead of comparing a task's name;
   the few comparisons left are listed in :data:`TASK_NAME_COMPARISONS`, each with its reason.
 """
@@ -175,3 +176,33 @@ def import_cycles() -> list[list[str]]:
 
 def test_no_import_circles():
     assert import_cycles() == []
+
+
+def _is_exception_base(base: ast.expr, known: set[str]) -> bool:
+    import builtins
+
+    name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+    builtin = getattr(builtins, name, None)
+    return (isinstance(builtin, type) and issubclass(builtin, BaseException)) or name in known \
+        or name.endswith(("Error", "Exception"))
+
+
+def exception_classes() -> list[str]:
+    """Every class of the package that derives from an exception (a built-in one, one of another class found
+    here, or a name ending in ``Error`` / ``Exception``), as ``"file: class"``, outside :mod:`mrclens.errors`
+    included (the classes of ``errors.py`` are read first, so a subclass of one elsewhere is found)."""
+    paths = [PACKAGE_DIR / "errors.py"] + [p for p in _sources(PACKAGE_DIR) if p != PACKAGE_DIR / "errors.py"]
+    known: set[str] = set()
+    found = []
+    for path in paths:
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.ClassDef) and any(_is_exception_base(b, known) for b in node.bases):
+                known.add(node.name)
+                found.append(f"{path.relative_to(ROOT)}: {node.name}")
+    return found
+
+
+def test_every_exception_class_is_in_errors_py():
+    found = exception_classes()
+    assert "mrclens/errors.py: DuplicateKeyError" in found and "mrclens/errors.py: MRCLensError" in found
+    assert [f for f in found if not f.startswith("mrclens/errors.py: ")] == []

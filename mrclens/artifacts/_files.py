@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from mrclens.errors import ArtifactError, ArtifactMsg
-from mrclens.io_utils import DuplicateKeyError, loads_unique, read_bytes
+from mrclens.errors import ArtifactError, ArtifactMsg, DuplicateKeyError
+from mrclens.io_utils import loads_unique, read_bytes
 
 #: The key that carries a file's format version. Files written before versions were recorded
 #: have none and are read as version 1.

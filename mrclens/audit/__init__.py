@@ -1,7 +1,7 @@
 """``mrclens audit``: the main job, end to end — load, perturb, train, predict, score, report.
 
-One audit per task of the task registry (:mod:`mrclens.tasks`: its ``"audit"`` and
-``"audit_options"`` entry points), sharing one step ledger:
+One audit per task of the task registry (:data:`AUDITS`, role ``"audit"`` of :mod:`mrclens.tasks`),
+sharing one step ledger:
 
 * :mod:`mrclens.audit.ledger` — the step ledger: step keys (:func:`step_key`), the pipeline
   versions every key includes (:func:`pipeline_versions`), and :class:`StepLedger`, the audit's
@@ -21,11 +21,30 @@ package imports it.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Protocol
+
+from mrclens.artifacts.results import Results
 from mrclens.audit.ledger import StepLedger, StepRun, pipeline_versions, step_key
 from mrclens.audit.multiple_choice import MCAuditOptions, mc_section, run_mc_audit
 from mrclens.audit.span import BASELINE_NAME, SAMPLE_PATH, AuditOptions, effective_options, run_audit
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
 
 __all__ = [
-    "AuditOptions", "BASELINE_NAME", "MCAuditOptions", "SAMPLE_PATH", "StepLedger", "StepRun", "effective_options",
-    "mc_section", "pipeline_versions", "run_audit", "run_mc_audit", "step_key",
+    "AUDITS", "Audit", "AuditOptions", "BASELINE_NAME", "MCAuditOptions", "SAMPLE_PATH", "StepLedger", "StepRun",
+    "effective_options", "mc_section", "pipeline_versions", "run_audit", "run_mc_audit", "step_key",
 ]
+
+
+class Audit(Protocol):
+    """Role ``"audit"`` (:mod:`mrclens.tasks`): the end-to-end audit of the task's data with its options
+    (:class:`AuditOptions`, :class:`MCAuditOptions`); ``echo`` receives the lines a person follows
+    (``None``: logging only). Writes ``options.out`` and returns its results.
+
+    Raises:
+        MRCLensError: bad input (named), as each step raises it.
+    """
+
+    def __call__(self, options: Any, echo: Callable[[str], None] | None = None) -> Results: ...
+
+
+AUDITS: TaskTable[Audit] = TaskTable("audit", Audit, {SPAN: run_audit, MULTIPLE_CHOICE: run_mc_audit})

@@ -5,7 +5,7 @@ cross-validation as CODAH's authors publish it (Chen et al. 2019, §5: 5-fold cr
 mean accuracy over folds):
 
 1. **load** — a folder with ``cv_split/fold_k/{train,dev,test}`` (CODAH's official split) or one
-   file, split with :func:`~mrclens.multiple_choice.data.make_folds` (seeded; 5 folds of 3/5 train,
+   file, split with :func:`~mrclens.multiple_choice.folds.make_folds` (seeded; 5 folds of 3/5 train,
    1/5 dev, 1/5 test, every question tested once). The folds' test parts must not share a question; together they are the
    **evaluation set** (every CODAH question exactly once in the official split).
 2. **perturb** — the evaluation set's original and ablation sets (m1–m6, controls mc4–mc6;
@@ -50,8 +50,9 @@ from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Resul
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
 from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, N_RESAMPLES
 from mrclens.errors import MRCLensError
+from mrclens.formats.multiple_choice import Fold, MCDataset, load_mc_dataset, read_folds, sniff_mc
 from mrclens.io_utils import sha256_file
-from mrclens.multiple_choice.data import Fold, MCDataset, load_mc_dataset, make_folds, read_folds, sniff_mc
+from mrclens.multiple_choice.folds import make_folds
 from mrclens.tasks import MULTIPLE_CHOICE
 
 #: The audit's logger, ``mrclens.audit`` (:mod:`mrclens.logs`), as the span audit's.

@@ -1,20 +1,21 @@
 """``mrclens audit [TRAIN] [--dev DEV] …``: the main job (see :mod:`mrclens.audit`).
 
-The task of TRAIN (:mod:`mrclens.tasks`: the first task whose ``"sniff"`` entry point recognizes it,
-else span extraction) chooses how the command line becomes the audit's options (its
-``"cli_audit_options"`` entry point: :func:`span_audit_options`, :func:`mc_audit_options`) and which
-audit runs them (its ``"audit"`` entry point).
+The task of TRAIN (:func:`mrclens.formats.detect_task`: the first task whose sniffer recognizes it,
+else span extraction) chooses how the command line becomes the audit's options (:data:`AUDIT_OPTIONS`:
+:func:`span_audit_options`, :func:`mc_audit_options`) and which audit runs them
+(:data:`mrclens.audit.AUDITS`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-
 import logging
 from pathlib import Path
+from typing import Any, Protocol
 
 import click
 
+from mrclens.audit import AUDITS, MCAuditOptions
 from mrclens.audit.span import AuditOptions
 from mrclens.cli.options import (FiniteFloat, config_option, declared_language, example, language_option,
                                   on_invalid_option, option_sources, show_progress, verbosity_options, wide_option)
@@ -26,7 +27,8 @@ from mrclens.defaults import (
     describe_step_budgets,
     reader_profile_names,
 )
-from mrclens.tasks import detect_task, get_task
+from mrclens.formats import detect_task
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable, get_task
 
 log = logging.getLogger(__name__)
 
@@ -106,14 +108,14 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     for note in language_check.notes():
         log.warning(note)
     task = detect_task(train) if train is not None else get_task(None)
-    options = task.entry("cli_audit_options")(
+    options = AUDIT_OPTIONS.of(task)(
         ctx, train=train, dev=dev, out=out, model=model, ablations=ablations, seed=seed, profile=profile,
         device=device, max_steps=max_steps, max_minutes=max_minutes, dev_fraction=dev_fraction,
         heldout_fraction=heldout_fraction, resamples=resamples, perturb_seeds=perturb_seeds, train_seeds=train_seeds,
         cache_dir=cache_dir, reference=reference, force=force, folds=folds, on_invalid=on_invalid)
     if language_check.notes():  # recorded in results.json "warnings"
         options = dataclasses.replace(options, language_notes=tuple(language_check.notes()))
-    results = task.entry("audit")(options)
+    results = AUDITS.of(task)(options)
     from mrclens.artifacts.layout import OutputLayout
     from mrclens.reports.summary import format_summary
 
@@ -157,7 +159,7 @@ def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations,
 
 
 def mc_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, resamples,
-                     perturb_seeds, train_seeds, cache_dir, force, folds, **span_only):
+                     perturb_seeds, train_seeds, cache_dir, force, folds, **span_only) -> MCAuditOptions:
     """The multiple-choice audit's options (:class:`mrclens.audit.multiple_choice.MCAuditOptions`) from the
     command line (``train``: the multiple-choice data); ``span_only``: the span audit's other options, which
     multiple-choice data ignores.
@@ -166,8 +168,6 @@ def mc_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, s
         click.UsageError: ``--dev``, ``--model``, ``--profile`` or ``--train-seeds`` given.
         click.BadParameter: ``--folds`` is not a list of fold numbers.
     """
-    from mrclens.audit.multiple_choice import MCAuditOptions
-
     for name, value in (("--dev", dev), ("--model", model), ("--profile", profile)):
         if value is not None:
             raise click.UsageError(f"{name} is for span (SQuAD-format) data; multiple-choice data is audited with "
@@ -183,3 +183,22 @@ def mc_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, s
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
         perturb_seeds=perturb_seeds, device=device, n_resamples=resamples, force=force, cache_dir=cache_dir,
         progress=show_progress(), option_sources=option_sources(ctx, _FIELDS))
+
+
+class AuditOptionsFromCli(Protocol):
+    """Role ``"cli_audit_options"`` (:mod:`mrclens.tasks`; the one role that names the command line):
+    ``mrclens audit``'s values checked and turned into the task's audit options (the options it does
+    not use refused with a message that says why).
+
+    Raises:
+        click.UsageError / click.BadParameter: an option that does not apply to the data, or a bad value.
+    """
+
+    def __call__(self, ctx: click.Context, *, train: Any, dev: Any, out: Any, model: Any, ablations: Any, seed: Any,
+                 profile: Any, device: Any, max_steps: Any, max_minutes: Any, dev_fraction: Any, heldout_fraction: Any,
+                 resamples: Any, perturb_seeds: Any, train_seeds: Any, cache_dir: Any, reference: Any, force: Any,
+                 folds: Any, on_invalid: Any) -> AuditOptions | MCAuditOptions: ...
+
+
+AUDIT_OPTIONS: TaskTable[AuditOptionsFromCli] = TaskTable("cli_audit_options", AuditOptionsFromCli, {
+    SPAN: span_audit_options, MULTIPLE_CHOICE: mc_audit_options})

@@ -100,10 +100,11 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
     if predictions is None:
         raise click.UsageError("missing argument PREDICTIONS (the prediction file to score against DATA)")
     from mrclens.errors import MRCLensError
-    from mrclens.tasks import detect_task
+    from mrclens.formats import detect_task
+    from mrclens.scoring.files import SCORE_FILE
 
     try:
-        score = detect_task(data).entry("score_file")(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
+        score = SCORE_FILE.of(detect_task(data))(data, predictions, na_threshold=na_threshold, on_invalid=on_invalid)
     except MRCLensError:
         if _swapped(data, predictions):
             raise click.UsageError(f"{data} is a prediction file and {predictions} is data: the arguments are swapped "

@@ -1,16 +1,45 @@
-"""``mrclens perturb DATA --out DIR``: write the original, truncated and perturbed sets (e1–e10 and controls) and the manifest."""
+"""``mrclens perturb DATA --out DIR``: write the original, truncated and perturbed sets (e1–e10 and controls) and the manifest.
+
+The task of DATA (:func:`mrclens.formats.detect_task`) chooses the writer (:data:`PERTURB_FILE`, role
+``"perturb_file"`` of :mod:`mrclens.tasks`).
+"""
 
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
+from typing import Any, Callable, Protocol
 
 import click
 
 from mrclens.cli.options import (AliasedOption, declared_language, echo_notes, example, jobs_option, language_option,
                                  on_invalid_option, show_progress, verbosity_options)
+from mrclens.multiple_choice.perturb import perturb_mc_file
 from mrclens.perturbations import ABLATIONS
+from mrclens.perturbations.files import perturb_span_file
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
 
 log = logging.getLogger(__name__)
+
+
+class PerturbFile(Protocol):
+    """Role ``"perturb_file"`` (:mod:`mrclens.tasks`): write the original and perturbed sets of the data
+    file ``data`` and their manifest into ``out_dir`` (``mrclens perturb``); returns the lines to print.
+    A task reads the options that apply to it (multiple choice takes the span ones and leaves them).
+
+    Raises:
+        DataError: the data is invalid; OutputError: ``out_dir`` cannot be written or holds something else.
+    """
+
+    def __call__(self, data: str | os.PathLike, out_dir: str | os.PathLike, *, ablations: str | None = None,
+                 seed: int = 0, draw: int = 0, jsonl: bool = False, cache_dir: str | Path | None = None,
+                 n_process: int = 1, force: bool = False, on_invalid: str = "refuse", progress: bool = True,
+                 on_loaded: Callable[[Any], None] | None = None) -> list[str]: ...
+
+
+PERTURB_FILE: TaskTable[PerturbFile] = TaskTable("perturb_file", PerturbFile, {
+    SPAN: perturb_span_file, MULTIPLE_CHOICE: perturb_mc_file})
 
 
 @click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
@@ -44,14 +73,14 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, l
     unless --force; into an earlier perturb output, the sets this run does not write are
     removed (with a warning), so DIR never mixes runs; a failed run leaves DIR as it was.
     """
+    from mrclens.formats import detect_task
     from mrclens.languages import require_readable_language
-    from mrclens.tasks import detect_task
 
     language_check = require_readable_language("perturb", [data], cache_dir=cache_dir, on_invalid=on_invalid,
                                                declared=declared_language(language))
     for note in language_check.notes():
         log.warning(note)
-    lines = detect_task(data).entry("perturb_file")(
+    lines = PERTURB_FILE.of(detect_task(data))(
         data, out_dir, ablations=ablations, seed=seed, draw=draw, jsonl=fmt == "jsonl", cache_dir=cache_dir,
         n_process=jobs, force=force, on_invalid=on_invalid, progress=show_progress(),
         on_loaded=lambda d: echo_notes(d, on_invalid))

@@ -64,8 +64,9 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
     (a folder: each fold's test part against its training part; a file: DEV's questions in DATA).
     """
     from mrclens.io_utils import atomic_write_json, check_output_file
+    from mrclens.checks import FILE_STATS
+    from mrclens.formats import detect_task
     from mrclens.languages import require_readable_language
-    from mrclens.tasks import detect_task
 
     if json_out:
         check_output_file(json_out)
@@ -76,7 +77,7 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
     for note in language.notes():
         log.warning(note)
     task = detect_task(data, role="sniff_input")
-    stats = task.entry("file_stats")(data, dev or None, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
+    stats = FILE_STATS.of(task)(data, dev or None, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
                                      n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid),
                                      **language.stats_options)
     result = stats.figures

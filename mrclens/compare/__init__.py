@@ -100,10 +100,11 @@ later input, what differs from the first.
 :mod:`mrclens.publish`, below :mod:`mrclens.checks`):
 
 * :mod:`mrclens.compare.sources`: one loaded input (:class:`Source`, :func:`source_from_stats`) and
-  the per-task hooks (:class:`~mrclens.compare.sources.TaskComparison`), which the task registry
-  (:mod:`mrclens.tasks`, role ``"compare"``) names for each task;
+  the shape of the per-task hooks (:class:`~mrclens.compare.sources.TaskComparison`);
 * :mod:`mrclens.compare.span`, :mod:`mrclens.compare.multiple_choice`: each task's rows and how its
   files, folders and audits' figures are read (its hooks);
+* :mod:`mrclens.compare.hooks`: each task's hooks (:data:`~mrclens.compare.hooks.COMPARISONS`, role
+  ``"compare"`` of :mod:`mrclens.tasks`) and :func:`~mrclens.compare.hooks.hooks_for`;
 * :mod:`mrclens.compare.inputs`: each input's task and the input read (:func:`load_input`);
 * :mod:`mrclens.compare.estimates`: one input's value of one row with its interval and bootstrap
   replicates;

@@ -32,6 +32,7 @@ from typing import Callable
 import numpy as np
 
 from mrclens.artifacts.results import AblationResult
+from mrclens.compare.hooks import source_figure
 from mrclens.compare.sources import TOLERANCE, Source, z_value
 from mrclens.metrics.bootstrap import percentile_interval, resample_counts
 from mrclens.scoring.against_reference import relative_figure
@@ -72,7 +73,7 @@ def _normal(value: float, se: float, n: int | None, confidence: float) -> Estima
 def model_free_estimate(src: Source, path: str, kind: str, n_path: str | None, rng: np.random.Generator,
                         n_resamples: int, confidence: float) -> Estimate | None:
     """One input's estimate of a model-free row (rules in the module docstring); ``None`` when it lacks the figure."""
-    fig = src.figure(path, kind, n_path)
+    fig = source_figure(src, path, kind, n_path)
     if fig is None or fig.value is None or not fig.n:
         return None
     values = src.values.get(path)

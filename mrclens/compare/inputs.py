@@ -3,8 +3,7 @@ refused by :func:`check_one_task`) and one input read into a :class:`~mrclens.co
 (:func:`load_input`): a dataset file, a ``mrclens stats --out`` JSON file, or an audit or evaluation
 directory (``results.json``, ``question-scores.json`` and the perturbation manifest). What is read
 from a file, a data folder or an audit's evaluation data is the task's own
-(:class:`~mrclens.compare.sources.TaskComparison`, the ``"compare"`` entry point of each task in
-:mod:`mrclens.tasks`). Each input is read once; nothing is written next to it.
+(:class:`~mrclens.compare.sources.TaskComparison`, each task's in :data:`mrclens.compare.hooks.COMPARISONS`). Each input is read once; nothing is written next to it.
 
 Examples:
     >>> default_name(Path("data/dev-v1.1.json.gz")), default_name(Path("audits/seed0"))
@@ -27,7 +26,8 @@ from mrclens.artifacts.layout import MANIFEST, QUESTION_SCORES, RESULTS_JSON
 from mrclens.artifacts.manifest import AblationEntry, read_manifest
 from mrclens.artifacts.question_scores import read_question_scores
 from mrclens.artifacts.results import read_results
-from mrclens.compare.sources import Source, hooks_for, known_task
+from mrclens.compare.hooks import hooks_for
+from mrclens.compare.sources import Source, known_task
 from mrclens.errors import ArtifactError, CompareMsg, MRCLensError
 from mrclens.tasks import DEFAULT_TASK, all_tasks
 

@@ -1,5 +1,5 @@
 """Multiple-choice inputs of ``mrclens compare`` (issue 20): their rows and how they are read
-(:data:`MC_COMPARISON`, the multiple-choice task's ``"compare"`` entry point in :mod:`mrclens.tasks`).
+(:data:`MC_COMPARISON`, the multiple-choice task's entry in :data:`mrclens.compare.hooks.COMPARISONS`).
 
 Inputs: a multiple-choice file (CODAH TSV or JSON Lines), a CODAH folder with ``cv_split/fold_k/``
 (every question of the folds' test parts once, :func:`mrclens.multiple_choice.stats.folds_union`),
@@ -48,8 +48,8 @@ from mrclens.compare.sources import (
     z_value,
 )
 from mrclens.errors import ArtifactError
+from mrclens.formats.multiple_choice import load_mc_dataset, read_folds, sniff_mc
 from mrclens.io_utils import sha256_file
-from mrclens.multiple_choice.data import load_mc_dataset, read_folds, sniff_mc
 from mrclens.multiple_choice.stats import (
     MC_HEURISTICS,
     MC_STATS_FORMAT_VERSION,
@@ -152,7 +152,7 @@ def mc_question_values(dataset) -> dict[str, np.ndarray]:
     minus the wrong endings' mean length, in words (``\\w+`` runs) and characters (of the stripped
     ending), as :func:`mrclens.multiple_choice.stats.mc_stats` counts them.
 
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> from mrclens.formats.multiple_choice import MCDataset, MCQuestion
     >>> ds = MCDataset([MCQuestion("a", "The dog barked.", ("It slept.", "The dog barked at the cat."), 1)])
     >>> v = mc_question_values(ds)
     >>> v["heuristics.longest_ending.accuracy"].tolist(), v["ending_lengths.words.difference"].tolist()

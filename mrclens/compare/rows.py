@@ -34,7 +34,8 @@ import numpy as np
 from mrclens.artifacts.comparison import ComparisonRow, Difference, InputValue
 from mrclens.artifacts.manifest import ablation_order
 from mrclens.compare.estimates import Estimate, ablation_estimate, model_free_estimate, reader_estimate
-from mrclens.compare.sources import Source, hooks_for, known_task, z_value
+from mrclens.compare.hooks import hooks_for
+from mrclens.compare.sources import Source, known_task, z_value
 from mrclens.metrics.bootstrap import percentile_interval, stable_rng
 from mrclens.scoring.model_free import standard_error, standardised_to, strata_path
 from mrclens.tasks import all_tasks
@@ -132,7 +133,7 @@ def reader_row(sources: Sequence[Source], names: Sequence[str], rng: RngFor, n_r
 def model_free_rows(sources: Sequence[Source], names: Sequence[str], rng: RngFor, n_resamples: int,
                     confidence: float) -> list[ComparisonRow]:
     """The rows of the task's model-free figures that at least one input has, then its share rows."""
-    hooks = sources[0].hooks
+    hooks = hooks_for(sources[0].task)
     rows = []
     for section, path, kind, n_path, label, bias_when, category in hooks.rows:
         est = [model_free_estimate(s, path, kind, n_path, rng(path, i), n_resamples, confidence) for i, s in enumerate(sources)]

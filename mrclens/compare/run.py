@@ -24,7 +24,8 @@ from mrclens.artifacts.comparison import Comparison, ComparisonRow, Distribution
 from mrclens.compare.inputs import check_one_task, default_name, input_task, load_input
 from mrclens.compare.overlap import OVERLAP_NOTE, find_overlaps
 from mrclens.compare.rows import ablation_rows, comparability, model_free_rows, reader_row
-from mrclens.compare.sources import Source, hooks_for, known_task
+from mrclens.compare.hooks import hooks_for
+from mrclens.compare.sources import Source, known_task
 from mrclens.errors import CompareMsg, MRCLensError
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES, stable_rng
 
@@ -71,7 +72,7 @@ def compare_sources(sources: Sequence[Source], *, seed: int = 0, n_resamples: in
 
 def _distributions(sources: Sequence[Source]) -> list[Distribution]:
     out = []
-    for path, label, unit in sources[0].hooks.distributions:
+    for path, label, unit in hooks_for(sources[0].task).distributions:
         series = []
         for s in sources:
             node: Any = s.stats
@@ -93,7 +94,7 @@ def _differs(sources: Sequence[Source], notes_by_input: Mapping[int, Mapping[str
         head = f"{s.info.name} vs {first.info.name}: "
         if s.info.kind != first.info.kind:
             out.append(head + f"a {s.info.kind} beside a {first.info.kind}.")
-        out.extend(head + sentence for sentence in s.hooks.differs(first, s))
+        out.extend(head + sentence for sentence in hooks_for(s.task).differs(first, s))
         if s.info.figures_from != first.info.figures_from:
             out.append(head + f"model-free figures from {s.info.figures_from} vs {first.info.figures_from}: "
                               f"differences of means use the normal approximation.")

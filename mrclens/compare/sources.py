@@ -1,16 +1,15 @@
 """What every other module of :mod:`mrclens.compare` stands on: one loaded input (:class:`Source`),
-a source made from a statistics dict (:func:`source_from_stats`), and the per-task hooks
-(:class:`TaskComparison`) that the task registry names under the role ``"compare"``
-(:mod:`mrclens.tasks`; :mod:`mrclens.compare.span`, :mod:`mrclens.compare.multiple_choice`).
+a source made from a statistics dict (:func:`source_from_stats`), and the shape of the per-task hooks
+(:class:`TaskComparison`; each task's, role ``"compare"`` of :mod:`mrclens.tasks`, are in
+:mod:`mrclens.compare.span` and :mod:`mrclens.compare.multiple_choice`, and looked up with
+:func:`mrclens.compare.hooks.hooks_for`).
 
 A task's hooks hold everything in which comparing its inputs differs from comparing another
 task's: its rows, how a figure is read from its statistics, how its files, folders and audits
 are read, and what it adds to the notes. The rest of the package asks the hooks of the inputs'
-task (:func:`hooks_for`) and never compares task names.
+task and never compares task names.
 
 Examples:
-    >>> hooks_for("multiple_choice").word, hooks_for(None).word
-    ('multiple-choice', 'span extraction')
     >>> src = source_from_stats({"counts": {"questions": 12}}, "A")
     >>> src.task, src.info.questions, src.info.figures_from
     ('span', 12, 'summary figures')
@@ -30,8 +29,8 @@ import numpy as np
 from mrclens.artifacts.comparison import ComparedInput
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
-from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
-from mrclens.io_utils import DuplicateKeyError, loads_unique
+from mrclens.errors import ArtifactError, ArtifactMsg, DuplicateKeyError, MRCLensError
+from mrclens.io_utils import loads_unique
 from mrclens.tasks import DEFAULT_TASK, Task, get_task
 
 #: How closely per-question values must reproduce a summary figure (or question scores a
@@ -44,8 +43,8 @@ RowSpec = tuple[str, str, str, str | None, str, str | None, str | None]
 
 @dataclass(frozen=True)
 class TaskComparison:
-    """How :func:`mrclens.compare.compare` handles one task's inputs (registered as the task's
-    ``"compare"`` entry point; one instance per task).
+    """How :func:`mrclens.compare.compare` handles one task's inputs (one instance per task, in
+    :data:`mrclens.compare.hooks.COMPARISONS`).
 
     Attributes:
         word: the task in the message that refuses a mix of tasks (``"multiple-choice"``).
@@ -96,12 +95,6 @@ def known_task(name: str | Task | None) -> Task:
         return get_task(DEFAULT_TASK)
 
 
-def hooks_for(task: str | Task | None) -> TaskComparison:
-    """The :class:`TaskComparison` of a task (a :class:`~mrclens.tasks.Task` or its name; see
-    :func:`known_task`), imported on first use."""
-    return known_task(task).entry("compare")
-
-
 @dataclass
 class Source:
     """One loaded input (:func:`mrclens.compare.inputs.load_input`).
@@ -133,18 +126,6 @@ class Source:
     def task(self) -> str:
         """The name of the input's task (:mod:`mrclens.tasks`)."""
         return self.info.task
-
-    @property
-    def hooks(self) -> TaskComparison:
-        """The :class:`TaskComparison` of the input's task."""
-        return hooks_for(self.task)
-
-    def figure(self, path: str, kind: str, n_path: str | None) -> ReferenceFigure | None:
-        """One model-free figure (``None`` when the input lacks it): from the statistics when there
-        are some (read as the task reads them), else from the summary figures."""
-        if self.stats is not None:
-            return self.hooks.figure(self.stats, path, kind, n_path)
-        return self.figures.get(path)
 
 
 def source_from_stats(stats: Mapping[str, Any], name: str, path: str | os.PathLike = "", *,

@@ -1,5 +1,5 @@
 """Span-extraction inputs of ``mrclens compare``: their rows and how they are read
-(:data:`SPAN_COMPARISON`, the span task's ``"compare"`` entry point in :mod:`mrclens.tasks`).
+(:data:`SPAN_COMPARISON`, the span task's entry in :data:`mrclens.compare.hooks.COMPARISONS`).
 
 Rows (:data:`MODEL_FREE_ROWS`, :data:`SHARE_SECTIONS`): question and answer length (whitespace
 words) and the model-free figures of each bias category (:data:`mrclens.scoring.model_free.FIGURES`);

@@ -13,6 +13,13 @@ content, :mod:`mrclens.formats.detect`):
 * ``mrqa``: MRQA 2019 JSON Lines (:mod:`~mrclens.formats.mrqa`);
 * ``nq-simplified``: Natural Questions simplified JSON Lines (:mod:`~mrclens.formats.nq_simplified`).
 
+Each format registers itself (:func:`mrclens.formats.base.register_format`, a
+:class:`~mrclens.formats.base.Format`: name, description, how its files are told and read) in its own
+module; every module of this package is imported with it (:func:`_discover`, as the ablations are:
+:mod:`mrclens.perturbations.registry`), so a new format is one new module here.
+Multiple-choice data (CODAH TSV, multiple-choice JSON Lines, CODAH folders) is read by
+:mod:`mrclens.formats.multiple_choice`, the multiple-choice task's reader.
+
 Every reader builds the SQuAD JSON object and validates it with
 :func:`mrclens.formats.squad_schema.parse_squad`, so errors read the same in every format: file,
 article title, question id, what is wrong. Every reader keeps the record contract
@@ -33,32 +40,46 @@ Examples:
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
+import pkgutil
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
-from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
-from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
+from mrclens.errors import DataError, DuplicateKeyError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
+from mrclens.formats import hf_datasets, hf_flat, squad_json
+from mrclens.formats.base import FORMAT_REGISTRY, Loaded, known_formats, read_text
 from mrclens.formats.detect import sniff
-from mrclens.io_utils import DuplicateKeyError, atomic_write_bytes, loads_unique
+from mrclens.formats.multiple_choice import MCDataset, is_mc_input, load_mc_dataset, sniff_mc
+from mrclens.io_utils import atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
 from mrclens.squad import Dataset, write_dataset
+from mrclens.tasks import DEFAULT_TASK, MULTIPLE_CHOICE, SPAN, Task, TaskTable, all_tasks, get_task
 
-__all__ = ["FORMATS", "ON_INVALID", "OUTPUT_FORMATS", "Loaded", "load_dataset", "load_squad_file", "read", "read_dataset", "write",
-           "convert", "known_formats"]
+__all__ = ["FORMATS", "LOAD_SET", "ON_INVALID", "OUTPUT_FORMATS", "SNIFF", "SNIFF_INPUT", "Loaded", "detect_task",
+           "load_dataset", "load_squad_file", "read", "read_dataset", "write", "convert", "known_formats"]
 
 log = logging.getLogger(__name__)
 
-#: Format names accepted by ``format=`` (besides ``"auto"``).
-FORMATS = tuple(FORMAT_DESCRIPTIONS)
+
+
+def _discover() -> None:
+    """Import every module of this package; each format module registers its format when imported
+    (a module whose name starts with ``_`` is a private helper)."""
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_discover()
+#: Format names accepted by ``format=`` (besides ``"auto"``), in :attr:`~mrclens.formats.base.Format.order`.
+FORMATS = tuple(FORMAT_REGISTRY)
 #: What :func:`write` writes: SQuAD JSON, flat JSON Lines, flat parquet, a ``datasets`` ``save_to_disk`` folder.
 OUTPUT_FORMATS = ("squad", "jsonl", "parquet", "hf")
-_OPTIONS = {"mrqa": {"id_field", "merge_duplicates", "on_no_span"}, "nq-simplified": set(nq_simplified.OPTIONS)}
 
 
 def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: str | None = None,
@@ -97,7 +118,7 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
     """
     if on_invalid not in ON_INVALID:
         raise ValueError(f"on_invalid must be one of {ON_INVALID}, got {on_invalid!r}")
-    if format != "auto" and format not in FORMATS:
+    if format != "auto" and format not in FORMAT_REGISTRY:
         raise MRCLensError(FormatMsg.UNKNOWN_FORMAT_NAME.format(name=format, known=known_formats()))
     if not isinstance(source, (str, os.PathLike)):
         return _read_object(source, format, on_invalid, split)
@@ -117,7 +138,8 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
             return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(source, container)])
     else:
         fmt, container = format, None
-    allowed = _OPTIONS.get(fmt if fmt != "json-document" else "", set())
+    spec = FORMAT_REGISTRY.get(fmt)
+    allowed = set(spec.options) if spec is not None else set()
     unknown = set(options) - allowed
     if unknown:
         raise MRCLensError(f"option(s) {', '.join(sorted(unknown))} do not apply to format {fmt!r}"
@@ -163,26 +185,19 @@ def _closed(loaded: Loaded, file: str) -> Loaded:
     return loaded
 
 
-#: The ``mrclens`` commands that read a task's data, by the entry point they use (:mod:`mrclens.tasks`).
-_ROLE_COMMANDS = {"audit": ("audit",), "perturb_file": ("perturb",), "score_file": ("evaluate",),
-                  "file_stats": ("stats", "check"), "compare": ("compare",)}
-
-
 def unknown_format_problem(path: str | os.PathLike, why: str) -> Problem:
     """The problem of a file whose span format cannot be told (``why``), pointing the right way: a
     file that cannot be decompressed or decoded says so; data of another task (multiple choice: CODAH
-    TSV, multiple-choice JSON Lines; :func:`mrclens.tasks.detect_task`) says which task it is and
-    which commands read it; anything else lists the span formats MRCLens reads."""
-    from mrclens.tasks import detect_task
-
+    TSV, multiple-choice JSON Lines; :func:`detect_task`) says which task it is and which commands
+    read it (:attr:`mrclens.tasks.Task.commands`); anything else lists the span formats MRCLens reads."""
     file = str(path)
     _, problems = read_text(path)
     if problems:
         return problems[0]
     task = detect_task(path)
     if not task.is_default:
-        form = task.entry("sniff")(path)
-        commands = [c for role, cs in _ROLE_COMMANDS.items() if task.has(role) for c in cs] + ["validate"]
+        form = SNIFF.of(task)(path)
+        commands = task.commands
         return Problem(file, FormatMsg.OTHER_TASK.format(
             data_label=task.data_label, form=form if isinstance(form, str) else task.title, known=", ".join(FORMATS),
             commands=", ".join(f"`mrclens {c}`" for c in commands)))
@@ -190,21 +205,20 @@ def unknown_format_problem(path: str | os.PathLike, why: str) -> Problem:
 
 
 def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loaded:
+    """Read the file as its registered format says (:class:`~mrclens.formats.base.Format`: the file
+    itself, or its JSON Lines text), else as one JSON document: SQuAD, or flat records."""
     on_invalid = options["on_invalid"]
-    if fmt == "squad":
-        return squad_json.read_path(path, on_invalid)
-    if fmt == "hf-flat" and (container == "parquet" or (container is None and _is_parquet(path))):
-        return hf_flat.read_parquet(path, on_invalid)
+    spec = FORMAT_REGISTRY.get(fmt)
+    if spec is not None and spec.read_file is not None:
+        loaded = spec.read_file(path, container, options)
+        if loaded is not None:
+            return loaded
     text, problems = read_text(path)
     if text is None:
         return Loaded(Dataset([], None, file), fmt if fmt != "json-document" else "unknown", container or "json",
                       problems=problems)
-    if fmt == "mrqa":
-        return mrqa.read_text(text, file, **options)
-    if fmt == "nq-simplified":
-        return nq_simplified.read_text(text, file, **options)
-    if fmt == "hf-flat" and container == "jsonl":
-        return hf_flat.read_jsonl_text(text, file, on_invalid)
+    if spec is not None and spec.read_lines is not None and (spec.lines_only or container == "jsonl"):
+        return spec.read_lines(text, file, **options)
     # one JSON document (or, with format="hf-flat" asked for, JSON or JSON Lines)
     try:
         obj = loads_unique(text)
@@ -230,11 +244,6 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
         return hf_flat.read_jsonl_text(text, file, on_invalid)
     return Loaded(Dataset([], None, file), "unknown", "json", problems=[unknown_format_problem(
         path, f"a JSON {type(obj).__name__} without a 'data' list of articles or records")])
-
-
-def _is_parquet(path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"PAR1"
 
 
 def _read_object(obj: Any, format: str, on_invalid: str = "refuse", split: str | None = None,
@@ -299,7 +308,7 @@ def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", 
 
 def load_squad_file(path: str | os.PathLike, on_invalid: str = "refuse") -> Dataset:
     """A SQuAD JSON file read as such, without format detection: how the perturbed sets that
-    ``mrclens perturb`` writes are read back (the span task's ``"load_set"`` in :mod:`mrclens.tasks`),
+    ``mrclens perturb`` writes are read back (the span task's entry in :data:`LOAD_SET`),
     so a damaged set file is reported with its SQuAD schema problems.
 
     Raises:
@@ -355,3 +364,56 @@ def convert(source: Any, out: str | os.PathLike, to: str = "squad", format: str 
         raise DataError(loaded.errors)
     write(loaded.dataset, out, to, extra_columns)
     return loaded
+
+
+# --- Each task's reading (mrclens.tasks: the roles "sniff", "sniff_input" and "load_set"). ---------
+
+class Sniffer(Protocol):
+    """Role ``"sniff"`` / ``"sniff_input"``: whether the file (or folder) at ``path`` is this task's data
+    (a truthy value: :func:`~mrclens.formats.multiple_choice.sniff_mc` gives the form it found). Reads
+    at most the first lines; never raises for a missing file or bad content."""
+
+    def __call__(self, path: str | os.PathLike) -> str | bool | None: ...
+
+
+class SetLoader(Protocol):
+    """Role ``"load_set"``: a set file as ``mrclens perturb`` wrote it, read and validated.
+
+    Raises:
+        DataError: the file is not valid data of the task (every problem named).
+        FileNotFoundError: the file does not exist.
+    """
+
+    def __call__(self, path: str | os.PathLike) -> Dataset | MCDataset: ...
+
+
+#: Claims a *file* by its content (``mrclens perturb``, ``evaluate``, ``audit``, ``validate``); span data
+#: is what no other task claims.
+SNIFF: TaskTable[Sniffer] = TaskTable("sniff", Sniffer, {MULTIPLE_CHOICE: sniff_mc}, optional=True)
+#: Claims ``mrclens stats`` / ``check`` input: also folders (any folder is multiple-choice folds).
+SNIFF_INPUT: TaskTable[Sniffer] = TaskTable("sniff_input", Sniffer, {MULTIPLE_CHOICE: is_mc_input}, optional=True)
+#: Reads a perturbed set file back (scoring, the report, ``validate``).
+LOAD_SET: TaskTable[SetLoader] = TaskTable("load_set", SetLoader, {SPAN: load_squad_file, MULTIPLE_CHOICE: load_mc_dataset})
+
+
+def detect_task(path: Any, *, role: str = "sniff") -> Task:
+    """The task of the data at ``path``: the first registered task whose sniffer claims it, else the
+    default task (span data is what every other task's sniffer leaves over: SQuAD JSON, MRQA,
+    Natural Questions, Hugging Face flat files).
+
+    ``role`` ``"sniff"`` (:data:`SNIFF`) claims a *file* by its format (``mrclens perturb``,
+    ``evaluate``, ``audit``); ``"sniff_input"`` (:data:`SNIFF_INPUT`) also claims folders (``mrclens
+    stats`` / ``check``, where any folder is a multiple-choice folds folder, refused with its own
+    message when it has no folds).
+
+    Raises:
+        ValueError: ``role`` is neither of the two.
+    """
+    table = {"sniff": SNIFF, "sniff_input": SNIFF_INPUT}.get(role)
+    if table is None:
+        raise ValueError(f"role must be 'sniff' or 'sniff_input', got {role!r}")
+    for task in all_tasks():
+        claims = table.get(task)
+        if claims is not None and claims(path):
+            return task
+    return get_task(DEFAULT_TASK)

@@ -34,27 +34,72 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
-from mrclens.errors import FormatMsg, InvariantError, Msg, Problem
-from mrclens.io_utils import DuplicateKeyError, gunzip, loads_unique
+from mrclens.errors import DuplicateKeyError, FormatMsg, InvariantError, Msg, Problem
+from mrclens.io_utils import gunzip, loads_unique
 from mrclens.formats.squad_schema import RecordCounts, parse_squad_counted
 from mrclens.squad import Dataset
 
-#: The formats MRCLens reads, as named by ``format=`` / ``--format``, with what each is.
-FORMAT_DESCRIPTIONS = {
-    "squad": "SQuAD v1.1/v2.0 JSON ({\"data\": [articles]}, .json or .json.gz)",
-    "hf-flat": ("the flat Hugging Face squad/squad_v2 schema (id, title, context, question, "
-                "answers{text, answer_start}) as JSON Lines, a JSON list, or parquet; in Python also a "
-                "datasets.Dataset, pyarrow Table, pandas DataFrame or list of dicts"),
-    "mrqa": "MRQA 2019 shared-task JSON Lines (header line, then one context with 'qas' per line)",
-    "nq-simplified": "Natural Questions simplified JSON Lines (document_text, long_answer_candidates, annotations)",
-}
+@dataclass(frozen=True)
+class Format:
+    """One span input format, registered by its own module (:func:`register_format`), the way each
+    ablation registers itself (:mod:`mrclens.perturbations.registry`): the modules of
+    :mod:`mrclens.formats` are imported when the package is, so a new format is one new module there.
+
+    Attributes:
+        name: how ``format=`` / ``--format`` names it (``"mrqa"``).
+        description: one line for messages and ``--help`` (:func:`known_formats`).
+        order: its place in lists (messages, ``--format`` choices) and in detection (lowest first).
+        claims_line: ``(first JSON object of the file) -> bool``: a JSON Lines file is of this format
+            (:func:`classify_record`); ``None`` for a format that is not JSON Lines.
+        line_label: how a line of it is named when it turns up in a file of another format
+            (``"an MRQA line (header, or context with qas)"``).
+        file_label: how a file of it is named in that message (``"MRQA"``).
+        options: the reader's options and their allowed values (the first is the default).
+        read_file: ``(path, container, options) -> Loaded | None``: reads the file itself (SQuAD JSON,
+            parquet), or ``None`` to leave it to ``read_lines`` / the JSON-document reading; ``options``
+            holds ``on_invalid`` and the format's options.
+        read_lines: ``(text, file, *, on_invalid, **options) -> Loaded``: reads JSON Lines text.
+        lines_only: ``read_lines`` reads every file of the format (MRQA, simplified NQ); otherwise only
+            a file detected as JSON Lines (flat Hugging Face records may also be one JSON document).
+        magic: ``(first 4 bytes) -> container | None``: claims a binary file (parquet).
+    """
+
+    name: str
+    description: str
+    order: int
+    claims_line: Callable[[dict], bool] | None = None
+    line_label: str = ""
+    file_label: str = ""
+    options: Mapping[str, tuple] = field(default_factory=dict)
+    read_file: Callable[..., "Loaded | None"] | None = None
+    read_lines: Callable[..., "Loaded"] | None = None
+    lines_only: bool = False
+    magic: Callable[[bytes], str | None] | None = None
+
+
+#: Every registered span format by name, in :attr:`Format.order` (filled as :mod:`mrclens.formats` is imported).
+FORMAT_REGISTRY: dict[str, Format] = {}
+
+
+def register_format(fmt: Format) -> Format:
+    """Add ``fmt`` to :data:`FORMAT_REGISTRY` (kept in :attr:`Format.order`) and return it.
+
+    Raises:
+        ValueError: a format of that name, or at that order, is registered already.
+    """
+    if fmt.name in FORMAT_REGISTRY or any(f.order == fmt.order for f in FORMAT_REGISTRY.values()):
+        raise ValueError(f"format {fmt.name!r} (order {fmt.order}) is registered already")
+    items = sorted([*FORMAT_REGISTRY.values(), fmt], key=lambda f: f.order)
+    FORMAT_REGISTRY.clear()
+    FORMAT_REGISTRY.update((f.name, f) for f in items)
+    return fmt
 
 
 def known_formats() -> str:
     """One line listing every format MRCLens reads (for error messages)."""
-    return "; ".join(f"{name}: {text}" for name, text in FORMAT_DESCRIPTIONS.items())
+    return "; ".join(f"{f.name}: {f.description}" for f in FORMAT_REGISTRY.values())
 
 
 @dataclass
@@ -63,7 +108,7 @@ class Loaded:
 
     Attributes:
         dataset: the validated dataset (items with errors are left out where possible).
-        format: one of :data:`FORMAT_DESCRIPTIONS`' keys.
+        format: the name of a registered format (:data:`FORMAT_REGISTRY`), or ``"unknown"`` when nothing could be read.
         container: ``"json"``, ``"jsonl"``, ``"parquet"``, ``"save_to_disk"`` (a folder written by
             ``datasets``) or ``"object"`` (a Python object).
         detected: True when ``format`` was found by auto-detection, False when it was asked for.
@@ -170,28 +215,29 @@ class RecordLog:
 
 
 def classify_record(obj: dict) -> tuple[str | None, str]:
-    """The JSON Lines format of one line's object, or ``(None, why)`` (:func:`mrclens.formats.detect.sniff` and :func:`iter_jsonl`)."""
+    """The JSON Lines format of one line's object (the first registered format whose
+    :attr:`Format.claims_line` takes it), or ``(None, why)`` (:func:`mrclens.formats.detect.sniff` and
+    :func:`iter_jsonl`)."""
+    for fmt in FORMAT_REGISTRY.values():
+        if fmt.claims_line is not None and fmt.claims_line(obj):
+            return fmt.name, "jsonl"
     keys = set(obj)
-    if "header" in keys or {"context", "qas"} <= keys:
-        return "mrqa", "jsonl"
-    if "document_text" in keys:
-        return "nq-simplified", "jsonl"
     if "document_tokens" in keys or "document_html" in keys:
         return None, ("this is the original (not simplified) Natural Questions format; convert it with "
                       "Google's simplify_nq_data.py first")
-    if {"context", "question"} <= keys:
-        return "hf-flat", "jsonl"
     if "data" in keys:
         return "json-document", "json"
     return None, f"the first line is a JSON object with keys {sorted(keys)[:8]}"
 
 
-def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None, file_label: str | None = None
+               ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)`` for every non-blank line that is a JSON object of the format
-    ``fmt`` (a name of :data:`FORMAT_DESCRIPTIONS`; ``None``: any object). Every other line is one
-    record, reported to ``log`` as invalid with its 1-based number: not JSON, not an object, or a
-    record of another format (:func:`classify_record`; e.g. a flat Hugging Face
-    record appended to an MRQA file). Integers of any size stay exact (Python ``int``)."""
+    ``fmt`` (a name of :data:`FORMAT_REGISTRY`, or another reader's own, e.g. ``"mc-jsonl"``; ``None``:
+    any object). Every other line is one record, reported to ``log`` as invalid with its 1-based
+    number: not JSON, not an object, or a record of another format (:func:`classify_record`; e.g. a
+    flat Hugging Face record appended to an MRQA file), the file named ``file_label`` (default: the
+    format's :attr:`Format.file_label`). Integers of any size stay exact (Python ``int``)."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -214,19 +260,23 @@ def iter_jsonl(text: str, log: RecordLog, fmt: str | None = None) -> Iterator[tu
             other, _ = classify_record(obj)
             if other is not None and other != fmt:
                 log.read()
-                log.invalid(FormatMsg.FOREIGN_LINE.format(line=number, other=_FOREIGN.get(other, other),
-                                                          fmt=_FILE_NAMES.get(fmt, fmt)))
+                log.invalid(FormatMsg.FOREIGN_LINE.format(line=number, other=_line_label(other),
+                                                          fmt=file_label or _file_label(fmt)))
                 continue
         yield number, obj
 
 
-#: How :func:`iter_jsonl` names a line of another format.
-_FOREIGN = {"hf-flat": "a flat Hugging Face record (context, question, answers)",
-            "mrqa": "an MRQA line (header, or context with qas)",
-            "nq-simplified": "a Natural Questions line (document_text)",
-            "json-document": "a JSON document with a 'data' list"}
-_FILE_NAMES = {"mrqa": "MRQA", "hf-flat": "flat Hugging Face", "nq-simplified": "simplified Natural Questions",
-               "mc-jsonl": "multiple-choice JSON Lines"}
+def _line_label(name: str) -> str:
+    """How :func:`iter_jsonl` names a line of the format ``name`` in a file of another."""
+    if name == "json-document":
+        return "a JSON document with a 'data' list"
+    fmt = FORMAT_REGISTRY.get(name)
+    return fmt.line_label if fmt is not None and fmt.line_label else name
+
+
+def _file_label(name: str) -> str:
+    fmt = FORMAT_REGISTRY.get(name)
+    return fmt.file_label if fmt is not None and fmt.file_label else name
 
 
 def validated(squad_obj: dict[str, Any], file: str, log: RecordLog) -> tuple[Dataset, list[Problem], RecordCounts]:

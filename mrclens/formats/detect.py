@@ -1,10 +1,12 @@
 """Tell a file's format from its content (not its name): the first bytes and the first line.
 
-* ``PAR1`` magic bytes: parquet (flat Hugging Face records).
-* A first line that is a whole JSON object, classified by its keys: ``header`` or
-  ``context`` + ``qas`` → MRQA; ``document_text`` → simplified Natural Questions; ``context`` +
-  ``question`` → flat Hugging Face JSON Lines; ``data`` → one JSON document (SQuAD, or flat records
-  under ``data``).
+* The first 4 bytes, claimed by a registered format (:attr:`~mrclens.formats.base.Format.magic`):
+  ``PAR1`` → parquet (flat Hugging Face records).
+* A first line that is a whole JSON object, claimed by a registered format's
+  :attr:`~mrclens.formats.base.Format.claims_line` (:func:`~mrclens.formats.base.classify_record`):
+  ``header`` or ``context`` + ``qas`` → MRQA; ``document_text`` → simplified Natural Questions;
+  ``context`` + ``question`` → flat Hugging Face JSON Lines; else ``data`` → one JSON document
+  (SQuAD, or flat records under ``data``).
 * Otherwise one JSON document: ``"paragraphs"`` in its first MiB → SQuAD; a JSON list → flat records.
 
 Gzip is recognised by the ``.gz`` name or the magic bytes.
@@ -17,7 +19,7 @@ import json
 import os
 from pathlib import Path
 
-from mrclens.formats.base import classify_record, open_text
+from mrclens.formats.base import FORMAT_REGISTRY, classify_record, open_text
 
 #: What :func:`sniff` returns: (format, container), or (None, reason) when nothing fits.
 HEAD_LIMIT = 1 << 20
@@ -36,8 +38,10 @@ def sniff(path: str | os.PathLike) -> tuple[str | None, str]:
     path = Path(path)
     with open(path, "rb") as fh:
         magic = fh.read(4)
-    if magic == b"PAR1":
-        return "hf-flat", "parquet"
+    for fmt in FORMAT_REGISTRY.values():
+        container = fmt.magic(magic) if fmt.magic is not None else None
+        if container is not None:
+            return fmt.name, container
     try:
         with open_text(path) as fh:
             head = fh.readline(HEAD_LIMIT)

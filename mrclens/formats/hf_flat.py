@@ -42,7 +42,7 @@ import os
 from typing import Any, Iterable
 
 from mrclens.errors import FormatMsg, Problem
-from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
+from mrclens.formats.base import Format, Loaded, RecordLog, iter_jsonl, register_format, validated
 from mrclens.formats.squad_schema import RecordCounts
 from mrclens.squad import Dataset
 
@@ -270,3 +270,38 @@ def write_parquet(dataset: Dataset, path: str | os.PathLike, extra_columns: bool
             from mrclens.errors import Msg, OutputError
             raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=err.strerror or err)) from None
         raise
+
+
+def is_parquet(path: str | os.PathLike) -> bool:
+    """Whether the file at ``path`` starts with parquet's magic bytes (``PAR1``)."""
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PAR1"
+
+
+def _read_file(path: str | os.PathLike, container: str | None, options: dict[str, Any]) -> Loaded | None:
+    """A parquet file (detected, or asked for as ``hf-flat`` and starting with ``PAR1``); ``None`` for text."""
+    if container == "parquet" or (container is None and is_parquet(path)):
+        return read_parquet(path, options["on_invalid"])
+    return None
+
+
+def _claims_line(obj: dict) -> bool:
+    """A flat record: ``context`` and ``question``, and no key of an MRQA or Natural Questions line."""
+    keys = set(obj)
+    return {"context", "question"} <= keys and not keys & {"header", "qas"} \
+        and not any(k.startswith("document_") for k in keys)
+
+
+HF_FLAT = register_format(Format(
+    name="hf-flat",
+    order=1,
+    description=("the flat Hugging Face squad/squad_v2 schema (id, title, context, question, "
+                 "answers{text, answer_start}) as JSON Lines, a JSON list, or parquet; in Python also a "
+                 "datasets.Dataset, pyarrow Table, pandas DataFrame or list of dicts"),
+    claims_line=_claims_line,
+    line_label="a flat Hugging Face record (context, question, answers)",
+    file_label="flat Hugging Face",
+    read_file=_read_file,
+    read_lines=read_jsonl_text,
+    magic=lambda head: "parquet" if head == b"PAR1" else None,
+))

@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from mrclens.errors import FormatMsg, MRCLensError, Problem
-from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
+from mrclens.formats.base import Format, Loaded, RecordLog, iter_jsonl, register_format, validated
 from mrclens.metrics.official import normalize_answer
 
 COUNT_NOTES = {
@@ -192,3 +192,16 @@ def _question(qa, context, line, title, file, id_field, merge, on_no_span, count
     counts["answers"] += len(answers)
     item["answers"] = answers
     return item
+
+
+MRQA = register_format(Format(
+    name="mrqa",
+    order=2,
+    description="MRQA 2019 shared-task JSON Lines (header line, then one context with 'qas' per line)",
+    claims_line=lambda obj: "header" in obj or {"context", "qas"} <= set(obj),
+    line_label="an MRQA line (header, or context with qas)",
+    file_label="MRQA",
+    options=OPTIONS,
+    read_lines=read_text,
+    lines_only=True,
+))

@@ -49,7 +49,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from mrclens.errors import FormatMsg, MRCLensError
-from mrclens.formats.base import Loaded, RecordLog, iter_jsonl, validated
+from mrclens.formats.base import Format, Loaded, RecordLog, iter_jsonl, register_format, validated
 
 OPTIONS = {
     "yes_no": ("drop", "unanswerable"),
@@ -303,3 +303,16 @@ def _convert(ex, line, file, opts, counts, log: RecordLog):
         return None, None, title
     counts["kept_unanswerable"] += 1
     return item, context, title
+
+
+NQ_SIMPLIFIED = register_format(Format(
+    name="nq-simplified",
+    order=3,
+    description="Natural Questions simplified JSON Lines (document_text, long_answer_candidates, annotations)",
+    claims_line=lambda obj: "document_text" in obj,
+    line_label="a Natural Questions line (document_text)",
+    file_label="simplified Natural Questions",
+    options=OPTIONS,
+    read_lines=read_text,
+    lines_only=True,
+))

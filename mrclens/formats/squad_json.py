@@ -14,10 +14,10 @@ import json
 import os
 from typing import Any
 
-from mrclens.errors import DataError, Msg, Problem
-from mrclens.formats.base import Loaded
+from mrclens.errors import DataError, DuplicateKeyError, Msg, Problem
+from mrclens.formats.base import Format, Loaded, register_format
 from mrclens.formats.squad_schema import parse_squad_counted
-from mrclens.io_utils import DuplicateKeyError, gc_paused, loads_unique, read_bytes
+from mrclens.io_utils import gc_paused, loads_unique, read_bytes
 from mrclens.squad import Dataset
 
 
@@ -92,3 +92,15 @@ def is_squad_object(obj: Any) -> bool:
         return False
     data = obj["data"]
     return not data or (isinstance(data[0], dict) and "paragraphs" in data[0])
+
+
+def _read_file(path: str | os.PathLike, container: str | None, options: dict[str, Any]) -> Loaded:
+    return read_path(path, options["on_invalid"])
+
+
+SQUAD = register_format(Format(
+    name="squad",
+    order=0,
+    description="SQuAD v1.1/v2.0 JSON ({\"data\": [articles]}, .json or .json.gz)",
+    read_file=_read_file,
+))

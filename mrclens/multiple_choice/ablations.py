@@ -1,6 +1,6 @@
 """The multiple-choice ablations m1–m6 and their matched controls mc4–mc6 (issue 20), in one module.
 
-A multiple-choice question (:class:`~mrclens.multiple_choice.data.MCQuestion`) is a prompt and
+A multiple-choice question (:class:`~mrclens.formats.multiple_choice.MCQuestion`) is a prompt and
 several candidate endings, one correct. Two bias categories are tested, as the span audit tests
 them (:mod:`mrclens.perturbations.registry`):
 
@@ -37,7 +37,7 @@ from typing import Callable, Iterable, Sequence
 
 from mrclens.artifacts.manifest import ablation_order
 from mrclens.errors import MRCLensError
-from mrclens.multiple_choice.data import MCQuestion
+from mrclens.formats.multiple_choice import MCQuestion
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import Change, changed, unchanged
 from mrclens.perturbations.registry import BIAS_SIGNALS, EVAL_SETS, Ablation, resolve_ids

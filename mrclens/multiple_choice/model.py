@@ -1,7 +1,7 @@
 """The multiple-choice baseline network and its configuration (issue 20).
 
 "The same word vectors and a BiLSTM encoder scoring each prompt–ending pair, softmax over the
-four": a small, CPU-trainable baseline for CODAH-style data (:mod:`mrclens.multiple_choice.data`),
+four": a small, CPU-trainable baseline for CODAH-style data (:mod:`mrclens.formats.multiple_choice`),
 built from the span reader's pieces (:mod:`mrclens.baseline_model`).
 
 Architecture, for one question with endings ``e_1 … e_K``:

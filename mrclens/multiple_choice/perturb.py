@@ -2,7 +2,7 @@
 
 The multiple-choice twin of :func:`mrclens.perturbations.perturb_dataset`: every ablation of
 :mod:`mrclens.multiple_choice.ablations` is applied to every question, each set is written as
-multiple-choice JSON Lines (:func:`mrclens.multiple_choice.data.write_jsonl`) and described in
+multiple-choice JSON Lines (:func:`mrclens.formats.multiple_choice.write_jsonl`) and described in
 ``manifest.json`` (:mod:`mrclens.artifacts.manifest`, ``task: "multiple_choice"``), which scoring,
 the audit and the report read as they read the span task's.
 """
@@ -19,9 +19,9 @@ from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, read_manifest,
                                         write_manifest)
 from mrclens.errors import ArtifactError, ArtifactMsg, MRCLensError
+from mrclens.formats.multiple_choice import MCDataset, MCQuestion, load_mc_dataset, write_jsonl
 from mrclens.io_utils import sha256_file
 from mrclens.multiple_choice.ablations import BASELINE_SET, MC_ABLATIONS, MCWordPool, resolve_mc_ablations
-from mrclens.multiple_choice.data import MCDataset, MCQuestion, load_mc_dataset, write_jsonl
 from mrclens.parsing import ParsedText, parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import Change, make_rng
 from mrclens.progress import progress as progress_bar
@@ -44,7 +44,7 @@ def perturb_mc(dataset: MCDataset, out_dir: str | os.PathLike, *, ablations: Ite
     (:func:`mrclens.io_utils.staged_output`). The same input and seed give byte-identical files.
 
     Args:
-        dataset: the questions (:func:`mrclens.multiple_choice.data.load_mc_dataset`).
+        dataset: the questions (:func:`mrclens.formats.multiple_choice.load_mc_dataset`).
         out_dir: output directory (created if missing).
         ablations: ids (list or ``"m1,m4"``); ``None`` → all; an ablation brings its control.
         seed: global seed; each question's generator is seeded from (seed, ablation id, question
@@ -183,8 +183,8 @@ def perturb_mc_file(data: str | os.PathLike, out_dir: str | os.PathLike, *, abla
                     draw: int = 0, cache_dir: str | os.PathLike | None = None, force: bool = False, progress: bool = True,
                     **_span_options: Any) -> list[str]:
     """Load a multiple-choice file and write its perturbed sets (:func:`perturb_mc`; m1-m6 and their
-    controls, JSON Lines sets): the multiple-choice task's ``"perturb_file"`` entry point in
-    :mod:`mrclens.tasks`. ``ablations`` is comma-separated ids (``None``: all). The span options of
+    controls, JSON Lines sets): the multiple-choice task's entry in
+    :data:`mrclens.cli.perturb.PERTURB_FILE`. ``ablations`` is comma-separated ids (``None``: all). The span options of
     ``mrclens perturb`` (``jsonl``, ``n_process``, ``on_invalid``, ``on_loaded``) do not apply.
 
     Returns:

@@ -59,7 +59,7 @@ six CODAH categories); label indices and category names follow the data, so
 rules on multiple-choice data with it (defaults: ``mrclens/data/default_rules_mc.toml``).
 
 Examples:
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> from mrclens.formats.multiple_choice import MCDataset, MCQuestion
     >>> ds = MCDataset([MCQuestion("a", "The dog barked.", ("It slept.", "The dog barked at the cat loudly."), 1),
     ...                 MCQuestion("b", "She was cold.", ("She put on a warm coat.", "Fish."), 0)])
     >>> s = mc_stats(ds, n_resamples=50)
@@ -82,7 +82,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from mrclens.errors import InternalError, MRCLensError
-from mrclens.multiple_choice.data import CODAH_CATEGORIES, Fold, MCDataset, load_mc_dataset, read_folds, sniff_mc
+from mrclens.formats.multiple_choice import CODAH_CATEGORIES, Fold, MCDataset, load_mc_dataset, read_folds, sniff_mc
 from mrclens.stats.files import FileStats
 from mrclens.vocabulary import WORD_PATTERN
 
@@ -587,13 +587,6 @@ def folds_union(folds: Sequence[Fold], source: str | None = None) -> MCDataset:
     return MCDataset(questions, source, "folds")
 
 
-def is_mc_input(path: str | os.PathLike) -> bool:
-    """True when ``mrclens stats`` / ``mrclens check`` treat ``path`` as multiple-choice data: a
-    multiple-choice file (:func:`sniff_mc`) or any folder (SQuAD data is never a folder; one without
-    folds is refused by :func:`compute_mc_stats` with a message)."""
-    return sniff_mc(path) is not None or Path(path).is_dir()
-
-
 def compute_mc_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, *, seed: int = 0,
                      n_resamples: int = 1000) -> dict:
     """:func:`mc_stats` of a multiple-choice file or folds folder (``mrclens stats`` / ``mrclens check``).
@@ -693,8 +686,8 @@ def format_mc_stats(result: dict) -> str:
 
 def mc_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, **_span_options: Any) -> FileStats:
     """:func:`compute_mc_stats` of a multiple-choice file or folds folder as a
-    :class:`~mrclens.stats.files.FileStats` (the multiple-choice task's ``"file_stats"`` entry point in
-    :mod:`mrclens.tasks`). The span options of ``mrclens stats`` / ``check`` (``cache_dir``,
+    :class:`~mrclens.stats.files.FileStats` (the multiple-choice task's entry in
+    :data:`mrclens.checks.FILE_STATS`). The span options of ``mrclens stats`` / ``check`` (``cache_dir``,
     ``progress``, ``on_invalid``, ``first_k``, ``n_process``, ``on_loaded``) do not apply and are ignored.
 
     Raises:

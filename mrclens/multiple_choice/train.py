@@ -75,7 +75,7 @@ from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve
 from mrclens.baseline_model.tokenize import tokenize_texts
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.errors import CheckpointError, MRCLensError
-from mrclens.multiple_choice.data import MCDataset
+from mrclens.formats.multiple_choice import MCDataset
 from mrclens.multiple_choice.model import MCReaderConfig, PairScorer
 from mrclens.progress import progress as progress_bar
 from mrclens.tasks import MULTIPLE_CHOICE

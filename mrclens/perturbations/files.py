@@ -1,9 +1,9 @@
 """Perturb a span data file: load it, write every perturbed set and the manifest, summarise.
 
 What ``mrclens perturb DATA --out DIR`` does with span data (SQuAD JSON, MRQA, Natural Questions,
-Hugging Face flat files), as one library call: :func:`perturb_span_file` is the span task's
-``"perturb_file"`` entry point in :mod:`mrclens.tasks` (multiple choice registers
-:func:`mrclens.multiple_choice.perturb.perturb_mc_file`).
+Hugging Face flat files), as one library call: :func:`perturb_span_file` is the span task's entry in
+:data:`mrclens.cli.perturb.PERTURB_FILE` (role ``"perturb_file"`` of :mod:`mrclens.tasks`; multiple
+choice has :func:`mrclens.multiple_choice.perturb.perturb_mc_file`).
 """
 
 from __future__ import annotations

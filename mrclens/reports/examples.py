@@ -459,7 +459,7 @@ def prediction_flips(baseline: Dataset, ablated: Dataset, changed_ids: set[str],
 
 
 def span_report_facts(original: Dataset, manifest: Mapping[str, Any]) -> dict[str, Any]:
-    """The report's "the data" card for span sets (the task's ``"report_facts"``): counts, questions
+    """The report's "the data" card for span sets (the task's entry in :data:`mrclens.reports.report.REPORT_FACTS`): counts, questions
     per paragraph (mean, median, min, max) and the truncated set (``manifest``: ``manifest.json`` as a dict)."""
     per_par = [len(p.questions) for _, p in original.iter_paragraphs()]
     counts = original.counts()
@@ -484,7 +484,7 @@ def span_report_facts(original: Dataset, manifest: Mapping[str, Any]) -> dict[st
 def span_example_block(block: dict[str, Any], baseline: Dataset, ablated: Dataset, sources: Any, baseline_name: str, *,
                        ablation_id: str, seed: int, k: int, changed_ids: set[str] | None,
                        items: Mapping[str, Any] | None) -> None:
-    """Fill one ablation's block of the report viewer (the task's ``"report_examples"``): examples
+    """Fill one ablation's block of the report viewer (the task's entry in :data:`mrclens.reports.report.REPORT_EXAMPLES`): examples
     (:func:`build_examples`), prediction flips where both sets have predictions and scores
     (:func:`prediction_flips`; read through ``sources.predictions`` / ``sources.scores(set name)``)
     and how the examples were selected."""

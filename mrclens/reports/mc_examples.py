@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from mrclens.multiple_choice.data import MCDataset
+from mrclens.formats.multiple_choice import MCDataset
 from mrclens.metrics.bootstrap import stable_rng
 from mrclens.reports.formatting import fmt_int, label
 
@@ -60,7 +60,7 @@ def build_mc_examples(baseline: MCDataset, ablated: MCDataset, *, ablation_id: s
 
 
 def mc_report_facts(original: MCDataset, manifest: Mapping[str, Any]) -> dict[str, Any]:
-    """The report's "the data" card for multiple-choice sets (the task's ``"report_facts"``): counts
+    """The report's "the data" card for multiple-choice sets (the task's entry in :data:`mrclens.reports.report.REPORT_FACTS`): counts
     and questions per category; multiple-choice data has no paragraphs and no truncated set."""
     counts = {**original.counts(), **{f"category {k}": v for k, v in original.category_counts().items()}}
     return {"counts": [(label(k), fmt_int(v)) for k, v in counts.items()], "qpp": [], "truncated": None}
@@ -69,7 +69,7 @@ def mc_report_facts(original: MCDataset, manifest: Mapping[str, Any]) -> dict[st
 def mc_example_block(block: dict[str, Any], baseline: MCDataset, ablated: MCDataset, sources: Any, baseline_name: str, *,
                      ablation_id: str, seed: int, k: int, changed_ids: set[str] | None,
                      items: Mapping[str, Any] | None) -> None:
-    """Fill one ablation's block of the report viewer (the task's ``"report_examples"``) with
+    """Fill one ablation's block of the report viewer (the task's entry in :data:`mrclens.reports.report.REPORT_EXAMPLES`) with
     :func:`build_mc_examples`, the predictions read through ``sources.predictions(set name)``."""
     block["mc_examples"] = build_mc_examples(
         baseline, ablated, ablation_id=ablation_id, seed=seed, k=k, changed_ids=changed_ids, items=items,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 import jinja2
 from markupsafe import Markup
@@ -36,16 +36,18 @@ from mrclens.artifacts.question_scores import SetQuestionScores, read_question_s
 from mrclens.artifacts.results import Results, read_results
 from mrclens.categories import toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
+from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import drop_chart_svg
-from mrclens.reports.examples import DEFAULT_EXAMPLES
+from mrclens.reports.examples import DEFAULT_EXAMPLES, span_example_block, span_report_facts
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
+from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
-from mrclens.tasks import Task, task_of
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, Task, TaskTable, task_of
 
 #: A CI wider than this (percentage points) is flagged as imprecise in the verdict.
 WIDE_CI = 10.0
@@ -192,7 +194,7 @@ class _Sources:
         if name not in self._sets:
             path = self.set_file(name)
             try:
-                self._sets[name] = self.task.entry("load_set")(path)
+                self._sets[name] = LOAD_SET.of(self.task)(path)
             except FileNotFoundError:
                 self._sets[name] = None
                 self.notes.append(f"{path}: not found")
@@ -392,18 +394,43 @@ def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+class ReportFacts(Protocol):
+    """Role ``"report_facts"`` (:mod:`mrclens.tasks`): the report's "the data" card of the original set,
+    from the set and the perturbation manifest (label -> value)."""
+
+    def __call__(self, original: Any, manifest: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+class ExampleBlock(Protocol):
+    """Role ``"report_examples"``: fills ``block``, one ablation's entry of the report's example viewer,
+    in place: up to ``k`` questions of ``ablated`` beside ``baseline`` (the set named ``baseline_name``),
+    drawn with ``seed``; ``changed_ids``: the questions the ablation changed (``None``: unknown);
+    ``items``: the manifest's per-question change records (``{qid: {"changed", "reason", "detail"}}``), if any;
+    ``sources``: the audit's files (predictions and scores per set)."""
+
+    def __call__(self, block: dict[str, Any], baseline: Any, ablated: Any, sources: Any, baseline_name: str, *,
+                 ablation_id: str, seed: int, k: int, changed_ids: set[str] | None,
+                 items: Mapping[str, Any] | None) -> None: ...
+
+
+REPORT_FACTS: TaskTable[ReportFacts] = TaskTable("report_facts", ReportFacts, {
+    SPAN: span_report_facts, MULTIPLE_CHOICE: mc_report_facts})
+REPORT_EXAMPLES: TaskTable[ExampleBlock] = TaskTable("report_examples", ExampleBlock, {
+    SPAN: span_example_block, MULTIPLE_CHOICE: mc_example_block})
+
+
 def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
-    """The "the data" card: the task's ``"report_facts"`` of the original set (``None`` without it)."""
+    """The "the data" card: the task's :data:`REPORT_FACTS` of the original set (``None`` without it)."""
     original = sources.dataset("original")
     if original is None:
         return None
-    return sources.task.entry("report_facts")(original, sources.manifest_json())
+    return REPORT_FACTS.of(sources.task)(original, sources.manifest_json())
 
 
 def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
     out = []
     m_ablations = sources.manifest_json().get("ablations") or {}
-    fill_examples = sources.task.entry("report_examples")
+    fill_examples = REPORT_EXAMPLES.of(sources.task)
     for a in rows:
         aid = a.get("id")
         entry = m_ablations.get(aid) or {}

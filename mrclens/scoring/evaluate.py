@@ -42,6 +42,7 @@ from mrclens.artifacts.results import (
     package_versions,
     utc_now,
 )
+from mrclens.formats import LOAD_SET
 from mrclens.io_utils import sha256_file
 from mrclens.progress import progress as progress_bar
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
@@ -87,7 +88,7 @@ def ablation_infos(manifest: PerturbationManifest, only: Sequence[str] | None = 
 def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | None = None
                        ) -> tuple[PerturbationManifest, dict[str, Dataset]]:
     """Read the manifest and every set of a perturbed directory (each set loaded as the manifest's
-    task loads its data: entry point ``"load_set"`` of :mod:`mrclens.tasks`).
+    task loads its data: :data:`mrclens.formats.LOAD_SET`).
 
     Returns:
         ``(manifest, {set name: Dataset})``.
@@ -97,7 +98,7 @@ def load_perturbed_dir(perturbed_dir: str | os.PathLike, *, progress: bool | Non
         FileNotFoundError: a set file listed in the manifest is missing.
     """
     manifest = read_manifest(perturbed_dir)
-    load = task_of(manifest).entry("load_set")
+    load = LOAD_SET.of(task_of(manifest))
     datasets = {}
     for name, file in progress_bar(manifest.set_files().items(), desc="loading sets", unit="set", enabled=progress):
         datasets[name] = load(Path(perturbed_dir) / file)

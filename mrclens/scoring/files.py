@@ -1,8 +1,8 @@
 """Score one prediction file against one data file (``mrclens evaluate DATA PREDICTIONS``).
 
 :func:`score_span_file` (official SQuAD v1.1/v2.0 EM and F1, Rajpurkar et al. 2016, 2018) and
-:func:`score_choice_file` (multiple-choice accuracy) are the tasks' ``"score_file"`` entry points in
-:mod:`mrclens.tasks`; both return a :class:`FileScore`, which the CLI prints.
+:func:`score_choice_file` (multiple-choice accuracy) are the tasks' entries in :data:`SCORE_FILE`
+(role ``"score_file"`` of :mod:`mrclens.tasks`); both return a :class:`FileScore`, which the CLI prints.
 
 Both check that the predictions are for ``data`` (:func:`check_prediction_ids`): a file none of whose
 ids is a question of ``data`` (another dataset or split) is refused; a partial mismatch is scored,
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mrclens.io_utils import json_text
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
 
 
 @dataclass
@@ -138,9 +139,8 @@ def score_choice_file(data: str | os.PathLike, predictions: str | os.PathLike, *
     """
     from mrclens.artifacts.predictions import read_prediction_file
     from mrclens.errors import FormatMsg, PredictionsError
-    from mrclens.multiple_choice.data import load_mc_dataset
+    from mrclens.formats.multiple_choice import load_mc_dataset
     from mrclens.scoring.sets import choice_accuracy
-    from mrclens.tasks import MULTIPLE_CHOICE
 
     dataset = load_mc_dataset(data)
     texts = read_prediction_file(predictions, MULTIPLE_CHOICE.name).texts
@@ -154,3 +154,21 @@ def score_choice_file(data: str | os.PathLike, predictions: str | os.PathLike, *
         raise PredictionsError(FormatMsg.PRED_BAD_ITEM.format(path=predictions, where=f"question {q.id}", what=what))
     result = choice_accuracy(dataset, texts)
     return FileScore(result, [json_text(result)], warnings)
+
+
+class FileScorer(Protocol):
+    """Role ``"score_file"`` (:mod:`mrclens.tasks`): one prediction file scored against one data file
+    (``mrclens evaluate DATA PREDICTIONS``); ``na_threshold``: the no-answer threshold where the task
+    has unanswerable questions; ``on_invalid``: as the data is read.
+
+    Raises:
+        DataError / PredictionsError: a bad data or prediction file (named), or predictions none of
+            whose ids is a question of ``data``.
+    """
+
+    def __call__(self, data: str | os.PathLike, predictions: str | os.PathLike, *,
+                 na_threshold: str | float | None = None, on_invalid: str = "refuse") -> FileScore: ...
+
+
+SCORE_FILE: TaskTable[FileScorer] = TaskTable("score_file", FileScorer, {
+    SPAN: score_span_file, MULTIPLE_CHOICE: score_choice_file})

@@ -74,12 +74,18 @@ Evidence levels (the ``evidence`` field of each result):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
-from mrclens.tasks import all_tasks
+from mrclens.multiple_choice.ablations import MC_ABLATIONS
+from mrclens.perturbations.registry import ABLATIONS
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
+
+#: Role ``"ablations"`` (:mod:`mrclens.tasks`): each task's ablation registry (id -> ablation), where
+#: a reading finds an ablation's rule and the direction of its drop that signals the bias.
+ABLATION_REGISTRIES: TaskTable[Mapping] = TaskTable("ablations", Mapping, {SPAN: ABLATIONS, MULTIPLE_CHOICE: MC_ABLATIONS})
 
 #: F1 drop (percentage points) below which a drop counts as small (rationale in the module docstring).
 SMALL_DROP = 5.0
@@ -309,13 +315,11 @@ def category_level(levels: Sequence[str]) -> str:
 
 def _registered(ablation_id: str):
     """The registered :class:`~mrclens.perturbations.registry.Ablation` with this id, looked up in each
-    task's ablation registry in registration order (entry point ``"ablations"`` of :mod:`mrclens.tasks`:
-    the span ablations, then the multiple-choice ones of issue 20), or ``None``."""
-    for task in all_tasks():
-        if task.has("ablations"):
-            registry = task.entry("ablations")
-            if ablation_id in registry:
-                return registry[ablation_id]
+    task's ablation registry in registration order (:data:`ABLATION_REGISTRIES`: the span ablations,
+    then the multiple-choice ones of issue 20), or ``None``."""
+    for _, registry in ABLATION_REGISTRIES.items():
+        if ablation_id in registry:
+            return registry[ablation_id]
     return None
 
 

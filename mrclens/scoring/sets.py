@@ -11,8 +11,8 @@ The first step of scoring (:mod:`mrclens.scoring.drops` computes the drops from 
 * **Multiple choice** (:func:`score_choice_set`, issue 20): per-question accuracy, held as both
   the EM and the "F1", so every drop, CI and reading downstream is an accuracy figure.
 
-:func:`score_set` asks the dataset's task (:func:`mrclens.tasks.task_of`, entry point
-``"score_set"``) which of the two applies.
+:func:`score_set` looks the dataset's task (:func:`mrclens.tasks.task_of`) up in :data:`SCORE_SET`
+(role ``"score_set"`` of :mod:`mrclens.tasks`) to know which of the two applies.
 
 Examples:
     >>> from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
@@ -26,14 +26,14 @@ Examples:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol
 
 import numpy as np
 
 from mrclens.artifacts.results import SUBSETS, SetResult, SubsetScore
 from mrclens.metrics.official import normalize_answer, question_scores
 from mrclens.squad import Dataset
-from mrclens.tasks import task_of
+from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable, task_of
 
 
 @dataclass
@@ -140,9 +140,8 @@ def paired(base: SetScores, pert: SetScores) -> tuple[list[str], np.ndarray, np.
 
 
 def score_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
-    """Per-question scores of ``predictions`` on ``dataset``, as its task scores them (entry point
-    ``"score_set"`` of :func:`mrclens.tasks.task_of`: :func:`score_span_set` for span data,
-    :func:`score_choice_set` for multiple choice).
+    """Per-question scores of ``predictions`` on ``dataset``, as its task scores them (:data:`SCORE_SET`:
+    :func:`score_span_set` for span data, :func:`score_choice_set` for multiple choice).
 
     Args:
         name: the set name, kept in the result.
@@ -157,7 +156,7 @@ def score_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reas
     Raises:
         MRCLensError: the dataset names a task that is not registered.
     """
-    return task_of(dataset).entry("score_set")(name, dataset, predictions, reason=reason)
+    return SCORE_SET.of(task_of(dataset))(name, dataset, predictions, reason=reason)
 
 
 def score_span_set(name: str, dataset: Dataset, predictions: Mapping[str, str] | None, *,
@@ -192,7 +191,7 @@ def score_span_set(name: str, dataset: Dataset, predictions: Mapping[str, str] |
 
 def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, *, reason: str | None = None) -> SetScores:
     """Per-question accuracy of multiple-choice ``predictions`` on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (issue 20).
+    :class:`~mrclens.formats.multiple_choice.MCDataset` (issue 20).
 
     ``predictions`` maps question ids to the chosen ending's 0-based index, as an int or its
     decimal string (the ``"choice"`` prediction form). A question scores 1 when the index is its
@@ -200,7 +199,7 @@ def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, 
     exact match and the "F1" of the span task here, so ``em`` and ``f1`` hold the same 0/1 array and
     every drop, CI and reading below is an accuracy figure.
 
-    >>> from mrclens.multiple_choice.data import MCDataset, MCQuestion
+    >>> from mrclens.formats.multiple_choice import MCDataset, MCQuestion
     >>> ds = MCDataset([MCQuestion("a", "p", ("x", "y"), 1), MCQuestion("b", "p", ("x", "y"), 0)])
     >>> score_choice_set("original", ds, {"a": "1", "b": 1}).f1.tolist()
     [1.0, 0.0]
@@ -215,8 +214,19 @@ def score_choice_set(name: str, dataset, predictions: Mapping[str, str] | None, 
                      unknown=sum(1 for q in predictions if q not in id_set))
 
 
+class SetScorer(Protocol):
+    """Role ``"score_set"`` (:mod:`mrclens.tasks`): per-question scores of one set's predictions
+    (arguments and result as :func:`score_set`)."""
+
+    def __call__(self, name: str, dataset: Any, predictions: Mapping[str, str] | None, *,
+                 reason: str | None = None) -> SetScores: ...
+
+
+SCORE_SET: TaskTable[SetScorer] = TaskTable("score_set", SetScorer, {SPAN: score_span_set, MULTIPLE_CHOICE: score_choice_set})
+
+
 def choice_accuracy(dataset, predictions: Mapping[str, str]) -> dict[str, float | int]:
     """``{"accuracy": percent, "n", "missing", "unknown"}`` of multiple-choice predictions on an
-    :class:`~mrclens.multiple_choice.data.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
+    :class:`~mrclens.formats.multiple_choice.MCDataset` (``mrclens evaluate DATA PREDICTIONS``; issue 20)."""
     s = score_choice_set("data", dataset, predictions)
     return {"accuracy": round(percent(s.f1), 4), "n": s.n, "missing": s.missing, "unknown": s.unknown}

@@ -54,7 +54,7 @@ questions of a context in one paragraph). Nothing is planted, so an audit must r
 length or the questions per paragraph is a verdict about shape, not bias.
 
 Multiple-choice plantings (issue 20; :data:`MC_PLANTINGS`, built by :func:`plant_mc` from CODAH-style
-data, :mod:`mrclens.multiple_choice.data`). Their own rules:
+data, :mod:`mrclens.formats.multiple_choice`). Their own rules:
 
 * **Same questions, same gold.** Both sides keep every question of the (sub)set with its id, prompt,
   label and categories; only endings change, and the gold ending keeps its text (a planting adds an
@@ -83,7 +83,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from mrclens.errors import InvariantError
-from mrclens.multiple_choice.data import MCDataset, MCQuestion
+from mrclens.formats.multiple_choice import MCDataset, MCQuestion
 from mrclens.parsing import ParsedText, parse_texts
 from mrclens.perturbations.ablations.e4_interrogative_only import INTERROGATIVES
 from mrclens.perturbations.base import check_answers, copy_question, insert_text, make_rng
@@ -163,7 +163,7 @@ class PlantedPair:
     Attributes:
         planting: the planting's name.
         planted / clean: the datasets (same question ids, in the same order): SQuAD-format
-            :class:`~mrclens.squad.Dataset` for :data:`PLANTINGS`, :class:`~mrclens.multiple_choice.data.MCDataset`
+            :class:`~mrclens.squad.Dataset` for :data:`PLANTINGS`, :class:`~mrclens.formats.multiple_choice.MCDataset`
             for :data:`MC_PLANTINGS`.
         changed: number of questions each side changed (``{"planted": n, "clean": m}``).
         unchanged: per side, reason → number of questions left as they were.
@@ -661,13 +661,13 @@ def plant_mc(dataset: MCDataset, planting: str, seed: int = 0, *, n_questions: i
     """Build a multiple-choice planted dataset and its clean counterpart (rules in the module docstring).
 
     Args:
-        dataset: multiple-choice data (:func:`mrclens.multiple_choice.data.load_mc_dataset`).
+        dataset: multiple-choice data (:func:`mrclens.formats.multiple_choice.load_mc_dataset`).
         planting: a key of :data:`MC_PLANTINGS`.
         seed: seeds the subset and every random choice (same seed, same datasets).
         n_questions: keep this many questions (:func:`mc_subset`; ``None``: all).
 
     Returns:
-        the :class:`PlantedPair` (its ``planted`` and ``clean`` are :class:`~mrclens.multiple_choice.data.MCDataset`).
+        the :class:`PlantedPair` (its ``planted`` and ``clean`` are :class:`~mrclens.formats.multiple_choice.MCDataset`).
 
     Raises:
         KeyError: an unknown planting name.

@@ -5,7 +5,7 @@ sample (40 SQuAD v1.1 articles) or a given dataset:
 
 1. build the planted dataset and its clean counterpart (:func:`~mrclens.selftest.plantings.plant`)
    and write them as ``OUT/<planting>/planted.json`` and ``clean.json``;
-2. audit each (the span task's ``"audit"`` entry point, :func:`mrclens.audit.span.run_audit`; one file split by title, the given reader profile,
+2. audit each (the span audit, :func:`mrclens.audit.span.run_audit`; one file split by title, the given reader profile,
    ``OUT/<planting>/planted-audit/`` and ``clean-audit/``; an interrupted selftest resumes there);
 3. read the category verdicts (:func:`verdicts`): each category's comparison with the reference
    audit of the same reader profile (``results.json`` ``categories[].reference_bias``,
@@ -259,7 +259,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
             than an earlier selftest (:data:`mrclens.artifacts.folders.SELFTEST`), or another selftest
             (:func:`refuse_another_selftest`; both before any work); what :func:`mrclens.audit.span.run_audit` or :func:`~mrclens.audit.multiple_choice.run_mc_audit` raises.
     """
-    from mrclens.audit.span import SAMPLE_PATH, AuditOptions
+    from mrclens.audit.span import SAMPLE_PATH, AuditOptions, run_audit
     from mrclens.formats import load_dataset
 
     echo = echo or log.info
@@ -274,7 +274,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     check_output_folder(out, SELFTEST)
     mc_source = None
     if any(n in MC_PLANTINGS for n in names):
-        from mrclens.multiple_choice.data import load_mc_dataset
+        from mrclens.formats.multiple_choice import load_mc_dataset
 
         path = mc_data or default_mc_data()
         if path is None:
@@ -304,9 +304,9 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
         sides = {}
         for side, dataset in (("planted", pair.planted), ("clean", pair.clean)):
             path = write_dataset(dataset, out / name / f"{side}.json")
-            results = SPAN.entry("audit")(AuditOptions(train=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
-                                             profile=profile, device=device, cache_dir=cache_dir, progress=progress,
-                                             **(audit_options or {})), echo=echo)
+            results = run_audit(AuditOptions(train=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
+                                   profile=profile, device=device, cache_dir=cache_dir, progress=progress,
+                                   **(audit_options or {})), echo=echo)
             sides[side] = results
         cats = {side: verdicts(r) for side, r in sides.items()}
         passed, why = judge(name, cats["planted"], cats["clean"])
@@ -379,14 +379,14 @@ def _run_shape(name: str, source, out: Path, *, seed: int, options: dict, echo: 
                ) -> PlantingVerdict:
     """Build, audit and judge one structural counterpart (:func:`judge_shape`): one audit, written as
     ``OUT/<shape>/data.json`` and ``OUT/<shape>/audit/``."""
-    from mrclens.audit.span import AuditOptions
+    from mrclens.audit.span import AuditOptions, run_audit
 
     dataset, unchanged = plant_shape(source, name, seed, cache_dir=options.get("cache_dir"),
                                      progress=bool(options.get("progress")))
     n = dataset.counts()["questions"]
     echo(f"[selftest] {name}: {SHAPES[name].description}; {n - sum(unchanged.values()):,} of {n:,} questions changed")
     path = write_dataset(dataset, out / name / "data.json")
-    results = SPAN.entry("audit")(AuditOptions(train=str(path), out=str(out / name / "audit"), **options), echo=echo)
+    results = run_audit(AuditOptions(train=str(path), out=str(out / name / "audit"), **options), echo=echo)
     cats = verdicts(results)
     passed, why = judge_shape(cats)
     echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
@@ -401,8 +401,8 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
                      mc_questions: int | None, mc_audit_options: dict | None, echo: Callable[[str], None]
                      ) -> PlantingVerdict:
     """Build, audit and judge one multiple-choice planting (:func:`run_selftest`)."""
-    from mrclens.audit.multiple_choice import MCAuditOptions
-    from mrclens.multiple_choice.data import write_jsonl
+    from mrclens.audit.multiple_choice import MCAuditOptions, run_mc_audit
+    from mrclens.formats.multiple_choice import write_jsonl
 
     spec = MC_PLANTINGS[name]
     pair = plant_mc(source, name, seed, n_questions=mc_questions)
@@ -412,9 +412,8 @@ def _run_mc_planting(name: str, source, out: Path, *, seed: int, device: str, ca
     for side, dataset in (("planted", pair.planted), ("clean", pair.clean)):
         path = write_jsonl(dataset, out / name / f"{side}.jsonl")
         options = {"n_folds": MC_FOLDS, **(mc_audit_options or {})}
-        audit = MULTIPLE_CHOICE.entry("audit")
-        sides[side] = audit(MCAuditOptions(data=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
-                                           device=device, cache_dir=cache_dir, progress=progress, **options), echo=echo)
+        sides[side] = run_mc_audit(MCAuditOptions(data=str(path), out=str(out / name / f"{side}-audit"), seed=seed,
+                                                  device=device, cache_dir=cache_dir, progress=progress, **options), echo=echo)
     passed, why, criteria = judge_mc(name, sides["planted"], sides["clean"])
     cats = {side: verdicts(r) for side, r in sides.items()}
     echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")

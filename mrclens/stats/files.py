@@ -1,8 +1,8 @@
 """Statistics of data files: load a dataset (and its dev file), then compute its figures.
 
 What ``mrclens stats`` and ``mrclens check`` do with span data, as one library call;
-:func:`span_file_stats` is the span task's ``"file_stats"`` entry point in :mod:`mrclens.tasks`
-(multiple choice registers :func:`mrclens.multiple_choice.stats.mc_file_stats`).
+:func:`span_file_stats` is the span task's entry in :data:`mrclens.checks.FILE_STATS` (role
+``"file_stats"`` of :mod:`mrclens.tasks`; multiple choice has :func:`mrclens.multiple_choice.stats.mc_file_stats`).
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def check_layout(result: dict) -> None:
 
 def is_metric(path: str) -> bool:
     """Whether ``path`` names a figure of ``mrclens stats`` (one of :data:`METRIC_PATHS`), the metrics a
-    ``mrclens check`` rule may test on span data (the task registry's ``"is_metric"`` of span extraction).
+    ``mrclens check`` rule may test on span data (span extraction's entry in :data:`mrclens.checks.IS_METRIC`).
 
     A plug-in figure's declared keys (``plugins.<name>.<key>``, :mod:`mrclens.stats.plugins`) are metrics too.
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mrclens.artifacts.results import read_results
-from mrclens.multiple_choice.data import load_mc_dataset, write_jsonl
+from mrclens.formats.multiple_choice import load_mc_dataset, write_jsonl
 
 
 

@@ -260,8 +260,9 @@ def recorded(monkeypatch):
         raise MRCLensError("stand-in: no training in this test")
 
     import mrclens.baseline_model
+    from mrclens.audit import AUDITS
 
-    monkeypatch.setattr("mrclens.audit.span.run_audit", fake_audit)  # the span task's "audit" entry point
+    monkeypatch.setattr("mrclens.cli.audit.AUDITS", AUDITS.with_entry("span", fake_audit))  # the span task's audit
     monkeypatch.setattr(mrclens.baseline_model, "train", fake_train)
     import torch
 

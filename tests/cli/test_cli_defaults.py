@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import mrclens.baseline_model
 import mrclens.cli.audit as audit_cli
 import mrclens.cli.train as train_cli
-from mrclens.audit import AuditOptions
+from mrclens.audit import AUDITS, AuditOptions
 from mrclens.cli import main
 from mrclens.defaults import DEFAULT_SEED
 from mrclens.errors import MRCLensError
@@ -42,7 +42,7 @@ def recorded(monkeypatch):
         raise MRCLensError("stand-in: no audit in this test")
 
     monkeypatch.setattr(mrclens.baseline_model, "train", fake_train)  # `mrclens train` imports it when run
-    monkeypatch.setattr("mrclens.audit.span.run_audit", fake_audit)  # the span task's "audit" entry point
+    monkeypatch.setattr("mrclens.cli.audit.AUDITS", AUDITS.with_entry("span", fake_audit))  # the span task's audit
     threads = torch.get_num_threads()  # `mrclens train` sets torch's thread count
     yield calls
     torch.set_num_threads(threads)

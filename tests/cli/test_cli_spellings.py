@@ -62,7 +62,9 @@ def test_old_spellings_still_work(tmp_path, monkeypatch):
         seen.update(options)
         return []
 
-    monkeypatch.setattr("mrclens.perturbations.files.perturb_span_file", fake_perturb)
+    from mrclens.cli.perturb import PERTURB_FILE
+
+    monkeypatch.setattr("mrclens.cli.perturb.PERTURB_FILE", PERTURB_FILE.with_entry("span", fake_perturb))
     data = tmp_path / "d.json"
     write_dataset(Dataset([Article("T", [Paragraph("Paris is in France.", [Question("q", "Where?", [Answer("France", 12)])])])]), data)
     for args in (["--n-process", "3", "--format", "jsonl"], ["--jobs", "3", "--out-format", "jsonl"]):
@@ -121,7 +123,9 @@ def test_check_passes_jobs_to_the_statistics(tmp_path, monkeypatch):
         seen.update(options)
         raise SystemExit(0)
 
-    monkeypatch.setattr("mrclens.stats.files.span_file_stats", fake_stats)
+    from mrclens.checks import FILE_STATS
+
+    monkeypatch.setattr("mrclens.checks.FILE_STATS", FILE_STATS.with_entry("span", fake_stats))
     src = tmp_path / "in.json"
     write_dataset(Dataset([Article("T", [Paragraph("Paris is in France.", [Question("q", "Where?", [Answer("France", 12)])])])]), src)
     CliRunner().invoke(main, ["check", str(src), "--jobs", "2"])

@@ -297,13 +297,14 @@ def test_excess_drop_is_bootstrapped_with_the_controls_pairs(tmp_path, monkeypat
 
 
 def test_every_task_registers_its_comparison_hooks():
-    """Each registered task names its `mrclens compare` hooks (role "compare" in mrclens.tasks): rows whose
+    """Each registered task has its `mrclens compare` hooks (role "compare" in mrclens.tasks): rows whose
     keys `mrclens check` accepts, and a word for the message that refuses mixed tasks."""
-    from mrclens.compare.sources import TaskComparison, hooks_for
+    from mrclens.compare.hooks import COMPARISONS, hooks_for
+    from mrclens.compare.sources import TaskComparison
     from mrclens.tasks import all_tasks
 
     for task in all_tasks():
-        hooks = task.entry("compare")
+        hooks = COMPARISONS.of(task)
         assert isinstance(hooks, TaskComparison) and hooks is hooks_for(task.name)
         assert hooks.rows and all(is_row_key(row[1]) for row in hooks.rows)
     assert hooks_for("no_such_task") is hooks_for("span")  # an unknown task name is read as span data

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from mrclens.artifacts.comparison import read_comparison
 from mrclens.cli import main
 from mrclens.errors import MRCLensError
-from mrclens.multiple_choice.data import MCQuestion, load_mc_dataset, write_jsonl
+from mrclens.formats.multiple_choice import MCQuestion, load_mc_dataset, write_jsonl
 from mrclens.multiple_choice.stats import MC_HEURISTICS, mc_heuristic_predictions, mc_stats
 from mrclens.compare import (
     MC_ROWS,

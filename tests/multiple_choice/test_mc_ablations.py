@@ -18,7 +18,7 @@ from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
 from mrclens.errors import ArtifactError, MRCLensError
 from mrclens.multiple_choice.ablations import (KEYWORD_TAGS, MC_ABLATIONS, MC_CATEGORIES, MCWordPool, keyword_words,
                                                prompt_tokens, resolve_mc_ablations)
-from mrclens.multiple_choice.data import MCDataset, load_mc_dataset
+from mrclens.formats.multiple_choice import MCDataset, load_mc_dataset
 from mrclens.multiple_choice.perturb import load_perturbed_mc, perturb_mc
 from mrclens.parsing import parse_texts
 from mrclens.perturbations.base import make_rng

@@ -18,7 +18,7 @@ import torch
 
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.errors import CheckpointError, MRCLensError
-from mrclens.multiple_choice.data import MCDataset, MCQuestion, read_folds
+from mrclens.formats.multiple_choice import MCDataset, MCQuestion, read_folds
 from mrclens.multiple_choice.model import MCReaderConfig
 from mrclens.multiple_choice.train import MCReader, encode_datasets, make_batch, pair_tokens, train_mc
 

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from mrclens.checks import RulesError, evaluate_rules, exit_code, load_rules
-from mrclens.tasks import MULTIPLE_CHOICE
 from mrclens.errors import MRCLensError
-from mrclens.multiple_choice.data import MCDataset, MCQuestion, read_folds
+from mrclens.formats.multiple_choice import MCDataset, MCQuestion, read_folds
+from mrclens.tasks import MULTIPLE_CHOICE
 from mrclens.multiple_choice.stats import (
     MC_HEURISTICS,
     MC_METRIC_PATHS,

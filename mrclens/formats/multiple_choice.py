@@ -1,6 +1,8 @@
-"""Multiple-choice data: one prompt, several candidate endings, one correct (CODAH-style; issue 20).
+"""Reading multiple-choice data: one prompt, several candidate endings, one correct (CODAH-style; issue 20).
 
-The second task type of MRCLens beside span extraction (:mod:`mrclens.squad`). A dataset is a list
+The data type of MRCLens's second task beside span extraction (:mod:`mrclens.squad`), and its
+readers, beside the span formats of :mod:`mrclens.formats` (they need only
+:mod:`mrclens.formats.base`, :mod:`mrclens.errors` and :mod:`mrclens.io_utils`). A dataset is a list
 of :class:`MCQuestion` (id, prompt, endings, 0-based label, question categories). Two file forms
 are read, validated with the same kind of errors as SQuAD files (:class:`~mrclens.errors.DataError`
 naming the file, the line and the question id):
@@ -19,7 +21,10 @@ naming the file, the line and the question id):
   also the form MRCLens writes (:func:`write_jsonl`), e.g. the perturbed sets.
 
 The official CODAH cross-validation split (``cv_split/fold_k/{train,dev,test}.tsv``) is read by
-:func:`read_folds`; :func:`make_folds` makes the same kind of split from one file, seeded.
+:func:`read_folds` (:func:`mrclens.multiple_choice.folds.make_folds` makes the same kind of split
+from one file). :func:`sniff_mc` tells a multiple-choice file or folder from its first line;
+:func:`is_mc_input` is what ``mrclens stats`` / ``check`` read as multiple-choice input. They are the
+multiple-choice task's ``sniff``, ``sniff_input`` and ``load_set`` (:data:`mrclens.formats.LOAD_SET`).
 
 Examples:
     >>> q = parse_record({"id": "x1", "prompt": "The man was tired. He", "endings": ["slept.", "ran a marathon."],
@@ -37,13 +42,14 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterable
 
 from mrclens.errors import DataError, FormatMsg, MRCLensError, Problem
 from mrclens.formats.base import RecordLog, iter_jsonl, open_text, read_text
 from mrclens.io_utils import atomic_write_bytes
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: CODAH's category letters and names (Chen et al. 2019, Table 2), in the paper's order.
 CODAH_CATEGORIES = {"i": "Idioms", "r": "Reference", "p": "Polysemy", "n": "Negation", "q": "Quantitative",
@@ -147,8 +153,10 @@ class MCDataset:
         keep = set(ids)
         return MCDataset([q for q in self.questions if q.id in keep], self.source, self.format)
 
-    def labels(self) -> np.ndarray:
-        """``(n,)`` int64 gold labels."""
+    def labels(self) -> "np.ndarray":
+        """``(n,)`` int64 gold labels (NumPy is imported here, so that reading data needs none)."""
+        import numpy as np
+
         return np.fromiter((q.label for q in self.questions), dtype=np.int64, count=len(self.questions))
 
 
@@ -254,7 +262,7 @@ def _read_jsonl(text: str, file: str, problems: list[Problem]) -> list[MCQuestio
     out: list[MCQuestion] = []
     first_line: dict[str, int] = {}
     log = RecordLog(file)  # refuses every line that is not a JSON object, or is a line of a span format
-    for number, obj in iter_jsonl(text, log, "mc-jsonl"):
+    for number, obj in iter_jsonl(text, log, "mc-jsonl", "multiple-choice JSON Lines"):
         problems.extend(log.problems)
         log.problems.clear()
         q = parse_record(obj, file, number, problems)
@@ -402,30 +410,8 @@ def read_folds(root: str | os.PathLike, only: Iterable[int] | None = None) -> li
     return folds
 
 
-def make_folds(dataset: MCDataset, n_folds: int = 5, seed: int = 0) -> list[Fold]:
-    """A cross-validation split of one file in the proportions of CODAH's official split (3/5 train,
-    1/5 dev, 1/5 test for 5 folds): the questions, in a seeded random order (numpy
-    ``default_rng(seed)``), are cut into ``n_folds`` parts; fold ``k`` tests on part ``k``, chooses its
-    epoch on part ``k + 1`` (mod ``n_folds``) and trains on the rest. So every question is tested
-    exactly once, and the same file and seed give the same folds.
-
-    Raises:
-        MRCLensError: ``n_folds < 3``, or fewer questions than ``2 * n_folds``.
-    """
-    n = len(dataset.questions)
-    if n_folds < 3:
-        raise MRCLensError(f"n_folds must be at least 3 (train, dev and test parts), got {n_folds}")
-    if n < 2 * n_folds:
-        raise MRCLensError(f"{dataset.source or 'the dataset'}: {n} questions are too few for {n_folds} folds")
-    parts = np.array_split(np.random.default_rng(seed).permutation(n), n_folds)
-    qs = dataset.questions
-
-    def take(idx) -> MCDataset:
-        return MCDataset([qs[i] for i in sorted(int(j) for j in idx)], dataset.source, dataset.format)
-
-    folds = []
-    for k in range(n_folds):
-        dev_k = (k + 1) % n_folds
-        train_idx = np.concatenate([p for j, p in enumerate(parts) if j not in (k, dev_k)])
-        folds.append(Fold(f"fold_{k}", take(train_idx), take(parts[dev_k]), take(parts[k])))
-    return folds
+def is_mc_input(path: str | os.PathLike) -> bool:
+    """True when ``mrclens stats`` / ``mrclens check`` treat ``path`` as multiple-choice data: a
+    multiple-choice file (:func:`sniff_mc`) or any folder (SQuAD data is never a folder; one without
+    folds is refused by :func:`mrclens.multiple_choice.stats.compute_mc_stats` with a message)."""
+    return sniff_mc(path) is not None or Path(path).is_dir()

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mrclens.cli import main
 from mrclens.errors import DataError
-from mrclens.multiple_choice.data import load_mc_dataset
+from mrclens.formats.multiple_choice import load_mc_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "formats"))
 from reader_properties import CLI_SETTINGS, FOREIGN_LINES, SETTINGS, jsonl_file, sentence  # noqa: E402

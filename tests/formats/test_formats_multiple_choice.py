@@ -1,4 +1,5 @@
-"""Multiple-choice data (issue 20): the CODAH TSV and JSON Lines readers, their errors, the folds."""
+"""Reading multiple-choice data (issue 20; mrclens.formats.multiple_choice): the CODAH TSV and JSON Lines readers,
+their errors, the official folds, telling multiple-choice input from span data."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from mrclens.errors import DataError, MRCLensError
-from mrclens.multiple_choice.data import (
+from mrclens.formats.multiple_choice import (
     MCDataset,
     codah_id,
+    is_mc_input,
     load_mc_dataset,
-    make_folds,
     read_folds,
     sniff_mc,
     write_jsonl,
@@ -47,20 +48,6 @@ def test_official_folds_cover_every_question_once(codah, codah_dir):
     for f in folds:  # ids agree across files: the same question, the same id
         assert set(f.train.ids()) | set(f.dev.ids()) | set(f.test.ids()) <= set(codah.ids())
     assert sniff_mc(codah_dir) == "folds" and sniff_mc(codah_dir / "full_data.tsv.gz") == "codah-tsv"
-
-
-def test_seeded_folds_test_every_question_once(codah):
-    folds = make_folds(codah, 5, seed=3)
-    assert [(len(f.train), len(f.dev), len(f.test)) for f in folds][0] == (1665, 555, 556)  # parts of 556, 555 x 4
-    assert sorted(q for f in folds for q in f.test.ids()) == sorted(codah.ids())
-    for f in folds:
-        assert not set(f.train.ids()) & (set(f.dev.ids()) | set(f.test.ids()))
-        assert not set(f.dev.ids()) & set(f.test.ids())
-    again = make_folds(codah, 5, seed=3)
-    assert [f.test.ids() for f in again] == [f.test.ids() for f in folds]
-    assert [f.test.ids() for f in make_folds(codah, 5, seed=4)] != [f.test.ids() for f in folds]
-    with pytest.raises(MRCLensError, match="at least 3"):
-        make_folds(codah, 2)
 
 
 def test_jsonl_round_trip_plain_and_gzip(codah, tmp_path):
@@ -114,6 +101,7 @@ def test_jsonl_errors(tmp_path):
 def test_not_multiple_choice(tmp_path):
     squad = Path(__file__).resolve().parents[2] / "mrclens" / "data" / "squad-v1.1-sample.json.gz"
     assert sniff_mc(squad) is None and sniff_mc(tmp_path) is None
+    assert not is_mc_input(squad) and is_mc_input(tmp_path)  # stats / check read any folder as folds (refused when empty)
     with pytest.raises(MRCLensError, match="not multiple-choice data"):
         load_mc_dataset(squad)
     with pytest.raises(MRCLensError, match="no fold_k"):
