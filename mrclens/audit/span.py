@@ -56,8 +56,7 @@ from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
-from mrclens.defaults import (DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile,
-                              reader_profile_names)
+from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
@@ -86,8 +85,8 @@ class AuditOptions:
         seed: one seed for the split, the perturbations, training and the bootstrap
             (default :data:`mrclens.defaults.DEFAULT_SEED`).
         profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``); ``None`` picks one
-            with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper-parallel
-            otherwise) when the options are created.
+            with :func:`mrclens.defaults.resolve_profile` (quick for the bundled sample, paper-parallel
+            otherwise) when the options are created, where a name is checked (``MRCLensError``).
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         max_minutes: wall-clock cap on training in minutes (``None``: the profile's, none in every
             shipped profile); when it stops training, the results depend on machine load (recorded).
@@ -139,10 +138,7 @@ class AuditOptions:
     language_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.profile is None:
-            self.profile = default_profile(self.train)
-        if self.profile not in reader_profile_names():
-            raise MRCLensError(f"unknown reader profile {self.profile!r} (known: {', '.join(reader_profile_names())})")
+        self.profile = resolve_profile(self.profile, self.train)  # the one rule, applied once: here
         for name in ("perturb_seeds", "train_seeds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

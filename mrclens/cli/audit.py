@@ -8,8 +8,6 @@ audit runs them (its ``"audit"`` entry point).
 
 from __future__ import annotations
 
-import dataclasses
-
 import logging
 from pathlib import Path
 
@@ -112,7 +110,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
         heldout_fraction=heldout_fraction, resamples=resamples, perturb_seeds=perturb_seeds, train_seeds=train_seeds,
         cache_dir=cache_dir, reference=reference, force=force, folds=folds, on_invalid=on_invalid)
     if language_check.notes():  # recorded in results.json "warnings"
-        options = dataclasses.replace(options, language_notes=tuple(language_check.notes()))
+        options.language_notes = tuple(language_check.notes())
     results = task.entry("audit")(options)
     from mrclens.artifacts.layout import OutputLayout
     from mrclens.reports.summary import format_summary
@@ -145,7 +143,7 @@ def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations,
     options = AuditOptions(
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
-        seed=seed, profile=profile or default_profile(train), device=device,
+        seed=seed, profile=profile, device=device,  # None: AuditOptions applies the default-profile rule
         max_minutes=max_minutes, max_steps=max_steps, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
         perturb_seeds=perturb_seeds, train_seeds=train_seeds, reference=reference,
