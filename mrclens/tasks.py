@@ -57,6 +57,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
+from mrclens import inputs
 from mrclens.errors import ArtifactError, MRCLensError
 
 #: The name of the default task: data, manifests and results that record no task are span data
@@ -205,8 +206,13 @@ def detect_task(path: Any, *, role: str = "sniff") -> Task:
     Two roles are registered: ``"sniff"`` claims a *file* by its format (``mrclens perturb``,
     ``evaluate``, ``audit``), ``"sniff_input"`` also claims folders (``mrclens stats`` / ``check``,
     where any folder is a multiple-choice folds folder, refused with its own message when it has
-    no folds). Sniffers read at most the file's first lines; none raises for a missing file.
+    no folds). Sniffers read at most the file's first lines; none raises for a missing file. A declared
+    input of the command is sniffed once per role (:func:`mrclens.inputs.remember`).
     """
+    return inputs.remember(path, ("tasks.detect_task", role), lambda: _detect_task(path, role))
+
+
+def _detect_task(path: Any, role: str) -> Task:
     for task in _TASKS.values():
         if task.has(role) and task.entry(role)(path):
             return task

@@ -50,6 +50,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mrclens import inputs
 from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, note_written, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
@@ -225,16 +226,19 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
 
     echo = echo or log.info
     seconds: dict[str, float] = {}
-    # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
-    # the saved reader of --model are read before the data is loaded and before OUT is created
-    reference, reference_path = read_any_reference(options.reference)
-    model_reader = _load_reader(Path(options.model), options.device) if options.model else None
-    data = load_inputs(options, echo, seconds)
+    with inputs.session():  # the load shares the pre-flight's read of each input (mrclens.inputs): one read, hash, parse
+        inputs.declare(options.train or SAMPLE_PATH, options.dev)
+        # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
+        # the saved reader of --model are read before the data is loaded and before OUT is created
+        reference, reference_path = read_any_reference(options.reference)
+        model_reader = _load_reader(Path(options.model), options.device) if options.model else None
+        data = load_inputs(options, echo, seconds)
+        reference_sha = sha256_file(reference_path)
     data.model_reader = model_reader
     out = Path(options.out)
     created = not out.exists()
     ledger = StepLedger(out, input_fingerprint(options, data), options.force)
-    data.inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+    data.inputs.append(InputFile("reference", str(reference_path), reference_sha))
     run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
                    echo=echo, seconds=seconds, options=options, data=data)
     try:

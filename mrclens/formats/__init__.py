@@ -40,6 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mrclens import inputs
 from mrclens.errors import DataError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, mrqa, nq_simplified, squad_json
 from mrclens.formats.base import FORMAT_DESCRIPTIONS, Loaded, known_formats, read_text
@@ -105,6 +106,13 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
         return loaded
     if split is not None:
         raise MRCLensError(FormatMsg.SPLIT_NOT_DICT.format(source=file, split=split))
+    # a declared input of the command (the pre-flight's language check, then the load) is parsed once
+    return inputs.remember(source, ("formats.read", file, format, on_invalid, repr(sorted(options.items()))),
+                           lambda: _read_file(source, file, format, on_invalid, options))
+
+
+def _read_file(source: str | os.PathLike, file: str, format: str, on_invalid: str, options: dict[str, Any]) -> Loaded:
+    """:func:`read` of the file ``source`` (named ``file`` in messages)."""
     detected = format == "auto"
     if detected:
         fmt, container = sniff(source)
@@ -210,6 +218,9 @@ def _read_path(path, file: str, fmt: str, container: str | None, options) -> Loa
 
 
 def _is_parquet(path) -> bool:
+    held = inputs.held_bytes(path)
+    if held is not None:
+        return held[:4] == b"PAR1"
     with open(path, "rb") as fh:
         return fh.read(4) == b"PAR1"
 
