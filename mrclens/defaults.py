@@ -4,8 +4,8 @@
 * :data:`N_RESAMPLES` and :data:`DEFAULT_EXAMPLES` — bootstrap resamples per interval and report
   examples per ablation (here, not in the scoring and report modules, so that the command line
   can show them in ``--help`` without importing NumPy or jinja2).
-* The reader profiles and the rule that picks one when none is given are read from the package
-  file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
+* The reader profiles and the rule that picks one when none is given (:func:`resolve_profile`, for the
+  CLI and the Python API alike) are read from the package file ``mrclens/data/reader_profiles.toml``; this module reads it without importing torch, so
   the CLI can list the profile names cheaply. The values become a
   :class:`~mrclens.baseline_model.config.ReaderConfig` through
   :meth:`ReaderConfig.profile <mrclens.baseline_model.config.ReaderConfig.profile>`.
@@ -102,25 +102,57 @@ def reader_profile_values(name: str) -> dict[str, Any]:
     Raises:
         MRCLensError: unknown profile name.
     """
+    return dict(_profiles_file()["profiles"][_known_profile(name)])
+
+
+def resolve_profile(name: str | None, train: Any) -> str:
+    """The reader profile a run uses: the one rule for the CLI and the Python API, applied once per run
+    (:class:`mrclens.audit.span.AuditOptions` for ``mrclens audit`` and :func:`~mrclens.audit.span.run_audit`,
+    ``mrclens train``, :func:`mrclens.baseline_model.train` without a ``config``), where the name is checked.
+
+    Args:
+        name: the profile asked for (``--profile``, ``AuditOptions(profile=…)``), or ``None`` for the default.
+        train: what the reader is trained on: the training file or dataset the user gave, or ``None`` when
+            the bundled sample is used (``mrclens audit`` without a dataset, ``AuditOptions(train=None)``).
+
+    Returns:
+        ``name``; without one, ``"quick"`` for the bundled sample and ``"paper-parallel"`` otherwise (the
+        ``[default_profile]`` table of ``mrclens/data/reader_profiles.toml``).
+
+    Raises:
+        MRCLensError: ``name`` is not a profile (the message lists them).
+
+    >>> resolve_profile(None, None), resolve_profile(None, "train.json"), resolve_profile("paper", "train.json")
+    ('quick', 'paper-parallel', 'paper')
+    """
+    if name is None:
+        rule = _profiles_file()["default_profile"]
+        return rule["bundled_sample"] if train is None else rule["otherwise"]
+    return _known_profile(name)
+
+
+def _known_profile(name: str) -> str:
+    """``name`` when it is a reader profile (the one check of a profile name).
+
+    Raises:
+        MRCLensError: it is not (the message lists the profiles).
+    """
     profiles = _profiles_file()["profiles"]
-    if name not in profiles:
+    if not isinstance(name, str) or name not in profiles:
         raise MRCLensError(f"unknown reader profile {name!r}; choose one of {', '.join(profiles)}")
-    return dict(profiles[name])
+    return name
 
 
 def default_profile(train: str | os.PathLike | None) -> str:
-    """The reader profile to use when none is given: the one rule for the CLI and the Python API.
+    """The reader profile used when none is given (:func:`resolve_profile` without a name; for help texts).
 
     Args:
-        train: the training file the user gave, or ``None`` when the bundled sample is used
-            (``mrclens audit`` without a dataset, ``AuditOptions(train=None)``).
+        train: the training file the user gave, or ``None`` when the bundled sample is used.
 
     Returns:
-        ``"quick"`` for the bundled sample, ``"paper-parallel"`` otherwise (the ``[default_profile]``
-        table of ``mrclens/data/reader_profiles.toml``).
+        ``"quick"`` for the bundled sample, ``"paper-parallel"`` otherwise.
     """
-    rule = _profiles_file()["default_profile"]
-    return rule["bundled_sample"] if train is None else rule["otherwise"]
+    return resolve_profile(None, train)
 
 
 def describe_step_budgets() -> str:

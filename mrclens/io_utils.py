@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import gzip
-import hashlib
 import io
 import json
 import os
@@ -29,6 +28,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from mrclens import inputs
 from mrclens.errors import DuplicateKeyError, InternalError, MRCLensError, Msg, OutputError
 
 #: Every temporary file or staging directory MRCLens creates starts with this.
@@ -78,7 +78,8 @@ def loads_unique(text: str) -> Any:
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
-    """Read a file, decompressing it when its name ends in ``.gz``.
+    """Read a file, decompressing it when its name ends in ``.gz`` (a declared input of the command is
+    read from disk once, :mod:`mrclens.inputs`).
 
     Raises:
         FileNotFoundError: the file does not exist.
@@ -86,7 +87,7 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         gzip.BadGzipFile: also when the gzip data is truncated or damaged.
     """
     path = Path(path)
-    data = path.read_bytes()
+    data = inputs.read_bytes(path)  # a declared input of the command: its one read (mrclens.inputs)
     return gunzip(data) if path.name.endswith(".gz") else data
 
 
@@ -362,12 +363,9 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, protect=()) -> Path
 
 
 def sha256_file(path: str | os.PathLike) -> str:
-    """The sha256 hex digest of the file's bytes as stored on disk (compressed if ``.gz``)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    """The sha256 hex digest of the file's bytes as stored on disk (compressed if ``.gz``); computed once
+    per declared input of a command (:func:`mrclens.inputs.sha256`), streamed from the file otherwise."""
+    return inputs.sha256(path)
 
 
 @contextlib.contextmanager

@@ -50,14 +50,14 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mrclens import inputs
 from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, note_written, remove_stale
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
-from mrclens.defaults import (DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, default_profile,
-                              reader_profile_names)
+from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
@@ -86,10 +86,10 @@ class AuditOptions:
         seed: one seed for the split, the perturbations, training and the bootstrap
             (default :data:`mrclens.defaults.DEFAULT_SEED`).
         profile: reader profile (``"quick"``, ``"paper"``, ``"paper-em"``, ``"paper-fast"``, ``"paper-budget"``, ``"paper-parallel"``); ``None`` picks one
-            with :func:`mrclens.defaults.default_profile` (quick for the bundled sample, paper-parallel
-            otherwise) when the options are created. With ``model``, the saved reader's profile (its
-            ``config.json`` ``profile_name``) is the audit's, recorded as ``profile``; ``None`` takes it,
-            another one is refused (:func:`run_audit`).
+            with :func:`mrclens.defaults.resolve_profile` (quick for the bundled sample, paper-parallel
+            otherwise) when the options are created, where a name is checked (``MRCLensError``). With
+            ``model``, the saved reader's profile (its ``config.json`` ``profile_name``) is the audit's,
+            recorded as ``profile``; ``None`` takes it, another one is refused (:func:`run_audit`).
         device: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         max_minutes: wall-clock cap on training in minutes (``None``: the profile's, none in every
             shipped profile); when it stops training, the results depend on machine load (recorded).
@@ -141,10 +141,8 @@ class AuditOptions:
     language_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.profile is None and self.model is None:  # with a saved reader: its own, read by run_audit
-            self.profile = default_profile(self.train)
-        if self.model is None and self.profile not in reader_profile_names():
-            raise MRCLensError(f"unknown reader profile {self.profile!r} (known: {', '.join(reader_profile_names())})")
+        if self.model is None:  # with a saved reader: its own, read by run_audit
+            self.profile = resolve_profile(self.profile, self.train)  # the one rule, applied once: here
         for name in ("perturb_seeds", "train_seeds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -232,18 +230,21 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
 
     echo = echo or log.info
     seconds: dict[str, float] = {}
-    # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
-    # the saved reader of --model are read before the data is loaded and before OUT is created
-    reference, reference_path = read_any_reference(options.reference)
-    model_reader = _load_reader(Path(options.model), options.device) if options.model else None
-    if model_reader is not None:
-        options = with_saved_profile(options, model_reader.config.profile_name)
-    data = load_inputs(options, echo, seconds)
+    with inputs.session():  # the load shares the pre-flight's read of each input (mrclens.inputs): one read, hash, parse
+        inputs.declare(options.train or SAMPLE_PATH, options.dev)
+        # fail before work: the reference (not part of the fingerprint: it changes no perturbed set) and
+        # the saved reader of --model are read before the data is loaded and before OUT is created
+        reference, reference_path = read_any_reference(options.reference)
+        model_reader = _load_reader(Path(options.model), options.device) if options.model else None
+        if model_reader is not None:
+            options = with_saved_profile(options, model_reader.config.profile_name)
+        data = load_inputs(options, echo, seconds)
+        reference_sha = sha256_file(reference_path)
     data.model_reader = model_reader
     out = Path(options.out)
     created = not out.exists()
     ledger = StepLedger(out, input_fingerprint(options, data), options.force)
-    data.inputs.append(InputFile("reference", str(reference_path), sha256_file(reference_path)))
+    data.inputs.append(InputFile("reference", str(reference_path), reference_sha))
     run = AuditRun(layout=OutputLayout(options.out), ledger=ledger, versions=pipeline_versions(),
                    echo=echo, seconds=seconds, options=options, data=data)
     try:

@@ -80,6 +80,7 @@ from mrclens.baseline_model.reader import EncodedData, Reader, amp_dtype, autoca
 from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab, build_vocab
+from mrclens.defaults import resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.metrics.no_answer import apply_threshold
 from mrclens.metrics.official import evaluate_set
@@ -214,7 +215,9 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         train_dataset: SQuAD-format training data. When it has unanswerable (v2.0) questions, the
             reader learns to abstain and they are trained on; otherwise questions without
             answers are skipped.
-        config: hyper-parameters; default ``ReaderConfig.profile("paper")``. Its ``amp``,
+        config: hyper-parameters; default: the default profile for a dataset the user gives
+            (:func:`mrclens.defaults.resolve_profile`, the rule of ``mrclens train`` and ``mrclens audit``:
+            ``"paper-parallel"``). Its ``amp``,
             ``lstm_impl`` and ``bucket_width`` choose the execution path (see the module docstring).
         dev: held-out data scored (official EM/F1, :mod:`mrclens.metrics.official`) after each epoch,
             at the ``eval_at_steps`` (and ``eval_at_minutes``) marks and when a budget ends; the
@@ -272,7 +275,7 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
             smaller than the number of processes, or a training process that failed.
         ValueError: an unknown ``lstm_impl``.
     """
-    config = copy.deepcopy(config) if config is not None else ReaderConfig.profile("paper")
+    config = copy.deepcopy(config) if config is not None else ReaderConfig.profile(resolve_profile(None, train_dataset))
     check_lr_schedule(config)  # before any work
     info = ddp.current()
     dev_device = resolve_device(device)

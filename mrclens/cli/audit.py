@@ -147,7 +147,7 @@ def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations,
     options = AuditOptions(
         train=train, dev=dev, out=out, model=model,
         ablations=[a.strip() for a in ablations.split(",") if a.strip()] if ablations else None,
-        seed=seed, profile=profile, device=device,
+        seed=seed, profile=profile, device=device,  # None: AuditOptions applies the default-profile rule
         max_minutes=max_minutes, max_steps=max_steps, dev_fraction=dev_fraction, heldout_fraction=heldout_fraction,
         n_resamples=resamples, cache_dir=cache_dir, force=force, progress=show_progress(),
         perturb_seeds=perturb_seeds, train_seeds=train_seeds, reference=reference,

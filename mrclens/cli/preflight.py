@@ -18,6 +18,11 @@ command gets the checks of the options it shares with the others:
   a folder or lie under a file (:func:`mrclens.io_utils.check_output_file`);
 * ``--reference`` (``audit``): read now (:func:`mrclens.scoring.against_reference.read_any_reference`);
 * ``--cache-dir``: must not be a file;
+* the input files (DATA, TRAIN, ``--dev``, the inputs of ``compare``, ``--compare-with``, ``--reference``,
+  IN of ``convert``, FILE of ``validate``, ``selftest --data`` / ``--mc-data``): declared inputs of the
+  command (:func:`mrclens.inputs.declare`), so that the pre-flight and the command's work share one
+  read of each: read from disk once, hashed once, parsed once (the command runs in one
+  :func:`mrclens.inputs.session`, opened by :func:`install`);
 * text that ends up in outputs (``--model-name``, ``compare --names``) and, for commands that write
   outputs, every file name: valid Unicode (a byte that is not UTF-8 in a name would make the JSON
   outputs unwritable); refused with the option named and the byte shown.
@@ -44,6 +49,9 @@ _OUT_FILE = ("out_file", "json_out")
 #: Parameters that name data read as files, where a folder means something else (multiple-choice folds,
 #: an audit, a perturbed set): a ``save_to_disk`` folder there is refused.
 _DATA_IN = ("data", "inputs", "train", "compare_with")
+#: Parameters that name the command's input files (:func:`mrclens.inputs.declare`).
+_INPUTS = ("data", "train", "dev", "inputs", "compare_with", "reference", "source", "file", "train_file", "dev_file",
+           "mc_data")
 #: Text parameters whose values are written into outputs.
 _TEXT = {"model_name": "--model-name", "names": "--names"}
 
@@ -56,8 +64,11 @@ def install(command: click.Command) -> click.Command:
 
     @functools.wraps(callback)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        preflight(click.get_current_context())
-        return callback(*args, **kwargs)
+        from mrclens import inputs
+
+        with inputs.session():  # the pre-flight and the command share one read of each input file
+            preflight(click.get_current_context())
+            return callback(*args, **kwargs)
 
     command.callback = checked
     command._mrclens_preflight = True  # type: ignore[attr-defined]
@@ -65,7 +76,7 @@ def install(command: click.Command) -> click.Command:
 
 
 def preflight(ctx: click.Context) -> None:
-    """Check the parsed parameters of ``ctx`` (module docstring); create nothing.
+    """Check the parsed parameters of ``ctx`` and declare its input files (module docstring); create nothing.
 
     Raises:
         click.BadParameter: a value is not valid Unicode text (exit code 2).
@@ -73,7 +84,12 @@ def preflight(ctx: click.Context) -> None:
             that cannot be used, a bad reference, a cache directory that is a file (exit code 2; the
             message names the option's file).
     """
+    from mrclens import inputs
+
     params = ctx.params
+    for name in _INPUTS:  # before anything reads them (``--reference`` below)
+        value = params.get(name)
+        inputs.declare(*(value if isinstance(value, (tuple, list)) else (value,)))
     writes = any(params.get(name) for name in (*_OUT_FOLDER, *_OUT_FILE))
     for name, value in params.items():
         _check_text(ctx, name, value, writes)

@@ -17,7 +17,7 @@ import click
 
 from mrclens.cli.options import (FiniteFloat, config_option, echo_notes, example, jobs_option, on_invalid_option,
                                   show_progress, verbosity_options)
-from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names
+from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names, resolve_profile
 from mrclens.formats import load_dataset
 from mrclens.io_utils import json_text
 
@@ -76,7 +76,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
     from mrclens.baseline_model import ReaderConfig, distributed as ddp
     from mrclens.baseline_model import train as train_reader
 
-    profile = profile or default_profile(train_file)
+    profile = resolve_profile(profile, train_file)  # the one rule (mrclens.defaults), applied once
     if jobs > 1 and not ddp.launched_by_torchrun():
         args = [train_file, "--out", out_dir, "--seed", str(seed), "--device", device, "--profile", profile,
                 "--amp", amp, "--lstm", lstm_impl, "--on-invalid", on_invalid]

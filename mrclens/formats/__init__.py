@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from mrclens import inputs
 from mrclens.errors import DataError, DuplicateKeyError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, squad_json
 from mrclens.formats.base import FORMAT_REGISTRY, Loaded, known_formats, read_text
@@ -131,6 +132,13 @@ def read(source: Any, format: str = "auto", on_invalid: str = "refuse", split: s
         return loaded
     if split is not None:
         raise MRCLensError(FormatMsg.SPLIT_NOT_DICT.format(source=file, split=split))
+    # a declared input of the command (the pre-flight's language check, then the load) is parsed once
+    return inputs.remember(source, ("formats.read", file, format, on_invalid, repr(sorted(options.items()))),
+                           lambda: _read_file(source, file, format, on_invalid, options))
+
+
+def _read_file(source: str | os.PathLike, file: str, format: str, on_invalid: str, options: dict[str, Any]) -> Loaded:
+    """:func:`read` of the file ``source`` (named ``file`` in messages)."""
     detected = format == "auto"
     if detected:
         fmt, container = sniff(source)
@@ -412,6 +420,11 @@ def detect_task(path: Any, *, role: str = "sniff") -> Task:
     table = {"sniff": SNIFF, "sniff_input": SNIFF_INPUT}.get(role)
     if table is None:
         raise ValueError(f"role must be 'sniff' or 'sniff_input', got {role!r}")
+    # a declared input of the command is sniffed once per role (mrclens.inputs)
+    return inputs.remember(path, ("formats.detect_task", role), lambda: _detect_task(path, table))
+
+
+def _detect_task(path: Any, table: TaskTable) -> Task:
     for task in all_tasks():
         claims = table.get(task)
         if claims is not None and claims(path):

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
+from mrclens import inputs
 from mrclens.errors import DuplicateKeyError, FormatMsg, InvariantError, Msg, Problem
 from mrclens.io_utils import gunzip, loads_unique
 from mrclens.formats.squad_schema import RecordCounts, parse_squad_counted
@@ -142,8 +143,15 @@ class Loaded:
 
 def open_text(path: str | os.PathLike) -> io.TextIOBase:
     """Open a UTF-8 text file for reading, gunzipping it when its name ends in ``.gz`` or it starts
-    with the gzip magic bytes; a UTF-8 byte-order mark is skipped."""
+    with the gzip magic bytes; a UTF-8 byte-order mark is skipped. A declared input of the command is
+    read from its record's bytes (:mod:`mrclens.inputs`), not from disk again."""
     path = Path(path)
+    held = inputs.held_bytes(path)
+    if held is not None:
+        stream: Any = io.BytesIO(held)
+        if path.name.endswith(".gz") or held[:2] == b"\x1f\x8b":
+            stream = gzip.GzipFile(fileobj=stream, mode="rb")
+        return io.TextIOWrapper(stream, encoding="utf-8-sig")
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if path.name.endswith(".gz") or magic == b"\x1f\x8b":
@@ -154,7 +162,7 @@ def open_text(path: str | os.PathLike) -> io.TextIOBase:
 def read_text(path: str | os.PathLike) -> tuple[str | None, list[Problem]]:
     """The whole file as text, or ``None`` and the problem (not gzip, not UTF-8)."""
     file = str(path)
-    data = Path(path).read_bytes()  # FileNotFoundError propagates
+    data = inputs.read_bytes(path)  # FileNotFoundError propagates; a declared input: its one read
     try:
         if file.endswith(".gz") or data[:2] == b"\x1f\x8b":
             data = gunzip(data)

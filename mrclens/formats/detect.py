@@ -19,6 +19,7 @@ import json
 import os
 from pathlib import Path
 
+from mrclens import inputs
 from mrclens.formats.base import FORMAT_REGISTRY, classify_record, open_text
 
 #: What :func:`sniff` returns: (format, container), or (None, reason) when nothing fits.
@@ -36,8 +37,12 @@ def sniff(path: str | os.PathLike) -> tuple[str | None, str]:
         FileNotFoundError: the file does not exist.
     """
     path = Path(path)
-    with open(path, "rb") as fh:
-        magic = fh.read(4)
+    held = inputs.held_bytes(path)  # a declared input of the command: its one read (mrclens.inputs)
+    if held is not None:
+        magic = held[:4]
+    else:
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
     for fmt in FORMAT_REGISTRY.values():
         container = fmt.magic(magic) if fmt.magic is not None else None
         if container is not None:

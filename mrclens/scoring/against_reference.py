@@ -604,12 +604,15 @@ def read_any_reference(path: str | os.PathLike | None) -> tuple[Reference, Path]
     Raises:
         ArtifactError: the file or directory cannot be read as a reference.
     """
+    from mrclens import inputs
     from mrclens.artifacts.layout import RESULTS_JSON
     from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
 
     if path is not None and Path(path).is_dir():
+        inputs.declare(Path(path) / RESULTS_JSON)  # an input of the audit: read once, hashed once (mrclens.inputs)
         return reference_from_audit(path), Path(path) / RESULTS_JSON
     file = BUNDLED_REFERENCE if path is None else Path(path)
+    inputs.declare(file)
     return read_reference(file), file
 
 

@@ -60,7 +60,7 @@ from mrclens import __version__
 from mrclens.artifacts.folders import SELFTEST, check_output_folder, remove_stale
 from mrclens.artifacts.layout import SELFTEST_JSON
 from mrclens.artifacts.selftest import PlantingVerdict, SelftestReport, write_selftest
-from mrclens.defaults import reader_profile_names
+from mrclens.defaults import resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, SHAPES, plant, plant_mc, plant_shape
 from mrclens.squad import write_dataset
@@ -268,8 +268,7 @@ def run_selftest(out: str | Path, *, plantings: Sequence[str] | None = None, dat
     if unknown:
         raise MRCLensError(f"unknown planting(s): {', '.join(unknown)} "
                            f"(known: {', '.join([*PLANTINGS, *SHAPES, *MC_PLANTINGS])})")
-    if profile not in reader_profile_names():
-        raise MRCLensError(f"unknown reader profile {profile!r} (known: {', '.join(reader_profile_names())})")
+    resolve_profile(profile, data)  # before any work
     out = Path(out)
     check_output_folder(out, SELFTEST)
     mc_source = None

@@ -4,18 +4,21 @@ that record what they were given, so these tests run in a second."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import pytest
 import torch
 from click.testing import CliRunner
 
+import mrclens.audit.span as audit_span
 import mrclens.baseline_model
 import mrclens.cli.audit as audit_cli
 import mrclens.cli.train as train_cli
 from mrclens.audit import AUDITS, AuditOptions
 from mrclens.cli import main
-from mrclens.defaults import DEFAULT_SEED
+from mrclens.baseline_model import ReaderConfig
+from mrclens.defaults import DEFAULT_SEED, resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.split import split_by_title
 from mrclens.formats import load_dataset
@@ -87,6 +90,47 @@ def test_audit_options_follow_the_same_rule_as_the_cli():
     assert AuditOptions(train="train.json").profile == "paper-parallel"
     assert AuditOptions(train="train.json", profile="paper-em").profile == "paper-em"
     assert AuditOptions().seed == DEFAULT_SEED
+
+
+def test_the_cli_leaves_the_default_profile_to_the_one_rule_applied_once(recorded, train_file, tmp_path, monkeypatch):
+    """`mrclens audit` passes --profile (or None) to AuditOptions, which applies the rule once and checks the name there."""
+    calls = []
+
+    def counted(name, train):
+        calls.append((name, train))
+        return resolve_profile(name, train)
+
+    monkeypatch.setattr(audit_span, "resolve_profile", counted)
+    _invoke(["audit", train_file, "--out", str(tmp_path / "a")])
+    _invoke(["audit", train_file, "--out", str(tmp_path / "b"), "--profile", "quick"])
+    _invoke(["audit", "--out", str(tmp_path / "c")])
+    assert calls == [(None, train_file), ("quick", train_file), (None, None)]
+    assert [c["options"].profile for c in recorded] == ["paper-parallel", "quick", "quick"]
+
+
+def test_the_python_api_trains_with_the_profile_the_cli_would_use(train_file, monkeypatch):
+    """`baseline_model.train(dataset)` without a config: the profile `mrclens train TRAIN` uses, by the same rule."""
+    train_module = importlib.import_module("mrclens.baseline_model.train")  # the package exports train()
+    seen = []
+
+    def stop(config):
+        seen.append(config)
+        raise MRCLensError("stand-in: no training in this test")
+
+    monkeypatch.setattr(train_module, "check_lr_schedule", stop)  # the first thing train() does with its config
+    with pytest.raises(MRCLensError, match="stand-in"):
+        train_module.train(load_dataset(train_file))
+    assert seen[0].profile_name == resolve_profile(None, train_file) == "paper-parallel"
+    assert seen[0].to_dict() == ReaderConfig.profile("paper-parallel").to_dict()
+
+
+def test_an_unknown_profile_has_one_message_wherever_it_is_named():
+    message = "unknown reader profile 'huge'; choose one of paper, paper-em, paper-fast, paper-budget, paper-parallel, quick"
+    for make in (lambda: AuditOptions(profile="huge"), lambda: ReaderConfig.profile("huge"),
+                 lambda: resolve_profile("huge", None)):
+        with pytest.raises(MRCLensError) as err:
+            make()
+        assert str(err.value) == message
 
 
 def test_one_default_seed_everywhere():
