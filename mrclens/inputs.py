@@ -14,7 +14,7 @@ reader shares:
 * their sha256 (:func:`sha256`), computed once from those bytes (``results.json`` ``inputs``, the
   language cache key, the audit's step keys);
 * what was computed from them (:func:`remember`): the parsed dataset of each way of reading it
-  (:func:`mrclens.formats.read`), the sniffed task (:func:`mrclens.tasks.detect_task`).
+  (:func:`mrclens.formats.read`), the sniffed task (:func:`mrclens.formats.detect_task`).
 
 A record is checked against the file before each use (size, modification time, inode and device
 from :func:`os.stat`): a file replaced or edited during the session is read again. Outside a session,

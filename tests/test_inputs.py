@@ -17,7 +17,7 @@ from mrclens.formats import load_dataset, read
 from mrclens.formats.base import open_text, read_text
 from mrclens.formats.detect import sniff
 from mrclens.io_utils import read_bytes, sha256_file
-from mrclens.tasks import detect_task
+from mrclens.formats import detect_task
 
 
 @pytest.fixture

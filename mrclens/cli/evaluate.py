@@ -134,7 +134,8 @@ def _swapped(data: str, predictions: str) -> bool:
     from mrclens.artifacts.predictions import read_prediction_file
     from mrclens.errors import MRCLensError
     from mrclens.formats import read
-    from mrclens.tasks import all_tasks, detect_task
+    from mrclens.formats import detect_task
+    from mrclens.tasks import all_tasks
 
     def reads_as_predictions(task: str) -> bool:
         try:
