@@ -128,17 +128,21 @@ def curve_png(curve: DetectionCurve, path: Any) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
-    for family in curve.families():
+    styles = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":")]  # families that coincide stay visible
+    for i, family in enumerate(curve.families()):
         ys = [curve.detection_rate(family, r) for r in curve.rates]
         colour = CATEGORIES[family].colour if family in CATEGORIES else "#555555"
-        ax.plot([100 * r for r in curve.rates], [100 * (y or 0) for y in ys], marker="o", color=colour, label=family)
+        marker, line = styles[i % len(styles)]
+        offset = 1.5 * (i - (len(curve.families()) - 1) / 2)  # a point apart, so equal curves do not hide
+        ax.plot([100 * r for r in curve.rates], [100 * (y or 0) + offset for y in ys], marker=marker,
+                linestyle=line, color=colour, label=family, alpha=0.9)
     flags = [curve.false_flag_rate(k) for k in ("clean", "shape")]
     flag = max((f for f in flags if f is not None), default=None)
     if flag is not None:
         ax.axhline(100 * flag, color="#3d4a57", linestyle="--", linewidth=1,
                    label=f"false flags (clean, shape): {flag:.0%}")
     ax.set_xlabel("questions carrying the planted shortcut (%)")
-    ax.set_ylabel("read \"more\" in its family (%)")
+    ax.set_ylabel("read \"more\" in its family (%; lines a point apart)")
     ax.set_ylim(-5, 105)
     ax.set_xlim(0, 105)
     ax.set_title(f"Detection curve, {curve.route} route ({len(curve.seeds)} seeds)", fontsize=10)
