@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from mrclens.scoring.model_free import dotted_get
 from mrclens.metrics.bootstrap import CONFIDENCE
 from mrclens.metrics.intervals import (abs_interval, cluster_robust_interval, effect_size_interval,
                                        max_deviation_interval, mean_interval, wilson_interval)
@@ -96,15 +97,7 @@ class FigureInterval:
 def lookup_in(data: Mapping[str, Any]) -> Lookup:
     """A lookup of dotted paths in nested dicts (``None`` where a key is absent)."""
 
-    def lookup(path: str) -> Any:
-        node: Any = data
-        for key in path.split("."):
-            if not isinstance(node, Mapping) or key not in node:
-                return None
-            node = node[key]
-        return node
-
-    return lookup
+    return lambda path: dotted_get(data, path)
 
 
 def _number(x: Any) -> bool:

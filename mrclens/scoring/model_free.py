@@ -147,7 +147,12 @@ def strata_path(path: str) -> str | None:
     return f"chance_corrected.by_sentence_count.{name}" if head == "chance_corrected" else None
 
 
-def _get(stats: Mapping[str, Any], dotted: str) -> Any:
+def dotted_get(stats: Mapping[str, Any], dotted: str) -> Any:
+    """The value at the dotted path ``dotted`` of nested mappings (``"a.b.c"``), ``None`` where a key is absent.
+
+    >>> dotted_get({"a": {"b": 1}}, "a.b"), dotted_get({"a": {"b": 1}}, "a.c")
+    (1, None)
+    """
     node: Any = stats
     for key in dotted.split("."):
         if not isinstance(node, Mapping) or key not in node:
@@ -158,9 +163,9 @@ def _get(stats: Mapping[str, Any], dotted: str) -> Any:
 
 def figure_from_stats(stats: Mapping[str, Any], path: str, kind: str, n_path: str | None) -> ReferenceFigure | None:
     """One figure of a :func:`mrclens.stats.compute_stats` result as ``(value, n, std)`` (``None`` when absent or empty)."""
-    node = _get(stats, path)
+    node = dotted_get(stats, path)
     if kind == "share":
-        n = _get(stats, n_path) if n_path else None
+        n = dotted_get(stats, n_path) if n_path else None
         if node is None or not n:
             return None
         return ReferenceFigure(value=float(node), n=int(n))
@@ -234,7 +239,7 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
         if cluster is not None:
             own.se = cluster[0]
         se = standard_error(own)
-        chance = RANK_CHANCE if strata_path(spec.path) else _get(stats, spec.chance_path) if spec.chance_path else None
+        chance = RANK_CHANCE if strata_path(spec.path) else dotted_get(stats, spec.chance_path) if spec.chance_path else None
         fig = ModelFreeFigure(category=spec.category, path=spec.path, label=spec.label, bias_when=spec.bias_when,
                               value=_r(own.value), ci_low=_r(own.value - z * se), ci_high=_r(own.value + z * se),
                               n=own.n, articles=cluster[1] if cluster is not None else None, role=spec.role,
@@ -290,7 +295,7 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
 def _stratum_counts(stats: Mapping[str, Any], path: str) -> dict[str, int]:
     """The audited data's questions per sentence-count stratum for a chance-corrected figure (``{}``: none)."""
     where = strata_path(path)
-    node = _get(stats, where) if where else None
+    node = dotted_get(stats, where) if where else None
     if not isinstance(node, Mapping):
         return {}
     return {s: int(v["n"]) for s, v in node.items() if isinstance(v, Mapping) and v.get("n")}
@@ -338,7 +343,7 @@ def standardised_reference(ref: ReferenceFigure, weights: Mapping[str, int]) -> 
 def _strata_of(stats: Mapping[str, Any], path: str) -> dict[str, tuple[int, float, float]] | None:
     """A chance-corrected figure's strata ``{stratum: (n, mean, std)}`` from ``stats`` (``None``: none there)."""
     where = strata_path(path)
-    node = _get(stats, where) if where else None
+    node = dotted_get(stats, where) if where else None
     if not isinstance(node, Mapping):
         return None
     return {s: (int(v["n"]), _r(v["mean"]), _r(v["std"] or 0.0))
