@@ -229,9 +229,13 @@ def test_every_squad_train_article_on_its_own_reads_as_english(squad_train_path)
 
 @pytest.mark.parametrize("lang, name", [("es", "Spanish"), ("ru", "Russian"), ("ar", "Arabic"), ("th", "Thai")])
 def test_xquad_is_still_refused(lang, name, tmp_path):
-    from conftest import _real
+    import os
 
-    report = file_languages(_real(f"xquad/xquad.{lang}.json.gz"), cache_dir=False)
+    shared = Path(os.environ.get("MRCLENS_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+    path = shared / "xquad" / f"xquad.{lang}.json.gz"
+    if not path.exists():
+        pytest.skip(f"real data not available: {path} is absent")
+    report = file_languages(path, cache_dir=False)
     assert not report.readable and report.language == name and report.share("contexts", name) > 95.0
 
 
