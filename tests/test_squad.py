@@ -68,7 +68,7 @@ def test_dataset_repr_is_one_line_and_len_counts_questions(tmp_path):
     number of questions (issue 44, item 6)."""
     import mrclens
 
-    from conftest import SAMPLE
+    from tests.conftest import SAMPLE
 
     ds = mrclens.load_qa_dataset(SAMPLE)
     counts = ds.counts()

@@ -415,8 +415,10 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     bias, why = combine_routes(drops, data)
     if bias in ("more", "less"):  # the route(s) that read it
         basis = ("drops and model-free" if drops == data == bias else "model-free" if data == bias else "drops")
+    elif why == "weak":  # the drops could not be read: the reader is too weak
+        basis = "drops"
     else:  # the routes compared
-        basis = ("drops and model-free" if drops not in (None, "weak") and data is not None else
+        basis = ("drops and model-free" if drops is not None and data is not None else
                  "model-free" if data is not None else "drops")
     if bias == "inconclusive":
         reason = {"weak": f"{reader} is too weak", "opposite": "the drops and the data point opposite ways",

@@ -101,12 +101,19 @@ return [document.documentElement.scrollWidth, width, out];
 def _deciding_figure(c: dict, model_free: list[dict]) -> set[str]:
     """The figure(s) that decided a category's verdict, as results.json holds them (issue 33)."""
     basis, bias = c.get("reference_basis") or "", c.get("reference_bias")
-    if bias in ("more", "in line", "less") and "drops" in basis and c.get("reference_difference") is not None:
-        return {f"{c['reference_difference']:+.1f}"}
+    def shown(f):
+        return f"{f['difference']:+.{2 if '(words)' in f['label'] else 1}f}"
+
+    if bias in ("more", "in line", "less", "inconclusive") and "drops" in basis and c.get("reference_difference") is not None:
+        return {f"{c['reference_difference']:+.1f}"}  # issue 41: an inconclusive category shows its interval too
     if bias in ("more", "less") and basis == "model-free":
-        mine = [f for f in model_free if f["category"] == c["category"] and f.get("comparison") not in (None, "in line")]
+        mine = [f for f in model_free if f["category"] == c["category"] and f.get("comparison") in ("higher", "lower")
+                and f.get("role", "verdict") == "verdict"]
         side = [f for f in mine if (f["comparison"] == f["bias_when"]) == (bias == "more")]
-        return {f"{f['difference']:+.{2 if '(words)' in f['label'] else 1}f}" for f in side}
+        return {shown(f) for f in side}
+    if bias in ("in line", "inconclusive") and basis == "model-free":  # what the data route read
+        return {shown(f) for f in model_free if f["category"] == c["category"] and f.get("role", "verdict") == "verdict"
+                and f.get("comparison") is not None}
     return {f"{c['f1_drop']:.1f}"}
 
 

@@ -110,10 +110,14 @@ def test_chance_corrected_verdicts_hold_on_shape_and_move_with_a_planted_shortcu
     for name in ("short", "long", "grouped"):
         figs = figures(plant_shape(sample3, name, seed=0)[0])
         verdict = [f for f in figs.values() if f.role == "verdict"]
-        assert len(verdict) == 3 and all(f.comparison == "in line" for f in verdict), (name, verdict)
+        # neither higher nor lower: the shape moves no deciding figure (issue 41: with 3 articles, t on 2 degrees
+        # of freedom, an interval may be too wide to claim "in line": "inconclusive")
+        assert len(verdict) == 3 and all(f.comparison in ("in line", "inconclusive") for f in verdict), (name, verdict)
         assert all(f.reference_standardised for f in verdict)
         if name == "short":  # the raw share would have read Position "more" (chance is 1/3 here)
             first = figs["answer_position.first_sentence_pct"]
-            assert first.comparison == "higher" and first.role == "description" and first.chance > 30
+            # it moved beyond its band (with 3 articles, t on 2 degrees of freedom: not provably)
+            assert first.difference > first.margin and first.comparison in ("higher", "inconclusive")
+            assert first.role == "description" and first.chance > 30
     planted = figures(plant(sample3, "position", seed=0).planted)["chance_corrected.position_rank"]
     assert planted.value == 100.0 and planted.comparison == "higher"

@@ -69,7 +69,8 @@ def test_language_ok_statistics_and_rules(spanish):
     assert free["chance_corrected"]["position_rank"]["mean"] == pytest.approx(500 / 9)
     assert "chance_corrected" not in free[NOT_COMPUTED]["sections"]
     results = {r.rule.id: r for r in evaluate_rules(load_rules(), free)}
-    assert results["answer-position"].status == "pass" and results["answer-position"].value == pytest.approx(500 / 9)
+    # the rule runs on the sentencizer's rank; 3 questions are too few to tell (issue 44: its interval holds the threshold)
+    assert results["answer-position"].status == "unsure" and results["answer-position"].value == pytest.approx(500 / 9)
     disagrees = LanguageMsg.RANK_DISAGREES.format(language="Spanish")
     assert results["similarity-rank"].status == results["keyword-rank"].status == "skip"
     assert results["similarity-rank"].reason == results["keyword-rank"].reason == disagrees
