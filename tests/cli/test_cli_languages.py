@@ -137,3 +137,23 @@ def test_xquad_check_language_ok_fails_no_rule_it_cannot_read(xquad_path, cache)
     stats = json.loads(_run("stats", xquad_path, "--language-ok", "--json").stdout)
     assert stats["language"][0]["path"] == ("none" if lang == "th" else "sentencizer")
     assert ("chance_corrected" in stats) == (lang != "th")
+
+
+def test_language_en_runs_everything_with_a_recorded_note(tmp_path, cache):
+    """Issue 42: `--language en` declares the data English: nothing is refused, every figure is computed,
+    and the note of what the detection read is on standard error and in the stats JSON."""
+    path = write_squad(tmp_path, "es")  # detected as Spanish: the declaration is what makes it run
+    res = CliRunner().invoke(main, ["stats", str(path), "--language", "en", "--json"])
+    assert res.exit_code == EXIT_OK, res.output
+    stats = json.loads(res.stdout)
+    # the figures that read English words are computed (under --language-ok they are not)
+    assert stats["question_types"] and stats["similarity"]["n"] > 0 and "not_computed" not in stats
+    [block] = stats["language"]
+    assert block["declared"] == "en" and block["language"] == "Spanish"
+    assert "read as English as declared (--language en)" in res.stderr and "Spanish" in res.stderr
+    out = tmp_path / "sets"
+    res = CliRunner().invoke(main, ["perturb", str(path), "--out", str(out), "--ablations", "e4", "--language", "en"])
+    assert res.exit_code == EXIT_OK, res.output
+    assert (out / "e4.json").exists() and "read as English as declared" in res.stderr
+    res = CliRunner().invoke(main, ["check", str(path), "--language", "en", "--language-ok"])
+    assert res.exit_code == EXIT_BAD_INPUT and "exclude each other" in res.output
