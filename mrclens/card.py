@@ -3,14 +3,29 @@
 From an audit's (or ``mrclens evaluate --out``'s) ``results.json`` (:mod:`mrclens.artifacts.results`)
 this composes
 
-* a Markdown section (:func:`card_markdown`): each bias category's verdict against the reference
-  audit (``reference_bias``, decided by ``reference_basis``: the drops, the model-free figures or
-  both) with the deciding figures and their confidence intervals, what MRCLens cannot see (the
-  README's "How to read a verdict"), and the provenance: MRCLens version, reader profile,
-  reference, bootstrap settings and the sha256 of every input file recorded in the results;
-* a Croissant RAI fragment (:func:`rai_fragment`): ``rai:dataBiases`` (one statement per bias
-  category) and ``rai:dataLimitations`` (what the audit cannot see), under the Croissant 1.0
-  ``@context`` (:data:`mrclens.artifacts.card.CROISSANT_CONTEXT`).
+* the body of a "Bias, Risks, and Limitations" section (:func:`card_body`, no heading of its own:
+  the value of the Hugging Face dataset-card template's ``bias_risks_limitations``, which the template
+  puts under its ``## Bias, Risks, and Limitations``; the body's own subsections are ``###``, siblings of
+  the template's ``### Recommendations``): one plain-language line defining each bias category
+  (:attr:`mrclens.categories.BiasCategory.definition`), a compact table of each category's verdict
+  against the reference audit (``reference_bias``, decided by ``reference_basis``: the drops, the
+  model-free figures or both), its difference with its interval, the smallest difference the audit
+  could see (``reference_mde``) and the absolute evidence; the figures behind each verdict with their
+  intervals; what MRCLens cannot see (the README's "How to read a verdict"); and the provenance:
+  MRCLens version, reader profile, reference, bootstrap settings and the sha256 of every input file
+  recorded in the results;
+* the recommendations (:func:`card_recommendations`, the template's ``bias_recommendations``): per
+  category, what to do about its verdict (:func:`mrclens.reports.glance.advice`: the category's
+  ``advice_more`` for "more", the verdict's advice otherwise);
+* the whole section (:func:`card_markdown`): the template's heading, the body, ``### Recommendations``;
+* a Croissant RAI fragment (:func:`rai_fragment`): ``rai:dataBiases`` (one statement of one or two
+  sentences per bias category, :func:`bias_statements`), ``rai:dataLimitations`` (what the audit cannot
+  see) and the figures behind each statement in ``mrclens:biasFigures`` (:func:`bias_figures`), under
+  the Croissant 1.0 ``@context`` (:data:`mrclens.artifacts.card.CROISSANT_CONTEXT`) with ``mrclens:`` bound.
+
+A category's interval against the reference is family-wise (Bonferroni over the categories read
+together); the Markdown and the JSON-LD name it with the same label (:func:`interval_label`,
+:func:`mrclens.metrics.bootstrap.family_ci_label`, e.g. ``98.75% CI (95% family-wise)``).
 
 In the Markdown, every text MRCLens did not write itself (a model name, a plug-in's category or
 ablation name, a reference name, a warning, a file name) is escaped (:func:`md_text`, :func:`md_code`):
@@ -32,14 +47,21 @@ from __future__ import annotations
 import html
 import os
 import re
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from mrclens.artifacts.card import CROISSANT_CONTEXT, card_paths, write_card
+from mrclens.artifacts.card import (CROISSANT_CONTEXT, FIGURES_PROPERTY, MRCLENS_VOCABULARY, card_paths,
+                                    write_card)
 from mrclens.artifacts.layout import RESULTS_JSON
 from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, Results, read_results
-from mrclens.categories import toward_bias
+from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
+from mrclens.reports.glance import NOT_COMPARED, advice, inconclusive_why
+
+#: The longest ``rai:dataBiases`` statement (characters) that still gets the category's definition as its
+#: second sentence; the figures are in ``mrclens:biasFigures``.
+RAI_STATEMENT_CHARS = 400
 
 #: What no MRCLens audit can see (README, "How to read a verdict"); ``{reference}`` is filled in.
 LIMITATIONS = (
@@ -67,7 +89,8 @@ def write_dataset_card(audit_dir: str | os.PathLike, out: str | os.PathLike | No
         force: replace existing card files.
 
     Returns:
-        the two paths written (Markdown, then JSON-LD).
+        the paths written: the full Markdown section, the JSON-LD, the section's body, its recommendations
+        (:meth:`mrclens.artifacts.card.CardPaths.all`).
 
     Raises:
         ArtifactError: ``results.json`` is missing or malformed.
@@ -76,8 +99,9 @@ def write_dataset_card(audit_dir: str | os.PathLike, out: str | os.PathLike | No
     results = read_results(audit_dir)
     paths = card_paths(out, audit_dir)
     source = Path(audit_dir) / RESULTS_JSON
-    return write_card(paths, card_markdown(results, str(source)), rai_fragment(results), force=force,
-                      protect=(source,))
+    return write_card(paths, card_markdown(results, str(source)), rai_fragment(results),
+                      body=card_body(results, str(source)), recommendations=card_recommendations(results),
+                      force=force, protect=(source,))
 
 
 # ---------------------------------------------------------------------------- shared pieces
@@ -208,63 +232,135 @@ def limitations(results: Results) -> list[str]:
     return out
 
 
+def interval_label(results: Results, c: CategoryResult | None = None) -> str:
+    """The label of a category's interval against the reference (family-wise: ``98.75% CI (95% family-wise)``),
+    the same in the Markdown and the JSON-LD; without ``c``, that of the first compared category (the
+    categories of one audit share it), else the results' plain level."""
+    if c is None:
+        c = next((x for x in results.categories if x.reference_confidence is not None), None)
+    return family_ci_label(c.reference_confidence if c is not None else None, results.bootstrap.confidence)
+
+
+def _verdict_key(c: CategoryResult) -> str:
+    """The verdict as :func:`mrclens.reports.glance.advice` reads it (``not compared`` without a reference)."""
+    return c.reference_bias if c.reference_bias in ("more", "in line", "less", "inconclusive") else NOT_COMPARED
+
+
+def category_advice(c: CategoryResult) -> str:
+    """What to do about the category's verdict (:func:`mrclens.reports.glance.advice`)."""
+    verdict = _verdict_key(c)
+    why = inconclusive_why(asdict(c)) if verdict == "inconclusive" else None
+    return advice(c.category, verdict, c.reference, why, c.reference_mde)
+
+
 def bias_statements(results: Results) -> list[str]:
-    """One statement per bias category (``rai:dataBiases``): verdict, basis, mean difference and CI."""
+    """One statement per bias category (``rai:dataBiases``), one or two sentences: the verdict, what decided
+    it, the difference with its interval and the smallest difference the audit sees; then, where the
+    statement stays within :data:`RAI_STATEMENT_CHARS`, the category's definition. The figures behind it
+    are in :func:`bias_figures`."""
     out = []
     for c in results.categories:
         text = f"{c.category} bias: {category_verdict(c)}"
         if c.reference_basis:
             text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
         if c.reference_difference is not None:
-            label = family_ci_label(c.reference_confidence, results.bootstrap.confidence)
             text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
-                     f"of the baseline score ({label} "
+                     f"of the baseline score ({interval_label(results, c)} "
                      f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")
         if c.reference_mde is not None:
-            text += (f"; the audit sees differences of {_num(c.reference_mde)} points or more (80 % power) and reads "
-                     f"'in line' only within ±{_num(c.reference_band)}")
-        figures = deciding_figures(results, c)
-        if figures:
-            text += ". Figures: " + "; ".join(figures)
-        out.append(text + f". Measured by MRCLens {results.mrclens_version} with the {reader_description(results)}.")
+            text += f"; the audit sees differences of {_num(c.reference_mde)} points or more"
+        text += "."
+        definition = get_category(c.category).definition
+        if len(text) + 1 + len(definition) <= RAI_STATEMENT_CHARS:
+            text += " " + definition
+        out.append(text)
+    return out
+
+
+def bias_figures(results: Results) -> list[dict[str, Any]]:
+    """The figures behind each ``rai:dataBiases`` statement (``mrclens:biasFigures``), one object per category
+    in the statements' order: the verdict and its basis, the difference (points of percent of the baseline
+    score, ``+`` towards the bias) with its interval and that interval's level and label, the smallest
+    difference the audit sees (``mde``, 80 % power) and the band of "in line", the absolute evidence, and
+    each compared ablation and model-free figure with its interval (``None`` where a figure is missing)."""
+    out = []
+    for c in results.categories:
+        ablations = []
+        for a in results.ablations:
+            if a.category != c.category or a.control_of is not None or a.reference_bias is None:
+                continue
+            d, low, high = ((None, None, None) if a.reference_difference is None else
+                            toward_bias(a.reference_difference, a.reference_difference_ci_low,
+                                        a.reference_difference_ci_high, a.bias_signal))
+            ablations.append({"id": a.id, "name": a.name, "figure": a.reference_figure, "value": a.compared_value,
+                              "reference_value": a.reference_value, "difference": d, "ci_low": low,
+                              "ci_high": high, "comparison": a.reference_bias})
+        figures = [{"path": f.path, "label": f.label, "value": f.value, "ci_low": f.ci_low, "ci_high": f.ci_high,
+                    "n": f.n, "reference_value": f.reference_value, "difference": f.difference,
+                    "difference_ci_low": f.difference_ci_low, "difference_ci_high": f.difference_ci_high,
+                    "difference_confidence": f.difference_confidence, "comparison": f.comparison, "role": f.role}
+                   for f in results.model_free if f.category == c.category]
+        out.append({"category": c.category, "definition": get_category(c.category).definition,
+                    "verdict": c.reference_bias, "reference": c.reference, "basis": c.reference_basis,
+                    "difference": c.reference_difference, "ci_low": c.reference_difference_ci_low,
+                    "ci_high": c.reference_difference_ci_high, "confidence": c.reference_confidence,
+                    "interval": interval_label(results, c) if c.reference_difference is not None else None,
+                    "mde": c.reference_mde, "band": c.reference_band, "evidence": c.evidence,
+                    "unit": "points of percent of the baseline " + results.metric, "ablations": ablations,
+                    "model_free": figures})
     return out
 
 
 # ---------------------------------------------------------------------------- the two documents
 def rai_fragment(results: Results) -> dict[str, Any]:
-    """The Croissant RAI fragment: ``{"@context", "rai:dataBiases", "rai:dataLimitations"}``.
+    """The Croissant RAI fragment: ``{"@context", "rai:dataBiases", "rai:dataLimitations", "mrclens:biasFigures"}``.
 
-    The first limitation says that the statements are an automated draft to review."""
+    The ``@context`` is Croissant 1.0's with ``mrclens:`` bound to :data:`MRCLENS_VOCABULARY` and
+    ``mrclens:biasFigures`` typed ``@json`` (one JSON literal, :func:`bias_figures`). The first limitation
+    says that the statements are an automated draft to review, by which reader they were measured and
+    where their figures are."""
     draft = (f"These statements were drafted by MRCLens {results.mrclens_version} from an automated audit "
-             f"({results.created}); review and edit them before publishing: they are not a certificate.")
-    return {"@context": dict(CROISSANT_CONTEXT), "rai:dataBiases": bias_statements(results),
-            "rai:dataLimitations": [draft, *limitations(results)]}
+             f"({results.created}) with the {reader_description(results)}; review and edit them before publishing: "
+             f"they are not a certificate. Their figures are in {FIGURES_PROPERTY}.")
+    context = {**CROISSANT_CONTEXT, "mrclens": MRCLENS_VOCABULARY, FIGURES_PROPERTY: {"@type": "@json"}}
+    return {"@context": context, "rai:dataBiases": bias_statements(results),
+            "rai:dataLimitations": [draft, *limitations(results)], FIGURES_PROPERTY: bias_figures(results)}
 
 
 def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
-    """The Markdown "Bias, Risks, and Limitations" section (``##`` heading, as in the Hugging Face
-    dataset-card template) with its subsections: the verdicts, the deciding figures, what MRCLens
-    cannot see, and the provenance."""
-    level = _level(results)
-    lines = ["## Bias, Risks, and Limitations", "",
-             "> " + _DRAFT.format(version=md_text(results.mrclens_version), created=md_text(results.created)), "",
+    """The whole Markdown "Bias, Risks, and Limitations" section as the Hugging Face dataset-card template
+    lays it out: its ``##`` heading, :func:`card_body`, ``### Recommendations`` and :func:`card_recommendations`."""
+    return ("## Bias, Risks, and Limitations\n\n" + card_body(results, source) + "\n### Recommendations\n\n"
+            + card_recommendations(results))
+
+
+def card_body(results: Results, source: str = RESULTS_JSON) -> str:
+    """The section's body without a heading of its own (the template's ``bias_risks_limitations``): the draft
+    note, the categories defined, the compact table and the figures behind it, what MRCLens cannot see,
+    and the provenance (``###`` subsections)."""
+    label = interval_label(results)
+    lines = ["> " + _DRAFT.format(version=md_text(results.mrclens_version), created=md_text(results.created)), "",
              "### Shortcut biases measured by MRCLens", "",
-             f"Each bias category was read against {md_text(reference_name(results))} audited with the same reader "
-             f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
-             f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
-             f"towards the bias, with its {level} confidence interval (family-wise over the tests read together); "
-             f"\"in line\" needs that interval inside ±{_num(_band(results))} points, and \"Sees\" is the smallest "
-             f"difference the audit detects with 80 % power: a smaller shortcut can be there unseen.", "",
-             "| Bias category | Against the reference | Decided by | Difference | Sees (80 % power) | Absolute evidence |",
-             "|---|---|---|---|---|---|"]
+             f"A shortcut bias lets a reader find answers without reading. MRCLens probes these "
+             f"categories:", ""]
+    lines += [f"- **{md_text(c.category)}**: {md_text(get_category(c.category).definition)}" for c in results.categories]
+    lines += ["", f"Each category was read against {md_text(reference_name(results))} audited with the same reader "
+              f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
+              f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
+              f"towards the bias, with its interval ({label}); \"in line\" needs that interval inside "
+              f"±{_num(_band(results))} points, and \"Sees\" is the smallest difference the audit detects with "
+              f"80 % power: a smaller shortcut can be there unseen.", "",
+              f"| Bias category | Verdict | Difference ({label}) | Sees (80 % power) | Absolute evidence |",
+              "|---|---|---|---|---|"]
     for c in results.categories:
         diff = (f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
                 if c.reference_difference is not None else "n/a")
         sees = f"{_num(c.reference_mde)} or more" if c.reference_mde is not None else "n/a"
-        lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c))} "
-                     f"| {md_text(_BASIS.get(c.reference_basis or '', 'n/a'))} | {diff} | {sees} | {md_text(c.evidence or 'n/a')} |")
+        basis = f" (by the {_BASIS[c.reference_basis]})" if c.reference_basis in _BASIS else ""
+        lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c) + basis)} | {diff} | {sees} "
+                     f"| {md_text(c.evidence or 'n/a')} |")
     if not results.categories:
-        lines.append("| (none) | no category was evaluated | | | | |")
+        lines.append("| (none) | no category was evaluated | | | |")
     lines += ["", "The figures behind each verdict:", ""]
     for c in results.categories:
         figures = deciding_figures(results, c)
@@ -273,6 +369,19 @@ def card_markdown(results: Results, source: str = RESULTS_JSON) -> str:
     lines += ["", "### What MRCLens cannot see", ""] + [f"- {md_text(t)}" for t in limitations(results)]
     lines += [f"- Warning recorded by the audit: {md_text(w)}" for w in results.warnings]
     lines += ["", "### Provenance", "", *_provenance(results, source)]
+    return "\n".join(lines) + "\n"
+
+
+def card_recommendations(results: Results) -> str:
+    """The section's recommendations (the template's ``bias_recommendations``): per category, its verdict and
+    what to do about it (:func:`category_advice`), then the reminder that a verdict is not a certificate."""
+    lines = [f"- **{md_text(c.category)}** ({md_text(category_verdict(c))}): {md_text(category_advice(c))}"
+             for c in results.categories]
+    if not lines:
+        lines = ["- No bias category was evaluated: audit the data with `mrclens audit` to get recommendations."]
+    lines += ["", "These recommendations follow from one audit with one reader "
+              f"({md_text(reader_description(results))}); a category in line with the reference may still be "
+              "biased in absolute terms, and shortcuts no ablation probes are not measured."]
     return "\n".join(lines) + "\n"
 
 

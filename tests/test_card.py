@@ -10,7 +10,8 @@ import pytest
 from mrclens.metrics.bootstrap import family_ci_label
 from click.testing import CliRunner
 
-from mrclens.artifacts.card import CARD_MARKDOWN, CARD_RAI, CROISSANT_CONTEXT, read_rai_fragment
+from mrclens.artifacts.card import (CARD_BODY, CARD_MARKDOWN, CARD_RAI, CARD_RECOMMENDATIONS, CROISSANT_CONTEXT,
+                                    FIGURES_PROPERTY, read_rai_fragment)
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
 from mrclens.artifacts.results import AuditRecord, ModelFreeFigure, read_results
 from mrclens.cli import main
@@ -49,12 +50,12 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
     out = tmp_path / "card"
     r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out)])
     assert r.exit_code == 0, r.output
-    assert r.output.split() == [str(out / CARD_MARKDOWN), str(out / CARD_RAI)]
+    assert r.output.split() == [str(out / name) for name in (CARD_MARKDOWN, CARD_RAI, CARD_BODY, CARD_RECOMMENDATIONS)]
     text = (out / CARD_MARKDOWN).read_text()
     assert text.startswith("## Bias, Risks, and Limitations\n")
     assert "not a certificate" in text and "MRCLens " + results.mrclens_version in text
     row = next(line for line in text.splitlines() if line.startswith("| Similarity |"))
-    assert "more than SQuAD v1.1" in row and similarity.evidence in row
+    assert "more than SQuAD v1.1 (by the model-free figures)" in row and similarity.evidence in row
     assert f"{similarity.reference_difference:+.1f}" in row
     e1 = results.ablation("e1")
     assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
@@ -87,6 +88,7 @@ def test_rai_fragment_validates_as_part_of_a_croissant_record(audit_dir, tmp_pat
     assert not dataset.metadata.ctx.issues.errors and not dataset.metadata.ctx.issues.warnings
     biases = dataset.metadata.data_biases
     assert [b.split(" bias:")[0] for b in biases] == [c.category for c in read_results(audit_dir).categories]
+    assert [f["category"] for f in fragment[FIGURES_PROPERTY]] == [c.category for c in read_results(audit_dir).categories]
     assert any(b.startswith("Similarity bias: more than SQuAD v1.1 (decided by the") for b in biases)
     # a category's interval against the reference is named at its own (family-wise) level
     compared = [c for c in read_results(audit_dir).categories if c.reference_difference is not None]
@@ -133,7 +135,7 @@ def test_a_new_evaluation_into_the_folder_removes_the_card_of_the_results_it_rep
     r = runner.invoke(main, [*evaluate, "--seed", "1"])
     assert r.exit_code == 0, r.output
     assert read_results(ev).bootstrap.seed == 1
-    assert not (ev / CARD_MARKDOWN).exists() and not (ev / CARD_RAI).exists()
+    assert not any((ev / name).exists() for name in (CARD_MARKDOWN, CARD_RAI, CARD_BODY, CARD_RECOMMENDATIONS))
     assert f"removed {CARD_MARKDOWN}, {CARD_RAI}" in r.output and f"mrclens card {ev}" in r.output
     assert (tmp_path / "mine.md").read_text() == "my notes\n"
     r = runner.invoke(main, ["card", str(ev)])  # drafted again, from the new results, without --force
@@ -160,9 +162,9 @@ def test_markdown_escapes_the_names_it_did_not_write(audit_dir):
     assert "&lt;img src=x onerror=alert(1)&gt;" in text
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows[0].startswith("| Bias category |") and len(rows) == 1 + len(results.categories)
-    for row in rows:  # every row has the header's six cells: no unescaped | inside a cell
-        assert len(re.split(r"(?<!\\)\|", row)) == 8, row
-    assert "| Similarity \\| odd | more than SQuAD v1.1 |" in text
+    for row in rows:  # every row has the header's five cells: no unescaped | inside a cell
+        assert len(re.split(r"(?<!\\)\|", row)) == 7, row
+    assert "| Similarity \\| odd | more than SQuAD v1.1 (by the model-free figures) |" in text
     markdown_it = pytest.importorskip("markdown_it")
     html = markdown_it.MarkdownIt("commonmark").enable("table").render(text)
     assert "<img" not in html and "Similarity | odd" in html
@@ -173,10 +175,93 @@ def test_out_with_a_dot_that_is_not_a_file_type_is_a_folder(audit_dir, tmp_path)
     out = tmp_path / "out" / "card.v2"
     r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out)])
     assert r.exit_code == 0, r.output
-    assert (out / CARD_MARKDOWN).is_file() and (out / CARD_RAI).is_file()
+    assert all((out / name).is_file() for name in (CARD_MARKDOWN, CARD_RAI, CARD_BODY, CARD_RECOMMENDATIONS))
     r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "notes.markdown")])
     assert r.exit_code == 0 and (tmp_path / "notes.markdown").read_text().startswith("## Bias, Risks")
-    assert (tmp_path / "notes.rai.jsonld").is_file()
+    assert (tmp_path / "notes.rai.jsonld").is_file() and (tmp_path / "notes-body.markdown").is_file()
     for taken in ("notes.txt", "page.html"):  # a file name of another type is still refused, nothing written
         r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / taken)])
         assert r.exit_code == 2 and "ending in .md" in r.output and not (tmp_path / taken).exists()
+
+
+# ---------------------------------------------------------------------------- issue 44, item 4: a card to paste
+def _sentences(text):
+    """Sentences of a statement: a stop followed by a space and a capital (``v1.1`` and ``+22.5`` are not stops)."""
+    return [t for t in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text.strip()) if t]
+
+
+def test_body_and_recommendations_go_through_the_hugging_face_template_as_they_are(audit_dir, tmp_path):
+    """The body and the recommendations are the template's `bias_risks_limitations` and `bias_recommendations`:
+    pasted unchanged, the card has one "Bias, Risks, and Limitations" heading, each category's definition and
+    verdict, and a Recommendations section with each category's advice."""
+    hub = pytest.importorskip("huggingface_hub")
+    from mrclens.card import category_advice, category_verdict
+    from mrclens.categories import get_category
+
+    out = tmp_path / "card"
+    assert CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out)]).exit_code == 0
+    body, recs = (out / CARD_BODY).read_text(), (out / CARD_RECOMMENDATIONS).read_text()
+    assert not re.search(r"^#{1,2} ", body, re.M) and not re.search(r"^#{1,3} ", recs, re.M)
+    card = hub.DatasetCard.from_template(hub.DatasetCardData(), bias_risks_limitations=body,
+                                         bias_recommendations=recs)
+    text = str(card)
+    assert len(re.findall(r"^#+ Bias, Risks, and Limitations\s*$", text, re.M)) == 1
+    section = text.split("## Bias, Risks, and Limitations", 1)[1].split("\n## ", 1)[0]
+    assert body.strip() in section
+    recommendations = section.split("### Recommendations", 1)[1]
+    assert recs.strip() in recommendations
+    assert "More information needed" not in section and "[More Information Needed]" not in section
+    results = read_results(audit_dir)
+    assert len(results.categories) >= 2
+    for c in results.categories:
+        assert get_category(c.category).definition in section, c.category
+        row = next(line for line in section.splitlines() if line.startswith(f"| {c.category} |"))
+        assert category_verdict(c) in row
+        assert f"- **{c.category}** ({category_verdict(c)}): {category_advice(c)}" in recommendations
+    similarity = next(c for c in results.categories if c.category == "Similarity")
+    assert get_category("Similarity").advice_more in recommendations and similarity.reference_bias == "more"
+    # the full section is the template's heading, the body and the recommendations, nothing else
+    full = (out / CARD_MARKDOWN).read_text()
+    assert full == f"## Bias, Risks, and Limitations\n\n{body}\n### Recommendations\n\n{recs}"
+
+
+def test_rai_statements_are_short_and_their_figures_are_structured(audit_dir, tmp_path):
+    assert CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "c.md")]).exit_code == 0
+    fragment = read_rai_fragment(tmp_path / "c.rai.jsonld")
+    results = read_results(audit_dir)
+    for statement in fragment["rai:dataBiases"]:
+        assert len(statement) <= 400 and 1 <= len(_sentences(statement)) <= 2, statement
+        assert statement.count(" CI ") <= 1, statement  # the category's interval, not every figure's
+    figures = {f["category"]: f for f in fragment[FIGURES_PROPERTY]}
+    for c in results.categories:
+        f = figures[c.category]
+        assert (f["verdict"], f["basis"], f["difference"], f["ci_low"], f["ci_high"], f["mde"], f["evidence"]) == (
+            c.reference_bias, c.reference_basis, c.reference_difference, c.reference_difference_ci_low,
+            c.reference_difference_ci_high, c.reference_mde, c.evidence)
+        assert f["confidence"] == c.reference_confidence
+        compared = [a for a in results.ablations if a.category == c.category and a.control_of is None
+                    and a.reference_bias is not None]
+        assert [a["id"] for a in f["ablations"]] == [a.id for a in compared]
+    e1 = next(a for a in figures["Similarity"]["ablations"] if a["id"] == "e1")
+    assert (e1["value"], e1["reference_value"]) == (results.ablation("e1").compared_value, 10.0)
+    e4 = next(a for a in figures["Question"]["ablations"] if a["id"] == "e4")  # a small-drop ablation, towards the bias
+    assert e4["difference"] == pytest.approx(-results.ablation("e4").reference_difference)
+    fig = figures["Similarity"]["model_free"][0]
+    assert (fig["value"], fig["reference_value"], fig["difference"]) == (98.0, 80.6, 17.4)
+
+
+def test_the_markdown_names_the_category_intervals_as_the_json_ld_does(audit_dir, tmp_path):
+    """One interval label everywhere: the categories' intervals are family-wise, and the Markdown says so with
+    the label the JSON-LD uses (it said "95 %" for the numbers the JSON-LD called "98.33% CI (95% family-wise)")."""
+    assert CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "c.md")]).exit_code == 0
+    fragment = read_rai_fragment(tmp_path / "c.rai.jsonld")
+    labels = {f["interval"] for f in fragment[FIGURES_PROPERTY] if f["interval"]}
+    assert len(labels) == 1
+    label = labels.pop()
+    assert "family-wise" in label
+    assert all(f"({label} " in s for s in fragment["rai:dataBiases"] if "mean difference" in s)
+    body = (tmp_path / "c-body.md").read_text()
+    header = next(line for line in body.splitlines() if line.startswith("| Bias category |"))
+    assert re.search(r"\| Difference \((.+?)\) \|", header).group(1) == label
+    assert f"with its interval ({label})" in body
+    assert "95 % confidence interval" not in body and "95% confidence interval" not in body

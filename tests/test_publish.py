@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mrclens.artifacts.card import CARD_MARKDOWN, CARD_RAI
+from mrclens.artifacts.card import CARD_BODY, CARD_MARKDOWN, CARD_RAI, CARD_RECOMMENDATIONS
 from mrclens.artifacts.layout import REPORT_HTML, RESULTS_JSON
 from mrclens.publish import write_outputs
 from mrclens.scoring.evaluate import evaluate_perturbed
@@ -16,9 +16,12 @@ def test_rewriting_the_results_without_a_report_removes_the_old_report_and_card(
     assert (out / REPORT_HTML) in written and (out / REPORT_HTML).is_file()
     (out / CARD_MARKDOWN).write_text("## Bias, Risks, and Limitations\n")
     (out / CARD_RAI).write_text("{}")
+    (out / CARD_BODY).write_text("body\n")
+    (out / CARD_RECOMMENDATIONS).write_text("- advice\n")
     (out / "notes.txt").write_text("mine")
     second = evaluate_perturbed(perturbed, predictions, results_dir=out, n_resamples=50, seed=1, progress=False)
     written = write_outputs(second, out, report=False)
     assert (out / RESULTS_JSON) in written and (out / REPORT_HTML) not in written
-    assert not (out / REPORT_HTML).exists() and not (out / CARD_MARKDOWN).exists() and not (out / CARD_RAI).exists()
+    assert not (out / REPORT_HTML).exists()
+    assert not any((out / name).exists() for name in (CARD_MARKDOWN, CARD_RAI, CARD_BODY, CARD_RECOMMENDATIONS))
     assert (out / "notes.txt").read_text() == "mine"

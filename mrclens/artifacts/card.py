@@ -1,18 +1,26 @@
 """The dataset-card files of ``mrclens card``: one writer, one reader.
 
-``mrclens card AUDIT_DIR`` drafts two files from an audit's ``results.json`` (the text is composed
+``mrclens card AUDIT_DIR`` drafts four files from an audit's ``results.json`` (the text is composed
 by :mod:`mrclens.card`; this module only places, writes and reads them):
 
 * ``bias-card.md`` — a Markdown "Bias, Risks, and Limitations" section, the heading the Hugging
-  Face dataset-card template uses (``datasetcard_template.md``), for the dataset's authors to edit;
+  Face dataset-card template uses (``datasetcard_template.md``), with its ``### Recommendations``,
+  for the dataset's authors to edit and paste into a card they write by hand;
+* ``bias-card-body.md`` and ``bias-card-recommendations.md`` — the same section's body (no heading
+  of its own) and its recommendations, the values of the template's ``bias_risks_limitations`` and
+  ``bias_recommendations`` variables (``huggingface_hub.DatasetCard.from_template(card_data,
+  bias_risks_limitations=…, bias_recommendations=…)`` takes them as they are);
 * ``bias-card.rai.jsonld`` — a Croissant RAI fragment: a JSON-LD object with the Croissant 1.0
   ``@context`` (:data:`CROISSANT_CONTEXT`, which binds ``rai:`` to the RAI vocabulary
   ``http://mlcommons.org/croissant/RAI/``) and the two RAI properties ``rai:dataBiases`` and
   ``rai:dataLimitations`` (lists of text), to merge into the dataset's Croissant record
-  (``croissant.json``). Source: "Croissant RAI Specification" 1.0, MLCommons 2024.
+  (``croissant.json``), and the figures behind each ``rai:dataBiases`` statement as one JSON literal,
+  ``mrclens:biasFigures`` (:data:`FIGURES_PROPERTY`; ``mrclens:`` bound to :data:`MRCLENS_VOCABULARY`).
+  Source: "Croissant RAI Specification" 1.0, MLCommons 2024.
 
 Where they go (:func:`card_paths`): ``--out NAME.md`` (or ``.markdown``) gets the Markdown under
-that name and the fragment beside it (``NAME.rai.jsonld``); any other ``--out`` is a folder that
+that name and the others beside it (``NAME-body.md``, ``NAME-recommendations.md``, ``NAME.rai.jsonld``);
+any other ``--out`` is a folder that
 gets both files under their names (``out/card.v2`` too), except an existing file and a name ending
 in another file type's suffix (``notes.txt``, ``card.html``: a file name, but not Markdown), which
 are refused; no ``--out``: the audit directory. An existing
@@ -20,8 +28,10 @@ file is replaced only with ``force`` (:func:`write_card`); each file is written 
 
 Examples:
     >>> paths = card_paths("card/notes.md", "audit")
-    >>> paths.markdown.as_posix(), paths.rai.as_posix()
-    ('card/notes.md', 'card/notes.rai.jsonld')
+    >>> paths.markdown.as_posix(), paths.rai.as_posix(), paths.body.as_posix()
+    ('card/notes.md', 'card/notes.rai.jsonld', 'card/notes-body.md')
+    >>> card_paths(None, "audit").recommendations.as_posix()
+    'audit/bias-card-recommendations.md'
     >>> card_paths(None, "audit").rai.as_posix()
     'audit/bias-card.rai.jsonld'
     >>> card_paths("out/card.v2", "audit").markdown.as_posix()
@@ -46,6 +56,18 @@ from mrclens.io_utils import atomic_write_json, atomic_write_text
 CARD_MARKDOWN = "bias-card.md"
 #: The Croissant RAI fragment's file name in an output folder.
 CARD_RAI = "bias-card.rai.jsonld"
+#: The name ending of the section's body (the template's ``bias_risks_limitations``), beside the Markdown.
+BODY_SUFFIX = "-body"
+#: The name ending of the recommendations (the template's ``bias_recommendations``), beside the Markdown.
+RECOMMENDATIONS_SUFFIX = "-recommendations"
+#: The section's body file name in an output folder.
+CARD_BODY = "bias-card" + BODY_SUFFIX + ".md"
+#: The recommendations file name in an output folder.
+CARD_RECOMMENDATIONS = "bias-card" + RECOMMENDATIONS_SUFFIX + ".md"
+#: The IRI the ``mrclens:`` prefix of the fragment stands for (MRCLens's own terms; no vocabulary is published).
+MRCLENS_VOCABULARY = "urn:mrclens:"
+#: The fragment's property holding each category's figures (a JSON literal: a list of objects, one per category).
+FIGURES_PROPERTY = "mrclens:biasFigures"
 #: The RAI vocabulary (Croissant RAI 1.0).
 RAI_VOCABULARY = "http://mlcommons.org/croissant/RAI/"
 #: The RAI properties the fragment holds, each a list of text.
@@ -100,14 +122,22 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class CardPaths:
-    """Where the two card files go."""
+    """Where the card files go: the full section, the fragment, the section's body and its recommendations."""
 
     markdown: Path
     rai: Path
+    body: Path
+    recommendations: Path
 
-    def all(self) -> tuple[Path, Path]:
-        """Both paths, Markdown first."""
-        return (self.markdown, self.rai)
+    def all(self) -> tuple[Path, Path, Path, Path]:
+        """Every path: the full Markdown section, the JSON-LD, the body, the recommendations."""
+        return (self.markdown, self.rai, self.body, self.recommendations)
+
+
+def _beside(markdown: Path, rai: Path) -> CardPaths:
+    """The paths of a card whose full section is ``markdown``: the body and recommendations beside it."""
+    return CardPaths(markdown, rai, markdown.with_name(markdown.stem + BODY_SUFFIX + markdown.suffix),
+                     markdown.with_name(markdown.stem + RECOMMENDATIONS_SUFFIX + markdown.suffix))
 
 
 #: The suffixes of a Markdown file name given as ``--out``.
@@ -125,7 +155,7 @@ def _is_file_name(path: Path) -> bool:
 
 
 def card_paths(out: str | os.PathLike | None, audit_dir: str | os.PathLike) -> CardPaths:
-    """The card's two paths for ``--out`` (see the module docstring).
+    """The card's paths for ``--out`` (see the module docstring).
 
     Raises:
         OutputError: ``out`` is an existing file that is not Markdown, or names another file type
@@ -136,16 +166,20 @@ def card_paths(out: str | os.PathLike | None, audit_dir: str | os.PathLike) -> C
     else:
         out = Path(out)
         if out.suffix.lower() in MARKDOWN_SUFFIXES and not out.is_dir():
-            return CardPaths(out, out.with_name(out.stem + ".rai.jsonld"))
+            return _beside(out, out.with_name(out.stem + ".rai.jsonld"))
         if not out.is_dir() and (out.exists() or _is_file_name(out)):
             raise OutputError(f"--out {out}: give a folder, or a Markdown file name ending in .md")
         folder = out
-    return CardPaths(folder / CARD_MARKDOWN, folder / CARD_RAI)
+    return _beside(folder / CARD_MARKDOWN, folder / CARD_RAI)
 
 
-def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, force: bool = False,
-               protect: tuple[str | os.PathLike, ...] = ()) -> list[Path]:
-    """Write the Markdown section and the RAI fragment (each atomically; the folder is created).
+def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, body: str, recommendations: str,
+               force: bool = False, protect: tuple[str | os.PathLike, ...] = ()) -> list[Path]:
+    """Write the Markdown section, the RAI fragment, the section's body and its recommendations (each
+    atomically; the folder is created).
+
+    Returns:
+        the paths written, in the order of :meth:`CardPaths.all`.
 
     Raises:
         OutputError: a file exists already and ``force`` is off (nothing is written), or a path
@@ -157,13 +191,18 @@ def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, for
         names = ", ".join(str(p) for p in existing)
         raise OutputError(f"{names} exist{'s' if len(existing) == 1 else ''} already; choose another --out "
                           f"or pass --force to replace {'it' if len(existing) == 1 else 'them'}")
-    text = markdown if markdown.endswith("\n") else markdown + "\n"
-    return [atomic_write_text(paths.markdown, text, protect=protect),
-            atomic_write_json(paths.rai, fragment, indent=2, protect=protect)]
+    def text(t: str) -> str:
+        return t if t.endswith("\n") else t + "\n"
+
+    return [atomic_write_text(paths.markdown, text(markdown), protect=protect),
+            atomic_write_json(paths.rai, fragment, indent=2, protect=protect),
+            atomic_write_text(paths.body, text(body), protect=protect),
+            atomic_write_text(paths.recommendations, text(recommendations), protect=protect)]
 
 
 def remove_stale_card(folder: str | os.PathLike) -> list[Path]:
-    """Remove the card files in ``folder`` (:data:`CARD_MARKDOWN`, :data:`CARD_RAI`: where ``mrclens card``
+    """Remove the card files in ``folder`` (:data:`CARD_MARKDOWN`, :data:`CARD_RAI`, :data:`CARD_BODY`,
+    :data:`CARD_RECOMMENDATIONS`: where ``mrclens card``
     writes them without ``--out``) when a new ``results.json`` replaces the one they were drafted from,
     with one warning that names them and says how to draft them again. A card written elsewhere
     (``--out``) is not tracked and not touched.
@@ -174,7 +213,7 @@ def remove_stale_card(folder: str | os.PathLike) -> list[Path]:
     Raises:
         OutputError: a card file cannot be removed (the folder would hold a card of other results).
     """
-    stale = [p for p in (Path(folder) / CARD_MARKDOWN, Path(folder) / CARD_RAI) if p.is_file()]
+    stale = [p for p in card_paths(None, folder).all() if p.is_file()]
     for path in stale:
         try:
             path.unlink()

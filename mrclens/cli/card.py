@@ -14,16 +14,20 @@ log = logging.getLogger(__name__)
 @click.command(epilog=example("mrclens card audit-squad --out card/"))
 @click.argument("audit_dir", metavar="AUDIT_DIR", type=click.Path(exists=True, file_okay=False))
 @click.option("--out", "out", type=click.Path(), default=None, metavar="FOLDER|FILE.md",
-              help="Folder (gets bias-card.md and bias-card.rai.jsonld; any name, e.g. card.v2, that does not "
-                   "end in a file type such as .txt) or Markdown file name ending in .md or .markdown "
-                   "(the JSON-LD goes beside it as NAME.rai.jsonld) [default: AUDIT_DIR].")
+              help="Folder (gets bias-card.md, bias-card-body.md, bias-card-recommendations.md and "
+                   "bias-card.rai.jsonld; any name, e.g. card.v2, that does not end in a file type such as .txt) "
+                   "or Markdown file name ending in .md or .markdown (the others go beside it as NAME-body.md, "
+                   "NAME-recommendations.md and NAME.rai.jsonld) [default: AUDIT_DIR].")
 @click.option("--force", is_flag=True, help="Replace card files that exist already.")
 @verbosity_options
 def card(audit_dir: str, out: str | None, force: bool) -> None:
     """Draft the "Bias, Risks, and Limitations" section of a dataset card from AUDIT_DIR/results.json:
-    a Markdown section (each bias category's verdict against the reference with its deciding figures
-    and CIs, what MRCLens cannot see, tool version, reader profile, data checksums) and a Croissant
-    RAI JSON-LD fragment (rai:dataBiases, rai:dataLimitations) to merge into croissant.json.
+    a Markdown section (each bias category defined in one line, its verdict against the reference in a
+    compact table with its deciding figures and intervals, what MRCLens cannot see, tool version,
+    reader profile, data checksums, and Recommendations from each verdict's advice); the same section's
+    body and recommendations as two files to paste into the Hugging Face dataset-card template
+    (bias_risks_limitations, bias_recommendations); and a Croissant RAI JSON-LD fragment
+    (rai:dataBiases, rai:dataLimitations, the figures in mrclens:biasFigures) to merge into croissant.json.
 
     Both are drafts for the dataset's authors to edit, not a certificate. Prints the paths written.
     """

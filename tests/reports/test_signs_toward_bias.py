@@ -49,7 +49,7 @@ def test_the_verdict_card_says_a_small_drop_is_the_bias(question_more):
 
 
 def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(question_more):
-    from mrclens.card import bias_statements
+    from mrclens.card import bias_figures, bias_statements, card_body
     from mrclens.reports.forest import results_rows
     from mrclens.reports.report import reference_short, reference_text
     from mrclens.reports.table import format_table
@@ -68,8 +68,14 @@ def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(quest
     assert reference_short(e1) == f"{e1['reference_difference']:+.1f} [{e1['reference_difference_ci_low']:+.1f}, " \
                                   f"{e1['reference_difference_ci_high']:+.1f}]"
 
+    # the card: the e4 figure line of its Markdown, and the figures behind the RAI statement (issue 44, item 4:
+    # the statement itself is one or two sentences, its figures in mrclens:biasFigures)
+    card = card_body(question_more)
+    assert "difference towards the bias +42.7 (95% CI +21.2 to +64.2): more" in card
     statement = next(s for s in bias_statements(question_more) if s.startswith("Question"))
-    assert "difference towards the bias +42.7 (95% CI +21.2 to +64.2): more" in statement, statement
-    assert "-42.7" not in statement
+    e4_figures = next(a for f in bias_figures(question_more) if f["category"] == "Question"
+                      for a in f["ablations"] if a["id"] == "e4")
+    assert f"{e4_figures['difference']:+.1f} [{e4_figures['ci_low']:+.1f}, {e4_figures['ci_high']:+.1f}]" == toward
+    assert "-42.7" not in statement and "-42.7" not in card
     reading = next(a.reading for a in question_more.ablations if a.id == "e4")
     assert "difference towards the bias +42.7" in reading and "-42.7" not in reading, reading
