@@ -213,13 +213,10 @@ def remove_stale_card(folder: str | os.PathLike) -> list[Path]:
     Raises:
         OutputError: a card file cannot be removed (the folder would hold a card of other results).
     """
+    from mrclens.artifacts.folders import remove_entries
+
     stale = [p for p in card_paths(None, folder).all() if p.is_file()]
-    for path in stale:
-        try:
-            path.unlink()
-        except OSError as err:
-            raise OutputError(f"cannot remove {path}, drafted from the results.json this run replaced: "
-                              f"{err.strerror or err}; remove it, or choose another --out") from None
+    remove_entries(stale, "drafted from the results.json this run replaced")
     if stale:
         log.warning(f"{folder}: removed {', '.join(p.name for p in stale)}, drafted by `mrclens card` from the "
                     f"results.json this run replaced; run `mrclens card {folder}` to draft the card of the new results")

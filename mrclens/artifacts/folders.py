@@ -202,20 +202,29 @@ def remove_stale(folder: str | os.PathLike, kind: FolderKind, written: Iterable[
         OutputError: an entry cannot be removed (the message names it: the folder would mix runs).
     """
     stale = stale_entries(folder, kind, written)
-    for path in stale:
+    remove_entries(stale, f"left by an earlier `mrclens {kind.command}` run and not written by this one")
+    if stale:
+        names = ", ".join(p.name for p in stale[:8]) + (f" and {len(stale) - 8} more" if len(stale) > 8 else "")
+        log.warning(f"{folder}: removed {len(stale)} entr{'y' if len(stale) == 1 else 'ies'} of an earlier "
+                    f"`mrclens {kind.command}` run that this run does not write: {names}")
+    return stale
+
+
+def remove_entries(paths: Iterable[Path], why: str) -> None:
+    """Remove each file or folder of ``paths``.
+
+    Raises:
+        OutputError: one cannot be removed: ``cannot remove PATH, WHY: reason; remove it, or choose another --out``.
+    """
+    for path in paths:
         try:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path)
             else:
                 path.unlink()
         except OSError as err:
-            raise OutputError(f"cannot remove {path}, left by an earlier `mrclens {kind.command}` run and not "
-                              f"written by this one: {err.strerror or err}; remove it, or choose another --out") from None
-    if stale:
-        names = ", ".join(p.name for p in stale[:8]) + (f" and {len(stale) - 8} more" if len(stale) > 8 else "")
-        log.warning(f"{folder}: removed {len(stale)} entr{'y' if len(stale) == 1 else 'ies'} of an earlier "
-                    f"`mrclens {kind.command}` run that this run does not write: {names}")
-    return stale
+            raise OutputError(f"cannot remove {path}, {why}: {err.strerror or err}; remove it, or choose another "
+                              "--out") from None
 
 
 @contextlib.contextmanager
