@@ -26,7 +26,7 @@ Examples:
 
 from __future__ import annotations
 
-from statistics import NormalDist
+from mrclens.metrics.intervals import t_value, z_value
 
 #: The power at which the minimum detectable effect is stated (the conventional 80 %; Cohen 1988).
 POWER = 0.80
@@ -54,24 +54,16 @@ def family_confidence(confidence: float, family: int) -> float:
     return round(1.0 - (1.0 - confidence) / family, 10)
 
 
-def z_value(confidence: float) -> float:
-    """The two-sided normal quantile of ``confidence`` (0.95 → 1.96)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
-
-
 def critical_value(confidence: float, df: int | None = None) -> float:
     """The two-sided quantile of ``confidence``: Student's t with ``df`` degrees of freedom (a cluster-robust
     standard error over ``k`` articles has ``k - 1``; Cameron & Miller 2015, "A Practitioner's Guide to
-    Cluster-Robust Inference", J. Human Resources 50(2)), or the normal one when ``df`` is ``None``.
+    Cluster-Robust Inference", J. Human Resources 50(2); :func:`mrclens.metrics.intervals.t_value`), or the
+    normal one (:func:`mrclens.metrics.intervals.z_value`) when ``df`` is ``None``.
 
     >>> round(critical_value(0.95), 3), round(critical_value(0.95, 7), 3)
     (1.96, 2.365)
     """
-    if df is None:
-        return z_value(confidence)
-    from scipy.stats import t
-
-    return float(t.ppf(0.5 + confidence / 2.0, df))
+    return z_value(confidence) if df is None else t_value(df, confidence)
 
 
 def minimum_detectable_effect(se: float, confidence: float, power: float = POWER, margin: float = 0.0,
@@ -89,11 +81,8 @@ def minimum_detectable_effect(se: float, confidence: float, power: float = POWER
     """
     if se < 0 or not 0.0 < power < 1.0:
         raise ValueError(f"minimum_detectable_effect needs se >= 0 and 0 < power < 1, got {se}, {power}")
-    if df is None:
-        return margin + (z_value(confidence) + NormalDist().inv_cdf(power)) * se
-    from scipy.stats import t
-
-    return margin + (critical_value(confidence, df) + float(t.ppf(power, df))) * se
+    # the one-sided quantile of ``power`` is the two-sided one of 2·power − 1
+    return margin + (critical_value(confidence, df) + critical_value(2.0 * power - 1.0, df)) * se
 
 
 def read_interval(value: float, low: float, high: float, *, band: float, margin: float = 0.0) -> str:

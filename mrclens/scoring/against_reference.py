@@ -110,14 +110,13 @@ import math
 import os
 from dataclasses import replace
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval
+from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
 from mrclens.scoring.model_free import FIGURES, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
@@ -131,10 +130,6 @@ COMPARISONS = ("more", "in line", "less", "inconclusive")
 #: moves its category by 15 points or more; a smaller band could never be met by an audit of a few thousand
 #: questions, a larger one would call a probe that costs 1.5x SQuAD's "in line".
 DROP_BAND = 10.0
-
-
-def _z(confidence: float) -> float:
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def relative_figure(a: AblationResult) -> ReferenceDrop | None:
@@ -160,7 +155,7 @@ def _difference(a: AblationResult, reference: ReferenceAudit, confidence: float
     own, ref = relative_figure(a), reference.ablations.get(a.id)
     if own is None or ref is None or ref.figure != own.figure:
         return None
-    z = _z(confidence)
+    z = z_value(confidence)
     se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
     return own, ref, own.value - ref.value, se
 
@@ -173,7 +168,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     if got is None:
         return a
     own, ref, diff, se_base = got
-    z = _z(confidence)
+    z = z_value(confidence)
     se = math.sqrt(se_base ** 2 + (ref.structure_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
     sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
@@ -214,7 +209,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
         return None
     if any(weak_reader(a) for a in done):
         return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
-    z = _z(confidence)
+    z = z_value(confidence)
     signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
     ses = [_se(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
     tau = 0.0
@@ -225,7 +220,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     mean = sum(signed) / len(signed)
     se = math.sqrt(sum(s * s for s in ses) / len(ses) ** 2 + tau * tau)
     level = family_confidence(confidence, family)
-    zf = _z(level)
+    zf = z_value(level)
     low, high = mean - zf * se, mean + zf * se
     return DropComparison(read_interval(mean, low, high, band=DROP_BAND), mean, low, high,
                           minimum_detectable_effect(se, level))
@@ -481,7 +476,7 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
         raise ValueError(f"audits of different profiles: {sorted({a.profile for a in audits})}")
     if len(audits) == 1:
         return audits[0]
-    z, k = _z(confidence), len(audits)
+    z, k = z_value(confidence), len(audits)
     drops = {}
     for aid in audits[0].ablations:
         runs = [a.ablations.get(aid) for a in audits]
@@ -586,7 +581,7 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     options = (results.audit.options if results.audit is not None else None) or {}
     profile = options.get("profile") or "external"
     name = f"the audit in {Path(audit_dir)}"
-    z = _z(results.bootstrap.confidence)
+    z = z_value(results.bootstrap.confidence)
     figures = {}
     kinds = {spec.path: spec.kind for spec in FIGURES}
     for f in results.model_free:

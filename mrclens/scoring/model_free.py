@@ -269,7 +269,8 @@ _COMPARISON = {"more": "higher", "less": "lower", "in line": "in line", "inconcl
 
 
 def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> ModelFreeFigure:
-    """Set ``fig``'s difference interval at ``level`` (from the one at ``confidence`` it holds), its
+    """Set ``fig``'s difference interval at ``level`` (from the one it holds: at ``difference_confidence`` when
+    it was judged before, else the normal one at ``confidence``), its
     ``comparison`` and its minimum detectable effect; return ``fig`` (changed in place).
 
     ``comparison`` is "higher" / "lower" when the whole interval lies beyond ``±margin``, "in line" when
@@ -282,8 +283,11 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     """
     if fig.difference is None or fig.difference_ci_low is None or fig.difference_ci_high is None:
         return fig
-    se = (fig.difference_ci_high - fig.difference_ci_low) / (2.0 * z_value(confidence))
     df = fig.articles - 1 if fig.articles is not None and fig.articles > 1 else None  # clustered: t(k - 1)
+    # the interval it holds: judged before (at difference_confidence, t or normal as here), or as
+    # model_free_figures built it (normal, at confidence); so judging again gives the same figure
+    held = critical_value(fig.difference_confidence, df) if fig.difference_confidence else z_value(confidence)
+    se = (fig.difference_ci_high - fig.difference_ci_low) / (2.0 * held)
     q = critical_value(level, df)
     low, high = fig.difference - q * se, fig.difference + q * se
     fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(low), _r(high), level

@@ -220,3 +220,20 @@ def test_a_description_never_decides_a_category():
     ranked = model_free_figures(_stats(ranks={"position_rank": 75.0}), REF)
     _, out = compare_with_reference([], cats, ref, "quick", model_free=ranked)
     assert {c.category: c.reference_bias for c in out} == {"Position": "more", "Similarity": "in line"}
+
+
+def test_judging_a_figure_again_at_the_same_level_changes_nothing():
+    """Issue 41: the family-wise judgement reads the interval a figure holds at the level it holds it, so an
+    audit's figures judged twice (an evaluation and a re-read) keep the same interval, reading and MDE."""
+    from dataclasses import replace
+
+    from mrclens.scoring.model_free import judge_figure
+
+    clusters = {"chance_corrected.position_rank": (1.2, 12)}
+    fig = {f.path: f for f in model_free_figures(_stats(ranks={"position_rank": 64.0}), REF, clusters=clusters)}[
+        "chance_corrected.position_rank"]
+    once = judge_figure(replace(fig), 0.95, 0.99)
+    twice = judge_figure(replace(once), 0.95, 0.99)
+    assert (once.difference_ci_low, once.difference_ci_high, once.comparison, once.mde) == \
+           (twice.difference_ci_low, twice.difference_ci_high, twice.comparison, twice.mde)
+    assert once.difference_ci_high - once.difference_ci_low > fig.difference_ci_high - fig.difference_ci_low
