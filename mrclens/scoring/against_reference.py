@@ -262,17 +262,19 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     verdict figure **and every description** of the category lies inside its band (a description never
     decides "more" or "less", but one that moved leaves "in line" unsupported: the chance-corrected ranks
     saturate near SQuAD's, so a shortcut in a quarter of the questions can hide inside their band while
-    the longest shared n-gram shows it), else "inconclusive"; ``None`` when no verdict figure was compared."""
+    the longest shared n-gram shows it), else "inconclusive"; ``None`` when no figure of the category was
+    compared. A category with descriptions only (Question) thus reads "in line" or "inconclusive", never more
+    or less, from the data."""
     mine = _verdict_figures(figures, category)
-    if not mine:
+    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
+                 and f.comparison is not None]
+    if not mine and not described:
         return None
     more, less = _model_free_side(figures, category)
     if more:
         return "more"
     if less:
         return "less"
-    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
-                 and f.comparison is not None]
     return "in line" if all(f.comparison == "in line" for f in [*mine, *described]) else "inconclusive"
 
 

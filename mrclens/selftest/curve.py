@@ -24,7 +24,7 @@ from mrclens.artifacts.detection_curve import CURVE_JSON, CurvePoint, DetectionC
 from mrclens.categories import CATEGORIES
 from mrclens.metrics.bootstrap import CONFIDENCE
 from mrclens.metrics.power import family_confidence
-from mrclens.scoring.against_reference import model_free_reading
+from mrclens.scoring.against_reference import model_free_reading, verdict_family
 from mrclens.scoring.model_free import cluster_standard_errors, judge_figure, model_free_figures
 from mrclens.selftest.plantings import GRADED_RATES, PLANTINGS, SHAPES, plant_graded, plant_shape
 from mrclens.squad import Dataset
@@ -40,10 +40,10 @@ def model_free_verdicts(dataset: Dataset, reference: Any, *, confidence: float =
 
     figures = model_free_figures(compute_stats(dataset, cache_dir=cache_dir, progress=False, n_process=1), reference,
                                  confidence, clusters=cluster_standard_errors(compute_stats_per_article(dataset, cache_dir)))
-    verdict = [f for f in figures if f.role == "verdict" and f.difference is not None]
-    level = family_confidence(confidence, max(len(verdict), 1))
-    for f in verdict:
-        judge_figure(f, confidence, level)
+    level = family_confidence(confidence, verdict_family([], [], None, figures))
+    for f in figures:
+        if f.role == "verdict" and f.difference is not None:
+            judge_figure(f, confidence, level)
     return {name: model_free_reading(figures, name) for name in CATEGORIES}
 
 

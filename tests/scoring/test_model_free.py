@@ -4,6 +4,7 @@ the comparison in both directions, the citation in category readings and the ref
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import math
 
 import pytest
@@ -225,7 +226,7 @@ def test_a_description_never_decides_a_category():
 def test_judging_a_figure_again_at_the_same_level_changes_nothing():
     """Issue 41: the family-wise judgement reads the interval a figure holds at the level it holds it, so an
     audit's figures judged twice (an evaluation and a re-read) keep the same interval, reading and MDE."""
-    from dataclasses import replace
+
 
     from mrclens.scoring.model_free import judge_figure
 
@@ -237,3 +238,15 @@ def test_judging_a_figure_again_at_the_same_level_changes_nothing():
     assert (once.difference_ci_low, once.difference_ci_high, once.comparison, once.mde) == \
            (twice.difference_ci_low, twice.difference_ci_high, twice.comparison, twice.mde)
     assert once.difference_ci_high - once.difference_ci_low > fig.difference_ci_high - fig.difference_ci_low
+
+
+def test_a_category_with_descriptions_only_never_reads_more_and_needs_them_in_band_for_in_line():
+    """Issue 41: Question has no verdict figure, only the type-matched heuristic's share as a description. The
+    data route cannot make it "more", but a share beyond its +-5-point band leaves "in line" unsupported."""
+    from mrclens.scoring.against_reference import model_free_reading
+
+    same = model_free_figures(_stats(n=10000), REF)
+    assert model_free_reading(same, "Question") == "in line"
+    moved = [replace(f, comparison="higher") if f.category == "Question" else f for f in same]
+    assert model_free_reading(moved, "Question") == "inconclusive"
+    assert model_free_reading([f for f in same if f.category != "Question"], "Question") is None
