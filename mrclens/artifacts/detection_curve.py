@@ -85,6 +85,7 @@ class DetectionCurve:
         return list(dict.fromkeys(p.family for p in self.points if p.kind == "graded" and p.family))
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON object written to ``detection-curve.json`` (schema in the module docstring)."""
         return {"format_version": FORMAT_VERSION, **{k: v for k, v in asdict(self).items()}}
 
 
