@@ -246,11 +246,12 @@ def _verdict_key(c: CategoryResult) -> str:
     return c.reference_bias if c.reference_bias in ("more", "in line", "less", "inconclusive") else NOT_COMPARED
 
 
-def category_advice(c: CategoryResult) -> str:
-    """What to do about the category's verdict (:func:`mrclens.reports.glance.advice`)."""
+def category_advice(c: CategoryResult, external: bool = False) -> str:
+    """What to do about the category's verdict (:func:`mrclens.reports.glance.advice`; ``external``: the results
+    are an external model's, scored by ``mrclens evaluate``)."""
     verdict = _verdict_key(c)
     why = inconclusive_why(asdict(c)) if verdict == "inconclusive" else None
-    return advice(c.category, verdict, c.reference, why, c.reference_mde)
+    return advice(c.category, verdict, c.reference, why, c.reference_mde, external)
 
 
 def bias_statements(results: Results) -> list[str]:
@@ -375,7 +376,8 @@ def card_body(results: Results, source: str = RESULTS_JSON) -> str:
 def card_recommendations(results: Results) -> str:
     """The section's recommendations (the template's ``bias_recommendations``): per category, its verdict and
     what to do about it (:func:`category_advice`), then the reminder that a verdict is not a certificate."""
-    lines = [f"- **{md_text(c.category)}** ({md_text(category_verdict(c))}): {md_text(category_advice(c))}"
+    external = results.model.kind == "external"
+    lines = [f"- **{md_text(c.category)}** ({md_text(category_verdict(c))}): {md_text(category_advice(c, external))}"
              for c in results.categories]
     if not lines:
         lines = ["- No bias category was evaluated: audit the data with `mrclens audit` to get recommendations."]

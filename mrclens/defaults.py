@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 import tomllib
 from importlib import resources
 from typing import Any
@@ -32,6 +33,11 @@ from mrclens.errors import InternalError, MRCLensError
 #: ``split_by_title`` and of ``AuditOptions.seed``. (The other seeded commands and functions,
 #: e.g. ``mrclens perturb``/``evaluate`` and ``baseline_model.train``, still write the same value, 0.)
 DEFAULT_SEED = 0
+#: The bundled real sample: 40 SQuAD v1.1 train articles (``mrclens audit`` with no dataset; the reference sets of
+#: ``mrclens perturb --reference`` without DATA are its evaluation part).
+BUNDLED_SAMPLE = Path(__file__).resolve().parent / "data" / "squad-v1.1-sample.json.gz"
+#: The share of articles the audit's title split sends to evaluation when only one file is given.
+DEFAULT_DEV_FRACTION = 0.2
 
 #: Default number of bootstrap resamples per confidence interval (issue 5: 1,000).
 N_RESAMPLES = 1000

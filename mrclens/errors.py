@@ -311,6 +311,15 @@ class ArtifactMsg:
     AUDIT_NOT_AUDIT_DIR = "{out} exists and is not an MRCLens audit directory; choose another --out or pass --force"
     PREDICTIONS_NOT_DIR = "{path}: not a directory (expected one prediction file per set)"
     PREDICTIONS_NONE = "{path}: none of the expected prediction files is there ({expected})"
+    REFERENCE_SETS_SAME = ("{path}: these reference sets were made from the same file as {own} ({file}, sha256 "
+                           "{sha}…): a reference is never the data it judges; write the reference's sets with "
+                           "`mrclens perturb --reference --out DIR` (or from SQuAD v1.1 dev: `mrclens perturb "
+                           "--reference dev-v1.1.json --out DIR`)")
+    REFERENCE_SETS_TASK = ("{path}: reference sets of the {task} task, and {own} is of the {own_task} task: "
+                           "a model is read against a reference of its own task")
+    REFERENCE_PREDICTIONS_OTHER = ("{path}: none of its {unknown:,} prediction(s) is for a question of the reference "
+                                   "set {set!r} ({n:,} questions): predictions made on other sets (the audited sets?); "
+                                   "run the model on the reference sets and give that folder")
 
 
 class LanguageMsg:

@@ -57,7 +57,7 @@ from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
-from mrclens.defaults import DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, resolve_profile
+from mrclens.defaults import BUNDLED_SAMPLE, DEFAULT_DEV_FRACTION, DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.formats import load_dataset, load_squad_file
 from mrclens.io_utils import sha256_file
@@ -66,7 +66,7 @@ from mrclens.split import split_by_title
 from mrclens.squad import Dataset
 
 #: The bundled real sample that ``mrclens audit`` uses when no dataset is given.
-SAMPLE_PATH = Path(__file__).parents[1] / "data" / "squad-v1.1-sample.json.gz"
+SAMPLE_PATH = BUNDLED_SAMPLE
 BASELINE_NAME = "MRCLens baseline: co-attention BiLSTM reader"
 
 #: The audit's logger, ``mrclens.audit`` (:mod:`mrclens.logs`).
@@ -127,7 +127,7 @@ class AuditOptions:
     device: str = "auto"
     max_minutes: float | None = None
     max_steps: int | None = None
-    dev_fraction: float = 0.2
+    dev_fraction: float = DEFAULT_DEV_FRACTION
     heldout_fraction: float = 0.05
     n_resamples: int = N_RESAMPLES
     force: bool = False

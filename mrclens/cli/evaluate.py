@@ -34,6 +34,12 @@ log = logging.getLogger(__name__)
     type=click.Path(exists=True, file_okay=False),
     help="With DATA a perturbed directory: one prediction file per set (original.json, original-truncated.json, e1.json …).",
 )
+@click.option("--reference-sets", type=click.Path(exists=True, file_okay=False), metavar="DIR",
+              help="The reference's perturbed sets (`mrclens perturb --reference --out DIR`): with "
+                   "--reference-predictions-dir, each bias category is read against the model's own evaluation "
+                   "on them (more / in line / less / inconclusive, as the audit reads it).")
+@click.option("--reference-predictions-dir", type=click.Path(exists=True, file_okay=False), metavar="DIR",
+              help="The model's predictions on --reference-sets, one file per set (original.json, e1.json …).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), metavar="FOLDER",
               help="Output folder: results.json, results.csv (and report.html) are written into it.")
 @click.option("--model-name", default="external model", show_default=True, help="Name of the model, recorded in the results.")
@@ -48,7 +54,7 @@ log = logging.getLogger(__name__)
 @on_invalid_option
 @wide_option
 @verbosity_options
-def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
+def evaluate(data, predictions, as_json, predictions_dir, reference_sets, reference_predictions_dir, out_dir, model_name, seed, resamples, na_threshold, force,
              on_invalid, wide) -> None:
     """Score predictions with the official SQuAD EM/F1.
 
@@ -71,6 +77,11 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         bootstrap 95% CIs and a reading of each, from one prediction file per set
         that `mrclens perturb` wrote into PERTURBED_DIR. Prints the verdict per
         bias category at a glance (--wide: the full table and readings before it).
+    mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR --reference-sets REF_SETS
+                     --reference-predictions-dir REF_PRED_DIR
+        The same, each category read against the model's own evaluation on the
+        reference's sets (`mrclens perturb --reference`): more / in line / less /
+        inconclusive, with the audit's bands and power (docs/external-model.md).
     """
     if Path(data).is_dir():
         if predictions is not None and Path(predictions).is_dir():
@@ -84,15 +95,20 @@ def evaluate(data, predictions, as_json, predictions_dir, out_dir, model_name, s
         if _perturbed_first(data, predictions_dir) != (data, predictions_dir):
             raise click.UsageError(f"{predictions_dir} is the perturbed folder (it holds manifest.json) and {data} is not: "
                                    f"the two are swapped: mrclens evaluate {predictions_dir} --predictions-dir {data}")
-        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force, wide)
+        if (reference_sets is None) != (reference_predictions_dir is None):
+            raise click.UsageError("--reference-sets and --reference-predictions-dir go together: the reference's "
+                                   "sets (`mrclens perturb --reference --out DIR`) and the model's predictions on them")
+        _evaluate_dir(data, predictions_dir, out_dir, model_name, seed, resamples, as_json, force, wide,
+                      (reference_sets, reference_predictions_dir) if reference_sets else None)
         return
     if predictions is not None and Path(predictions).is_dir():
         raise click.UsageError(
             f"{predictions} is a folder: a folder of prediction files (one per set) goes with --predictions-dir, "
             f"and DATA is then the folder `mrclens perturb` wrote: mrclens evaluate PERTURBED_DIR --predictions-dir "
             f"{predictions}; to score one prediction file: mrclens evaluate {data} PREDICTIONS_FILE")
-    if predictions_dir is not None or out_dir is not None:
-        given = "--predictions-dir" if predictions_dir is not None else "--out"
+    if predictions_dir is not None or out_dir is not None or reference_sets or reference_predictions_dir:
+        given = ("--predictions-dir" if predictions_dir is not None else "--out" if out_dir is not None else
+                 "--reference-sets" if reference_sets else "--reference-predictions-dir")
         raise click.UsageError(
             f"{given} needs DATA to be a perturbed directory (the output of `mrclens perturb`), and {data} is a file. "
             f"To score one prediction file against {data}: mrclens evaluate {data} PREDICTIONS; "
@@ -155,7 +171,7 @@ def _swapped(data: str, predictions: str) -> bool:
 
 
 def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, resamples, as_json, force=False,
-                  wide=False) -> None:
+                  wide=False, reference=None) -> None:
     from mrclens.artifacts.folders import EVALUATION, check_output_folder, remove_stale
     from mrclens.io_utils import make_output_dir
     from mrclens.publish import write_outputs
@@ -164,8 +180,15 @@ def _evaluate_dir(perturbed_dir, predictions_dir, out_dir, model_name, seed, res
 
     if out_dir is not None:
         check_output_folder(out_dir, EVALUATION, force=force)
-    evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
-                                    seed=seed, n_resamples=resamples, progress=show_progress())
+    if reference is None:
+        evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=out_dir, model_name=model_name,
+                                        seed=seed, n_resamples=resamples, progress=show_progress())
+    else:  # issue 44: read against the model's own evaluation on the reference's sets
+        from mrclens.scoring.own_reference import evaluate_against_own_reference
+
+        evaluation, _ = evaluate_against_own_reference(perturbed_dir, predictions_dir, *reference, results_dir=out_dir,
+                                                       model_name=model_name, seed=seed, n_resamples=resamples,
+                                                       progress=show_progress())
     written = []
     if out_dir is not None:
         created = make_output_dir(out_dir)

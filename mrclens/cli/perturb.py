@@ -17,7 +17,7 @@ from mrclens.cli.options import (AliasedOption, declared_language, echo_notes, e
                                  on_invalid_option, show_progress, verbosity_options)
 from mrclens.multiple_choice.perturb import perturb_mc_file
 from mrclens.perturbations import ABLATIONS
-from mrclens.perturbations.files import perturb_span_file
+from mrclens.perturbations.files import perturb_reference_sets, perturb_span_file
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,13 @@ PERTURB_FILE: TaskTable[PerturbFile] = TaskTable("perturb_file", PerturbFile, {
 
 
 @click.command(epilog=example("mrclens perturb dev-v1.1.json.gz --out perturbed --ablations e1,e3"))
-@click.argument("data", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="FOLDER",
               help="Output folder (created if missing): one file per set and manifest.json.")
+@click.option("--reference", "reference_sets", is_flag=True,
+              help="Write the reference's sets for an external model to predict (then `mrclens evaluate "
+                   "--reference-sets`): from DATA when given (SQuAD v1.1 dev), else from the bundled SQuAD v1.1 "
+                   "sample's evaluation part (docs/external-model.md).")
 @click.option("--ablations", default=None, metavar="IDS",
               help=f"Comma-separated ablation ids (default: all of {','.join(ABLATIONS)}).")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Global seed of every random choice.")
@@ -63,7 +67,7 @@ PERTURB_FILE: TaskTable[PerturbFile] = TaskTable("perturb_file", PerturbFile, {
 @language_option
 @on_invalid_option
 @verbosity_options
-def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, language, on_invalid) -> None:
+def perturb(data, out_dir, reference_sets, ablations, seed, draw, fmt, cache_dir, jobs, force, language, on_invalid) -> None:
     """Write DIR/original.json, DIR/original-truncated.json, DIR/e1.json … DIR/e8.json and DIR/manifest.json.
 
     Each eN.json is the evaluation set of ablation eN (the full set for e3–e5, the truncated set
@@ -72,9 +76,24 @@ def perturb(data, out_dir, ablations, seed, draw, fmt, cache_dir, jobs, force, l
     A non-empty DIR that holds something other than an earlier perturb output is refused
     unless --force; into an earlier perturb output, the sets this run does not write are
     removed (with a warning), so DIR never mixes runs; a failed run leaves DIR as it was.
+    With --reference and no DATA: the sets of the bundled SQuAD v1.1 sample's evaluation
+    part, for `mrclens evaluate --reference-sets` (docs/external-model.md).
     """
     from mrclens.formats import detect_task
     from mrclens.languages import require_readable_language
+
+    if data is None and not reference_sets:
+        raise click.UsageError("missing argument DATA (the data file to perturb; without DATA, --reference writes "
+                               "the bundled SQuAD v1.1 sample's reference sets)")
+    if reference_sets and (draw or (data is not None and not detect_task(data).is_default)):
+        raise click.UsageError("--reference writes draw 0 of span (SQuAD) data: the reference's sets, as an "
+                               "external model's evaluation reads them")
+    if data is None:
+        for line in perturb_reference_sets(None, out_dir, ablations=ablations, seed=seed, jsonl=fmt == "jsonl",
+                                           cache_dir=cache_dir, n_process=jobs, force=force, on_invalid=on_invalid,
+                                           progress=show_progress()):
+            click.echo(line)
+        return
 
     language_check = require_readable_language("perturb", [data], cache_dir=cache_dir, on_invalid=on_invalid,
                                                declared=declared_language(language))

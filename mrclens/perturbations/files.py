@@ -65,3 +65,38 @@ def perturb_span_file(data: str | os.PathLike, out_dir: str | os.PathLike, *, ab
                                force=force, draw=draw)
     return [*summary_lines(manifest),
             f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if jsonl else ''} to {out_dir}"]
+
+
+def perturb_reference_sets(data: str | os.PathLike | None, out_dir: str | os.PathLike, *, ablations: str | None = None,
+                           seed: int = 0, jsonl: bool = False, cache_dir: str | Path | None = None, n_process: int = 1,
+                           force: bool = False, on_invalid: str = "refuse", progress: bool = True) -> list[str]:
+    """Write the reference's perturbed sets for an external model to predict (``mrclens perturb --reference``):
+    from ``data`` (SQuAD v1.1 dev) when given, else from the bundled SQuAD v1.1 sample's evaluation part (the
+    articles ``mrclens audit`` evaluates on by default: :func:`mrclens.split.split_by_title` with
+    :data:`~mrclens.defaults.DEFAULT_DEV_FRACTION` and :data:`~mrclens.defaults.DEFAULT_SEED`). The ablations and
+    ``seed`` are the audit's defaults unless given, so the sets are made as the audited sets are; the manifest
+    records the file they were made from and its sha256 (``source``). The model's predictions on them are then
+    given to ``mrclens evaluate --reference-sets DIR --reference-predictions-dir PRED_DIR``
+    (:mod:`mrclens.scoring.own_reference`).
+
+    Returns:
+        the lines of the terminal summary, as :func:`perturb_span_file`.
+
+    Raises:
+        as :func:`perturb_span_file`.
+    """
+    from mrclens.defaults import BUNDLED_SAMPLE, DEFAULT_DEV_FRACTION, DEFAULT_SEED
+    from mrclens.formats import load_dataset
+    from mrclens.perturbations.driver import perturb_dataset
+    from mrclens.split import split_by_title
+
+    if data is not None:
+        return perturb_span_file(data, out_dir, ablations=ablations, seed=seed, jsonl=jsonl, cache_dir=cache_dir,
+                                 n_process=n_process, force=force, on_invalid=on_invalid, progress=progress)
+    _, part = split_by_title(load_dataset(BUNDLED_SAMPLE), DEFAULT_DEV_FRACTION, DEFAULT_SEED)
+    manifest = perturb_dataset(part, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir,
+                               formats=("json", "jsonl") if jsonl else ("json",), progress=progress, n_process=n_process,
+                               force=force)
+    return [f"reference sets: the evaluation part of the bundled SQuAD v1.1 sample ({len(part.articles)} articles; "
+            f"title split seed {DEFAULT_SEED}, {DEFAULT_DEV_FRACTION:.0%} of the articles)", *summary_lines(manifest),
+            f"wrote {len(manifest.ablations) + 3} files{' (+ .jsonl twins)' if jsonl else ''} to {out_dir}"]

@@ -61,18 +61,31 @@ _ADVICE = {
     NOT_COMPARED: "Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader "
                   "profile it has, to get a verdict to act on.",
 }
+#: The same advice for an external model's evaluation (``mrclens evaluate``), where it differs: it names what
+#: ``evaluate`` can do (issue 44: never an option that ``evaluate`` does not have).
+_ADVICE_EXTERNAL = {
+    "inconclusive": "Try a stronger model and evaluate again; this model learned too little to compare.",
+    "cannot tell": "Evaluate on more questions (the data's sets and the reference's) to see a smaller difference.",
+    NOT_COMPARED: "Evaluate the model on the reference's sets too (`mrclens perturb --reference`, then `mrclens "
+                  "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.",
+}
 
 
-def advice(category: str, verdict: str, reference: str | None, why: str | None = None, mde: Any = None) -> str:
+def advice(category: str, verdict: str, reference: str | None, why: str | None = None, mde: Any = None,
+           external: bool = False) -> str:
     """One short sentence: what a dataset builder does about ``verdict`` (a key of :data:`VERDICTS` or
     :data:`NOT_COMPARED`) for ``category`` (for "more": the category's
     :attr:`~mrclens.categories.BiasCategory.advice_more`); ``reference`` names the reference in the sentence;
     for "inconclusive", ``why`` (:func:`inconclusive_why`: "weak", "cannot tell" or "opposite") and the
-    minimum detectable effect ``mde`` (points) choose the sentence."""
+    minimum detectable effect ``mde`` (points) choose the sentence; ``external``: the model is an external
+    model scored by ``mrclens evaluate`` (the advice names what ``evaluate`` can do: :data:`_ADVICE_EXTERNAL`)."""
     if verdict == "more":
         return get_category(category).advice_more
     key = why if verdict == "inconclusive" and why in ("cannot tell", "opposite") else verdict
-    return _ADVICE.get(key, _ADVICE[NOT_COMPARED]).format(ref=reference or "the reference",
+    if key not in _ADVICE:
+        key = NOT_COMPARED
+    table = {**_ADVICE, **_ADVICE_EXTERNAL} if external else _ADVICE
+    return table[key].format(ref=reference or "the reference",
                                                         mde=_plain(mde) if _num(mde) else "of unknown size")
 
 
@@ -190,7 +203,7 @@ def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
 
 
 def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]], *, metric: str = "F1",
-                    confidence: float = CONFIDENCE) -> dict[str, Any]:
+                    confidence: float = CONFIDENCE, external: bool = False) -> dict[str, Any]:
     """One category's line at a glance (module docstring) from its ``results.json`` entry.
 
     Args:
@@ -233,7 +246,7 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         "why": _why(c, verdict, ref, basis, metric),
         "figures": figures,
         "advice": advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
-                         c.get("reference_mde")),
+                         c.get("reference_mde"), external),
         "sensitivity": sensitivity,
         "reference": c.get("reference"),
         "basis": basis if verdict in ("more", "in line", "less") else None,

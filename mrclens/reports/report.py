@@ -359,7 +359,8 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "colour": get_category(str(c.get("category"))).colour,
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
-            "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence),
+            "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence,
+                                     external=(results.get("model") or {}).get("kind") == "external"),
         })
     return out
 

@@ -1,0 +1,171 @@
+"""Any model read against its own evaluation on a reference's sets (issue 44, item 3: a verdict for any model).
+
+The audit reads its baseline reader's drops against a reference audit *with the same reader profile*
+(:mod:`mrclens.scoring.against_reference`). An external model has no profile in the shipped reference,
+so it brings its own reference: its predictions on the **reference's perturbed sets** (``mrclens perturb
+--reference``: SQuAD v1.1 dev when given, else the bundled SQuAD v1.1 sample's evaluation part, with the
+same ablations and seed as the audit). :func:`evaluate_against_own_reference` scores them with the one
+scoring path (:func:`mrclens.scoring.evaluate.evaluate_perturbed`: official EM/F1, paired bootstrap), turns
+that evaluation into a :class:`~mrclens.artifacts.reference.Reference` with one audit
+(:func:`reference_from_evaluation`, profile :data:`OWN_PROFILE`), and scores the model's predictions on the
+user's sets against it with the **same reading functions** as the audit
+(:func:`~mrclens.scoring.against_reference.compare_with_reference`: relative (excess) drops, the
+±:data:`~mrclens.scoring.against_reference.DROP_BAND`-point equivalence band, the minimum detectable effect,
+the family-wise level, :func:`~mrclens.scoring.against_reference.combine_routes`). So the verdicts are
+"more" / "in line" / "less" / "inconclusive", as the audit's.
+
+What differs from the audit, and why:
+
+* **The same model on both sides**: no training run separates the two evaluations, so the reference has no
+  between-run term (``run_sd`` ``None``: one run).
+* **The structure term is borrowed** from the shipped reference's ``quick`` audit (where it was measured, on
+  14 clean datasets of other shapes; the paper profiles borrow it too): how much a category's drops move with
+  the data's shape alone (the truncated set's first questions sit in the first sentence more often on SQuAD
+  than on other layouts, which moves e9 for any reader). It widens the intervals; it never moves a figure.
+* **No model-free route**: ``evaluate`` reads predictions, not the training data, so the categories are read
+  from their drops alone (``reference_basis`` ``"drops"``).
+
+Errors (:class:`~mrclens.errors.ArtifactError`, exit code 2 in the CLI), each naming the folder or file:
+the reference sets were made from the same file as the audited sets (a reference is never the data it
+judges); a reference prediction file holds none of its set's question ids (predictions made on other sets,
+e.g. the audited sets' predictions given as the reference's); the two folders are of different tasks.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from mrclens.artifacts.manifest import read_manifest
+from mrclens.artifacts.reference import Reference, ReferenceAudit, read_reference
+from mrclens.artifacts.results import InputFile, Results
+from mrclens.errors import ArtifactError, ArtifactMsg
+from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
+from mrclens.scoring.against_reference import reference_audit_from_results
+from mrclens.scoring.evaluate import DEFAULT_MODEL_NAME, Evaluation, evaluate_perturbed
+
+#: The profile under which the model's own reference evaluation is kept in its
+#: :class:`~mrclens.artifacts.reference.Reference` (the categories name the reference: :func:`reference_name`).
+OWN_PROFILE = "external model"
+#: The shipped reference's audit whose structure terms are borrowed (where they were measured).
+STRUCTURE_PROFILE = "quick"
+
+
+def reference_name(manifest_source: str | None) -> str:
+    """How the readings name the model's own reference: ``"its own evaluation on dev-v1.1.json.gz"``
+    (the file the reference sets were made from, :attr:`~mrclens.artifacts.manifest.SourceRecord.file`)."""
+    return f"{Path(manifest_source).name if manifest_source else 'the reference sets'} (same model)"
+
+
+def reference_from_evaluation(results: Results, name: str, structure: ReferenceAudit | None = None,
+                              provenance: dict[str, Any] | None = None) -> Reference:
+    """A :class:`~mrclens.artifacts.reference.Reference` holding one audit (profile :data:`OWN_PROFILE`): the
+    model's evaluation on the reference's sets.
+
+    Args:
+        results: the model's results on the reference sets (:func:`~mrclens.scoring.evaluate.evaluate_perturbed`).
+        name: the reference's name in the readings (:func:`reference_name`).
+        structure: a reference audit whose structure terms (percentage points of relative drop, per ablation
+            and per category) are copied in; ``None``: none (the intervals cover the questions only).
+        provenance: recorded in the audit's ``provenance`` (e.g. the reference sets' source and sha256).
+
+    Returns:
+        the reference; its audit's figures are those of
+        :func:`~mrclens.scoring.against_reference.reference_audit_from_results` (relative (excess) drops in
+        percent of the model's baseline F1 on the reference sets, with their paired-bootstrap CIs).
+    """
+    prov = {"kind": "external model's own evaluation", **(provenance or {})}
+    audit = reference_audit_from_results(results, OWN_PROFILE, prov)
+    if structure is not None:
+        audit = replace(audit, structure_sd=dict(structure.structure_sd),
+                        ablations={k: replace(d, structure_sd=structure.ablations[k].structure_sd)
+                                   if k in structure.ablations else d for k, d in audit.ablations.items()})
+        audit.provenance["structure_sd_borrowed_from"] = f"{structure.profile} audit of the shipped reference"
+    return Reference(name, prov, {}, {OWN_PROFILE: audit})
+
+
+def check_reference_sets(perturbed_dir: str | os.PathLike, reference_sets: str | os.PathLike) -> None:
+    """Refuse reference sets that cannot be a reference for ``perturbed_dir``.
+
+    Raises:
+        ArtifactError: either folder has no readable manifest; the two are of different tasks; or both were
+            made from the same file (same sha256: a reference is never the data it judges).
+    """
+    own, ref = read_manifest(perturbed_dir), read_manifest(reference_sets)
+    if own.task != ref.task:
+        raise ArtifactError(ArtifactMsg.REFERENCE_SETS_TASK.format(path=reference_sets, task=ref.task,
+                                                                   own=perturbed_dir, own_task=own.task))
+    if own.source.sha256 and own.source.sha256 == ref.source.sha256:
+        raise ArtifactError(ArtifactMsg.REFERENCE_SETS_SAME.format(path=reference_sets, own=perturbed_dir,
+                                                                   file=ref.source.file, sha=ref.source.sha256[:12]))
+
+
+def check_reference_predictions(results: Results, predictions_dir: str | os.PathLike) -> None:
+    """Refuse reference predictions made on other sets: a set whose prediction file holds no id of the set.
+
+    Args:
+        results: the model's results on the reference sets (``sets[name].missing`` / ``unknown``).
+
+    Raises:
+        ArtifactError: naming the first such prediction file, how many of its ids are unknown.
+    """
+    for name, s in results.sets.items():
+        if s.evaluated and s.n and s.missing == s.n and s.unknown:
+            file = next((i.file for i in results.inputs if i.role == f"predictions:{name}"), str(predictions_dir))
+            raise ArtifactError(ArtifactMsg.REFERENCE_PREDICTIONS_OTHER.format(path=file, set=name, unknown=s.unknown,
+                                                                               n=s.n))
+
+
+def evaluate_against_own_reference(
+    perturbed_dir: str | os.PathLike,
+    predictions_dir: str | os.PathLike,
+    reference_sets: str | os.PathLike,
+    reference_predictions: str | os.PathLike,
+    *,
+    results_dir: str | os.PathLike | None = None,
+    model_name: str = DEFAULT_MODEL_NAME,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    progress: bool | None = None,
+    structure: ReferenceAudit | None | str = STRUCTURE_PROFILE,
+) -> tuple[Evaluation, Evaluation]:
+    """Score a model's predictions on the audited sets against its predictions on the reference's sets.
+
+    Args:
+        perturbed_dir, predictions_dir: the audited sets (``mrclens perturb``) and the model's predictions on
+            them, as :func:`~mrclens.scoring.evaluate.evaluate_perturbed` takes them.
+        reference_sets, reference_predictions: the reference's sets (``mrclens perturb --reference``) and the
+            model's predictions on them (one file per set, named like the set files).
+        structure: the structure terms to borrow: a profile of the shipped reference (default
+            :data:`STRUCTURE_PROFILE`), a :class:`~mrclens.artifacts.reference.ReferenceAudit`, or ``None``.
+        results_dir, model_name, seed, n_resamples, confidence, progress: as for ``evaluate_perturbed``
+            (both sides are scored with the same bootstrap settings).
+
+    Returns:
+        ``(evaluation, reference_evaluation)``: the audited sets' evaluation, every category read against the
+        reference (``reference_bias``, ``reference_difference`` and its interval, ``reference_mde``), and the
+        model's evaluation on the reference sets it was read against. ``results.inputs`` of the first lists
+        the reference sets' manifest and prediction files (role ``"reference: ..."``) with their sha256.
+
+    Raises:
+        ArtifactError: see the module docstring; as ``evaluate_perturbed`` for bad folders or files.
+    """
+    check_reference_sets(perturbed_dir, reference_sets)
+    ref_eval = evaluate_perturbed(reference_sets, reference_predictions, results_dir=results_dir,
+                                  model_name=model_name, seed=seed, n_resamples=n_resamples, confidence=confidence,
+                                  progress=progress)
+    check_reference_predictions(ref_eval.results, reference_predictions)
+    if isinstance(structure, str):
+        structure = read_reference().audits.get(structure)
+    manifest = read_manifest(reference_sets)
+    prov = {"reference_sets": str(reference_sets), "source": manifest.source.file, "sha256": manifest.source.sha256,
+            "seed": manifest.seed}
+    reference = reference_from_evaluation(ref_eval.results, reference_name(manifest.source.file), structure, prov)
+    inputs = [InputFile(f"reference: {i.role}", i.file, i.sha256) for i in ref_eval.results.inputs]
+    evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=results_dir, model_name=model_name,
+                                    seed=seed, n_resamples=n_resamples, confidence=confidence, progress=progress,
+                                    inputs=inputs, reference=reference, profile=OWN_PROFILE)
+    return evaluation, ref_eval
