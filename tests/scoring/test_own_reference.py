@@ -1,0 +1,130 @@
+"""An external model read against its own evaluation on the reference's sets (issue 44, item 3).
+
+Real sets (``perturb_dataset`` on a few articles of the bundled sample), real predictions (the rule-based
+sentence readers of :mod:`sentence_readers`), no figure written by hand."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+from sentence_readers import predict_dir  # noqa: E402
+
+from mrclens.cli import main  # noqa: E402
+from mrclens.defaults import BUNDLED_SAMPLE  # noqa: E402
+from mrclens.errors import ArtifactError  # noqa: E402
+from mrclens.formats import load_dataset  # noqa: E402
+from mrclens.perturbations import perturb_dataset  # noqa: E402
+from mrclens.scoring.against_reference import COMPARISONS  # noqa: E402
+from mrclens.scoring.own_reference import evaluate_against_own_reference  # noqa: E402
+from mrclens.selftest.plantings import plant  # noqa: E402
+from mrclens.squad import Dataset, write_dataset  # noqa: E402
+
+CATEGORIES = ("Similarity", "Question", "Keyword", "Position")
+
+
+@pytest.fixture(scope="module")
+def sets(tmp_path_factory):
+    """Perturbed sets of three sample articles with the position shortcut planted, of their clean counterpart, and
+    of three other articles (the reference); each predicted by the first-sentence and the most-similar readers."""
+    root = tmp_path_factory.mktemp("own-reference")
+    sample = load_dataset(BUNDLED_SAMPLE)
+    pair = plant(Dataset(sample.articles[:3], sample.version), "position", 0)
+    out = {}
+    for name, data in (("planted", pair.planted), ("clean", pair.clean),
+                       ("reference", Dataset(sample.articles[20:23], sample.version))):
+        write_dataset(data, root / f"{name}.json")
+        perturb_dataset(load_dataset(root / f"{name}.json"), root / f"{name}-sets", seed=0, progress=False)
+        out[name] = root / f"{name}-sets"
+        for reader in ("first", "similar"):
+            out[f"{name}-{reader}"] = predict_dir(root / f"{name}-sets", root / f"{name}-{reader}", reader)
+    out["root"] = root
+    return out
+
+
+def _verdicts(sets, name, reader):
+    evaluation, reference = evaluate_against_own_reference(sets[name], sets[f"{name}-{reader}"], sets["reference"],
+                                                           sets[f"reference-{reader}"], model_name=reader,
+                                                           n_resamples=300, progress=False)
+    return evaluation.results, reference.results
+
+
+def test_every_category_gets_a_verdict_against_the_models_own_reference(sets):
+    results, reference = _verdicts(sets, "clean", "similar")
+    got = {c.category: c for c in results.categories}
+    assert set(got) == set(CATEGORIES)
+    for c in got.values():
+        assert c.reference_bias in COMPARISONS
+        assert c.reference == "reference.json (same model)"
+        assert c.reference_basis == "drops"  # evaluate reads predictions only: no model-free route
+        assert c.reference_mde is not None and c.reference_mde > 0
+        assert c.reference_difference_ci_low <= c.reference_difference <= c.reference_difference_ci_high
+    # the reference side is the model's own evaluation on the reference's sets, with the same bootstrap
+    assert reference.sets["original"].f1 > 30 and results.model.name == reference.model.name == "similar"
+    assert any(i.role.startswith("reference: predictions:") for i in results.inputs)
+
+
+def test_a_planted_position_shortcut_reads_differently_from_its_clean_counterpart(sets):
+    """A reader that looks only at the first sentence, on data whose answers were all moved to the first sentence,
+    loses all it found when e9 moves that sentence away; on the clean counterpart (a random sentence moved to the
+    front) it loses less than on the reference (SQuAD's first questions ask about the first sentence)."""
+    planted, _ = _verdicts(sets, "planted", "first")
+    clean, _ = _verdicts(sets, "clean", "first")
+    p = next(c for c in planted.categories if c.category == "Position")
+    c = next(c for c in clean.categories if c.category == "Position")
+    assert c.reference_bias == "less"
+    assert p.reference_bias != "less"
+    assert p.reference_difference > c.reference_difference + 40
+
+
+def test_reference_sets_made_from_the_audited_file_are_refused(sets):
+    with pytest.raises(ArtifactError, match="a reference is never the data it judges"):
+        evaluate_against_own_reference(sets["clean"], sets["clean-similar"], sets["clean"], sets["clean-similar"],
+                                       progress=False)
+
+
+def test_reference_predictions_made_on_other_sets_are_refused(sets):
+    with pytest.raises(ArtifactError, match=r"original\.json: none of its .* prediction\(s\) is for a question of the "
+                                            r"reference set 'original'"):
+        evaluate_against_own_reference(sets["clean"], sets["clean-similar"], sets["reference"], sets["clean-similar"],
+                                       progress=False)
+
+
+def test_cli_prints_category_verdicts_and_writes_them_everywhere(sets, tmp_path):
+    out = tmp_path / "out"
+    args = ["evaluate", str(sets["clean"]), "--predictions-dir", str(sets["clean-similar"]), "--reference-sets",
+            str(sets["reference"]), "--reference-predictions-dir", str(sets["reference-similar"]), "--out", str(out),
+            "--resamples", "300", "--model-name", "similar sentence"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    saved = json.loads((out / "results.json").read_text())
+    lines = {line.split()[0]: line for line in result.output.splitlines() if line.split()[:1] and line.split()[0] in CATEGORIES}
+    assert set(lines) == set(CATEGORIES)
+    for c in saved["categories"]:
+        verdict = c["reference_bias"]
+        assert lines[c["category"]].split()[1:3][: len(verdict.split())] == verdict.split()
+        # the terminal shows the figure results.json holds
+        assert f"{c['reference_difference']:+.1f}" in lines[c["category"]]
+    report = (out / "report.html").read_text()
+    assert "not compared with a reference" not in report and "or --reference)" not in report
+    card = CliRunner().invoke(main, ["card", str(out), "--out", str(tmp_path / "card")])
+    assert card.exit_code == 0, card.output
+    text = (tmp_path / "card" / "bias-card.md").read_text()
+    assert "not compared with a reference" not in text and "--profile" not in text
+    for c in saved["categories"]:
+        assert f"{c['reference_difference']:+.1f} ({c['reference_difference_ci_low']:+.1f} to " in text
+
+
+def test_cli_refuses_half_a_reference_and_foreign_predictions(sets):
+    half = CliRunner().invoke(main, ["evaluate", str(sets["clean"]), "--predictions-dir", str(sets["clean-similar"]),
+                                     "--reference-sets", str(sets["reference"])])
+    assert half.exit_code == 2 and "--reference-predictions-dir" in half.output
+    other = CliRunner().invoke(main, ["evaluate", str(sets["clean"]), "--predictions-dir", str(sets["clean-similar"]),
+                                      "--reference-sets", str(sets["reference"]), "--reference-predictions-dir",
+                                      str(sets["planted-similar"])])
+    assert other.exit_code == 2 and "original.json" in other.output and "other sets" in other.output
