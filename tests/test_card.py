@@ -217,7 +217,7 @@ def test_body_and_recommendations_go_through_the_hugging_face_template_as_they_a
         assert get_category(c.category).definition in section, c.category
         row = next(line for line in section.splitlines() if line.startswith(f"| {c.category} |"))
         assert category_verdict(c) in row
-        assert f"- **{c.category}** ({category_verdict(c)}): {category_advice(c)}" in recommendations
+        assert f"- **{c.category}** ({category_verdict(c)}): {category_advice(c, results.model.kind == 'external')}" in recommendations
     similarity = next(c for c in results.categories if c.category == "Similarity")
     assert get_category("Similarity").advice_more in recommendations and similarity.reference_bias == "more"
     # the full section is the template's heading, the body and the recommendations, nothing else
