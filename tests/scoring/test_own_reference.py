@@ -128,3 +128,9 @@ def test_cli_refuses_half_a_reference_and_foreign_predictions(sets):
                                       "--reference-sets", str(sets["reference"]), "--reference-predictions-dir",
                                       str(sets["planted-similar"])])
     assert other.exit_code == 2 and "original.json" in other.output and "other sets" in other.output
+
+
+def test_perturb_needs_data_unless_it_writes_the_reference_sets(tmp_path):
+    result = CliRunner().invoke(main, ["perturb", "--out", str(tmp_path / "sets")])
+    assert result.exit_code == 2 and "--reference" in result.output
+    assert not (tmp_path / "sets").exists()
