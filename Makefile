@@ -28,8 +28,9 @@ demo: install
 	$(VENV)/bin/mrclens audit --out audit-sample
 
 ## The import contract (setup.cfg [importlinter]: the floors of the package), then the test suite,
-## with the docstring examples of every mrclens module (tests/test_docstring_examples.py)
-## (installs Chromium for the browser test when it can).
+## with the docstring examples of every mrclens module (tests/test_docstring_examples.py) and the
+## strict build of the documentation site, `mkdocs build --strict`, in which a broken link or anchor
+## fails (tests/test_docs_site.py) (installs Chromium for the browser test when it can).
 test: install browser-deps
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -p no:cacheprovider
@@ -40,4 +41,4 @@ browser-deps:
 	    || echo "note: could not install chromium/chromium-driver; browser tests will skip" )
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build site *.egg-info .pytest_cache

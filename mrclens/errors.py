@@ -16,7 +16,7 @@ Two families of exceptions:
 One more, :class:`DuplicateKeyError` (a ``ValueError``, as ``json``'s own errors are), is never shown as
 it is: every reader that meets it reports a :class:`Problem` naming the file and the key.
 
-Exit codes of every ``mrclens`` command (the README's table is generated from the same values):
+Exit codes of every ``mrclens`` command (the table of docs/commands.md is tested against the same values):
 
 ======  ==========================================================================
 code    meaning
@@ -333,7 +333,7 @@ class LanguageMsg:
     NOTHING_RUNS = "no part of `mrclens {command}` runs on it (`mrclens stats` / `check` --language-ok give its figures that read no words)"
     #: ``{runs}`` of the commands with ``--language-ok`` (stats, check)
     OVERRIDE = ("`mrclens {command}` stops here; pass --language-ok to run only what needs no English ({what_runs}; "
-                "see the README, \"Languages\")")
+                "see docs/languages.md)")
     #: the note of a run with ``--language en`` (``{read}``: what the detection read)
     DECLARED = "{path}: read as English as declared (--language en); the language detection read: {read}"
     #: the note of a run with ``--language-ok``

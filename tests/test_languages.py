@@ -1,5 +1,5 @@
 """The language check (issue 32): detection on written fixtures and the bundled sample, the cache,
-the refusal line, what --language-ok lets run, and the README's table."""
+the refusal line, what --language-ok lets run, and the table of docs/languages.md."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import language_fixture  # noqa: E402
 from language_fixture import write_squad  # noqa: E402
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+LANGUAGES_PAGE = Path(__file__).resolve().parents[1] / "docs" / "languages.md"
 
 
 @pytest.fixture()
@@ -110,8 +110,8 @@ def test_compare_lines(files, tmp_path):
 
 
 def _readme_table() -> dict[str, tuple[str, ...]]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Languages")[1].split("\n## ")[0]
+    text = LANGUAGES_PAGE.read_text(encoding="utf-8")
+    section = text.split("# Languages")[1].split("\n## ")[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| what")]
     return {cells[0]: tuple(cells[1:]) for cells in ([c.strip() for c in r.strip("|").split("|")] for r in rows)}
 

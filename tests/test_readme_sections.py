@@ -1,5 +1,7 @@
-"""The README's "Hugging Face datasets" and "Results as tables" sections run as written: every
-`mrclens …` command of their bash blocks and every Python block, in a folder holding the files they name."""
+"""The documentation's "Hugging Face datasets" (docs/formats.md) and "Results as tables"
+(docs/python-api.md) sections run as written: every `mrclens …` command of their bash blocks and every
+Python block, in a folder holding the files they name. Section titles of the README and of every page
+carry no issue numbers."""
 
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ from mrclens.formats import load_dataset
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 from perturbed_fixture import make_perturbed_dir, score_and_publish, write_predictions
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 
-def _section(title: str) -> str:
-    text = README.read_text(encoding="utf-8")
+def _section(page: str, title: str) -> str:
+    text = (DOCS / page).read_text(encoding="utf-8")
     start = text.index(title + "\n")
     level = title.split(" ")[0]
     end = re.search(rf"^#{{1,{len(level)}}} ", text[start + len(title):], re.M)
@@ -63,14 +67,14 @@ def test_hugging_face_section_runs(sample_path, tmp_path, monkeypatch):
     from mrclens.formats.hf_datasets import to_hf_dataset
     to_hf_dataset({"train": Dataset(sample.articles[2:4], sample.version),
                    "validation": Dataset(sample.articles[4:5], sample.version)}).save_to_disk("squad-hf")
-    section = _section("## Hugging Face datasets")
+    section = _section("formats.md", "## Hugging Face datasets")
     (bash,) = _blocks(section, "bash")
     assert len(_run_commands(bash)) == 5
     assert load_dataset("dev.json").counts() == load_dataset(Dataset(sample.articles[4:5], sample.version)).counts()
     assert sorted(p.name for p in Path("dev-v2.0-hf").iterdir())  # a save_to_disk folder
     (python,) = _blocks(section, "python")
     namespace: dict = {}
-    exec(compile(python, "README.md (Hugging Face datasets)", "exec"), namespace)
+    exec(compile(python, "docs/formats.md (Hugging Face datasets)", "exec"), namespace)
     assert len(namespace["both"]) == 6 and list(namespace["dd"]) == ["train", "validation"]
     assert namespace["back"].counts()["unanswerable"] == 1
 
@@ -81,9 +85,9 @@ def test_results_as_tables_section_runs(tmp_path, monkeypatch, capsys):
                       seed=0, n_resamples=100, progress=False)
     shutil.rmtree(root / "perturbed")  # results.json alone is what load_results reads
     monkeypatch.chdir(root)
-    (python,) = _blocks(_section("### Results as tables"), "python")
+    (python,) = _blocks(_section("python-api.md", "## Results as tables"), "python")
     namespace: dict = {}
-    exec(compile(python, "README.md (Results as tables)", "exec"), namespace)
+    exec(compile(python, "docs/python-api.md (Results as tables)", "exec"), namespace)
     out = capsys.readouterr().out
     assert "e1" in out and out.rstrip().endswith("True")
     assert namespace["categories"]["category"].tolist() == ["Similarity", "Question"]
@@ -91,7 +95,7 @@ def test_results_as_tables_section_runs(tmp_path, monkeypatch, capsys):
 
 
 def _headings(text: str) -> list[str]:
-    """The README's section titles (``#`` lines outside code blocks)."""
+    """A Markdown file's section titles (``#`` lines outside code blocks)."""
     headings, in_code = [], False
     for line in text.splitlines():
         if line.startswith("```"):
@@ -108,11 +112,16 @@ def _anchor(heading: str) -> str:
 
 def test_section_titles_carry_no_issue_numbers_and_every_anchor_resolves():
     """A reader does not know what "(issue 32)" is: titles say what the section is (issue 43, item 5), and
-    every in-page link (``[…](#anchor)``) leads to a title that exists."""
-    text = README.read_text(encoding="utf-8")
-    headings = _headings(text)
-    assert len(headings) > 40 and "## Languages: MRCLens reads English" in headings
-    assert [h for h in headings if re.search(r"\bissues? \d", h)] == []
-    anchors = {_anchor(h) for h in headings}
-    links = set(re.findall(r"\]\(#([^)]+)\)", text))
-    assert "multiple-choice-data-codah" in links and sorted(links - anchors) == []
+    every in-page link (``[…](#anchor)``) leads to a title that exists (links between pages: the strict
+    site build of tests/test_docs_site.py)."""
+    pages = [README, *sorted(DOCS.glob("*.md"))]
+    every = {}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        headings = _headings(text)
+        every[page.name] = headings
+        assert [h for h in headings if re.search(r"\bissues? \d", h)] == [], page
+        anchors = {_anchor(h) for h in headings}
+        links = set(re.findall(r"\]\(#([^)]+)\)", text))
+        assert sorted(links - anchors) == [], page
+    assert sum(map(len, every.values())) > 40 and "# Languages: MRCLens reads English" in every["languages.md"]

@@ -97,7 +97,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
 
     Multiple-choice data (issue 20) — a CODAH folder with cv_split/fold_k/, a CODAH TSV file or
     multiple-choice JSON Lines — is audited with cross-validation and accuracy instead of F1
-    (see the README, "Multiple-choice data").
+    (see docs/multiple-choice.md).
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")

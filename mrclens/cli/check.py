@@ -31,7 +31,7 @@ from mrclens.io_utils import json_text
               help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
                    "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
                    "the answer sentence's rank by position (spaCy's rule-based sentencizer: rule answer-position); every "
-                   "other rule is skipped, never failed. See the README, 'Languages'.")
+                   "other rule is skipped, never failed. See docs/languages.md.")
 @language_option
 @on_invalid_option
 @verbosity_options

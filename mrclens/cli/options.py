@@ -256,8 +256,8 @@ def option_sources(ctx: click.Context, rename: dict[str, str] | None = None) -> 
 #: ``--language auto|en`` of ``audit``, ``perturb``, ``stats`` and ``check`` (:mod:`mrclens.languages`).
 language_option = click.option(
     "--language", type=click.Choice(["auto", "en"]), default="auto", show_default=True,
-    help="auto: the language of the data is detected and data that does not read as English is refused (README, "
-         "'Languages'); en: the data is English as you declare: every step runs as on English text, with a note "
+    help="auto: the language of the data is detected and data that does not read as English is refused (docs/"
+         "languages.md); en: the data is English as you declare: every step runs as on English text, with a note "
          "of what the detection read (for English data the detection misreads).")
 
 

@@ -48,7 +48,7 @@ def selftest(out, plantings, data, mc_data, seed, profile, device, cache_dir, cu
     pass/fail table; exits 0 when every planting passes, 1 when one fails, 2 on bad input. Takes
     two audits per planting (minutes each with the quick profile). The multiple-choice planting
     mc-length (a fixed tail on the correct ending of 1,000 CODAH questions) is judged against its
-    clean counterpart (README, "Does a verdict mean anything?"); name it with --plantings. The structural
+    clean counterpart (docs/selftest.md); name it with --plantings. The structural
     counterparts short, long and grouped (clean data of another shape, one audit each) pass when every
     category reads in line with the reference."""
     names = [n.strip() for n in plantings.split(",") if n.strip()] if plantings else None

@@ -46,7 +46,7 @@ class _StatsCommand(click.Command):
               help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "
                    "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
                    "the answer sentence's rank by position (spaCy's rule-based sentencizer); every other figure is not "
-                   "computed. See the README, 'Languages'.")
+                   "computed. See docs/languages.md.")
 @language_option
 @on_invalid_option
 @verbosity_options

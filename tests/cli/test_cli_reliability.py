@@ -119,8 +119,8 @@ def test_ctrl_c_exits_130_with_one_line_and_leaves_no_partial_output(tmp_path, m
     assert not out.exists()
 
 
-def test_readme_lists_every_exit_code():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_docs_list_every_exit_code():
+    text = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
     for code in (errors.EXIT_OK, errors.EXIT_CHECK_FAILED, errors.EXIT_BAD_INPUT, errors.EXIT_INTERNAL,
                  errors.EXIT_INTERRUPTED, errors.EXIT_BROKEN_PIPE):
         assert f"\n| {code} |" in text, code
