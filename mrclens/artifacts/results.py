@@ -410,7 +410,8 @@ class ModelFreeFigure:
     a percentile rank, the share a random sentence gives for a raw share; ``None``: not defined);
     ``reference_standardised``: the reference value was re-weighted to this data's sentence counts;
     ``margin``: the difference (points) its interval must clear to read "higher"/"lower" and lie inside to
-    read "in line" (0: any).
+    read "in line" (0: any); ``band``: where set, the interval must lie inside ``±band`` instead to read
+    "in line" (a chance-corrected top-1 share: margin 5, band 10 points; issue 41).
     """
 
     category: str
@@ -437,6 +438,7 @@ class ModelFreeFigure:
     margin: float = 0.0
     difference_confidence: float | None = None
     mde: float | None = None
+    band: float | None = None
 
 
 @dataclass

@@ -83,6 +83,7 @@ class Figure(NamedTuple):
     role: str = "verdict"
     chance_path: str | None = None
     band: float | None = None
+    chance_level: float | None = None
 
     @property
     def category(self) -> str:
@@ -92,6 +93,16 @@ class Figure(NamedTuple):
 
 #: The chance level of every percentile rank (:mod:`mrclens.stats.chance`), percent.
 RANK_CHANCE = 50.0
+#: The chance level of every chance-corrected top-1 share (:func:`mrclens.stats.chance.top_share`), percent.
+TOP_CHANCE = 0.0
+#: The equivalence band of a chance-corrected top-1 share (points): "in line" when its interval lies inside
+#: ±10. Its margin for "higher"/"lower" is :data:`RANK_MARGIN` (5), as a rank's. A planted shortcut moves the
+#: top-1 share 2.6 times as far as the mean rank (the ``overlap`` planting at 50 % of the bundled sample: +15.5
+#: against +6.0 points), and clean data of other articles spreads it about twice as far (40-article subsets of
+#: SQuAD v1.1 train and the shape counterparts: −3.7 … +4.0 against −1.8 … +1.6); so a band of 10 (3.8 rank
+#: points at that ratio, inside the rank's 5) keeps "in line" as strict as a rank's, and a 40-article dataset
+#: (interval ±5–6 points) can reach it. Measured: BENCHMARKS.md, "Figures that grow with the shortcut".
+TOP_BAND = 10.0
 #: The smallest difference from the reference (percentile points) that a chance-corrected figure
 #: must exceed, with its whole interval, to read "higher" or "lower": an equivalence margin (the
 #: "smallest effect size of interest" of Lakens 2017, "Equivalence Tests", Social Psychological and
@@ -113,17 +124,24 @@ DESCRIPTION_BANDS = {"share": 5.0, "words": 0.5}
 #: a percentile rank of the answer sentence; :mod:`mrclens.stats.chance`), then the raw figures that
 #: describe it (``"description"``; a raw share beside the share a random sentence would give).
 FIGURES: tuple[Figure, ...] = (
+    Figure("chance_corrected.similarity_top", "mean", None,
+           "answer sentence is the most similar to the question, beyond chance (%; 100 = always, 0 = chance)",
+           "higher", band=TOP_BAND, chance_level=TOP_CHANCE),
     Figure("chance_corrected.similarity_rank", "mean", None,
-           "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher"),
+           "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher",
+           "description"),
     Figure("similarity.answer_in_most_similar_sentence_pct", "share", "similarity.n",
            "answers in the sentence most similar to the question (%)", "higher", "description", _RANDOM,
            DESCRIPTION_BANDS["share"]),
     Figure("overlap.longest_shared_ngram", "mean", None,
            "longest n-gram shared by question and passage (words)", "higher", "description", None,
            DESCRIPTION_BANDS["words"]),
+    Figure("chance_corrected.keyword_top", "mean", None,
+           "answer sentence holds the most of the question's content words, beyond chance (%; 100 = always, 0 = chance)",
+           "higher", band=TOP_BAND, chance_level=TOP_CHANCE),
     Figure("chance_corrected.keyword_rank", "mean", None,
            "answer sentence's rank by the question's content words (percentile; 100 = holds most, 50 = chance)",
-           "higher"),
+           "higher", "description"),
     Figure("overlap.content_words_in_answer_sentence_pct", "mean", None,
            "question content words found in the answer sentence (%)", "higher", "description", None,
            DESCRIPTION_BANDS["share"]),
@@ -239,7 +257,8 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
         if cluster is not None:
             own.se = cluster[0]
         se = standard_error(own)
-        chance = RANK_CHANCE if strata_path(spec.path) else dotted_get(stats, spec.chance_path) if spec.chance_path else None
+        chance = (spec.chance_level if spec.chance_level is not None else RANK_CHANCE if strata_path(spec.path)
+                  else dotted_get(stats, spec.chance_path) if spec.chance_path else None)
         fig = ModelFreeFigure(category=spec.category, path=spec.path, label=spec.label, bias_when=spec.bias_when,
                               value=_r(own.value), ci_low=_r(own.value - z * se), ci_high=_r(own.value + z * se),
                               n=own.n, articles=cluster[1] if cluster is not None else None, role=spec.role,
@@ -258,6 +277,7 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
             fig.reference_ci_low, fig.reference_ci_high = _r(ref.value - z * ref_se), _r(ref.value + z * ref_se)
             fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff), _r(low), _r(high)
             fig.margin = RANK_MARGIN if strata_path(spec.path) else (spec.band or 0.0)
+            fig.band = spec.band if strata_path(spec.path) and spec.band is not None else None
             judge_figure(fig, confidence, confidence)
         out.append(fig)
     return out
@@ -274,7 +294,8 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     ``comparison`` and its minimum detectable effect; return ``fig`` (changed in place).
 
     ``comparison`` is "higher" / "lower" when the whole interval lies beyond ``±margin``, "in line" when
-    it lies inside ``±margin`` (the equivalence band: :data:`RANK_MARGIN` for a chance-corrected rank), else
+    it lies inside ``±band`` (``fig.band``, else ``±margin``: the equivalence band, :data:`RANK_MARGIN` for a
+    chance-corrected rank, :data:`TOP_BAND` for a top-1 share), else
     "inconclusive" (:func:`mrclens.metrics.power.read_interval`); ``mde`` is the smallest difference beyond
     the margin read at 80 % power (:func:`mrclens.metrics.power.minimum_detectable_effect`), in the
     figure's unit. A figure whose standard error is clustered by ``articles`` (``k`` of them) is read with
@@ -291,7 +312,8 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     q = critical_value(level, df)
     low, high = fig.difference - q * se, fig.difference + q * se
     fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(low), _r(high), level
-    fig.comparison = _COMPARISON[read_interval(fig.difference, low, high, band=fig.margin, margin=fig.margin)]
+    band = fig.margin if getattr(fig, "band", None) is None else fig.band
+    fig.comparison = _COMPARISON[read_interval(fig.difference, low, high, band=band, margin=fig.margin)]
     fig.mde = _r(minimum_detectable_effect(se, level, margin=fig.margin, df=df))
     return fig
 
@@ -402,6 +424,7 @@ def describe(fig: ModelFreeFigure, confidence: float = CONFIDENCE) -> str:
         return text + "."
     side = ("in line with" if fig.comparison == "in line" else f"{fig.comparison} than")
     margin = getattr(fig, "margin", 0.0) or 0.0
+    band = getattr(fig, "band", None) or margin
     toward = ""
     if fig.comparison != "in line":
         toward = (", in the direction that offers this shortcut" if fig.comparison == fig.bias_when
@@ -410,7 +433,8 @@ def describe(fig: ModelFreeFigure, confidence: float = CONFIDENCE) -> str:
     note = " (a description: it does not decide the verdict)" if getattr(fig, "role", "verdict") == "description" else ""
     return (f"{text}, {side} {fig.reference}{weighted} ({fig.reference_value:.1f}; difference {fig.difference:+.1f}, "
             f"{ci} {fig.difference_ci_low:+.1f} to {fig.difference_ci_high:+.1f}"
-            f"{f'; differences within ±{margin:g} read in line' if margin else ''}){toward}{note}.")
+            f"{f'; differences within ±{band:g} read in line' if band else ''}"
+            f"{f', beyond ±{margin:g} higher or lower' if band != margin else ''}){toward}{note}.")
 
 
 def cite(categories: Sequence[Any], figures: Sequence[ModelFreeFigure], confidence: float = CONFIDENCE) -> list[Any]:

@@ -46,6 +46,21 @@ RANK_FIGURES: dict[str, str] = {
                     "50 = chance",
 }
 
+#: The chance-corrected top-1 shares (issue 41): how often the answer sentence is *the* top sentence, beyond
+#: chance, in percent (:func:`top_share`; 0 = chance, 100 = always the top). A mean rank saturates near
+#: SQuAD's (88-89 of 100: a shortcut planted in a quarter of the questions moves it by about 3 points); the
+#: top-1 share has three to four times that room (SQuAD v1.1 dev: about 60), so it grows with the shortcut's
+#: share. Source: the corrected share is ``(p − 1/n) / (1 − 1/n)`` of a hit rate ``p`` with chance ``1/n``,
+#: the form of Cohen's kappa (Cohen 1960) for a top-1 choice among ``n`` sentences, taken per question.
+TOP_FIGURES: dict[str, str] = {
+    "similarity_top": "the answer sentence is the most TF-IDF-similar to the question, beyond chance (percent; "
+                      "100 = always, 0 = as often as a sentence drawn at random)",
+    "keyword_top": "the answer sentence holds the largest share of the question's content words, beyond chance "
+                   "(percent; 100 = always, 0 = as often as a sentence drawn at random)",
+}
+#: Every figure of the ``chance_corrected`` section that is kept per sentence-count stratum.
+CHANCE_FIGURES: dict[str, str] = {**RANK_FIGURES, **TOP_FIGURES}
+
 
 def stratum(n_units: int) -> str | None:
     """The :data:`STRATA` label of a context with ``n_units`` sentence units (``None`` below 2)."""
@@ -73,6 +88,29 @@ def percentile_rank(scores: Sequence[float | None], target: int) -> float | None
     lower = sum(1 for i, v in enumerate(vals) if i != target and v < mine)
     equal = sum(1 for i, v in enumerate(vals) if i != target and v == mine)
     return 100.0 * (lower + 0.5 * equal) / (n - 1)
+
+
+def top_share(scores: Sequence[float | None], target: int) -> float | None:
+    """Chance-corrected top-1 hit (percent) of unit ``target`` among ``scores`` (higher score = better):
+    ``100 × (h − 1/n) / (1 − 1/n)`` where ``h = 1/t`` when ``target`` ties with ``t`` units (itself
+    included) at the highest score and ``h = 0`` otherwise. Its mean over questions is the share of answer
+    sentences that are the top sentence, corrected for chance (``(p − 1/n)/(1 − 1/n)``; :data:`TOP_FIGURES`):
+    a target drawn at random gives 0 in expectation whatever ``n`` and the ties, always the top gives 100,
+    never the top ``−100 / (n − 1)``. A ``None`` score counts as the lowest possible.
+
+    Returns:
+        −100–100, or ``None`` when there are fewer than two units or ``target`` is out of range.
+
+    >>> top_share([0.9, 0.1, 0.5], 0), top_share([0.9, 0.1, 0.5], 1), top_share([0.2, 0.2], 0)
+    (100.0, -50.0, 0.0)
+    """
+    n = len(scores)
+    if n < 2 or not 0 <= target < n:
+        return None
+    vals = [-math.inf if s is None else float(s) for s in scores]
+    best = max(vals)
+    hit = 1.0 / sum(1 for v in vals if v == best) if vals[target] == best else 0.0
+    return round(100.0 * (hit - 1.0 / n) / (1.0 - 1.0 / n), 10)
 
 
 def position_rank(unit_index: int | None, n_units: int) -> float | None:

@@ -52,8 +52,8 @@ from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.paragraph import PARAGRAPH_KEYS, PRED_KEYS, paragraph_figures
 from mrclens.stats.position import position_figures
 from mrclens.stats.schema import BASELINES, WH_ANYWHERE_LABELS, check_layout
-from mrclens.stats.chance import RANK_FIGURES, STRATA, by_sentence_count, chance_share_pct, position_rank
-from mrclens.stats.similarity import most_similar_units, similarity_ranks
+from mrclens.stats.chance import CHANCE_FIGURES, STRATA, by_sentence_count, chance_share_pct, position_rank
+from mrclens.stats.similarity import most_similar_units, similarity_rank_tops
 from mrclens.stats.summary import integer_bins, share_pct, shares, summarize
 from mrclens.stats.text import (
     QUESTION_TYPES,
@@ -66,6 +66,7 @@ from mrclens.units import answer_unit_indices, sentence_units
 TITLE = "Model-free statistics"
 _FRACTION_BINS = [i / 10 for i in range(11)]
 _PCT_BINS = [float(i) for i in range(0, 101, 10)]
+_TOP_BINS = [float(i) for i in range(-100, 101, 20)]  # a chance-corrected top-1 hit: -100 / (n - 1) ... 100
 
 
 def default_jobs() -> int:
@@ -86,7 +87,8 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
 
 #: Each baseline's predictions in a ``preds`` row of :func:`paragraph_figures`: its own, and its upper bound.
 _BASELINE_PREDS = {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}
-_LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank")
+_LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank",
+              "kw_top")
 _WORK: dict = {}
 _N_CHUNKS = 32
 
@@ -269,7 +271,7 @@ def compute_stats_with_values(
     with _timer(timings, "units"):
         units = units_of(paragraphs, parsed_ctx)
     with _timer(timings, "similarity"):
-        sim_idx, sim_rank = similar_units(paragraphs, units, answerable)
+        sim_idx, sim_rank, sim_top = similar_units(paragraphs, units, answerable)
     with _timer(timings, "per_question"):
         parts, merged, cache_use = per_question_figures(paragraphs, units, sim_idx, parsed_ans, first_k=first_k,
                                                         cache_dir=cache_dir, n_process=n_process, progress=progress)
@@ -278,7 +280,7 @@ def compute_stats_with_values(
         duplicates = find_duplicates(dataset)
         leakage = find_leakage(dataset, dev) if dev is not None else None
     timings["total"] = time.perf_counter() - t0
-    result, values = assemble_result(dataset, dev, paragraphs, units, {**merged, "sim_rank": sim_rank}, first_k=first_k)
+    result, values = assemble_result(dataset, dev, paragraphs, units, {**merged, "sim_rank": sim_rank, "sim_top": sim_top}, first_k=first_k)
     result.update(heuristics=heuristics, duplicates=duplicates, leakage=leakage, timings_s=timings,
                   statistics_cache=cache_use)
     check_layout(result)
@@ -335,11 +337,12 @@ def units_of(paragraphs: list[Paragraph], parsed_ctx: list[ParsedText]) -> list[
 
 
 def similar_units(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]],
-                  answerable: list[tuple[int, Question]]) -> tuple[list[int], list[float | None]]:
+                  answerable: list[tuple[int, Question]]) -> tuple[list[int], list[float | None], list[float | None]]:
     """For each answerable question (``(paragraph index, question)``): the index of its paragraph's
     unit most similar to it (TF-IDF cosine, :func:`mrclens.stats.similarity.most_similar_units`), and
     the percentile rank of its first gold answer's unit by that similarity
-    (:func:`mrclens.stats.similarity.similarity_ranks`; ``None`` for a context of one unit)."""
+    (:func:`mrclens.stats.similarity.similarity_ranks`; ``None`` for a context of one unit), and its
+    chance-corrected top-1 hit by that similarity (percent, :func:`mrclens.stats.chance.top_share`)."""
     questions = [q.question for _, q in answerable]
     which = [pi for pi, _ in answerable]
     texts = [[p.context[s:e] for s, e in us] for p, us in zip(paragraphs, units)]
@@ -348,7 +351,7 @@ def similar_units(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]
     for pi, q in answerable:
         found = answer_unit_indices(units[pi], [(q.answers[0].answer_start, q.answers[0].answer_end)])
         targets.append(min(found) if found else None)
-    return sim_idx, similarity_ranks(questions, which, texts, targets)
+    return (sim_idx, *similarity_rank_tops(questions, which, texts, targets))
 
 
 def per_question_figures(paragraphs: list[Paragraph], units: list[list[tuple[int, int]]], sim_idx: list[int],
@@ -464,7 +467,8 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
     longest, a_len, unit_index = merged["longest"], merged["a_len"], merged["unit_index"]
     in_sim, content_share = merged["in_sim"], merged["content_share"]
     n_units = [len(units[pi]) for pi, _ in answerable]
-    chance, ranks = chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units)
+    chance, ranks = chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units,
+                                             sim_top=merged["sim_top"], kw_top=merged["kw_top"])
     counts = dataset.counts()
     counts["answerable"] = len(answerable)
     type_shares = shares(q_types, QUESTION_TYPES)
@@ -511,7 +515,8 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
 
 
 def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float | None],
-                             kw_rank: list[float | None], n_units: list[int]
+                             kw_rank: list[float | None], n_units: list[int], *,
+                             sim_top: list[float | None] | None = None, kw_top: list[float | None] | None = None
                              ) -> tuple[dict, tuple[list[float | None], ...]]:
     """The ``chance_corrected`` section (:mod:`mrclens.stats.chance`), one value per answerable question
     in each list: the answer sentence's percentile ranks by position, by similarity to the question and
@@ -519,11 +524,20 @@ def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float 
     (``by_sentence_count``: every stratum of :data:`~mrclens.stats.chance.STRATA`, ``n`` 0 when empty),
     and ``random_sentence_share_pct``: the chance level of the raw shares "answer in the first sentence"
     and "answer in the most similar sentence" (mean of 1/units). Returns ``(section, (position ranks,
-    similarity ranks, keyword ranks))``, the lists one value per answerable question (``None``: no rank)."""
+    similarity ranks, keyword ranks))``, the lists one value per answerable question (``None``: no rank).
+    ``sim_top`` / ``kw_top`` (one value per answerable question, :func:`mrclens.stats.chance.top_share`) add
+    the chance-corrected top-1 shares ``similarity_top`` / ``keyword_top`` (percent, 0 = chance) and their
+    strata (:data:`~mrclens.stats.chance.TOP_FIGURES`)."""
     pos_rank = [position_rank(u, n) for u, n in zip(unit_index, n_units)]
     lists = {"position_rank": pos_rank, "similarity_rank": sim_rank, "keyword_rank": kw_rank}
-    section: dict = {name: summarize(vs, bins=_PCT_BINS, unit="percentile rank of the answer sentence, percent; "
-                                                               + RANK_FIGURES[name]) for name, vs in lists.items()}
+    if sim_top is not None:
+        lists["similarity_top"] = sim_top
+    if kw_top is not None:
+        lists["keyword_top"] = kw_top
+    section: dict = {name: summarize(vs, bins=_TOP_BINS if name.endswith("_top") else _PCT_BINS,
+                                     unit=("chance-corrected top-1 share, percent; " if name.endswith("_top") else
+                                           "percentile rank of the answer sentence, percent; ") + CHANCE_FIGURES[name])
+                     for name, vs in lists.items()}
     section["random_sentence_share_pct"] = chance_share_pct(n_units)
     strata = {}
     for name, vs in lists.items():

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from mrclens.errors import LanguageMsg
 from mrclens.squad import Dataset
-from mrclens.stats.chance import RANK_FIGURES
+from mrclens.stats.chance import CHANCE_FIGURES, RANK_FIGURES
 from mrclens.stats.core import TITLE
 from mrclens.stats.leakage import find_duplicates, find_leakage
 from mrclens.stats.summary import summarize
@@ -70,7 +70,7 @@ def language_free_stats(dataset: Dataset, dev: Dataset | None = None, *, languag
 
         ranks = {"chance_corrected": sentencizer_section(dataset, sentencizer)}
         off = {f"chance_corrected.{name}": LanguageMsg.RANK_DISAGREES.format(language=language)
-               for name in RANK_FIGURES if name not in FIGURES}
+               for name in CHANCE_FIGURES if name not in FIGURES}
     return {
         "title": TITLE,
         "source": dataset.source,

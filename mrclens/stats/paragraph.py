@@ -11,14 +11,14 @@ import bisect
 import functools
 
 from mrclens.squad import Paragraph
-from mrclens.stats.chance import percentile_rank
+from mrclens.stats.chance import percentile_rank, top_share
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
 from mrclens.stats.text import whitespace_words, word_tokens
 from mrclens.units import answer_unit_indices
 
 #: The per-answerable-question lists of :func:`paragraph_figures` (besides ``longest`` and ``preds``).
-PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank")
+PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank", "kw_top")
 #: The six predictions of each answerable question, in the order of a ``preds`` row: baselines
 #: (a), (b), (c), then the upper bound in the unit each of them chose.
 PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
@@ -40,9 +40,10 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
 
     Returns:
         ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
-        "content_share", "kw_rank": [...] (answerable questions, file order; ``kw_rank``: the answer
+        "content_share", "kw_rank", "kw_top": [...] (answerable questions, file order; ``kw_rank``: the answer
         unit's percentile rank by share of the question's content words,
-        :func:`mrclens.stats.chance.percentile_rank`), "preds": [(a, b, c, ua, ub,
+        :func:`mrclens.stats.chance.percentile_rank`; ``kw_top``: its chance-corrected top-1 hit by the same
+        shares, :func:`mrclens.stats.chance.top_share`), "preds": [(a, b, c, ua, ub,
         uc), ...] (:data:`PRED_KEYS`; ``None`` where a baseline has no prediction)}``.
     """
     context = p.context
@@ -67,8 +68,10 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
         gold_units = answer_unit_indices(us, [(a.answer_start, a.answer_end) for a in q.answers])
         out["in_sim"].append(best in gold_units if best >= 0 else None)
         out["content_share"].append(content_word_share(words, index.unit_word_set(u0)) if u0 is not None else None)
-        out["kw_rank"].append(None if u0 is None or len(us) < 2 else percentile_rank(
-            [content_word_share(words, index.unit_word_set(u)) for u in range(len(us))], u0))
+        kw_shares = None if u0 is None or len(us) < 2 else [
+            content_word_share(words, index.unit_word_set(u)) for u in range(len(us))]
+        out["kw_rank"].append(None if kw_shares is None else percentile_rank(kw_shares, u0))
+        out["kw_top"].append(None if kw_shares is None else top_share(kw_shares, u0))
         golds = [(a.answer_start, a.text) for a in q.answers]
         upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
 

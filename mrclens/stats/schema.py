@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from mrclens.errors import InternalError
 from mrclens.squad import Dataset
 from mrclens.stats.answer_types import ANSWER_TYPES
-from mrclens.stats.chance import RANK_FIGURES, STRATA
+from mrclens.stats.chance import CHANCE_FIGURES, STRATA
 from mrclens.stats.position import POSITION_LABELS
 from mrclens.stats.text import QUESTION_TYPES
 from mrclens.vocabulary import WH_WORDS
@@ -77,9 +77,9 @@ METRIC_PATHS: tuple[str, ...] = tuple(
     + ["similarity.answer_in_most_similar_sentence_pct", "similarity.n"]
     + _under("overlap.longest_shared_ngram", _SUMMARY)
     + _under("overlap.content_words_in_answer_sentence_pct", _SUMMARY)
-    + [path for name in RANK_FIGURES for path in _under(f"chance_corrected.{name}", _SUMMARY)]
+    + [path for name in CHANCE_FIGURES for path in _under(f"chance_corrected.{name}", _SUMMARY)]
     + ["chance_corrected.random_sentence_share_pct"]
-    + [f"chance_corrected.by_sentence_count.{name}.{s}.{k}" for name in RANK_FIGURES for s in STRATA
+    + [f"chance_corrected.by_sentence_count.{name}.{s}.{k}" for name in CHANCE_FIGURES for s in STRATA
        for k in ("n", "mean", "std")]
     + _shares("answer_types", ANSWER_TYPES)
     + [path for name in BASELINES

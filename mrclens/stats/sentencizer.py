@@ -27,9 +27,9 @@ import importlib
 
 from mrclens.parsing import ParsedText
 from mrclens.squad import Dataset
-from mrclens.stats.chance import RANK_FIGURES, percentile_rank
+from mrclens.stats.chance import CHANCE_FIGURES, RANK_FIGURES, percentile_rank, top_share
 from mrclens.stats.overlap import content_word_share
-from mrclens.stats.similarity import similarity_ranks
+from mrclens.stats.similarity import similarity_rank_tops
 from mrclens.units import answer_unit_indices, sentence_units
 from mrclens.vocabulary import WORD_PATTERN
 
@@ -99,17 +99,19 @@ def sentencizer_ranks(dataset: Dataset, lang: str) -> tuple[dict, tuple[list[flo
         units.append(us)
         unit_tokens.append([[w for w, i in zip(words, starts) if s <= i < e] for s, e in us])
     q_tokens = [_tokens(doc)[0] for doc in nlp.tokenizer.pipe(q.question for _, q in answerable)]
-    unit_index, kw_rank = [], []
+    unit_index, kw_rank, kw_top = [], [], []
     for (pi, q), words in zip(answerable, q_tokens):
         found = answer_unit_indices(units[pi], [(q.answers[0].answer_start, q.answers[0].answer_end)])
         u0 = min(found) if found else None
         unit_index.append(u0)
         sets = [set(ts) for ts in unit_tokens[pi]]
-        kw_rank.append(None if u0 is None or len(sets) < 2 else
-                       percentile_rank([content_word_share(words, s, stops) for s in sets], u0))
-    sim_rank = similarity_ranks([" ".join(ws) for ws in q_tokens], [pi for pi, _ in answerable],
+        kw_shares = None if u0 is None or len(sets) < 2 else [content_word_share(words, s, stops) for s in sets]
+        kw_rank.append(None if kw_shares is None else percentile_rank(kw_shares, u0))
+        kw_top.append(None if kw_shares is None else top_share(kw_shares, u0))
+    sim_rank, sim_top = similarity_rank_tops([" ".join(ws) for ws in q_tokens], [pi for pi, _ in answerable],
                                 [[" ".join(ts) for ts in uts] for uts in unit_tokens], unit_index, analyzer=str.split)
-    return chance_corrected_section(unit_index, sim_rank, kw_rank, [len(units[pi]) for pi, _ in answerable])
+    return chance_corrected_section(unit_index, sim_rank, kw_rank, [len(units[pi]) for pi, _ in answerable],
+                                    sim_top=sim_top, kw_top=kw_top)
 
 
 def sentencizer_section(dataset: Dataset, lang: str, figures: tuple[str, ...] = FIGURES) -> dict:
@@ -124,7 +126,7 @@ def sentencizer_section(dataset: Dataset, lang: str, figures: tuple[str, ...] = 
     if not set(figures) <= set(RANK_FIGURES):
         raise ValueError(f"unknown ranks {sorted(set(figures) - set(RANK_FIGURES))}; known: {', '.join(RANK_FIGURES)}")
     section, _ = sentencizer_ranks(dataset, lang)
-    dropped = [name for name in RANK_FIGURES if name not in figures]
+    dropped = [name for name in CHANCE_FIGURES if name not in figures]
     for name in dropped:
         del section[name], section["by_sentence_count"][name]
     return section

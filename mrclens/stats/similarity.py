@@ -123,21 +123,45 @@ def similarity_ranks(questions: Sequence[str], question_paragraph: Sequence[int]
         ...                  [["The dog ran in the park.", "The cat slept on the mat.", "It rained."]], [1])
         [100.0]
     """
-    from mrclens.stats.chance import percentile_rank
+    return similarity_rank_tops(questions, question_paragraph, paragraph_units, target_units, analyzer=analyzer)[0]
+
+
+def similarity_rank_tops(questions: Sequence[str], question_paragraph: Sequence[int],
+                         paragraph_units: Sequence[Sequence[str]], target_units: Sequence[int | None], *,
+                         analyzer: Callable[[str], list[str]] | None = None
+                         ) -> tuple[list[float | None], list[float | None]]:
+    """``(ranks, tops)``: :func:`similarity_ranks`, and for each question the chance-corrected top-1 hit
+    of its target unit by the same cosines (percent, :func:`mrclens.stats.chance.top_share`: 100 = the
+    most similar, 0 = chance; ``None`` where the rank is).
+
+    Raises:
+        ValueError: the lengths of ``questions``, ``question_paragraph`` and ``target_units`` differ.
+
+    Examples:
+        >>> similarity_rank_tops(["Where did the cat sleep?"], [0],
+        ...                      [["The dog ran in the park.", "The cat slept on the mat.", "It rained."]], [0])
+        ([50.0], [-50.0])
+    """
+    from mrclens.stats.chance import percentile_rank, top_share
 
     if not len(questions) == len(question_paragraph) == len(target_units):
         raise ValueError("questions, question_paragraph and target_units must have the same length")
     sizes = [len(u) for u in paragraph_units]
     pairs = _pair_cosines(questions, question_paragraph, paragraph_units, analyzer) if questions else None
-    out: list[float | None] = []
+    ranks: list[float | None] = []
+    tops: list[float | None] = []
     for i, (p, t) in enumerate(zip(question_paragraph, target_units)):
         n = sizes[p]
         if t is None or n < 2:
-            out.append(None)
-        elif pairs is None:
-            out.append(percentile_rank([0.0] * n, t))
+            ranks.append(None)
+            tops.append(None)
+            continue
+        if pairs is None:
+            scores = [0.0] * n
         else:
             counts, seg_starts, _, cos = pairs
             start = int(seg_starts[i])
-            out.append(percentile_rank([round(float(c), 12) for c in cos[start:start + int(counts[i])]], t))
-    return out
+            scores = [round(float(c), 12) for c in cos[start:start + int(counts[i])]]
+        ranks.append(percentile_rank(scores, t))
+        tops.append(top_share(scores, t))
+    return ranks, tops

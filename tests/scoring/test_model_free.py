@@ -29,7 +29,8 @@ def _ranks(n, means, strata=None):
 
 
 def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0, ranks=None, strata=None):
-    ranks = {"similarity_rank": 89.0, "keyword_rank": 88.0, "position_rank": 57.0, **(ranks or {})}
+    ranks = {"similarity_rank": 89.0, "keyword_rank": 88.0, "position_rank": 57.0, "similarity_top": 68.0,
+             "keyword_top": 69.0, **(ranks or {})}
     return {
         "chance_corrected": _ranks(n, ranks, strata),
         "similarity": {"answer_in_most_similar_sentence_pct": similar_pct, "n": n},
@@ -77,9 +78,14 @@ def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out
     assert figs == []
     figs = model_free_figures(_stats(), None)
     assert len(figs) == len(FIGURES) and all(f.comparison is None and f.reference is None for f in figs)
-    # each category has one chance-corrected verdict figure (chance 50) and its raw figures as descriptions
+    # each category has one chance-corrected verdict figure (issue 41: the top-1 share for Similarity and Keyword,
+    # chance 0; the rank for Position, chance 50); the other figures, ranks included, are descriptions
     verdict = {f.category: f for f in figs if f.role == "verdict"}
-    assert set(verdict) == {"Similarity", "Keyword", "Position"} and all(f.chance == 50.0 for f in verdict.values())
+    assert {c: (f.path.rsplit(".", 1)[1], f.chance) for c, f in verdict.items()} == {
+        "Similarity": ("similarity_top", 0.0), "Keyword": ("keyword_top", 0.0), "Position": ("position_rank", 50.0)}
+    ranks = {f.path: f for f in figs}
+    assert all(ranks[f"chance_corrected.{r}_rank"].role == "description" and ranks[f"chance_corrected.{r}_rank"].chance
+               == 50.0 for r in ("similarity", "keyword"))
     first = {f.path: f for f in figs}["answer_position.first_sentence_pct"]
     assert first.role == "description" and first.chance == 25.0  # a random sentence's share: mean of 1/units
 
@@ -109,15 +115,25 @@ def test_reference_round_trip_and_errors(tmp_path):
         read_reference(tmp_path / "missing.json")
 
 
-def test_bundled_reference_is_squad_dev_with_its_provenance():
+def test_bundled_reference_is_squad_with_its_provenance():
+    from mrclens.audit.span import SAMPLE_PATH
+    from mrclens.io_utils import sha256_file
+
     ref = read_reference()
-    assert ref.name == "SQuAD v1.1" and BUNDLED_REFERENCE.is_file() and ref.provenance["source"] == "dev-v1.1.json.gz"
+    assert ref.name == "SQuAD v1.1" and BUNDLED_REFERENCE.is_file()
+    # issue 41: the model-free figures are SQuAD v1.1 dev and train, but the bundled sample's 40 articles (the
+    # data the margins are checked on is never part of the reference it is read against)
+    assert ref.provenance["source"] == "dev-v1.1.json.gz + train-v1.1.json.gz"
+    assert ref.provenance["excluded"] == {"source": SAMPLE_PATH.name, "sha256": sha256_file(SAMPLE_PATH), "articles": 40}
     assert set(ref.figures) == {spec.path for spec in FIGURES}
-    # issue 32: the chance-corrected figures keep their strata by sentence count (SQuAD dev: 2 to 15+ units)
-    strata = ref.figures["chance_corrected.position_rank"].strata
-    assert set(strata) >= {"2", "5", "10-14"} and sum(n for n, _, _ in strata.values()) == ref.figures[
-        "chance_corrected.position_rank"].n
-    assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 10000
+    # issue 32: the chance-corrected figures keep their strata by sentence count (2 to 15+ units); issue 41: the
+    # strata of 10 or more units also hold SQuAD dev's paragraphs joined two by two, at least 2,000 questions each
+    fig = ref.figures["chance_corrected.position_rank"]
+    added = ref.provenance["long_strata"]["questions_added"]
+    assert set(added) == {"10-14", "15+"} and all(fig.strata[s][0] >= 2000 for s in added)
+    assert set(fig.strata) >= {"2", "5", "10-14"}
+    assert sum(n for n, _, _ in fig.strata.values()) == fig.n + sum(added.values())
+    assert ref.figures["similarity.answer_in_most_similar_sentence_pct"].n > 80000
     assert {"source", "sha256", "command", "commit", "date", "mrclens_version"} <= set(ref.provenance)
     # the article-clustered standard errors are at least the per-question ones
     assert all(f.se is not None and standard_error(f) >= f.se for f in ref.figures.values())
