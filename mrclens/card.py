@@ -262,6 +262,14 @@ def _figure_meaning(results: Results, c: CategoryResult) -> str:
             f"category's")
 
 
+def _uncompared_note(results: Results) -> str:
+    """What the "Figure" of a category read without a reference is (nothing when every category was compared)."""
+    if all(c.reference_bias is not None for c in results.categories):
+        return ""
+    return (f" Without a reference, a category's figure is the drop (or excess drop) of the ablation its "
+            f"evidence level is read from, with its {family_ci_label(None, results.bootstrap.confidence)}.")
+
+
 def _verdict_key(c: CategoryResult) -> str:
     """The verdict as :func:`mrclens.reports.glance.advice` reads it (``not compared`` without a reference)."""
     return c.reference_bias if c.reference_bias in ("more", "in line", "less", "inconclusive") else NOT_COMPARED
@@ -381,9 +389,7 @@ def card_body(results: Results, source: str = RESULTS_JSON) -> str:
               f"(\"{md_text(REFERENCE_LABEL)}\"), the mean difference of the category's drops (in percent of the "
               f"baseline {results.metric}), each signed towards the bias, with its interval ({label}); \"in line\" "
               f"needs that interval inside ±{_num(_band(results))} points, and \"Sees\" is the smallest difference "
-              f"the audit detects with 80 % power: a smaller shortcut can be there unseen. A category not compared "
-              f"with a reference shows the drop (or excess drop) of the ablation its evidence level is read from, "
-              f"with its {family_ci_label(None, results.bootstrap.confidence)}.", "",
+              f"the audit detects with 80 % power: a smaller shortcut can be there unseen." + _uncompared_note(results), "",
               f"| Bias category | Verdict | Figure ({label}) | Sees (80 % power) | Absolute evidence |",
               "|---|---|---|---|---|"]
     for c in results.categories:
