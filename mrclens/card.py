@@ -57,7 +57,7 @@ from mrclens.artifacts.layout import RESULTS_JSON
 from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeFigure, Results, read_results
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
-from mrclens.reports.glance import NOT_COMPARED, advice, inconclusive_why
+from mrclens.reports.glance import NOT_COMPARED, REFERENCE_LABEL, ReadingFigure, advice, inconclusive_why, reading_figure
 
 #: The longest ``rai:dataBiases`` statement (characters) that still gets the category's definition as its
 #: second sentence; the figures are in ``mrclens:biasFigures``.
@@ -241,6 +241,35 @@ def interval_label(results: Results, c: CategoryResult | None = None) -> str:
     return family_ci_label(c.reference_confidence if c is not None else None, results.bootstrap.confidence)
 
 
+def category_figure(results: Results, c: CategoryResult) -> ReadingFigure | None:
+    """The category's one figure (:func:`mrclens.reports.glance.reading_figure`), as the terminal summary, the
+    report's first screen and the ``--wide`` table show it (issue 44)."""
+    return reading_figure(c, results.ablations, results.metric)
+
+
+def figure_interval_label(results: Results, c: CategoryResult) -> str:
+    """The label of the interval of the category's one figure: family-wise against the reference
+    (:func:`interval_label`), else the results' level (the deciding ablation's own interval)."""
+    if c.reference_bias is not None:
+        return interval_label(results, c)
+    return family_ci_label(None, results.bootstrap.confidence)
+
+
+def _figure_meaning(results: Results, c: CategoryResult) -> str:
+    if c.reference_bias is not None:
+        return "the mean difference of the drops from the reference's, towards the bias, in points of the baseline score"
+    return (f"not compared with a reference: the {results.metric} points of the ablation whose evidence level is the "
+            f"category's")
+
+
+def _uncompared_note(results: Results) -> str:
+    """What the "Figure" of a category read without a reference is (nothing when every category was compared)."""
+    if all(c.reference_bias is not None for c in results.categories):
+        return ""
+    return (f" Without a reference, a category's figure is the drop (or excess drop) of the ablation its "
+            f"evidence level is read from, with its {family_ci_label(None, results.bootstrap.confidence)}.")
+
+
 def _verdict_key(c: CategoryResult) -> str:
     """The verdict as :func:`mrclens.reports.glance.advice` reads it (``not compared`` without a reference)."""
     return c.reference_bias if c.reference_bias in ("more", "in line", "less", "inconclusive") else NOT_COMPARED
@@ -264,7 +293,10 @@ def bias_statements(results: Results) -> list[str]:
         text = f"{c.category} bias: {category_verdict(c)}"
         if c.reference_basis:
             text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
-        if c.reference_difference is not None:
+        one = category_figure(results, c)
+        if one is not None:
+            text += f"; {one} ({figure_interval_label(results, c)} interval; {_figure_meaning(results, c)})"
+        elif c.reference_difference is not None:  # decided by the model-free figures: the drops' difference beside them
             text += (f"; mean difference of the drops towards the bias {_num(c.reference_difference, True)} points "
                      f"of the baseline score ({interval_label(results, c)} "
                      f"{_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})")
@@ -283,7 +315,9 @@ def bias_figures(results: Results) -> list[dict[str, Any]]:
     in the statements' order: the verdict and its basis, the difference (points of percent of the baseline
     score, ``+`` towards the bias) with its interval and that interval's level and label, the smallest
     difference the audit sees (``mde``, 80 % power) and the band of "in line", the absolute evidence, and
-    each compared ablation and model-free figure with its interval (``None`` where a figure is missing)."""
+    each compared ablation and model-free figure with its interval (``None`` where a figure is missing); ``figure``:
+    the category's one figure (:func:`category_figure`) as every surface prints it (``label``, ``text``), its
+    numbers and its interval's label (``None`` when it has none)."""
     out = []
     for c in results.categories:
         ablations = []
@@ -301,7 +335,11 @@ def bias_figures(results: Results) -> list[dict[str, Any]]:
                     "difference_ci_low": f.difference_ci_low, "difference_ci_high": f.difference_ci_high,
                     "difference_confidence": f.difference_confidence, "comparison": f.comparison, "role": f.role}
                    for f in results.model_free if f.category == c.category]
+        one = category_figure(results, c)
         out.append({"category": c.category, "definition": get_category(c.category).definition,
+                    "figure": None if one is None else {"label": one.label, "text": one.text, "value": one.value,
+                                                        "ci_low": one.low, "ci_high": one.high,
+                                                        "interval": figure_interval_label(results, c)},
                     "verdict": c.reference_bias, "reference": c.reference, "basis": c.reference_basis,
                     "difference": c.reference_difference, "ci_low": c.reference_difference_ci_low,
                     "ci_high": c.reference_difference_ci_high, "confidence": c.reference_confidence,
@@ -346,16 +384,19 @@ def card_body(results: Results, source: str = RESULTS_JSON) -> str:
              f"categories:", ""]
     lines += [f"- **{md_text(c.category)}**: {md_text(get_category(c.category).definition)}" for c in results.categories]
     lines += ["", f"Each category was read against {md_text(reference_name(results))} audited with the same reader "
-              f"profile: is this data *more* biased, *in line* with it, or *less*? \"Difference\" is the mean "
-              f"difference of the category's drops (in percent of the baseline {results.metric}), each signed "
-              f"towards the bias, with its interval ({label}); \"in line\" needs that interval inside "
-              f"±{_num(_band(results))} points, and \"Sees\" is the smallest difference the audit detects with "
-              f"80 % power: a smaller shortcut can be there unseen.", "",
-              f"| Bias category | Verdict | Difference ({label}) | Sees (80 % power) | Absolute evidence |",
+              f"profile: is this data *more* biased, *in line* with it, or *less*? \"Figure\" is the one figure "
+              f"of the category's reading, as the terminal and the report show it: against the reference "
+              f"(\"{md_text(REFERENCE_LABEL)}\"), the mean difference of the category's drops (in percent of the "
+              f"baseline {results.metric}), each signed towards the bias, with its interval ({label}); \"in line\" "
+              f"needs that interval inside ±{_num(_band(results))} points, and \"Sees\" is the smallest difference "
+              f"the audit detects with 80 % power: a smaller shortcut can be there unseen." + _uncompared_note(results), "",
+              f"| Bias category | Verdict | Figure ({label}) | Sees (80 % power) | Absolute evidence |",
               "|---|---|---|---|---|"]
     for c in results.categories:
-        diff = (f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
-                if c.reference_difference is not None else "n/a")
+        one = category_figure(results, c)
+        diff = f"{md_text(one.label)} {one.text}" if one is not None else (
+            f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
+            if c.reference_difference is not None else "n/a")
         sees = f"{_num(c.reference_mde)} or more" if c.reference_mde is not None else "n/a"
         basis = f" (by the {_BASIS[c.reference_basis]})" if c.reference_basis in _BASIS else ""
         lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c) + basis)} | {diff} | {sees} "

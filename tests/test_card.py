@@ -262,6 +262,6 @@ def test_the_markdown_names_the_category_intervals_as_the_json_ld_does(audit_dir
     assert all(f"({label} " in s for s in fragment["rai:dataBiases"] if "mean difference" in s)
     body = (tmp_path / "c-body.md").read_text()
     header = next(line for line in body.splitlines() if line.startswith("| Bias category |"))
-    assert re.search(r"\| Difference \((.+?)\) \|", header).group(1) == label
+    assert re.search(r"\| Figure \((.+?)\) \|", header).group(1) == label
     assert f"with its interval ({label})" in body
     assert "95 % confidence interval" not in body and "95% confidence interval" not in body

@@ -35,12 +35,99 @@ Examples:
 from __future__ import annotations
 
 import math
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any, Mapping, Sequence
 
 from mrclens.categories import get_category
-from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label
-from mrclens.reports.formatting import fmt_ci, fmt_pct
-from mrclens.scoring.readings import LOW_BASELINE_F1
+from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound
+from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1, deciding_position
+
+#: The label of a category's figure against the reference (:func:`reading_figure`): the mean over its ablations of
+#: this dataset's relative drop minus the reference's, in points of percent of the baseline score, ``+`` towards the bias.
+REFERENCE_LABEL = "rel. drop vs ref"
+
+
+@dataclass(frozen=True)
+class ReadingFigure:
+    """The one figure that represents a category's reading (issue 44), as every surface shows it: the terminal
+    summary, the report's first screen, the card and the ``--wide`` table print :attr:`label` and :attr:`text`
+    (:func:`mrclens.metrics.bootstrap.fmt_bound`: one decimal, more when one would show a non-zero value as 0.0).
+
+    >>> f = ReadingFigure("rel. drop vs ref", 1.234, -3.0, 5.44, signed=True)
+    >>> f.number, f.interval, str(f)
+    ('+1.2', '[-3.0, +5.4]', 'rel. drop vs ref +1.2 [-3.0, +5.4]')
+    """
+
+    label: str
+    value: float
+    low: float
+    high: float
+    signed: bool = False
+
+    @property
+    def number(self) -> str:
+        return fmt_bound(self.value, self.signed)
+
+    @property
+    def interval(self) -> str:
+        return f"[{fmt_bound(self.low, self.signed)}, {fmt_bound(self.high, self.signed)}]"
+
+    @property
+    def text(self) -> str:
+        """``+1.2 [-3.0, +5.4]``: the figure and its interval."""
+        return f"{self.number} {self.interval}"
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.text}"
+
+
+def _entry(x: Any) -> Mapping[str, Any]:
+    """A ``results.json`` entry as a mapping (a dataclass of :mod:`mrclens.artifacts.results`, or already a dict)."""
+    return asdict(x) if is_dataclass(x) and not isinstance(x, type) else x
+
+
+def deciding_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> ReadingFigure | None:
+    """The figure that decides a category's absolute evidence level: that of its ablation whose level is the
+    category's (:func:`mrclens.scoring.readings.deciding_position`), its excess drop over its control where it
+    has one (that is what its level was read from), else its drop: ``e9 excess drop 15.0 [0.0, 35.0]``,
+    ``e4 F1 drop 3.1 [1.0, 5.2]``. ``None`` when no ablation of the category was read.
+
+    ``c``: the category's entry, ``ablations``: every ablation entry (dataclasses or ``results.json`` dicts)."""
+    c = _entry(c)
+    ids = set(c.get("evaluated") or c.get("ablations") or [])
+    done = [a for a in map(_entry, ablations) if a.get("id") in ids and a.get("evaluated", True)
+            and a.get("control_of") is None and a.get("evidence") in EVIDENCE_LEVELS]
+    if not done:
+        return None
+    a = done[deciding_position([a["evidence"] for a in done])]
+    if _num(a.get("excess_drop")) and _num(a.get("excess_ci_low")) and _num(a.get("excess_ci_high")):
+        return ReadingFigure(f"{a['id']} excess drop", a["excess_drop"], a["excess_ci_low"], a["excess_ci_high"])
+    if _num(a.get("f1_drop")) and _num(a.get("ci_low")) and _num(a.get("ci_high")):
+        return ReadingFigure(f"{a['id']} {metric} drop", a["f1_drop"], a["ci_low"], a["ci_high"])
+    return None
+
+
+def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> ReadingFigure | None:
+    """The ONE figure that represents a category's reading (issue 44), the same in the terminal summary, the
+    report's first screen, the card and the ``--wide`` table:
+
+    * read against a reference from its drops (``reference_basis`` ``"drops"`` or ``"drops and model-free"``):
+      its difference from the reference (``reference_difference``) with its (family-wise) interval, signed
+      towards the bias (:data:`REFERENCE_LABEL`);
+    * not compared with a reference: the figure its absolute level is decided by (:func:`deciding_figure`);
+    * ``None`` otherwise (a verdict from the model-free figures alone shows those, a reader too weak to compare
+      shows its baseline score).
+    """
+    c = _entry(c)
+    if c.get("reference_bias") in VERDICTS:
+        basis = str(c.get("reference_basis") or "drops")
+        if "drops" in basis and all(_num(c.get(k)) for k in ("reference_difference", "reference_difference_ci_low",
+                                                                "reference_difference_ci_high")):
+            return ReadingFigure(REFERENCE_LABEL, c["reference_difference"], c["reference_difference_ci_low"],
+                                 c["reference_difference_ci_high"], signed=True)
+        return None
+    return deciding_figure(c, ablations, metric)
+
 
 #: The verdicts against the reference, in the order a reader acts on them, and their badge words.
 VERDICTS = {"more": "more than", "in line": "in line with", "less": "less than", "inconclusive": "inconclusive against"}
@@ -126,6 +213,10 @@ def _decimals(label: str) -> int:
     return 2 if "(words)" in label else 1
 
 
+def _ci_unsigned(low: Any, high: Any) -> str:
+    return f"[{fmt_bound(low)}, {fmt_bound(high)}]" if _num(low) and _num(high) else ""
+
+
 def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     """A model-free figure as the glance shows it: ``{"label", "value", "ci", "detail"}``.
 
@@ -203,7 +294,8 @@ def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
 
 
 def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]], *, metric: str = "F1",
-                    confidence: float = CONFIDENCE, external: bool = False) -> dict[str, Any]:
+                    confidence: float = CONFIDENCE, external: bool = False,
+                    ablations: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """One category's line at a glance (module docstring) from its ``results.json`` entry.
 
     Args:
@@ -212,39 +304,53 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         metric: ``"F1"``, or ``"accuracy"`` for multiple-choice results.
         confidence: the results' confidence level (e.g. 0.95): the CIs are named by it, a category's
             interval against the reference by its own ``reference_confidence`` (family-wise).
+        ablations: the ``ablations`` list of ``results.json``: the category's reading figure without a
+            reference, and the figure behind its absolute level, are those of its deciding ablation
+            (:func:`deciding_figure`); without them, the category's mean drop stands in.
 
     Returns:
         ``{"category", "verdict" (a key of VERDICTS or NOT_COMPARED), "badge", "why",
-        "figures": [{"label", "value", "ci", "detail"}], "advice", "sensitivity", "reference"}``;
-        every value is plain text (the template escapes it).
+        "figures": [{"label", "value", "ci", "detail"}], "figure" (the reading's one figure as
+        :func:`reading_figure` gives it, label and all; ``""`` when none), "advice", "sensitivity",
+        "reference"}``; every value is plain text (the template escapes it).
     """
     category = str(c.get("category") or "")
     ref = str(c.get("reference") or "the reference")
     verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED
     basis = str(c.get("reference_basis") or "drops")
     figures: list[dict[str, str]] = []
-    if verdict in ("more", "in line", "less", "inconclusive") and "drops" in basis and _num(c.get("reference_difference")):
+    one = reading_figure(c, ablations, metric)
+    deciding = deciding_figure(c, ablations, metric)
+    if one is not None and verdict in VERDICTS:
         power = (f"; 'in line' within ±{c['reference_band']:g}" if verdict in ("in line", "inconclusive")
                  and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
-        figures.append({"label": f"drops: this dataset minus {ref}, towards the bias (points of % of baseline {metric})",
-                        "value": _signed(c.get("reference_difference")),
-                        "ci": _signed_ci(c.get("reference_difference_ci_low"), c.get("reference_difference_ci_high")),
-                        "detail": f"ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
+        figures.append({"label": one.label, "value": one.number, "ci": one.interval,
+                        "detail": f"vs {ref}, towards the bias, % of baseline {metric}; ablations' "
+                                  f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
     if "model-free" in basis and not (figures and verdict in ("in line", "inconclusive")):  # one figure: ten seconds
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
-    if not figures:  # inconclusive or not compared: the absolute drop is all there is
-        figures.append({"label": f"{metric} drop (not compared)", "value": fmt_pct(c.get("f1_drop")),
-                        "ci": fmt_ci(c.get("ci_low"), c.get("ci_high")), "detail": confidence_label(confidence)})
+    if not figures and deciding is not None:  # inconclusive or not compared: the deciding ablation's figure
+        figures.append({"label": deciding.label, "value": deciding.number, "ci": deciding.interval,
+                        "detail": f"not compared with a reference; {confidence_label(confidence)}, the ablation whose "
+                                  f"level is the category's"})
+    elif not figures and _num(c.get("f1_drop")):  # no ablation entries given: the category's mean drop
+        figures.append({"label": f"{metric} drop (not compared)", "value": fmt_bound(c["f1_drop"]),
+                        "ci": _ci_unsigned(c.get("ci_low"), c.get("ci_high")), "detail": confidence_label(confidence)})
     level = EVIDENCE_WORDS.get(c.get("evidence"), "not rated")
-    drop = fmt_pct(c.get("f1_drop"))
-    sensitivity = f"how sensitive this reader is: {level}" + (
-        f" ({metric} drop {drop} {fmt_ci(c.get('ci_low'), c.get('ci_high'))})".replace(" )", ")") if drop != "–" else "")
+    if deciding is not None:
+        sensitivity = f"how sensitive this reader is: {level} ({deciding})"
+    elif _num(c.get("f1_drop")):
+        ci = _ci_unsigned(c.get("ci_low"), c.get("ci_high"))
+        sensitivity = f"how sensitive this reader is: {level} ({metric} drop {fmt_bound(c['f1_drop'])}{' ' + ci if ci else ''})"
+    else:
+        sensitivity = f"how sensitive this reader is: {level}"
     return {
         "category": category,
         "verdict": verdict,
         "badge": f"{VERDICTS[verdict]} {ref}" if verdict in VERDICTS else "not compared with a reference",
         "why": _why(c, verdict, ref, basis, metric),
         "figures": figures,
+        "figure": "" if one is None else str(one),
         "advice": advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
                          c.get("reference_mde"), external),
         "sensitivity": sensitivity,

@@ -360,7 +360,8 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
             "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence,
-                                     external=(results.get("model") or {}).get("kind") == "external"),
+                                     external=(results.get("model") or {}).get("kind") == "external",
+                                     ablations=results.get("ablations") or []),
         })
     return out
 

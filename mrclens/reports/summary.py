@@ -17,7 +17,10 @@ one line pointing to the report. Each category line holds
   (``ModelFreeFigure`` with ``comparison == bias_when``: its value, interval and the reference's
   value); for an absolute level, the drop (or excess drop) of the ablation whose level is the
   category's (the majority rule of :func:`mrclens.scoring.readings.category_level`); for an
-  inconclusive one, the baseline score below :data:`mrclens.scoring.readings.LOW_BASELINE_F1`;
+  inconclusive one, the baseline score below :data:`mrclens.scoring.readings.LOW_BASELINE_F1`. The figure of a
+  verdict from the drops and that of an absolute level are the category's one figure
+  (:func:`mrclens.reports.glance.reading_figure`), printed with the same label and rounding by the report's
+  first screen, the card and the ``--wide`` table (issue 44);
 * **what to do** about it (:attr:`mrclens.categories.BiasCategory.advice`).
 
 :func:`format_comparison_summary` does the same for a comparison (``mrclens compare``): per bias
@@ -44,8 +47,8 @@ from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
-from mrclens.reports.glance import inconclusive_why
-from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1
+from mrclens.reports.glance import inconclusive_why, reading_figure
+from mrclens.scoring.readings import LOW_BASELINE_F1
 
 #: The widest line the summary prints (characters).
 WIDTH = 100
@@ -130,25 +133,11 @@ def _weak_figure(results: Results) -> str:
     return f"{metric} {fmt_bound(s.f1)}, under {LOW_BASELINE_F1:.0f}"
 
 
-def _deciding_ablation(c: CategoryResult, results: Results) -> str:
-    """The drop (or excess drop) of the ablation whose evidence level is the category's: the one at the
-    majority position (:func:`mrclens.scoring.readings.category_level`)."""
-    done = [a for a in results.ablations if a.id in c.ablations and a.evaluated and a.evidence in EVIDENCE_LEVELS]
-    if not done:
-        return ""
-    ranked = sorted(done, key=lambda a: EVIDENCE_LEVELS.index(a.evidence), reverse=True)
-    a = ranked[len(ranked) // 2]
-    if a.excess_drop is not None and a.excess_ci_low is not None:
-        return f"{a.id} excess drop {_interval(a.excess_drop, a.excess_ci_low, a.excess_ci_high)}"
-    if a.f1_drop is None or a.ci_low is None:
-        return ""
-    return f"{a.id} {results.metric} drop {_interval(a.f1_drop, a.ci_low, a.ci_high)}"
-
-
 def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     """The verdict, deciding figure and advice of one category (rules in the module docstring)."""
     kind = results.model.kind if results.model.kind in ADVICE_WEAK_READER else "external"
     why = None
+    one = reading_figure(c, results.ablations, results.metric)  # the figure every surface shows (issue 44)
     if c.reference_bias is not None:
         verdict = c.reference_bias
         shows_bias = verdict == "more"
@@ -161,9 +150,8 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
                     and getattr(f, "role", "verdict") == "verdict" and (f.comparison == f.bias_when) == want]
             figure = model_free_figure(figs[0]) if figs else ""
             verdict += " (data)"
-        elif c.reference_difference is not None and c.reference_difference_ci_low is not None:
-            figure = "rel. drop vs ref " + _interval(c.reference_difference, c.reference_difference_ci_low,
-                                                     c.reference_difference_ci_high, signed=True)
+        elif one is not None:
+            figure = str(one)
             if c.reference_mde is not None:  # what the audit could see (issue 41)
                 figure += f"; MDE {c.reference_mde:.0f}"
         else:
@@ -174,7 +162,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     elif c.evidence is not None:
         verdict = EVIDENCE_WORDS.get(c.evidence, c.evidence)
         shows_bias = c.evidence in ("strong", "moderate")
-        figure = _weak_figure(results) if c.evidence == "inconclusive" else _deciding_ablation(c, results)
+        figure = _weak_figure(results) if c.evidence == "inconclusive" else str(one or "")
         against = False
     else:
         verdict, shows_bias, figure, against = "not evaluated", False, "", False

@@ -13,7 +13,10 @@ drops were read against a reference audit (issue 17, :mod:`mrclens.scoring.again
 and the difference of the relative figures in percent of the baseline F1, with its CI, signed towards
 the bias as the report's forest plot draws it (``+`` = more of the bias: a larger drop for most
 ablations, a *smaller* one for e3–e5; for a category the mean of those; ``(data)`` when the
-model-free figures decided the category's verdict). For SQuAD
+model-free figures decided the category's verdict). Each category row ends with its ``figure``: the one figure
+of its reading, with the label and rounding that the terminal summary, the report and the card give it
+(:func:`mrclens.reports.glance.reading_figure`: the difference from the reference, or without one the drop or
+excess drop of the ablation its evidence level is read from). For SQuAD
 v2.0 data (unanswerable questions), HasAns/NoAns scores and drops follow
 (:mod:`mrclens.reports.no_answer`).
 """
@@ -25,6 +28,7 @@ from typing import Any
 from mrclens.artifacts.results import Results
 from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import confidence_label
+from mrclens.reports.glance import reading_figure
 
 
 def _num(x: Any, fmt: str = "{:.1f}") -> str:
@@ -59,6 +63,17 @@ def _versus(entry: Any) -> str:
     d, low, high = toward_bias(entry.reference_difference, entry.reference_difference_ci_low,
                                entry.reference_difference_ci_high, getattr(entry, "bias_signal", None))
     return f"{entry.reference_bias}{tag} ({d:+.1f} [{low:+.1f}, {high:+.1f}])"
+
+
+def _category_versus(c: Any) -> str:
+    """A category's comparison with the reference: the verdict (``(data)`` when the model-free figures decided it);
+    its numbers are in the ``figure`` column, the category's one figure (:func:`mrclens.reports.glance.reading_figure`),
+    unless the figure is not the drops' difference (model-free verdicts), whose difference then follows here."""
+    if c.reference_bias is None:
+        return "-"
+    if reading_figure(c, ()) is not None:
+        return c.reference_bias
+    return _versus(c)
 
 
 def format_table(results: Results) -> str:
@@ -119,7 +134,8 @@ def format_table(results: Results) -> str:
             ci: f"[{_num(c.ci_low)}, {_num(c.ci_high)}]" if c.f1_drop is not None else "",
             "evidence": _evidence(c),
             **({spread_col: _spread(c)} if n_rep > 1 else {}),
-            **({"vs reference": _versus(c)} if any(x.reference_bias for x in results.categories) else {}),
+            **({"vs reference": _category_versus(c)} if any(x.reference_bias for x in results.categories) else {}),
+            "figure": str(reading_figure(c, results.ablations, metric) or "-"),
         }
         for c in results.categories
     ]

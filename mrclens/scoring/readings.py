@@ -309,7 +309,25 @@ def category_level(levels: Sequence[str]) -> str:
     """
     if not levels:
         raise ValueError("a category level needs at least one ablation level")
-    ranked = sorted(levels, key=EVIDENCE_LEVELS.index, reverse=True)
+    return levels[deciding_position(levels)]
+
+
+def deciding_position(levels: Sequence[str]) -> int:
+    """Where, in ``levels`` (a category's evaluated ablations' levels, in report order), the ablation sits whose
+    level is the category's (:func:`category_level`: the one at the majority position once they are ranked
+    strongest first; among equal levels the first in report order). Its figure is the one that decides the
+    category's absolute reading, and the one every surface shows for it (issue 44:
+    :func:`mrclens.reports.glance.deciding_figure`).
+
+    Raises:
+        ValueError: ``levels`` is empty or holds a name not in :data:`EVIDENCE_LEVELS`.
+
+    >>> deciding_position(["none", "strong", "moderate"]), deciding_position(["strong"])
+    (2, 0)
+    """
+    if not levels:
+        raise ValueError("a category level needs at least one ablation level")
+    ranked = sorted(range(len(levels)), key=lambda i: EVIDENCE_LEVELS.index(levels[i]), reverse=True)
     return ranked[len(ranked) // 2]
 
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from mrclens.artifacts.results import SUBSETS, AblationResult, CategoryReplicate, CategoryResult, ReplicateFigures, SubsetDrop
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES, two_stage_bootstrap
-from mrclens.scoring.drops import Member, Scored, category_drop_replicates, excess_ids, recovered_arrays
+from mrclens.scoring.drops import (Member, Scored, category_drop_replicates, excess_ids, one_ablation_category,
+                                   recovered_arrays)
 from mrclens.scoring.sets import paired, rounded
 
 #: How ``results.json`` names the method of the CIs over several replicates (``variance_method``).
@@ -98,6 +99,10 @@ def combine_replicates(
     cats_by = [{c.category: c for c in sc.categories} for sc in scored]
     categories = [_combined_category(c0, [cb.get(c0.category) for cb in cats_by], scored, labels, boot)
                   for c0 in first.categories]
+    combined = {a.id: a for a in ablations}
+    categories = [one_ablation_category(c, combined[c.evaluated[0]])  # one ablation: its own figures (issue 44)
+                  if len(c.evaluated) == 1 and c.evaluated[0] in combined and combined[c.evaluated[0]].evaluated else c
+                  for c in categories]
     return Scored(first.set_scores, ablations, categories, first.infos, first.members)
 
 

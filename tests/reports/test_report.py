@@ -16,6 +16,7 @@ from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
 from mrclens.reports.charts import drop_chart_svg
+from mrclens.scoring.readings import deciding_position
 
 from report_fixtures import PAYLOAD_IMG, PAYLOAD_SCRIPT, PAYLOAD_TEXTAREA, write_audit_dir
 
@@ -77,7 +78,14 @@ def test_verdict_has_each_category_with_its_numbers(scored_audit):
         card = verdict[verdict.index(f'id="category-{c["category"].lower()}"'):]
         card = card[: card.index("</div>")]
         assert '<span class="badge v-not-compared">not compared with a reference</span>' in card
-        assert f'<span class="big">{_pct(c["f1_drop"])}</span> <span class="ci">[{_pct(c["ci_low"])}, {_pct(c["ci_high"])}]</span>' in card
+        # its one figure (issue 44): the drop of the ablation whose level is the category's, as scoring stored it
+        done = [a for a in results["ablations"] if a["id"] in c["evaluated"]]
+        deciding = done[deciding_position([a["evidence"] for a in done])]
+        assert deciding["evidence"] == c["evidence"]
+        drop, low, high = ((deciding["excess_drop"], deciding["excess_ci_low"], deciding["excess_ci_high"])
+                           if deciding.get("excess_drop") is not None else
+                           (deciding["f1_drop"], deciding["ci_low"], deciding["ci_high"]))
+        assert f'<span class="big">{_pct(drop)}</span> <span class="ci">[{_pct(low)}, {_pct(high)}]</span>' in card
         level = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence",
                  "none": "no sign"}[c["evidence"]]
         assert f"how sensitive this reader is: {level}" in card

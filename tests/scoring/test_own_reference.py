@@ -19,6 +19,7 @@ from mrclens.cli import main  # noqa: E402
 from mrclens.defaults import BUNDLED_SAMPLE  # noqa: E402
 from mrclens.errors import ArtifactError  # noqa: E402
 from mrclens.formats import load_dataset  # noqa: E402
+from mrclens.metrics.bootstrap import fmt_bound  # noqa: E402
 from mrclens.perturbations import perturb_dataset  # noqa: E402
 from mrclens.scoring.against_reference import COMPARISONS  # noqa: E402
 from mrclens.scoring.own_reference import evaluate_against_own_reference  # noqa: E402
@@ -116,8 +117,9 @@ def test_cli_prints_category_verdicts_and_writes_them_everywhere(sets, tmp_path)
     assert card.exit_code == 0, card.output
     text = (tmp_path / "card" / "bias-card.md").read_text()
     assert "not compared with a reference" not in text and "--profile" not in text
-    for c in saved["categories"]:
-        assert f"{c['reference_difference']:+.1f} ({c['reference_difference_ci_low']:+.1f} to " in text
+    for c in saved["categories"]:  # the one figure of the terminal and the report (issue 44)
+        low, high = fmt_bound(c["reference_difference_ci_low"], True), fmt_bound(c["reference_difference_ci_high"], True)
+        assert f"| rel. drop vs ref {fmt_bound(c['reference_difference'], True)} [{low}, {high}] |" in text
 
 
 def test_cli_refuses_half_a_reference_and_foreign_predictions(sets):
