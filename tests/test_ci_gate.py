@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,9 @@ def _git(repo: Path, env, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def data_repo(tmp_path_factory):
-    """A git repository holding rules.toml, clean.json (3 sample articles) and biased.json (the same,
-    every answer sentence moved to the front), each committed in turn."""
+    """A git repository holding rules.toml, clean.json (3 sample articles), package.json and
+    dataset_infos.json (JSON that is no QA dataset), then biased.json (the same articles, every answer
+    sentence moved to the front), each committed in turn."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from mrclens.formats import load_dataset
@@ -67,6 +69,8 @@ def data_repo(tmp_path_factory):
     clean = Dataset(sample.articles[:3], sample.version)
     (repo / "rules.toml").write_text(RULES)
     write_dataset(clean, repo / "clean.json")
+    (repo / "package.json").write_text(json.dumps({"name": "web", "version": "1.0.0", "private": True}, indent=2))
+    (repo / "dataset_infos.json").write_text(json.dumps({"plain_text": {"description": "", "features": {}}}, indent=2))
     _git(repo, env, "add", ".")
     _git(repo, env, "commit", "-qm", "clean data")
     write_dataset(plant(clean, "position", seed=0, cache_dir=tmp / "cache").planted, repo / "biased.json")
@@ -98,7 +102,10 @@ def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(
 
 
 @pytest.mark.slow
-def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_repo, tmp_path):
+def test_the_pre_commit_hook_installs_itself_skips_other_json_and_fails_a_biased_file(data_repo, tmp_path):
+    """Issue 44, item 1: the hook is `language: python`: pre-commit installs MRCLens (the light install, no torch)
+    into an environment of its own from a clean PRE_COMMIT_HOME, with nothing on PATH but git and Python;
+    package.json and dataset_infos.json are skipped with a note (they used to exit 2 and block the commit)."""
     repo, env = data_repo
     pre_commit = shutil.which("pre-commit", path=env["PATH"])
     if pre_commit is None or not (REPO / ".git").exists():
@@ -106,28 +113,46 @@ def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_rep
     hooks = tmp_path / "mrclens-hooks"  # pre-commit needs the hook repository as a git repository: a clone of HEAD
     subprocess.run(["git", "clone", "-q", str(REPO), str(hooks)], env=env, check=True)
     assert (hooks / ".pre-commit-hooks.yaml").exists(), "commit the hook files first"
+    # nothing of the test's environment: no mrclens on PATH, no PYTHONPATH; pins as `make install` has them
+    hook_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    hook_env.update(PATH=os.pathsep.join(p for p in env["PATH"].split(os.pathsep)[1:]),
+                    PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PIP_CONSTRAINT=str(REPO / "constraints.txt"))
+    assert shutil.which("mrclens", path=hook_env["PATH"]) is None
 
-    # try-repo: the hook as published, default rules (args cannot be given)
-    r = subprocess.run([pre_commit, "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", "biased.json"],
-                       cwd=repo, env=env, capture_output=True, text=True)
+    def try_repo(*files: str) -> tuple[subprocess.CompletedProcess, float]:
+        start = time.monotonic()
+        r = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", *files],
+                           cwd=repo, env=hook_env, capture_output=True, text=True, timeout=900)
+        return r, time.monotonic() - start
+
+    # the first run installs the hook's environment (pip, from a clean pre-commit cache)
+    r, first = try_repo("package.json", "dataset_infos.json", "clean.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Passed" in r.stdout and "PASS  answer-position" in r.stdout
+    assert "package.json: skipped, not a QA dataset" in r.stdout and "dataset_infos.json: skipped" in r.stdout
+    env_dirs = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*"))
+    assert env_dirs and not list(env_dirs[0].glob("lib/python*/site-packages/torch")), "the hook installed torch"
+    r, again = try_repo("biased.json", "package.json")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Failed" in r.stdout and "FAIL  answer-position" in r.stdout
-    # a user's .pre-commit-config.yaml with the rules file as input, as the README shows it
+    print(f"pre-commit try-repo: first run (install + check) {first:.1f} s, second run {again:.1f} s")
+    # a user's .pre-commit-config.yaml with the rules file as input, as docs/ci-gate.md shows it
     rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True, capture_output=True, text=True).stdout.strip()
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: mrclens-check\n"
         f"        files: \\.json$\n        args: [--rules, rules.toml]\n")
 
     def run(*files: str) -> subprocess.CompletedProcess:
-        return subprocess.run([pre_commit, "run", "mrclens-check", "--verbose", "--files", *files], cwd=repo, env=env,
-                              capture_output=True, text=True)
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "mrclens-check", "--verbose", "--files", *files],
+                              cwd=repo, env=hook_env, capture_output=True, text=True, timeout=900)
 
-    r = run("clean.json")
+    r = run("clean.json", "package.json")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Passed" in r.stdout and "PASS  answer-position" in r.stdout
     r = run("clean.json", "biased.json")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "FAIL  answer-position" in r.stdout
+    (repo / ".pre-commit-config.yaml").unlink()
 
 
 # ------------------------------------------------------------------ issue 42, item 9: the script's own contract
