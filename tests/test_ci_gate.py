@@ -252,3 +252,74 @@ def test_the_action_passes_check_args_and_files_as_files(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     # both files pass the gate (6 questions each: the duplicates share is too small to tell, issue 44, which is no failure)
     assert r.stdout.count(", 0 fail") == 2 and "== mrclens check -es.json" in r.stdout
+
+
+# ------------------------------------------------------------------ issue 44, item 1: the Action's base and set-up
+NO_BASE = "0" * 40
+
+
+def test_the_action_sets_up_python_and_caches_pip_and_the_parse_cache():
+    yaml = pytest.importorskip("yaml")
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    steps = {s["name"]: s for s in action["runs"]["steps"]}
+    assert steps["Set up Python"]["uses"].startswith("actions/setup-python@")
+    assert steps["Set up Python"]["with"]["python-version"] == "${{ inputs.python-version }}"
+    assert steps["Cache pip downloads"]["uses"].startswith("actions/cache@")
+    assert steps["Cache MRCLens parses"]["with"]["path"] == "${{ steps.keys.outputs.parse-dir }}"
+    keys = steps["Cache keys"]["run"]
+    assert "MRCLENS_CACHE_DIR=" in keys and "GITHUB_ENV" in keys  # the cached folder is the one mrclens uses
+    # the light install, pinned: no torch (setup.cfg's install_requires has none)
+    assert '-c "${{ github.action_path }}/constraints.txt"' in steps["Install MRCLens"]["run"]
+    names = list(steps)
+    assert names.index("Set up Python") < names.index("Cache pip downloads") < names.index("Install MRCLens")
+
+
+def _action_run(repo: Path, env: dict, base: str) -> subprocess.CompletedProcess:
+    yaml = pytest.importorskip("yaml")
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    [step] = [s for s in action["runs"]["steps"] if s["name"] == "mrclens check"]
+    run = step["run"].replace("${{ github.action_path }}", str(REPO))
+    env = {**env, "RULES": "rules.toml", "PATTERN": action["inputs"]["pattern"]["default"], "BASE": base,
+           "FILES": "", "CHECK_ARGS": ""}
+    return subprocess.run(["bash", "-c", run], cwd=repo, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base, says", [
+    (NO_BASE, f"base {NO_BASE} (a branch's first push: no base commit): checking every tracked file"),
+    ("", "no base commit given (not a push or a pull request): checking every tracked file"),
+])
+def test_a_first_push_or_no_base_checks_every_matching_file_and_says_so(data_repo, base, says):
+    """Before: base 000…0 exited 2 with "fetch the history" (wrong: there is no base), an empty base passed
+    with nothing checked."""
+    repo, env = data_repo
+    r = _action_run(repo, env, base)
+    assert r.returncode == 1, r.stdout + r.stderr  # biased.json fails; the other files are checked too
+    assert says in r.stderr
+    for name in ("biased.json", "clean.json", "package.json", "dataset_infos.json"):
+        assert f"== mrclens check {name}" in r.stdout
+    assert "package.json: skipped, not a QA dataset" in r.stderr and "FAIL  answer-position" in r.stdout
+    assert "fetch the history" not in r.stderr
+
+
+def test_a_base_that_is_no_commit_exits_2_naming_it(one_commit_repo):
+    repo, env = one_commit_repo
+    r = _script(repo, env, "--changed-since", "1234567890abcdef1234567890abcdef12345678")
+    assert r.returncode == 2 and "base 1234567890abcdef1234567890abcdef12345678 is not a commit" in r.stderr
+    r = _script(repo, env, "--changed-since", "HEAD~1", "--all")
+    assert r.returncode == 2 and "exclude each other" in r.stderr and USAGE in r.stderr
+
+
+@pytest.mark.slow
+def test_the_gate_skips_json_that_is_no_dataset_but_fails_broken_json(data_repo):
+    repo, env = data_repo
+    r = _script(repo, env, "package.json", "dataset_infos.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "package.json: skipped, not a QA dataset (one JSON object with keys ['name', 'private', 'version']" in r.stderr
+    assert "dataset_infos.json: skipped" in r.stderr
+    (repo / "broken.json").write_text('{"name": "x",')  # no valid JSON: it may be a damaged dataset
+    try:
+        r = _script(repo, env, "broken.json")
+    finally:
+        (repo / "broken.json").unlink()
+    assert r.returncode == 2 and "broken.json" in r.stderr
