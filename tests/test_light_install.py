@@ -110,7 +110,7 @@ def test_the_model_free_commands_run_without_torch(light):
     assert json.loads((tmp / "stats.json").read_text())["counts"]["questions"] > 100
     gold_predictions(tmp / "perturbed", tmp / "pred")
     for args in (("evaluate", "perturbed", "--predictions-dir", "pred", "--out", "ev", "--resamples", "50"),
-                 ("card", "ev", "--out", "card")):
+                 ("card", "ev", "--out", "card"), ("report", "ev"), ("diff-results", "ev", "ev"), ("cache", "info")):
         r = run(*args)
         assert r.returncode == 0, (args, r.stdout, r.stderr)
     assert "Bias, Risks, and Limitations" in (tmp / "card" / "bias-card.md").read_text()

@@ -460,8 +460,10 @@ def not_a_dataset(path: str | os.PathLike) -> str | None:
     path = Path(path)
     if path.is_dir():
         return None  # a folder given on purpose (multiple-choice folds, a save_to_disk folder): let it be read
-    if detect_task(path).name != DEFAULT_TASK:
-        return None  # another task's sniffer claims it (multiple-choice data)
+    for task in all_tasks():
+        claims = SNIFF.get(task)
+        if claims is not None and claims(path):
+            return None  # a task's sniffer claims it (multiple-choice data)
     fmt, container = sniff(path)
     if fmt is None:
         return container  # sniff's reason: empty, not JSON / JSON Lines / parquet, JSON Lines of other records
