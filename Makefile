@@ -17,7 +17,7 @@ $(STAMP): setup.cfg pyproject.toml constraints.txt
 	# serves the CUDA build under this pin. TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 	# gets the CPU build anywhere (used for torch only).
 	$(PY) -m pip install -q torch==2.13.0 $(if $(TORCH_INDEX_URL),--index-url $(TORCH_INDEX_URL))
-	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test,reader]'
 	touch $(STAMP)
 
 install: $(STAMP)

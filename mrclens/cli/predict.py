@@ -7,7 +7,8 @@ import logging
 import click
 
 from mrclens.artifacts.predictions import write_predictions
-from mrclens.cli.options import echo_notes, example, on_invalid_option, show_progress, verbosity_options
+from mrclens.cli.options import (echo_notes, example, on_invalid_option, require_reader, show_progress,
+                                 verbosity_options)
 from mrclens.formats import load_dataset
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 @verbosity_options
 def predict(model_dir, data, out_file, device, batch_size, on_invalid) -> None:
     """Answer every question in DATA with the reader saved in MODEL_DIR; `mrclens evaluate` scores the output."""
+    require_reader("mrclens predict", glove=False)  # a saved reader holds its own embeddings
     from mrclens.baseline_model import Reader
 
     reader = Reader.load(model_dir, device=device)

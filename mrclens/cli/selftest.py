@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from mrclens.cli.options import example, show_progress, verbosity_options
+from mrclens.cli.options import example, require_reader, show_progress, verbosity_options
 from mrclens.defaults import DEFAULT_SEED, reader_profile_names
 from mrclens.errors import EXIT_CHECK_FAILED
 
@@ -51,6 +51,7 @@ def selftest(out, plantings, data, mc_data, seed, profile, device, cache_dir, cu
     clean counterpart (docs/selftest.md); name it with --plantings. The structural
     counterparts short, long and grouped (clean data of another shape, one audit each) pass when every
     category reads in line with the reference."""
+    require_reader("mrclens selftest")  # every planting is audited: a reader is trained
     names = [n.strip() for n in plantings.split(",") if n.strip()] if plantings else None
     if curve:
         _curve(out, names, data, seed, n_seeds, rates, cache_dir)

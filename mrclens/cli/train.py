@@ -16,7 +16,7 @@ import sys
 import click
 
 from mrclens.cli.options import (FiniteFloat, config_option, echo_notes, example, jobs_option, on_invalid_option,
-                                  show_progress, verbosity_options)
+                                  require_reader, show_progress, verbosity_options)
 from mrclens.defaults import DEFAULT_SEED, default_profile, describe_step_budgets, reader_profile_names, resolve_profile
 from mrclens.formats import load_dataset
 from mrclens.io_utils import json_text
@@ -73,6 +73,7 @@ def train(train_file, out_dir, dev_file, epochs, max_steps, max_minutes, seed, d
     (or with --jobs N) every process trains on its share of each batch and rank 0 alone scores
     --dev and writes MODEL_DIR.
     """
+    require_reader("mrclens train", glove=vectors is None)  # --vectors FILE: no GloVe package needed
     from mrclens.baseline_model import ReaderConfig, distributed as ddp
     from mrclens.baseline_model import train as train_reader
 

@@ -62,7 +62,7 @@ from mrclens.squad import Dataset, write_dataset
 from mrclens.tasks import DEFAULT_TASK, MULTIPLE_CHOICE, SPAN, Task, TaskTable, all_tasks, get_task
 
 __all__ = ["FORMATS", "LOAD_SET", "ON_INVALID", "OUTPUT_FORMATS", "SNIFF", "SNIFF_INPUT", "Loaded", "detect_task",
-           "load_dataset", "load_squad_file", "read", "read_dataset", "write", "convert", "known_formats"]
+           "load_dataset", "load_squad_file", "not_a_dataset", "read", "read_dataset", "write", "convert", "known_formats"]
 
 log = logging.getLogger(__name__)
 
@@ -430,3 +430,67 @@ def _detect_task(path: Any, table: TaskTable) -> Task:
         if claims is not None and claims(path):
             return task
     return get_task(DEFAULT_TASK)
+
+
+def not_a_dataset(path: str | os.PathLike) -> str | None:
+    """Why the file at ``path`` is surely no QA dataset (content sniffed, not the name), or ``None`` when it may
+    be one (then reading it reports any problem it has). For a CI gate that is given every ``.json`` of a
+    commit: ``package.json``, ``dataset_infos.json`` or a ``croissant.json`` are skipped, not failed.
+
+    A file is taken as a possible dataset when a task's sniffer claims it (multiple-choice data), when the
+    first line names a span format (SQuAD, MRQA, simplified NQ, flat Hugging Face JSON Lines), when it is
+    parquet with ``context`` and ``question`` columns, when it is one JSON document that is an object with a
+    ``data`` list or a list whose first item has ``context`` and ``question``, and when it cannot be read as
+    JSON at all (a damaged dataset must still fail, not pass unseen). Everything else is no dataset: valid
+    JSON of another shape, JSON Lines of other records, text that is no JSON. Reads the whole file when it
+    is one JSON document (its size in memory, once).
+
+    >>> import json, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0"}, indent=2))
+    >>> not_a_dataset(folder / "package.json")
+    "one JSON object with keys ['name', 'version'] and no 'data' list"
+    >>> _ = (folder / "squad.json").write_text(json.dumps({"version": "1.1", "data": []}, indent=2))
+    >>> not_a_dataset(folder / "squad.json") is None
+    True
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+    """
+    path = Path(path)
+    if path.is_dir():
+        return None  # a folder given on purpose (multiple-choice folds, a save_to_disk folder): let it be read
+    for task in all_tasks():
+        claims = SNIFF.get(task)
+        if claims is not None and claims(path):
+            return None  # a task's sniffer claims it (multiple-choice data)
+    fmt, container = sniff(path)
+    if fmt is None:
+        return container  # sniff's reason: empty, not JSON / JSON Lines / parquet, JSON Lines of other records
+    if container == "parquet":
+        try:
+            import pyarrow.parquet as pq
+
+            names = set(pq.read_schema(path).names)
+        except Exception:  # noqa: BLE001 - an unreadable parquet file: reading it reports why
+            return None
+        return None if {"context", "question"} <= names else f"parquet without 'context' and 'question' columns (columns: {sorted(names)[:8]})"
+    if fmt != "json-document":
+        return None
+    text, problems = read_text(path)
+    if text is None:
+        return None  # not gzip / not UTF-8: reading it reports the problem
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None  # not valid JSON: may be a damaged dataset, reading it reports where
+    if isinstance(obj, dict):
+        if isinstance(obj.get("data"), list):
+            return None
+        return f"one JSON object with keys {sorted(obj)[:8]} and no 'data' list"
+    if isinstance(obj, list):
+        first = obj[0] if obj else None
+        if isinstance(first, dict) and {"context", "question"} <= set(first):
+            return None
+        return "a JSON list whose first item is no record with 'context' and 'question'" if obj else "an empty JSON list"
+    return f"a JSON {type(obj).__name__}, not an object or a list"
