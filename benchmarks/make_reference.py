@@ -1,12 +1,20 @@
 """Write a reference file (issue 17): what audits read their data and their drops against.
 
-The shipped reference ``mrclens/data/reference-squad-v1.1.json`` is made in two steps: the
-model-free figures of SQuAD v1.1 dev, then the drops of one SQuAD v1.1 audit per shipped reader
+The shipped reference ``mrclens/data/reference-squad-v1.1.json`` is made in two steps. First the
+model-free figures of SQuAD v1.1 dev and train but the bundled sample's 40 articles (450 articles, 89,395
+questions): the figures need no reader, train's articles make the reference's standard errors about a
+third of dev's alone, and leaving the sample out keeps the data the margins are checked on out of the
+reference it is read against; ``--long-strata`` adds the paragraphs of SQuAD v1.1 dev and of 60 train
+articles joined two by two to the strata of 10 or more sentence units (at least 2,000 questions each, so
+that "more" is reachable on long contexts). Then the drops of one SQuAD v1.1 audit per shipped reader
 profile (a reader's strength changes its drops, so a quick-profile audit is read against the
 quick-profile reference)::
 
     .venv/bin/python benchmarks/make_reference.py ../shared/data/squad/dev-v1.1.json.gz \\
-        --name "SQuAD v1.1" --out mrclens/data/reference-squad-v1.1.json
+        ../shared/data/squad/train-v1.1.json.gz --name "SQuAD v1.1" --out mrclens/data/reference-squad-v1.1.json \\
+        --exclude mrclens/data/squad-v1.1-sample.json.gz \\
+        --long-strata ../shared/data/squad/dev-v1.1.json.gz ../shared/data/squad/train-v1.1.json.gz \\
+        --long-strata-articles 60      # 9 min on 2 cores, cold parse cache for the joined paragraphs
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \\
         --audit AUDIT_DIR [--audit AUDIT_DIR ...]
 
@@ -50,8 +58,10 @@ def _commit() -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", nargs="?", help="the reference dataset for the model-free figures (any format "
-                                                "MRCLens reads); without it, --out must exist and is updated")
+    parser.add_argument("data", nargs="*", help="the reference dataset for the model-free figures (any format "
+                                                "MRCLens reads; several files are read as one dataset, e.g. a "
+                                                "dataset's dev and train files); without it, --out must exist and "
+                                                "is updated")
     parser.add_argument("--name", help='how readings name it, e.g. "SQuAD v1.1" (required with DATA)')
     parser.add_argument("--out", required=True, help="the reference file to write (or update)")
     parser.add_argument("--audit", action="append", default=[], metavar="AUDIT_DIR",
@@ -59,6 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--structure", action="append", default=[], metavar="AUDIT_DIR",
                         help="an audit of a clean counterpart of another structure (selftest's short/long/grouped "
                              "audits, its plantings' clean-audit folders); all of one reader profile")
+    parser.add_argument("--exclude", metavar="DATA",
+                        help="leave out of DATA the articles whose titles DATA here holds (e.g. the bundled sample, "
+                             "so that the reference never holds the data it is validated on)")
+    parser.add_argument("--long-strata", metavar="DATA", nargs="+", default=[],
+                        help="long-context strata (issue 41): DATA's paragraphs each joined with another paragraph of "
+                             "its article (selftest's `long` shape, seed 0), their chance-corrected figures pooled "
+                             "into the reference's strata of 10 or more sentence units (the articles --exclude "
+                             "names left out)")
+    parser.add_argument("--long-strata-articles", type=int, default=None, metavar="N",
+                        help="with --long-strata: the first N articles of each DATA (file order) only")
     parser.add_argument("--cache-dir", default=None, help="spaCy parse cache")
     args = parser.parse_args(argv)
 
@@ -76,13 +96,28 @@ def main(argv: list[str] | None = None) -> int:
         from mrclens.scoring.model_free import cluster_standard_errors, reference_from_stats
         from mrclens.stats import compute_stats, compute_stats_per_article
 
-        data = load_dataset(args.data)
+        from mrclens.squad import Dataset
+
+        parts = [load_dataset(path) for path in args.data]
+        articles = [a for part in parts for a in part.articles]
+        left_out = set()
+        if args.exclude:
+            titles = {a.title for a in load_dataset(args.exclude).articles}
+            left_out = {a.title for a in articles if a.title in titles}
+            articles = [a for a in articles if a.title not in titles]
+        data = Dataset(articles, parts[0].version)
         stats = compute_stats(data, cache_dir=args.cache_dir, progress=True, n_process=1)
         clusters = cluster_standard_errors(compute_stats_per_article(data, args.cache_dir))
-        provenance = {"source": Path(args.data).name, "sha256": sha256_file(args.data), "command": command,
+        provenance = {"source": " + ".join(Path(p).name for p in args.data),
+                      "sha256": " + ".join(sha256_file(p) for p in args.data), "command": command,
+                      **({"excluded": {"source": Path(args.exclude).name, "sha256": sha256_file(args.exclude),
+                                       "articles": len(left_out)}} if args.exclude else {}),
                       "commit": _commit(), "date": utc_now(), "mrclens_version": __version__}
         old = read_reference(args.out) if Path(args.out).exists() else None
         reference = reference_from_stats(stats, args.name, provenance, clusters)
+        if args.long_strata:
+            excluded = {a.title for a in load_dataset(args.exclude).articles} if args.exclude else set()
+            _add_long_strata(reference, args.long_strata, args.cache_dir, excluded, args.long_strata_articles)
         if old is not None:
             reference.audits = old.audits
     else:
@@ -112,6 +147,53 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{i} {d.value:.1f}%" for i, d in audit.ablations.items()))
     print(f"written to {args.out}")
     return 0
+
+
+#: The strata of the chance-corrected figures that the joined paragraphs of ``--long-strata`` fill.
+LONG_STRATA = ("10-14", "15+")
+
+
+def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str], max_articles: int | None) -> None:
+    """Pool the chance-corrected figures of the paragraphs of ``paths`` joined two by two (selftest's ``long``
+    shape, seed 0; articles titled in ``excluded`` left out, the first ``max_articles`` of each file) into the
+    reference's :data:`LONG_STRATA` (module docstring), and record what was added."""
+    import math
+
+    from mrclens.formats import load_dataset
+    from mrclens.io_utils import sha256_file
+    from mrclens.scoring.model_free import _strata_of
+    from mrclens.selftest.plantings import plant_shape
+    from mrclens.stats import compute_stats
+
+    from mrclens.squad import Dataset
+
+    articles = []
+    for path in paths:
+        data = load_dataset(path)
+        articles += [a for a in data.articles if a.title not in excluded][:max_articles]
+    joined, _ = plant_shape(Dataset(articles, data.version), "long", 0, cache_dir=cache_dir, progress=True)
+    stats = compute_stats(joined, cache_dir=cache_dir, progress=True, n_process=1)
+    added = {}
+    for fig_path, fig in reference.figures.items():
+        extra = _strata_of(stats, fig_path)
+        if not fig.strata or not extra:
+            continue
+        for s in LONG_STRATA:
+            if s not in extra:
+                continue
+            n2, m2, sd2 = extra[s]
+            n1, m1, sd1 = fig.strata.get(s, (0, 0.0, 0.0))
+            n = n1 + n2
+            mean = (n1 * m1 + n2 * m2) / n
+            var = (n1 * (sd1 ** 2 + (m1 - mean) ** 2) + n2 * (sd2 ** 2 + (m2 - mean) ** 2)) / n
+            fig.strata[s] = (n, round(mean, 4), round(math.sqrt(var), 4))
+            added.setdefault(s, n2)
+    reference.provenance["long_strata"] = {
+        "source": " + ".join(Path(p).name for p in paths), "sha256": " + ".join(sha256_file(p) for p in paths),
+        "articles": len(articles),
+        "construction": "each paragraph joined with another paragraph of its article, drawn at random, before or "
+                        "after it at random (mrclens selftest's `long` shape, seed 0); one context per question",
+        "questions_added": added}
 
 
 def _add_structure(reference, dirs: list[str], command: str, parser: argparse.ArgumentParser) -> None:

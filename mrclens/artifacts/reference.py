@@ -2,7 +2,8 @@
 figures and, per reader profile, the relative drops of its audit.
 
 MRCLens ships one, for SQuAD v1.1 (:data:`BUNDLED_REFERENCE`, built by
-``benchmarks/make_reference.py``: the model-free figures of SQuAD v1.1 dev from ``mrclens stats``,
+``benchmarks/make_reference.py``: the model-free figures of SQuAD v1.1 dev and train but the bundled
+sample's articles from ``mrclens stats``, with long-context strata of joined paragraphs (issue 41),
 and the drops of SQuAD v1.1 audits with each shipped reader profile, since a reader's strength
 changes its drops); ``mrclens audit --reference FILE`` reads another one written by the same
 script, and ``--reference AUDIT_DIR`` reads an earlier audit as the reference

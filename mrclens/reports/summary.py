@@ -72,6 +72,11 @@ ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "tr
 #: Short names of the model-free figures (:data:`mrclens.scoring.model_free.FIGURES`) for a summary line;
 #: a figure not named here shows its label, cut to fit.
 SHORT_LABELS = {
+    "chance_corrected.similarity_top": "most-similar top-1",
+    "chance_corrected.keyword_top": "keyword top-1",
+    "chance_corrected.similarity_rank": "similarity rank",
+    "chance_corrected.keyword_rank": "keyword rank",
+    "chance_corrected.position_rank": "position rank",
     "similarity.answer_in_most_similar_sentence_pct": "similar-sentence %",
     "overlap.longest_shared_ngram": "shared n-gram",
     "overlap.content_words_in_answer_sentence_pct": "keyword overlap %",

@@ -2,23 +2,31 @@
 
 A drop says what a reader does; these figures say what the data offers a shortcut reader, with no
 model at all (:func:`mrclens.stats.compute_stats`). For each bias category, the figures that bear
-on it (:data:`FIGURES`) are compared with the same figures of a reference dataset (SQuAD v1.1 dev
-by default, :mod:`mrclens.artifacts.reference`):
+on it (:data:`FIGURES`) are compared with the same figures of a reference dataset (SQuAD v1.1 dev and
+train but the bundled sample's articles by default, :mod:`mrclens.artifacts.reference`):
 
 **Chance-corrected figures decide** (issue 32, :mod:`mrclens.stats.chance`): a raw share such as
 "answers in the first sentence" has a chance level of 1/(number of sentences), so it confuses a
-dataset's shape with its bias. Each category's verdict figure (``role`` ``"verdict"``) is the
-answer sentence's **percentile rank** among its context's sentence units (100 = ranks first,
+dataset's shape with its bias. Each category's verdict figure (``role`` ``"verdict"``) is chance-corrected:
+the answer sentence's **percentile rank** among its context's sentence units (100 = ranks first,
 50 = what a random sentence gives, whatever the number of sentences; the expected percentile rank
-of Hu, Koren & Volinsky 2008), and the reference's value is **re-weighted to the audited data's
+of Hu, Koren & Volinsky 2008) or its **top-1 share** beyond chance (0 = what a random sentence gives,
+100 = always the top), and the reference's value is **re-weighted to the audited data's
 sentence counts** (:func:`standardised_reference`), so that neither chance nor the number of
 sentences drives the difference; it reads "higher" or "lower" only when its whole interval lies
 beyond ±:data:`RANK_MARGIN` points (an equivalence margin, measured on clean data):
 
-* Similarity — rank of the answer sentence by TF-IDF similarity to the question (Sugawara et al.
+* Similarity — how often the answer sentence is *the* most TF-IDF-similar to the question, beyond chance
+  (the chance-corrected top-1 share of :func:`mrclens.stats.chance.top_share`, issue 41; Sugawara et al.
   2018, "What makes reading comprehension questions easier?", ask whether it is *the* most similar).
-* Keyword — rank of the answer sentence by the share of the question's content words it holds.
+* Keyword — how often the answer sentence holds the largest share of the question's content words,
+  beyond chance (the same top-1 share).
 * Position — rank of the answer sentence by position (Ko et al. 2020, "Look at the First Sentence").
+
+The top-1 shares decide where a mean rank would saturate (SQuAD's similarity rank is 88 of 100, so a
+shortcut in half of the questions moves it by about 6 points and its top-1 share by about 15); their
+equivalence band is :data:`TOP_BAND` (10 points) and their margin :data:`RANK_MARGIN`. The ranks by
+similarity and by keywords stay as descriptions.
 
 The raw figures stay as descriptions (``role`` ``"description"``, never deciding), each with its
 chance level where one is defined (``chance``): the share of answers in the most similar sentence

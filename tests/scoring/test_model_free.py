@@ -96,7 +96,8 @@ def test_category_readings_cite_their_figures_and_keep_their_level():
             CategoryResult("Bogus", ["e4"], ["e4"], 1.0, 0.0, 2.0, reading="Bogus bias: y.", evidence="strong")]
     sim, q = cite(cats, figs)
     assert sim.evidence == "none" and q == cats[1]  # no figure for this category: unchanged
-    assert "Model-free (the data alone, no reader): answer sentence's rank by similarity" in sim.reading
+    assert "Model-free (the data alone, no reader): answer sentence is the most similar to the question, beyond chance" in sim.reading
+    assert "answer sentence's rank by similarity" in sim.reading and "differences within ±10 read in line, beyond ±5 higher or lower" in sim.reading
     assert ("answers in the sentence most similar to the question (%): 90.0 (95% CI 87.1 to 92.9, 400 questions; "
             "a sentence drawn at random: 25.0), higher than SQuAD v1.1 dev (80.0; difference +10.0") in sim.reading
     assert "in the direction that offers this shortcut (a description: it does not decide the verdict)" in sim.reading
@@ -256,13 +257,17 @@ def test_judging_a_figure_again_at_the_same_level_changes_nothing():
     assert once.difference_ci_high - once.difference_ci_low > fig.difference_ci_high - fig.difference_ci_low
 
 
-def test_a_category_with_descriptions_only_never_reads_more_and_needs_them_in_band_for_in_line():
+def test_a_category_with_descriptions_only_never_reads_more_nor_in_line_and_needs_them_in_band():
     """Issue 41: Question has no verdict figure, only the type-matched heuristic's share as a description. The
-    data route cannot make it "more", but a share beyond its +-5-point band leaves "in line" unsupported."""
-    from mrclens.scoring.against_reference import model_free_reading
+    data route cannot make it "more", nor "in line" (no figure of the data measures the shortcut: the `marked`
+    planting in every question leaves the share where SQuAD's is), but a share beyond its +-5-point band leaves
+    "in line" unsupported for the drops too."""
+    from mrclens.scoring.against_reference import combine_routes, model_free_reading
 
     same = model_free_figures(_stats(n=10000), REF)
-    assert model_free_reading(same, "Question") == "in line"
+    assert [f.comparison for f in same if f.category == "Question"] == ["in line"]
+    assert model_free_reading(same, "Question") is None
+    assert combine_routes("in line", model_free_reading(same, "Question")) == ("in line", "drops")
     moved = [replace(f, comparison="higher") if f.category == "Question" else f for f in same]
     assert model_free_reading(moved, "Question") == "inconclusive"
     assert model_free_reading([f for f in same if f.category != "Question"], "Question") is None
