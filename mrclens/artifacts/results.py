@@ -62,7 +62,9 @@ equivalence band ``"reference_band"`` its interval must lie inside to read "in l
 detectable effect ``"reference_mde"`` at 80 % power (points of relative drop; issue 41; ``null`` in
 older files and where the reader was too weak), and for an ``"inconclusive"`` category
 ``"reference_why"``: ``"weak"`` (the reader is too weak), ``"cannot tell"`` (an interval reaches beyond
-its band) or ``"opposite"`` (the drops and the data point opposite ways).
+its band) or ``"opposite"`` (the drops and the data point opposite ways); for a "more" or "less" read from the
+drops alone on data whose contexts are much shorter or longer than the reference's, ``"reference_shape"``: the
+sentence that says so (the shape may explain it; issue 41; ``null`` otherwise).
 
 Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
 and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
@@ -340,6 +342,7 @@ class CategoryResult:
     reference_mde: float | None = None
     reference_band: float | None = None
     reference_why: str | None = None
+    reference_shape: str | None = None
 
 
 @dataclass
@@ -730,6 +733,7 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           reference_bias=f(c, "reference_bias", _STR, path, where, None),
                           reference_basis=f(c, "reference_basis", _STR, path, where, None),
                           reference_why=f(c, "reference_why", _STR, path, where, None),
+                          reference_shape=f(c, "reference_shape", _STR, path, where, None),
                           **{k: f(c, k, _NUM, path, where, None) for k in (
                               "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high",
                               "reference_confidence", "reference_mde", "reference_band")})

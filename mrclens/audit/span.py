@@ -249,10 +249,10 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
                    echo=echo, seconds=seconds, options=options, data=data)
     try:
         perturb_sets(run)
-        model_free = model_free_step(run, reference)
+        model_free, shape = model_free_step(run, reference)
         readers, config = train_readers(run)
         readers[0].reader = predict_sets(run, readers)
-        return score_and_report(run, readers, config, model_free=model_free, reference=reference)
+        return score_and_report(run, readers, config, model_free=model_free, reference=reference, shape=shape)
     except BaseException:
         if created and not ledger.steps:  # a failed start leaves no folder behind
             shutil.rmtree(out, ignore_errors=True)
@@ -368,25 +368,27 @@ def perturb_sets(run: AuditRun) -> None:
     remove_stale(perturbed, REPLICATES, [f"draw-{k}" for k in range(1, options.perturb_seeds)])
 
 
-def model_free_step(run: AuditRun, reference) -> list:
+def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     """Step 2b, the model-free figures of **all the audited data** — the training and the evaluation
     part: they need no reader, and more questions and articles narrow their intervals (issue 41) — beside
     ``reference`` (issue 17; :func:`mrclens.scoring.model_free.model_free_figures`, clustered by
-    article). Sets ``seconds["stats"]``."""
-    from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
+    article), and the data's context length beside the reference's
+    (:func:`mrclens.scoring.model_free.context_shape`; ``None`` without strata). Sets ``seconds["stats"]``."""
+    from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.stats import compute_stats, compute_stats_per_article
 
     options = run.options
     audited = Dataset([*run.data.train.articles, *run.data.eval.articles], run.data.eval.version)
     t0 = time.perf_counter()
-    model_free = model_free_figures(compute_stats(audited, cache_dir=options.cache_dir, progress=options.progress,
-                                                  n_process=1), reference,
+    stats = compute_stats(audited, cache_dir=options.cache_dir, progress=options.progress, n_process=1)
+    model_free = model_free_figures(stats, reference,
                                     clusters=cluster_standard_errors(compute_stats_per_article(audited, options.cache_dir)))
+    shape = context_shape(stats, reference)
     run.seconds["stats"] = time.perf_counter() - t0
     n = audited.counts()["questions"]
     run.echo(f"[stats] {len(model_free)} model-free figures of the audited data ({n:,} questions, training and "
              f"evaluation parts) beside {reference.name} ({run.seconds['stats']:.1f} s)")
-    return model_free
+    return model_free, shape
 
 
 def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:
@@ -499,7 +501,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
 
 
 def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: dict[str, Any], *,
-                     model_free: list, reference) -> Results:
+                     model_free: list, reference, shape: Any = None) -> Results:
     """Steps 5-6, **score** (:func:`mrclens.scoring.evaluate.evaluate_perturbed`) and **report**
     (:func:`mrclens.publish.write_outputs`); the load step's notes become the results' warnings."""
     from mrclens.publish import write_outputs
@@ -516,7 +518,7 @@ def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: di
     evaluation = evaluate_perturbed(
         layout.perturbed_dir, layout.predictions_dir, results_dir=Path(options.out), model=model,
         inputs=data.inputs, step_seconds=run.seconds, audit=audit_record, seed=options.seed,
-        n_resamples=options.n_resamples, model_free=model_free, reference=reference,
+        n_resamples=options.n_resamples, model_free=model_free, reference=reference, shape=shape,
         profile=options.profile if model_path is None else None, progress=options.progress,
         reader_seed=readers[0].seed,
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,

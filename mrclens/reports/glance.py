@@ -131,6 +131,9 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> Read
 
 #: The verdicts against the reference, in the order a reader acts on them, and their badge words.
 VERDICTS = {"more": "more than", "in line": "in line with", "less": "less than", "inconclusive": "inconclusive against"}
+#: What to do about a "more" / "less" from the drops alone that the data's context length may explain (issue 41).
+SHAPE_ADVICE = ("Before acting on it, audit a part of your data whose contexts are as long as the reference's: "
+                "the drops move with the number of sentences alone.")
 #: The verdict of a category that was not compared with any reference.
 NOT_COMPARED = "not compared"
 #: Absolute evidence levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`) as words.
@@ -230,7 +233,8 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
               if _num(value) and _num(ref_value) else "")
     if _num(f.get("mde")) and f.get("margin"):
-        detail += f"; 'in line' within ±{f['margin']:g}, sees {f['mde']:.{d}f}"
+        band = f["band"] if _num(f.get("band")) else f["margin"]
+        detail += f"; 'in line' within ±{band:g}, sees {f['mde']:.{d}f}"
     return {"label": label, "value": _signed(f.get("difference"), d),
             "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}
 
@@ -348,11 +352,14 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         "category": category,
         "verdict": verdict,
         "badge": f"{VERDICTS[verdict]} {ref}" if verdict in VERDICTS else "not compared with a reference",
-        "why": _why(c, verdict, ref, basis, metric),
+        "why": _why(c, verdict, ref, basis, metric) + (
+            f" The shape may explain it: {c['reference_shape']}, and the drops are not standardised by sentence "
+            f"count (the data's own figures are)." if c.get("reference_shape") and verdict in ("more", "less") else ""),
         "figures": figures,
         "figure": "" if one is None else str(one),
-        "advice": advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
-                         c.get("reference_mde"), external),
+        "advice": SHAPE_ADVICE if c.get("reference_shape") and verdict in ("more", "less") else
+        advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
+               c.get("reference_mde"), external),
         "sensitivity": sensitivity,
         "reference": c.get("reference"),
         "basis": basis if verdict in ("more", "in line", "less") else None,

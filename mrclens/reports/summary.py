@@ -68,6 +68,9 @@ ADVICE_OTHER = {"weak": "read the report's examples", "not evaluated": "see the 
 ADVICE_INCONCLUSIVE = {"cannot tell": "audit more questions", "opposite": "read the report's examples"}
 #: What to do when the reader was too weak to tell, by the model's kind.
 ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "try a stronger model"}
+#: What to do when a "more" / "less" from the drops alone may come from the data's context length (issue 41,
+#: ``reference_shape``): the category's own advice would treat the shape as a shortcut.
+ADVICE_SHAPE = "may be context length, not a shortcut: see report"
 
 #: Short names of the model-free figures (:data:`mrclens.scoring.model_free.FIGURES`) for a summary line;
 #: a figure not named here shows its label, cut to fit.
@@ -175,6 +178,8 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
         advice = ADVICE_WEAK_READER[kind]
     elif why is not None:
         advice = ADVICE_INCONCLUSIVE[why]
+    elif getattr(c, "reference_shape", None) and verdict in ("more", "less"):
+        advice = ADVICE_SHAPE
     elif shows_bias:
         advice = get_category(c.category).advice
     else:

@@ -117,7 +117,7 @@ from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
-from mrclens.scoring.model_free import FIGURES, judge_figure
+from mrclens.scoring.model_free import FIGURES, SHAPE_RATIO, ContextShape, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
 #: Values of ``reference_bias``.
@@ -320,8 +320,8 @@ def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
 
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
                            reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE,
-                           model_free: Sequence[Any] = (), reader: str = BASELINE_READER
-                           ) -> tuple[list[AblationResult], list[CategoryResult]]:
+                           model_free: Sequence[Any] = (), reader: str = BASELINE_READER,
+                           shape: ContextShape | None = None) -> tuple[list[AblationResult], list[CategoryResult]]:
     """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
 
     Each compared ablation's and category's reading ends with one sentence on the comparison; the
@@ -330,8 +330,11 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     level, in place: :func:`mrclens.scoring.model_free.judge_figure`) by :func:`combine_routes`. Without a
     reference audit for this profile, the categories are read from the model-free figures alone (the
     readings say that the drops could not be compared). ``reader`` names the model in the readings
-    (:func:`mrclens.scoring.readings.reader_phrase`). The evidence levels (absolute,
-    :mod:`mrclens.scoring.readings`) are unchanged.
+    (:func:`mrclens.scoring.readings.reader_phrase`). ``shape``: the data's context length beside the
+    reference's (:func:`mrclens.scoring.model_free.context_shape`); where it differs (:data:`SHAPE_RATIO`), a
+    category read "more" or "less" from its drops alone says that the shape may explain it (issue 41:
+    ``reference_shape``; the drops are not standardised by sentence count, the data's figures are). The
+    evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
     """
     audit = reference.audits.get(profile) if reference is not None and profile else None
     if reference is None:
@@ -372,13 +375,13 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             continue
         ids = ", ".join(a.id for a in members if a.reference_bias is not None)
         cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
-                                   audit.structure_term(c.category)))
+                                   audit.structure_term(c.category), shape))
     return compared, cats
 
 
 def _read_category(c: CategoryResult, name: str, got: DropComparison | None, data: str | None,
                    model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
-                   tau: float = 0.0) -> CategoryResult:
+                   tau: float = 0.0, shape: ContextShape | None = None) -> CategoryResult:
     """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences."""
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
     text = ""
@@ -427,6 +430,13 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     else:
         verdict = _VERDICT[bias]
     text += f" Verdict against {name}: {verdict}."
+    if bias in ("more", "less") and basis == "drops" and shape is not None and shape.differs:
+        fields["reference_shape"] = shape.sentence(name)
+        text += (f" The shape may explain it: {shape.sentence(name)} (a ratio of {shape.ratio:.1f}; beyond "
+                 f"{SHAPE_RATIO:g} either way the drops, which are not standardised by sentence count, may move with "
+                 f"the number of sentences alone — fewer sentences, fewer candidates to tell apart); "
+                 f"the data's own figures, standardised by sentence count, read "
+                 f"{data if data is not None else 'nothing'} here.")
     return replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields)
 
 

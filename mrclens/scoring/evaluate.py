@@ -50,6 +50,7 @@ from mrclens.scoring.drops import Scored, score_all
 from mrclens.scoring.replicates import VARIANCE_METHOD, combine_replicates
 from mrclens.artifacts.reference import Reference
 from mrclens.scoring.against_reference import compare_with_reference
+from mrclens.scoring.model_free import ContextShape
 from mrclens.scoring.model_free import cite as cite_model_free
 from mrclens.scoring.readings import BASELINE_READER, note_instability, read_all, reader_phrase
 from mrclens.squad import Dataset
@@ -252,6 +253,7 @@ def evaluate_perturbed(
     model_free: Sequence[ModelFreeFigure] = (),
     reference: Reference | None = None,
     profile: str | None = None,
+    shape: ContextShape | None = None,
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
 
@@ -277,7 +279,8 @@ def evaluate_perturbed(
             (:func:`mrclens.scoring.model_free.model_free_figures`; the audit computes them): kept in
             ``results.model_free`` and cited at the end of each category's reading.
         reference, profile: the reference whose audit with this reader ``profile`` the drops are
-            read against (:func:`mrclens.scoring.against_reference.compare_with_reference`);
+            read against (:func:`mrclens.scoring.against_reference.compare_with_reference`; ``shape``: the
+            data's context length beside the reference's, :func:`mrclens.scoring.model_free.context_shape`);
             ``None``: no comparison.
 
     Returns:
@@ -306,7 +309,8 @@ def evaluate_perturbed(
                               n_resamples=n_resamples, confidence=confidence, reader=reader)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
-                                                                 profile, confidence, model_free, reader=reader)
+                                                                 profile, confidence, model_free, reader=reader,
+                                                                 shape=shape)
     t2 = time.perf_counter()
     all_inputs = [*inputs, *_input_files(perturbed_dir, files, found), *extra_inputs]
     if step_seconds is None:

@@ -403,6 +403,79 @@ def standardised_to(stats: Mapping[str, Any], other: Mapping[str, Any], path: st
     return standardised_reference(fig, weights) if fig.strata and weights else None
 
 
+#: How far the audited data's contexts may be from the reference's (ratio of median sentence units per context,
+#: either way) before a verdict decided by the drops says that the shape may explain it (issue 41): the drops
+#: depend on context length (a question matters less among 2 sentences than among 5), and the drops are not
+#: standardised by sentence count as the data's figures are. SQuAD v1.1's own articles have medians of 4 to 6.
+SHAPE_RATIO = 1.5
+
+
+class ContextShape(NamedTuple):
+    """The audited data's context length beside the reference's, in sentence units per context (median over
+    the answerable questions of contexts of two units or more; the reference's natural paragraphs, without
+    the joined paragraphs of its long strata). ``sentences``/``reference_sentences`` are a stratum label of
+    :data:`mrclens.stats.chance.STRATA` (``"2"`` … ``"9"``, ``"10-14"``, ``"15+"``)."""
+
+    sentences: str
+    reference_sentences: str
+
+    @property
+    def ratio(self) -> float:
+        """Data over reference (a stratum's lower bound: 10 for ``"10-14"``, 15 for ``"15+"``)."""
+        return _stratum_low(self.sentences) / _stratum_low(self.reference_sentences)
+
+    @property
+    def differs(self) -> bool:
+        """The median differs by :data:`SHAPE_RATIO` or more either way."""
+        return self.ratio >= SHAPE_RATIO or self.ratio <= 1.0 / SHAPE_RATIO
+
+    def sentence(self, reference: str) -> str:
+        """``"your contexts hold a median of 2 sentences against SQuAD v1.1's 5"``."""
+        return (f"your contexts hold a median of {self.sentences.replace('-', '–')} sentences against "
+                f"{reference}'s {self.reference_sentences.replace('-', '–')}")
+
+
+def _stratum_low(label: str) -> float:
+    return float(label.rstrip("+").split("-")[0])
+
+
+def _median_stratum(counts: Mapping[str, int]) -> str | None:
+    from mrclens.stats.chance import STRATA
+
+    total = sum(counts.get(s, 0) for s in STRATA)
+    if not total:
+        return None
+    seen = 0
+    for s in STRATA:
+        seen += counts.get(s, 0)
+        if 2 * seen >= total:
+            return s
+    return None
+
+
+def context_shape(stats: Mapping[str, Any], reference: Reference | None) -> ContextShape | None:
+    """The audited data's median sentence units per context beside the reference's natural paragraphs'
+    (:class:`ContextShape`), from the strata of the position rank (``None`` without them on either side).
+
+    >>> from mrclens.artifacts.reference import Reference, ReferenceFigure
+    >>> ref = Reference("ref", {"long_strata": {"questions_added": {"10-14": 50}}}, {"chance_corrected.position_rank":
+    ...     ReferenceFigure(57.0, 300, 30.0, strata={"4": (100, 55.0, 30.0), "5": (150, 57.0, 30.0), "10-14": (60, 60.0, 30.0)})})
+    >>> stats = {"chance_corrected": {"by_sentence_count": {"position_rank": {"2": {"n": 80}, "3": {"n": 10}}}}}
+    >>> shape = context_shape(stats, ref)
+    >>> shape, round(shape.ratio, 2), shape.differs
+    (ContextShape(sentences='2', reference_sentences='5'), 0.4, True)
+    """
+    path = "chance_corrected.position_rank"
+    mine = _median_stratum(_stratum_counts(stats, path))
+    fig = reference.figures.get(path) if reference is not None else None
+    if mine is None or fig is None or not fig.strata:
+        return None
+    added = (reference.provenance.get("long_strata") or {}).get("questions_added") or {}
+    natural = {s: n - int(added.get(s, 0)) for s, (n, _, _) in fig.strata.items()}
+    theirs = _median_stratum(natural)
+    return None if theirs is None else ContextShape(mine, theirs)
+
+
 def reference_from_stats(stats: Mapping[str, Any], name: str, provenance: Mapping[str, Any],
                          clusters: Mapping[str, tuple[float, int]] | None = None) -> Reference:
     """A :class:`~mrclens.artifacts.reference.Reference` holding the :data:`FIGURES` of ``stats`` (with

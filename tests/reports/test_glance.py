@@ -63,10 +63,10 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
     """Without a reference audit for the reader's profile the model-free figures decide; the card shows
     the figure(s) on the verdict's side, each as the difference to the reference with its CI."""
     typed = read_results(compared_audit)
-    stats = {"chance_corrected": {"similarity_rank": {"n": 400, "mean": 97.0, "std": 10.0},
+    stats = {"chance_corrected": {"similarity_top": {"n": 400, "mean": 95.0, "std": 20.0},
                                   "position_rank": {"n": 400, "mean": 40.0, "std": 30.0}}}
     reference = Reference("a made-up reference", {}, {
-        "chance_corrected.similarity_rank": ReferenceFigure(80.0, 10000, 20.0),
+        "chance_corrected.similarity_top": ReferenceFigure(68.0, 10000, 55.0),
         "chance_corrected.position_rank": ReferenceFigure(57.0, 10000, 35.0)})
     figures = model_free_figures(stats, reference)
     assert [(f.category, f.comparison) for f in figures] == [("Similarity", "higher"), ("Position", "lower")]
@@ -83,7 +83,7 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
             f = figures[0]
             assert fig["label"] == f.label and fig["value"] == f"{f.difference:+.1f}"
             assert fig["ci"] == f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}]"
-            assert fig["detail"] == f"97.0 here, 80.0 in a made-up reference; 'in line' within ±5, sees {f.mde:.1f}"
+            assert fig["detail"] == f"95.0 here, 68.0 in a made-up reference; 'in line' within ±10, sees {f.mde:.1f}"
             assert line["badge"] == "more than a made-up reference" and "data itself" in line["why"]
         elif c.category == "Position":
             assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == [figures[1].label]

@@ -1,0 +1,78 @@
+"""A verdict that the data's context length may explain says so (issue 41, part 1).
+
+The drops are not standardised by sentence count (the data's own figures are): on clean data whose contexts
+hold 2 or 3 sentences, a question matters less than among SQuAD's 5, and e4 costs less. So a category read
+"more" or "less" from its drops alone on data much shorter or longer than the reference's says that the
+shape may explain it, in its reading, ``reference_shape``, the terminal summary and the report card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from mrclens.artifacts.results import read_results
+from mrclens.reports.glance import SHAPE_ADVICE, category_glance
+from mrclens.reports.summary import ADVICE_SHAPE, summarize_category
+from mrclens.scoring.against_reference import compare_with_reference, read_any_reference
+from mrclens.scoring.model_free import ContextShape, context_shape
+
+
+@pytest.fixture(scope="module")
+def shapes(sample_path, tmp_path_factory):
+    """The median sentence count of the bundled sample and of its short and long counterparts (real data)."""
+    from mrclens.formats import load_dataset
+    from mrclens.selftest.plantings import plant_shape
+    from mrclens.squad import Dataset
+    from mrclens.stats import compute_stats
+
+    cache = tmp_path_factory.mktemp("shape-cache")
+    reference, _ = read_any_reference(None)
+    full = load_dataset(sample_path)
+    small = Dataset(full.articles[:4], full.version)
+    out = {"sample": context_shape(compute_stats(small, cache_dir=cache, progress=False, n_process=1), reference)}
+    for name in ("short", "long"):
+        data, _ = plant_shape(small, name, 0, cache_dir=cache)
+        out[name] = context_shape(compute_stats(data, cache_dir=cache, progress=False, n_process=1), reference)
+    return out
+
+
+def test_the_shape_of_real_data_beside_squad(shapes):
+    # SQuAD v1.1's natural paragraphs: a median of 5 sentence units (the joined paragraphs of its long strata
+    # are left out); the sample is SQuAD itself, the short counterpart keeps 3 units, the long one joins two
+    assert {s.reference_sentences for s in shapes.values()} == {"5"}
+    assert not shapes["sample"].differs and 0.7 < shapes["sample"].ratio < 1.4
+    assert shapes["short"].sentences == "3" and shapes["short"].differs
+    assert shapes["long"].differs and shapes["long"].ratio >= 1.5
+
+
+def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(compared_audit):
+    typed = read_results(compared_audit)
+    reference, _ = read_any_reference(None)
+    plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
+                     reference_difference_ci_low=None, reference_difference_ci_high=None, reference_why=None)
+             for c in typed.categories]
+
+    def read(shape):
+        _, cats = compare_with_reference(typed.ablations, plain, reference, "quick", model_free=typed.model_free,
+                                         shape=shape)
+        return {c.category: c for c in cats}
+
+    same, short = read(ContextShape("4", "5")), read(ContextShape("2", "5"))
+    # Question reads "more" from its drops alone (the fixture's shortcut reader keeps its F1 without the question)
+    assert same["Question"].reference_bias == short["Question"].reference_bias == "more"
+    assert same["Question"].reference_basis == "drops"
+    assert same["Question"].reference_shape is None and "shape may explain" not in same["Question"].reading
+    q = short["Question"]
+    assert q.reference_shape == "your contexts hold a median of 2 sentences against SQuAD v1.1's 5"
+    assert "The shape may explain it: your contexts hold a median of 2 sentences" in q.reading
+    # the verdict itself does not change, nor do the categories read "inconclusive"
+    assert all(short[k].reference_bias == same[k].reference_bias and short[k].reference_shape is None
+               for k in short if k != "Question")
+    # what the user reads: the advice names the shape instead of "add same-type distractors"
+    results = replace(typed, categories=list(short.values()))
+    assert summarize_category(q, results).advice == ADVICE_SHAPE
+    assert summarize_category(same["Question"], replace(typed, categories=list(same.values()))).advice != ADVICE_SHAPE
+    card = category_glance(vars(q), [vars(f) for f in typed.model_free])
+    assert card["advice"] == SHAPE_ADVICE and "median of 2 sentences" in card["why"]
