@@ -4,7 +4,6 @@ anchor fails that build, and the tables that describe the CLI say what the CLI h
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -28,10 +27,9 @@ def _build(root: Path, site: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def hooks():
-    spec = importlib.util.spec_from_file_location("mkdocs_hooks", ROOT / "scripts" / "mkdocs_hooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from script_modules import load_script
+
+    return load_script("scripts/mkdocs_hooks.py")
 
 
 def test_readme_is_a_front_page():

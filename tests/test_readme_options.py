@@ -4,7 +4,6 @@ idempotently."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -19,10 +18,9 @@ PAGE = ROOT / "docs" / "commands.md"
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("readme_options", ROOT / "scripts" / "readme_options.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from script_modules import load_script
+
+    return load_script("scripts/readme_options.py")
 
 
 def _cli_options() -> dict[str, tuple[set[str], set[str]]]:

@@ -4,7 +4,6 @@ and the out-of-sample data the quick-profile reference is audited on."""
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import random
 
@@ -67,10 +66,9 @@ def test_a_shape_is_judged_in_line_only_when_every_category_is():
 
 
 def _sample_script():
-    spec = importlib.util.spec_from_file_location("make_reference_sample", REPO / "benchmarks" / "make_reference_sample.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from script_modules import load_script
+
+    return load_script("benchmarks/make_reference_sample.py")
 
 
 def test_the_quick_reference_data_is_out_of_sample():
