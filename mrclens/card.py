@@ -244,7 +244,7 @@ def interval_label(results: Results, c: CategoryResult | None = None) -> str:
 def category_figure(results: Results, c: CategoryResult) -> ReadingFigure | None:
     """The category's one figure (:func:`mrclens.reports.glance.reading_figure`), as the terminal summary, the
     report's first screen and the ``--wide`` table show it (issue 44)."""
-    return reading_figure(c, results.ablations, results.metric)
+    return reading_figure(c, results.ablations, results.metric, results.model_free)
 
 
 def figure_interval_label(results: Results, c: CategoryResult) -> str:

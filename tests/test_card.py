@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from mrclens.metrics.bootstrap import family_ci_label
+from mrclens.metrics.bootstrap import family_ci_label, fmt_bound
 from click.testing import CliRunner
 
 from mrclens.artifacts.card import (CARD_BODY, CARD_MARKDOWN, CARD_RAI, CARD_RECOMMENDATIONS, CROISSANT_CONTEXT,
@@ -56,7 +56,12 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
     assert "not a certificate" in text and "MRCLens " + results.mrclens_version in text
     row = next(line for line in text.splitlines() if line.startswith("| Similarity |"))
     assert "more than SQuAD v1.1 (by the model-free figures)" in row and similarity.evidence in row
-    assert f"{similarity.reference_difference:+.1f}" in row
+    # the one figure (issue 44): decided by the data, the deciding figure's difference from the reference, as the
+    # terminal and the report show it (not the drops' difference, which decided nothing)
+    deciding = next(f for f in results.model_free if f.category == "Similarity" and f.role == "verdict"
+                    and f.comparison == f.bias_when)
+    assert f"vs ref {fmt_bound(deciding.difference, True)} [" in row
+    assert f"{similarity.reference_difference:+.1f}" not in row
     e1 = results.ablation("e1")
     assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
            f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference towards the bias {e1.compared_value - 10:+.1f}" in text

@@ -81,6 +81,24 @@ class ReadingFigure:
         return f"{self.label} {self.text}"
 
 
+#: a figure not named here shows its label, cut to fit.
+MODEL_FREE_SHORT_LABELS = {
+    "chance_corrected.similarity_top": "most-similar top-1",
+    "chance_corrected.keyword_top": "keyword top-1",
+    "chance_corrected.similarity_rank": "similarity rank",
+    "chance_corrected.keyword_rank": "keyword rank",
+    "chance_corrected.position_rank": "position rank",
+    "similarity.answer_in_most_similar_sentence_pct": "similar-sentence %",
+    "overlap.longest_shared_ngram": "shared n-gram",
+    "overlap.content_words_in_answer_sentence_pct": "keyword overlap %",
+    "answer_position.first_sentence_pct": "first-sentence %",
+    "heuristics.type_matched_sentence.exact_match": "type-match EM %",
+}
+#: The label of a model-free verdict figure's difference from the reference, as the one figure of a verdict the
+#: data decided (:func:`reading_figure`).
+MODEL_FREE_SUFFIX = " vs ref"
+
+
 def _entry(x: Any) -> Mapping[str, Any]:
     """A ``results.json`` entry as a mapping (a dataclass of :mod:`mrclens.artifacts.results`, or already a dict)."""
     return asdict(x) if is_dataclass(x) and not isinstance(x, type) else x
@@ -107,16 +125,19 @@ def deciding_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> Rea
     return None
 
 
-def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> ReadingFigure | None:
+def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1",
+                   model_free: Sequence[Any] = ()) -> ReadingFigure | None:
     """The ONE figure that represents a category's reading (issue 44), the same in the terminal summary, the
     report's first screen, the card and the ``--wide`` table:
 
     * read against a reference from its drops (``reference_basis`` ``"drops"`` or ``"drops and model-free"``):
       its difference from the reference (``reference_difference``) with its (family-wise) interval, signed
       towards the bias (:data:`REFERENCE_LABEL`);
+    * "more" / "less" read from the data's figures alone (``reference_basis`` ``"model-free"``): the first deciding
+      model-free figure's difference from the reference with its interval (:func:`deciding_model_free`; labelled
+      with its short name and :data:`MODEL_FREE_SUFFIX`, in the figure's unit), when ``model_free`` holds it;
     * not compared with a reference: the figure its absolute level is decided by (:func:`deciding_figure`);
-    * ``None`` otherwise (a verdict from the model-free figures alone shows those, a reader too weak to compare
-      shows its baseline score).
+    * ``None`` otherwise (a reader too weak to compare shows its baseline score).
     """
     c = _entry(c)
     if c.get("reference_bias") in VERDICTS:
@@ -125,6 +146,14 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> Read
                                                                 "reference_difference_ci_high")):
             return ReadingFigure(REFERENCE_LABEL, c["reference_difference"], c["reference_difference_ci_low"],
                                  c["reference_difference_ci_high"], signed=True)
+        if basis == "model-free" and c["reference_bias"] in ("more", "less"):
+            figs = deciding_model_free([_entry(f) for f in model_free], str(c.get("category")), c["reference_bias"])
+            f = next((f for f in figs if all(_num(f.get(k)) for k in ("difference", "difference_ci_low",
+                                                                      "difference_ci_high"))), None)
+            if f is not None:
+                name = MODEL_FREE_SHORT_LABELS.get(str(f.get("path")), str(f.get("label") or f.get("path")))
+                return ReadingFigure(name + MODEL_FREE_SUFFIX, f["difference"], f["difference_ci_low"],
+                                     f["difference_ci_high"], signed=True)
         return None
     return deciding_figure(c, ablations, metric)
 
@@ -323,15 +352,20 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
     verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED
     basis = str(c.get("reference_basis") or "drops")
     figures: list[dict[str, str]] = []
-    one = reading_figure(c, ablations, metric)
+    one = reading_figure(c, ablations, metric, model_free)
     deciding = deciding_figure(c, ablations, metric)
-    if one is not None and verdict in VERDICTS:
+    if one is not None and verdict in VERDICTS and basis == "model-free":  # the data decided: its figure
+        f = deciding_model_free(model_free, category, verdict)[0]
+        line = model_free_figure_line(f)
+        figures.append({**line, "label": one.label, "value": one.number, "ci": one.interval,
+                        "detail": f"{line['detail']}; {f.get('label')}"})
+    elif one is not None and verdict in VERDICTS:
         power = (f"; 'in line' within ±{c['reference_band']:g}" if verdict in ("in line", "inconclusive")
                  and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"vs {ref}, towards the bias, % of baseline {metric}; ablations' "
                                   f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
-    if "model-free" in basis and not (figures and verdict in ("in line", "inconclusive")):  # one figure: ten seconds
+    if "model-free" in basis and not (figures and (verdict in ("in line", "inconclusive") or basis == "model-free")):
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures and deciding is not None:  # inconclusive or not compared: the deciding ablation's figure
         figures.append({"label": deciding.label, "value": deciding.number, "ci": deciding.interval,

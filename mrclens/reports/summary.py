@@ -47,7 +47,7 @@ from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
-from mrclens.reports.glance import inconclusive_why, reading_figure
+from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, reading_figure
 from mrclens.scoring.readings import LOW_BASELINE_F1
 
 #: The widest line the summary prints (characters).
@@ -73,19 +73,7 @@ ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "tr
 ADVICE_SHAPE = "may be context length, not a shortcut: see report"
 
 #: Short names of the model-free figures (:data:`mrclens.scoring.model_free.FIGURES`) for a summary line;
-#: a figure not named here shows its label, cut to fit.
-SHORT_LABELS = {
-    "chance_corrected.similarity_top": "most-similar top-1",
-    "chance_corrected.keyword_top": "keyword top-1",
-    "chance_corrected.similarity_rank": "similarity rank",
-    "chance_corrected.keyword_rank": "keyword rank",
-    "chance_corrected.position_rank": "position rank",
-    "similarity.answer_in_most_similar_sentence_pct": "similar-sentence %",
-    "overlap.longest_shared_ngram": "shared n-gram",
-    "overlap.content_words_in_answer_sentence_pct": "keyword overlap %",
-    "answer_position.first_sentence_pct": "first-sentence %",
-    "heuristics.type_matched_sentence.exact_match": "type-match EM %",
-}
+SHORT_LABELS = MODEL_FREE_SHORT_LABELS  # the one table: :data:`mrclens.reports.glance.MODEL_FREE_SHORT_LABELS`
 
 #: The verdict word of an absolute evidence level.
 EVIDENCE_WORDS = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign",
@@ -145,7 +133,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     """The verdict, deciding figure and advice of one category (rules in the module docstring)."""
     kind = results.model.kind if results.model.kind in ADVICE_WEAK_READER else "external"
     why = None
-    one = reading_figure(c, results.ablations, results.metric)  # the figure every surface shows (issue 44)
+    one = reading_figure(c, results.ablations, results.metric, results.model_free)  # every surface shows it (issue 44)
     if c.reference_bias is not None:
         verdict = c.reference_bias
         shows_bias = verdict == "more"
@@ -153,10 +141,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
         if why == "weak":
             figure = _weak_figure(results)
         elif c.reference_basis == "model-free" and verdict in ("more", "less"):
-            want = c.reference_bias == "more"
-            figs = [f for f in results.model_free if f.category == c.category and f.comparison in ("higher", "lower")
-                    and getattr(f, "role", "verdict") == "verdict" and (f.comparison == f.bias_when) == want]
-            figure = model_free_figure(figs[0]) if figs else ""
+            figure = str(one) if one is not None else ""
             verdict += " (data)"
         elif one is not None:
             figure = str(one)

@@ -65,14 +65,14 @@ def _versus(entry: Any) -> str:
     return f"{entry.reference_bias}{tag} ({d:+.1f} [{low:+.1f}, {high:+.1f}])"
 
 
-def _category_versus(c: Any) -> str:
+def _category_versus(c: Any, model_free: Any = ()) -> str:
     """A category's comparison with the reference: the verdict (``(data)`` when the model-free figures decided it);
-    its numbers are in the ``figure`` column, the category's one figure (:func:`mrclens.reports.glance.reading_figure`),
-    unless the figure is not the drops' difference (model-free verdicts), whose difference then follows here."""
+    its numbers are in the ``figure`` column, the category's one figure (:func:`mrclens.reports.glance.reading_figure`:
+    the drops' difference, or the deciding model-free figure's), else the drops' difference follows here."""
     if c.reference_bias is None:
         return "-"
-    if reading_figure(c, ()) is not None:
-        return c.reference_bias
+    if reading_figure(c, (), model_free=model_free) is not None:
+        return c.reference_bias + (" (data)" if c.reference_basis == "model-free" else "")
     return _versus(c)
 
 
@@ -134,8 +134,8 @@ def format_table(results: Results) -> str:
             ci: f"[{_num(c.ci_low)}, {_num(c.ci_high)}]" if c.f1_drop is not None else "",
             "evidence": _evidence(c),
             **({spread_col: _spread(c)} if n_rep > 1 else {}),
-            **({"vs reference": _category_versus(c)} if any(x.reference_bias for x in results.categories) else {}),
-            "figure": str(reading_figure(c, results.ablations, metric) or "-"),
+            **({"vs reference": _category_versus(c, results.model_free)} if any(x.reference_bias for x in results.categories) else {}),
+            "figure": str(reading_figure(c, results.ablations, metric, results.model_free) or "-"),
         }
         for c in results.categories
     ]

@@ -81,12 +81,16 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
         if c.category == "Similarity":
             [fig] = line["figures"]
             f = figures[0]
-            assert fig["label"] == f.label and fig["value"] == f"{f.difference:+.1f}"
+            # the one figure (issue 44): the deciding figure's difference, under its short name, as the terminal,
+            # the card and the table show it; its full label and both values in the detail
+            assert fig["label"] == "most-similar top-1 vs ref" and fig["value"] == f"{f.difference:+.1f}"
             assert fig["ci"] == f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}]"
-            assert fig["detail"] == f"95.0 here, 68.0 in a made-up reference; 'in line' within ±10, sees {f.mde:.1f}"
+            assert fig["detail"] == (f"95.0 here, 68.0 in a made-up reference; 'in line' within ±10, sees {f.mde:.1f}; "
+                                     f"{f.label}")
+            assert line["figure"] == f"most-similar top-1 vs ref {fig['value']} {fig['ci']}"
             assert line["badge"] == "more than a made-up reference" and "data itself" in line["why"]
         elif c.category == "Position":
-            assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == [figures[1].label]
+            assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == ["position rank vs ref"]
             assert line["advice"].startswith("Nothing to fix")
         else:  # Question, Keyword: nothing decided them, the page says "not compared" and shows the drop
             assert line["verdict"] == NOT_COMPARED and line["figures"][0]["label"] == "F1 drop (not compared)"
@@ -112,7 +116,7 @@ def test_the_glance_holds_injected_names_as_plain_text():
     f = {"category": payload, "label": payload, "bias_when": "higher", "comparison": "higher", "value": 2.0,
          "reference_value": 1.0, "difference": 1.0, "difference_ci_low": 0.5, "difference_ci_high": 1.5}
     line = category_glance(c, [f])
-    assert line["figures"][0]["label"] == payload and line["badge"] == f"more than {payload}"  # plain text
+    assert line["figures"][0]["label"] == payload + " vs ref" and line["badge"] == f"more than {payload}"  # plain text
 
 
 def test_a_reference_or_ablation_name_with_markup_stays_text_on_the_page(compared_audit):

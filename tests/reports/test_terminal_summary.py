@@ -17,6 +17,7 @@ from mrclens.artifacts.results import ModelRecord, read_results
 from mrclens.cli import main
 from mrclens.formats import load_dataset
 from mrclens.io_utils import atomic_write_json
+from mrclens.metrics.bootstrap import fmt_bound
 from mrclens.reports.summary import MAX_LINES, WIDTH, format_summary, summarize_category
 from mrclens.scoring.evaluate import evaluate_perturbed
 from mrclens.scoring.model_free import model_free_figures
@@ -106,10 +107,11 @@ def test_an_external_weak_model_is_named_and_its_verdict_is_inconclusive(first_s
             assert f"F1 {f1:.1f}, under 30" in line and line.endswith("→ try a stronger model")
         elif c.reference_bias == "inconclusive":  # no drop compared, and the data alone cannot tell
             assert c.reference_why == "cannot tell" and line.endswith("→ audit more questions")
-        elif c.reference_basis == "model-free":  # the data alone decided: its figure beside the reference's
+        elif c.reference_basis == "model-free":  # the data alone decided: its figure's difference from the reference
             fig = next(f for f in results.model_free if f.category == c.category and f.comparison == f.bias_when
                        and f.role == "verdict")
-            assert f"{fig.value:.1f} [" in line and f"vs {fig.reference_value:.1f}" in line
+            assert (f"vs ref {fmt_bound(fig.difference, True)} [{fmt_bound(fig.difference_ci_low, True)}, "
+                    f"{fmt_bound(fig.difference_ci_high, True)}]") in line
 
 
 def test_readings_of_an_external_model_never_blame_the_baseline_reader(first_sentence):
