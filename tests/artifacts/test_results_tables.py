@@ -79,7 +79,7 @@ def test_load_results_tables(scored, tmp_path):
 #: The text columns of the ablations and categories tables: every other column holds numbers or flags.
 _TEXT = {"id", "name", "category", "set", "baseline_set", "evidence", "control_of", "control", "reference_figure",
          "reference_bias", "ablations", "evaluated", "reading", "reference", "reference_basis", "file",
-         "reason_not_evaluated", "path", "label", "bias_when", "comparison", "reference_why"}
+         "reason_not_evaluated", "path", "label", "bias_when", "comparison", "reference_why", "reference_shape"}
 
 
 def test_tables_have_numeric_dtypes_even_where_no_figure_was_computed(scored, tmp_path):
