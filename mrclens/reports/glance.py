@@ -355,7 +355,8 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
     one = reading_figure(c, ablations, metric, model_free)
     deciding = deciding_figure(c, ablations, metric)
     if one is not None and verdict in VERDICTS and basis == "model-free":  # the data decided: its figure
-        f = deciding_model_free(model_free, category, verdict)[0]
+        f = next(f for f in deciding_model_free(model_free, category, verdict)  # the one reading_figure chose
+                 if _num(f.get("difference")) and _num(f.get("difference_ci_low")) and _num(f.get("difference_ci_high")))
         line = model_free_figure_line(f)
         figures.append({**line, "label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"{line['detail']}; {f.get('label')}"})

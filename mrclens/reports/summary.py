@@ -72,9 +72,6 @@ ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "tr
 #: ``reference_shape``): the category's own advice would treat the shape as a shortcut.
 ADVICE_SHAPE = "may be context length, not a shortcut: see report"
 
-#: Short names of the model-free figures (:data:`mrclens.scoring.model_free.FIGURES`) for a summary line;
-SHORT_LABELS = MODEL_FREE_SHORT_LABELS  # the one table: :data:`mrclens.reports.glance.MODEL_FREE_SHORT_LABELS`
-
 #: The verdict word of an absolute evidence level.
 EVIDENCE_WORDS = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign",
                   "inconclusive": "inconclusive"}
@@ -113,7 +110,7 @@ def model_free_figure(fig: ModelFreeFigure) -> str:
     numbers = f" {_interval(fig.value, fig.ci_low, fig.ci_high)}"
     if fig.reference_value is not None:
         numbers += f" vs {fmt_bound(fig.reference_value)}"
-    name = SHORT_LABELS.get(fig.path, fig.label)
+    name = MODEL_FREE_SHORT_LABELS.get(fig.path, fig.label)
     return fit(name, max(FIGURE_WIDTH - len(numbers), 8)) + numbers
 
 
@@ -237,7 +234,7 @@ def _comparison_verdict(rows: Sequence[Any], k: int) -> tuple[str, str]:
         if hits:
             r, d = hits[0]
             numbers = f" {_interval(d.difference, d.ci_low, d.ci_high, signed=True)}"
-            return direction, fit(SHORT_LABELS.get(r.key, r.label), max(FIGURE_WIDTH - len(numbers), 8)) + numbers
+            return direction, fit(MODEL_FREE_SHORT_LABELS.get(r.key, r.label), max(FIGURE_WIDTH - len(numbers), 8)) + numbers
     return "in line", ""
 
 
