@@ -43,6 +43,7 @@ the MRCLens version; each audit its own (source files, command, commit, date, re
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the reference file to write (or update)")
     parser.add_argument("--audit", action="append", default=[], metavar="AUDIT_DIR",
                         help="an audit of the reference data whose drops to add under its reader profile")
+    parser.add_argument("--cluster-factors", metavar="FILE",
+                        help="the pooled article-clustering factors of benchmarks/drop_clustering.py --out, stored per "
+                             "ablation in the audits' profile (ReferenceDrop.cluster_factor)")
     parser.add_argument("--structure", action="append", default=[], metavar="AUDIT_DIR",
                         help="an audit of a clean counterpart of another structure (selftest's short/long/grouped "
                              "audits, its plantings' clean-audit folders); all of one reader profile")
@@ -87,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.artifacts.results import read_results, utc_now
     from mrclens.io_utils import sha256_file
     from mrclens.scoring.against_reference import combine_reference_audits, reference_audit_from_results
+
+    from dataclasses import replace
 
     command = "benchmarks/make_reference.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.data:
@@ -133,9 +139,15 @@ def main(argv: list[str] | None = None) -> int:
                       "audit_options": {k: results.audit.options.get(k) for k in ("seed", "perturb_seeds", "max_steps")
                                         if k in results.audit.options}}
         provenance["audit_dir"] = str(audit_dir)
-        by_profile.setdefault(profile, []).append(reference_audit_from_results(results, profile, provenance))
+        one = reference_audit_from_results(results, profile, provenance)
+        by_profile.setdefault(profile, []).append(replace(one, truncation=_truncation(audit_dir) or one.truncation))
     for profile, audits in by_profile.items():  # several audits of one profile: mean + between-run spread
-        reference.audits[profile] = combine_reference_audits(audits)
+        rules = {a.truncation for a in audits}
+        if len(rules) > 1:
+            parser.error(f"the {profile} audits were perturbed with different truncation rules: {sorted(rules)}")
+        reference.audits[profile] = replace(combine_reference_audits(audits), truncation=rules.pop())
+    if args.cluster_factors:  # before the structure term: the counterparts' errors are the clustered ones
+        _add_cluster_factors(reference, args.cluster_factors, command, parser)
     if args.structure:
         _add_structure(reference, args.structure, command, parser)
     write_reference(reference, args.out)
@@ -196,6 +208,39 @@ def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str],
         "questions_added": added}
 
 
+def _add_cluster_factors(reference, path: str, command: str, parser: argparse.ArgumentParser) -> None:
+    """Store ``benchmarks/drop_clustering.py``'s pooled factors in the reference audit of their audits' profile."""
+    from dataclasses import replace
+
+    from mrclens.artifacts.results import read_results
+
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    profiles = {(read_results(d).audit.options or {}).get("profile") for d in doc["audits"]}
+    if len(profiles) != 1 or None in profiles or next(iter(profiles)) not in reference.audits:
+        parser.error(f"--cluster-factors: the audits must share one reader profile the reference has, got {sorted(map(str, profiles))}")
+    [profile] = profiles
+    audit = reference.audits[profile]
+    factors = {k: v["factor"] for k, v in doc["ablations"].items()}
+    drops = {k: replace(d, cluster_factor=factors.get(k)) for k, d in audit.ablations.items()}
+    note = {"method": doc["method"], "audits": doc["audits"], "command": command,
+            "factors": factors, "clusters": {k: v["clusters"] for k, v in doc["ablations"].items()}}
+    reference.audits[profile] = replace(audit, ablations=drops, provenance={**audit.provenance, "clustering": note})
+    print(f"cluster factors ({profile}, {len(doc['audits'])} audits): "
+          + ", ".join(f"{k} {v:.2f}" for k, v in factors.items()))
+
+
+def _truncation(audit_dir: str) -> str | None:
+    """The truncation rule an audit's sets were made with (its ``perturbed/manifest.json``; ``None``: the
+    folder holds no perturbed sets, e.g. results copied without them, so the rule cannot be checked)."""
+    from mrclens.artifacts.layout import OutputLayout
+    from mrclens.artifacts.manifest import read_manifest
+
+    layout = OutputLayout(audit_dir)
+    if not layout.manifest.is_file():
+        return None
+    return read_manifest(layout.perturbed_dir).sets["original-truncated"].rule or "first"
+
+
 def _add_structure(reference, dirs: list[str], command: str, parser: argparse.ArgumentParser) -> None:
     """Measure ``structure_sd`` on the counterparts' audits and store it (module docstring)."""
     from dataclasses import replace
@@ -210,13 +255,18 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
     [profile] = profiles
     if profile not in reference.audits:
         parser.error(f"--structure: the reference has no {profile} audit to measure the counterparts against")
+    rule = reference.audits[profile].truncation
+    other_rule = [d for d in dirs if _truncation(d) not in (rule, None)]
+    if other_rule:
+        parser.error(f"--structure: {', '.join(other_rule)} perturbed with another truncation rule than the {profile} "
+                     f"reference audit's ({rule})")
     audit, details = structure_spread(results, reference.audits[profile])
     details.update(sources=[str(d) for d in dirs], command=command, commit=_commit(), date=utc_now())
     reference.audits[profile] = replace(audit, provenance={**audit.provenance, "structure": details})
     for other, a in reference.audits.items():
         own = a.structure_sd and "measured_with_profile" not in a.provenance.get("structure", {})
-        if other == profile or own:  # a profile with counterparts of its own keeps its figures
-            continue
+        if other == profile or own or a.truncation != rule:  # a profile with counterparts of its own keeps its
+            continue  # figures; one whose sets were made by another rule keeps the terms measured with that rule
         drops = {k: replace(d, structure_sd=audit.ablations[k].structure_sd) if k in audit.ablations else d
                  for k, d in a.ablations.items()}
         note = {"measured_with_profile": profile, "sources": details["sources"], "command": command}

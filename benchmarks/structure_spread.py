@@ -5,9 +5,13 @@ audits and its plantings' ``clean-audit`` folders) and, optionally, planted audi
 
 * the structure term per bias category, estimated from all counterparts
   (:func:`mrclens.scoring.against_reference.structure_spread`);
-* every counterpart's category verdicts against the reference **leave-one-out**: with the term
-  estimated from the *other* counterparts only, so no counterpart is judged with a term it helped
-  measure, and with the term from all;
+* every counterpart's category verdicts against the reference **leaving out its shape and its split**
+  (issue 41, part 3): with the term estimated only from counterparts of *another* shape *and* another
+  article split (evaluation articles), so no counterpart is judged with a term measured on its shape or
+  on its evaluation articles; and with the term from all. A counterpart's shape is ``SHAPE=`` before its
+  folder when given (``--counterpart short=DIR``), else the folder's name without ``-audit``/``audit``
+  (``…/short/audit`` → ``short``; a planting's ``clean-audit`` → the planting's name, all of them
+  ``clean``: one shape, one-question-per-paragraph copies); its split is its audit's ``--seed``;
 * every planted audit's verdicts with the term from all counterparts (a planting must still read
   "more" in its family).
 
@@ -39,6 +43,20 @@ def _fmt(v) -> str:
     return f"{bias} {d:+.1f} [{low:+.1f}, {high:+.1f}]" + ("" if basis == "drops" else f" ({basis})")
 
 
+def _label(arg: str) -> tuple[str, str]:
+    """``(shape, folder)`` of a ``--counterpart`` argument (module docstring)."""
+    from pathlib import Path
+
+    if "=" in arg and not Path(arg).exists():
+        shape, folder = arg.split("=", 1)
+        return shape, folder
+    path = Path(arg)
+    name = path.name if path.name not in ("audit", "clean-audit") else path.parent.name
+    if path.name == "clean-audit" or name.endswith("-clean-audit") or name.endswith("-clean"):
+        return "clean", arg
+    return name.removesuffix("-audit"), arg
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--counterpart", action="append", default=[], required=True, metavar="AUDIT_DIR")
@@ -51,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.scoring.against_reference import structure_spread
 
     reference = read_reference(args.reference)
-    counterparts = [read_results(d) for d in args.counterpart]
+    labelled = [_label(c) for c in args.counterpart]
+    counterparts = [read_results(d) for _, d in labelled]
+    keys = [(shape, r.seed) for (shape, _), r in zip(labelled, counterparts)]
     profile = counterparts[0].audit.options["profile"]
     bare = replace(reference.audits[profile], structure_sd={},
                    ablations={k: replace(d, structure_sd=None) for k, d in reference.audits[profile].ablations.items()})
@@ -63,15 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     ref_all = replace(reference, audits={**reference.audits, profile: with_all})
     ref_none = replace(reference, audits={**reference.audits, profile: bare})
     failures = 0
-    print("\ncounterpart verdicts: no term | term from the others (leave-one-out) | term from all")
+    print("\ncounterpart verdicts: no term | term from other shapes and splits | term from all")
     for i, (d, res) in enumerate(zip(args.counterpart, counterparts)):
-        others = counterparts[:i] + counterparts[i + 1:]
-        loo = structure_spread(others, bare)[0] if others else bare
+        others = [c for c, k in zip(counterparts, keys) if k[0] != keys[i][0] and k[1] != keys[i][1]]
+        if not others:
+            print(f"{d}: no counterpart of another shape and split to measure its term on")
+            continue
+        loo = structure_spread(others, bare)[0]
         ref_loo = replace(reference, audits={**reference.audits, profile: loo})
         v0, v1, v2 = (_verdicts(res, r, profile) for r in (ref_none, ref_loo, ref_all))
-        off = [c for c, v in v1.items() if v[0] not in ("in line", None)]
+        off = [c for c, v in v1.items() if v[0] in ("more", "less")]
         failures += bool(off)
-        print(f"{d}: {'in line everywhere' if not off else 'NOT in line: ' + ', '.join(off)} (leave-one-out)")
+        print(f"{d} (shape {keys[i][0]}, split {keys[i][1]}; term from {len(others)}: "
+              + ", ".join(f"{c} {v:.1f}" for c, v in loo.structure_sd.items()) + "): "
+              + ("no category more or less" if not off else "NOT: " + ", ".join(f"{c} {v1[c][0]}" for c in off)))
         for cat in v1:
             print(f"  {cat:<11} {_fmt(v0[cat]):<38} | {_fmt(v1[cat]):<38} | {_fmt(v2[cat])}")
     if args.planted:
@@ -79,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     for d in args.planted:
         v = _verdicts(read_results(d), ref_all, profile)
         print(f"{d}: " + "; ".join(f"{c} {_fmt(x)}" for c, x in v.items()))
-    print(f"\n{failures} of {len(counterparts)} counterparts read more or less than the reference (leave-one-out)")
+    print(f"\n{failures} of {len(counterparts)} counterparts read more or less than the reference (term from other "
+          "shapes and splits)")
     return 0
 
 

@@ -6,7 +6,8 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
 
     {"format_version": 1, "mrclens_version", "seed", "source": {"file", "sha256"}, "pipeline",
      "sets": {"original": {"file", "n"},
-              "original-truncated": {"file", "n", "paragraphs_total", "dropped": {reason: count}}},
+              "original-truncated": {"file", "n", "paragraphs_total", "dropped": {reason: count},
+                                     "rule": "random" | "first"}},   (absent in older manifests: "first")
      "ablations": {"e1": {"name", "category", "eval_set", "baseline_set", "description",
                           "bias_signal", "file", "n", "changed", "unchanged": {reason: count},
                           ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
@@ -40,6 +41,10 @@ from mrclens.artifacts.layout import MANIFEST, set_file_name
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json
 from mrclens.tasks import DEFAULT_TASK, read_task_name, task_field
+
+#: The rules for which qualifying question of each paragraph the truncated set keeps
+#: (:mod:`mrclens.perturbations.truncation`), as recorded in a manifest and a reference audit.
+TRUNCATION_RULES = ("random", "first")
 
 #: The manifest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -81,12 +86,16 @@ class SetEntry:
         n: number of questions.
         paragraphs_total: paragraphs before truncation (truncated set only).
         dropped: ``{reason: paragraphs dropped}`` (truncated set only).
+        rule: which qualifying question of a paragraph the truncated set kept (truncated set only;
+            :data:`mrclens.perturbations.truncation.RULES`; ``None`` for other sets; a manifest written
+            before the rule was recorded reads as ``"first"``).
     """
 
     file: str
     n: int
     paragraphs_total: int | None = None
     dropped: dict[str, int] | None = None
+    rule: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "n": self.n}
@@ -94,6 +103,8 @@ class SetEntry:
             out["paragraphs_total"] = self.paragraphs_total
         if self.dropped is not None:
             out["dropped"] = dict(self.dropped)
+        if self.rule is not None:
+            out["rule"] = self.rule
         return out
 
 
@@ -210,7 +221,9 @@ class PerturbationManifest:
             dropped = f(e, "dropped", (dict, type(None)), path, where, None)
             sets[name] = SetEntry(file=f(e, "file", str, path, where, set_file_name(name)), n=f(e, "n", int, path, where),
                                   paragraphs_total=f(e, "paragraphs_total", (int, type(None)), path, where, None),
-                                  dropped=dict(dropped) if dropped is not None else None)
+                                  dropped=dict(dropped) if dropped is not None else None,
+                                  rule=f(e, "rule", (str, type(None)), path, where,
+                                         "first" if name == "original-truncated" else None))
         ablations = {}
         for aid, e in abl_obj.items():
             where = f"ablation {aid}: "

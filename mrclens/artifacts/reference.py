@@ -18,8 +18,10 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
      "audits": {profile: {"profile", "baseline_f1", "provenance": {"command", "commit", "date",
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
-                                             "f1_drop", "excess_drop", "runs", "run_sd", "structure_sd"}},
-                          "structure_sd" (optional): {category: SD}}}}
+                                             "f1_drop", "excess_drop", "runs", "run_sd", "structure_sd",
+                                             "cluster_factor"}},
+                          "structure_sd" (optional): {category: SD},
+                          "truncation": "random" | "first"}}}   (absent: "first")
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses
 (:data:`mrclens.scoring.model_free.FIGURES`): a share in percent with ``std`` ``null``, or a
@@ -97,6 +99,9 @@ class ReferenceDrop:
             reference only in structure (context length, sentences, questions per paragraph), beyond
             their CIs and ``run_sd``, in percentage points of relative drop (``None``: not measured);
             a comparison adds it too (:func:`mrclens.scoring.against_reference.structure_spread`).
+        cluster_factor: how much wider an audit's per-question bootstrap error of this figure is when its
+            questions are resampled by article (≥ 1; ``None``: not measured, read as 1), pooled over many
+            audits (``benchmarks/drop_clustering.py``); a comparison multiplies the audited side's error by it.
     """
 
     figure: str
@@ -109,6 +114,7 @@ class ReferenceDrop:
     runs: int = 1
     run_sd: float | None = None
     structure_sd: float | None = None
+    cluster_factor: float | None = None
 
 
 @dataclass
@@ -118,6 +124,10 @@ class ReferenceAudit:
     ``structure_sd``: bias category → the standard deviation of the category's mean difference between
     clean datasets of other structures (percentage points of relative drop; empty: not measured), added to
     the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`).
+
+    ``truncation``: the rule its truncated set was made with (:data:`mrclens.perturbations.truncation.RULES`);
+    an audit read against this profile perturbs with the same rule, so e1, e2 and e6–e10 are measured
+    on sets made the same way (a file without it was made with ``"first"``, the only rule then).
     """
 
     profile: str
@@ -125,6 +135,7 @@ class ReferenceAudit:
     provenance: dict[str, Any] = field(default_factory=dict)
     ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
     structure_sd: dict[str, float] = field(default_factory=dict)
+    truncation: str = "first"
 
     def structure_term(self, category: str) -> float:
         """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;
@@ -149,7 +160,8 @@ class Reference:
                             for path, f in self.figures.items()},
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
                                "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()},
-                               **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {})}
+                               **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {}),
+                               "truncation": a.truncation}
                            for p, a in self.audits.items()}}
 
     @classmethod
@@ -183,11 +195,14 @@ class Reference:
                                            excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None),
                                            runs=f(d, "runs", int, path, w, 1),
                                            run_sd=f(d, "run_sd", _NUM + (int,), path, w, None),
-                                           structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None))
+                                           structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None),
+                                           cluster_factor=_factor(f(d, "cluster_factor", _NUM + (int,), path, w, None),
+                                                                  path, w))
             audits[profile] = ReferenceAudit(profile=f(a, "profile", str, path, where),
                                              baseline_f1=f(a, "baseline_f1", _NUM + (int,), path, where, None),
                                              provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops,
-                                             structure_sd=_sds(f(a, "structure_sd", dict, path, where, {}), path, where))
+                                             structure_sd=_sds(f(a, "structure_sd", dict, path, where, {}), path, where),
+                                             truncation=_rule(f(a, "truncation", str, path, where, "first"), path, where))
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
 
@@ -212,6 +227,35 @@ def _strata(obj: dict | None, path: str | os.PathLike, where: str) -> dict[str, 
             raise ArtifactError(f"{path}: {where}stratum {key!r} must be [n >= 1, mean, std] (finite numbers), got {v!r}")
         out[str(key)] = (v[0], float(v[1]), float(v[2]))
     return out
+
+
+def _factor(value: float | None, path: str | os.PathLike, where: str) -> float | None:
+    """An ablation's ``cluster_factor``, checked: ``None`` or a finite number ≥ 1.
+
+    Raises:
+        ArtifactError: anything else (the message names file and ablation).
+    """
+    import math
+
+    from mrclens.errors import ArtifactError
+
+    if value is not None and (not math.isfinite(value) or value < 1):
+        raise ArtifactError(f"{path}: {where}cluster_factor must be a finite number >= 1, got {value!r}")
+    return value
+
+
+def _rule(rule: str, path: str | os.PathLike, where: str) -> str:
+    """An audit's ``truncation`` rule, checked against :data:`mrclens.artifacts.manifest.TRUNCATION_RULES`.
+
+    Raises:
+        ArtifactError: an unknown rule (the message names file and profile).
+    """
+    from mrclens.artifacts.manifest import TRUNCATION_RULES
+    from mrclens.errors import ArtifactError
+
+    if rule not in TRUNCATION_RULES:
+        raise ArtifactError(f"{path}: {where}truncation must be one of {', '.join(TRUNCATION_RULES)}, got {rule!r}")
+    return rule
 
 
 def _sds(obj: dict, path: str | os.PathLike, where: str) -> dict[str, float]:

@@ -164,6 +164,9 @@ class LoadedInputs:
         ablation_ids: the ablations to run, resolved.
         model_path: the saved reader to use (``--model``), or ``None`` to train one.
         model_reader: that reader, loaded before any work (:func:`run_audit`), or ``None``.
+        truncation: the truncated set's rule: the reference audit's of this profile
+            (:attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`), else ``"random"``, so
+            the drops are compared with drops measured on sets made the same way.
     """
 
     train: Dataset
@@ -174,6 +177,7 @@ class LoadedInputs:
     ablation_ids: list[str]
     model_path: Path | None
     model_reader: Any = None
+    truncation: str = "random"
 
 
 @dataclass
@@ -241,6 +245,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         data = load_inputs(options, echo, seconds)
         reference_sha = sha256_file(reference_path)
     data.model_reader = model_reader
+    data.truncation = truncation_rule(reference, options.profile)
     out = Path(options.out)
     created = not out.exists()
     ledger = StepLedger(out, input_fingerprint(options, data), options.force)
@@ -257,6 +262,23 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         if created and not ledger.steps:  # a failed start leaves no folder behind
             shutil.rmtree(out, ignore_errors=True)
         raise
+
+
+def truncation_rule(reference, profile: str | None) -> str:
+    """The truncated set's rule for an audit read against ``reference`` with reader ``profile``: its
+    reference audit's (:attr:`~mrclens.artifacts.reference.ReferenceAudit.truncation`), or the default
+    ``"random"`` (:data:`mrclens.perturbations.truncation.DEFAULT_RULE`) when it has none for ``profile``.
+
+    Examples:
+        >>> from mrclens.artifacts.reference import Reference, ReferenceAudit
+        >>> ref = Reference("r", audits={"paper": ReferenceAudit("paper", 70.0, truncation="first")})
+        >>> truncation_rule(ref, "paper"), truncation_rule(ref, "quick")
+        ('first', 'random')
+    """
+    from mrclens.perturbations.truncation import DEFAULT_RULE
+
+    audit = reference.audits.get(profile) if profile is not None else None
+    return audit.truncation if audit is not None else DEFAULT_RULE
 
 
 def with_saved_profile(options: AuditOptions, saved: str) -> AuditOptions:
@@ -338,11 +360,11 @@ def perturb_sets(run: AuditRun) -> None:
     from mrclens.perturbations import perturb_dataset
 
     options, data, layout, echo = run.options, run.data, run.layout, run.echo
-    parts = ("perturb", run.fingerprint, options.seed, data.ablation_ids, run.versions)
+    parts = ("perturb", run.fingerprint, options.seed, data.ablation_ids, run.versions, data.truncation)
 
     def perturb(target: Path, draw: int):
         return perturb_dataset(data.eval, target, ablations=data.ablation_ids, seed=options.seed, draw=draw,
-                               cache_dir=options.cache_dir, progress=options.progress,
+                               truncation=data.truncation, cache_dir=options.cache_dir, progress=options.progress,
                                force=True)  # OUT was checked (StepLedger): perturbed/ is the audit's own
 
     perturbed = layout.perturbed_dir

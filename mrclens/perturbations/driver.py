@@ -27,7 +27,7 @@ from mrclens.perturbations.base import ExampleParse, answer_spans, make_rng
 from mrclens.perturbations.contract import apply_ablation, prepare_resources
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, resolve_ids
-from mrclens.perturbations.truncation import truncate_dataset
+from mrclens.perturbations.truncation import DEFAULT_RULE, RULES, truncate_dataset
 from mrclens.plugins import ABLATIONS_GROUP
 from mrclens.progress import progress as progress_bar
 from mrclens.seeds import derived_seed
@@ -97,6 +97,7 @@ def perturb_dataset(
     n_process: int = 1,
     force: bool = False,
     draw: int = 0,
+    truncation: str = DEFAULT_RULE,
 ) -> PerturbationManifest:
     """Write the unperturbed and perturbed evaluation sets of ``dataset`` to ``out_dir``.
 
@@ -134,6 +135,9 @@ def perturb_dataset(
             ablation and its control in one draw use the same positions. The original and
             truncated sets do not depend on the draw. The manifest records ``draw`` and
             ``draw_seed`` for ``k >= 1``.
+        truncation: which qualifying question of each paragraph the truncated set keeps, ``"random"``
+            (seeded by ``seed``, the same in every draw) or ``"first"``
+            (:mod:`mrclens.perturbations.truncation`); recorded in the manifest.
 
     Returns:
         the manifest written to ``manifest.json``.
@@ -153,7 +157,7 @@ def perturb_dataset(
     """
     with gc_paused():
         return _perturb(dataset, out_dir, ablations=ablations, seed=seed, cache_dir=cache_dir, formats=formats,
-                        progress=progress, n_process=n_process, force=force, draw=draw)
+                        progress=progress, n_process=n_process, force=force, draw=draw, truncation=truncation)
 
 
 def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
@@ -169,10 +173,12 @@ def _warn_if_not_sentence_split(dataset: Dataset, truncated) -> None:
 
 
 def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress, n_process, force=False,
-             draw=0) -> PerturbationManifest:
+             draw=0, truncation=DEFAULT_RULE) -> PerturbationManifest:
     ids = resolve_ablations(ablations)
     if not isinstance(draw, int) or draw < 0:
         raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
+    if truncation not in RULES:
+        raise MRCLensError(f"truncation must be one of {', '.join(RULES)}, got {truncation!r}")
     base_seed = seed
     seed = derived_seed(seed, "draw", draw)
     formats = tuple(formats)
@@ -186,11 +192,11 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     protect = (dataset.source,) if dataset.source else ()
     with write_folder(out_dir, PERTURB, force=force, protect=protect, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,
-                          formats=formats, progress=progress, n_process=n_process)
+                          formats=formats, progress=progress, n_process=n_process, truncation=truncation)
 
 
 def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, formats, progress,
-               n_process) -> PerturbationManifest:
+               n_process, truncation=DEFAULT_RULE) -> PerturbationManifest:
     """Write every set of ``dataset`` into ``out``; ``seed`` is the draw's seed, ``base_seed`` the one given."""
     protect = ()  # ``out`` is a fresh staging directory; the input is protected when files move out of it
 
@@ -202,7 +208,7 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
                          progress="parsing questions" if progress else False)
     q_parses = {q.id: parse for (_, _, q), parse in zip(dataset.iter_questions(), q_list)}
 
-    truncated = truncate_dataset(dataset, ctx_parses)
+    truncated = truncate_dataset(dataset, ctx_parses, truncation, base_seed)
     _warn_if_not_sentence_split(dataset, truncated)
     sets = {"full": dataset, "truncated": truncated.dataset}
 
@@ -224,6 +230,7 @@ def _write_all(dataset, out: Path, *, ids, seed, base_seed, draw, cache_dir, for
                 _n_questions(truncated.dataset),
                 paragraphs_total=truncated.paragraphs_total,
                 dropped=truncated.dropped,
+                rule=truncation,
             ),
         },
         ablations={},

@@ -2,18 +2,30 @@
 
 Rule (MRCLens issue 3, following Zhong, Wang & Xing, DataPerf@ICML 2022, whose truncated SQuAD
 v1.1 dev set had 1,943 entries): inserting text built from one question into a passage shared
-by several questions would confuse the others, so for each paragraph only the first question
-(file order) whose context has at least one non-answer sentence unit is kept, and each kept
+by several questions would confuse the others, so for each paragraph one question whose context
+has at least one non-answer sentence unit (a *qualifying* question) is kept, and each kept
 question gets its own paragraph. Sentence units of a kept question are computed from its own
 gold answers (it is alone in its paragraph). Articles left without paragraphs are dropped.
 
+Which qualifying question is kept (``rule``, :data:`RULES`; issue 41, part 3):
+
+* ``"random"`` (the default, :data:`DEFAULT_RULE`): one drawn uniformly with a generator seeded from
+  ``(seed, paragraph id = id of the paragraph's first question)``, so the choice does not depend on
+  the order in which the dataset's builders asked their questions, and every paragraph's draw is
+  reproducible on its own. Why: SQuAD's annotators asked first about the first sentence (75 % of the
+  first questions of the quick reference's evaluation paragraphs are answered in the first sentence
+  unit, 16–48 % on one-question-per-paragraph data), so keeping the first question made e9 (which
+  moves the answer sentence) measure the question order of the file as much as the reader
+  (BENCHMARKS.md, "Why e9 reads lower on other layouts").
+* ``"first"``: the first qualifying question in file order (MRCLens before issue 41; the rule the
+  paper-profile reference audits were made with, :attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`).
+
 Unanswerable questions (SQuAD v2.0): a question without gold answers has no answer sentence, so
 every sentence unit of its context is a non-answer unit and it always qualifies (a one-sentence
-context included). The rule is unchanged: the paragraph's first qualifying question in file
-order is kept, answerable or not; SQuAD v2.0 files usually list a paragraph's answerable
-questions first, so the truncated set keeps mostly answerable ones, plus the unanswerable first
-questions of paragraphs whose answerable questions all have an answer in every unit (or of
-paragraphs with no answerable question). Its HasAns/NoAns counts are in ``results.json``.
+context included). The rule is unchanged, answerable or not: under ``"random"`` the truncated set
+keeps answerable and unanswerable questions in about the shares the qualifying questions have;
+under ``"first"``, since SQuAD v2.0 files usually list a paragraph's answerable questions first,
+mostly answerable ones. Its HasAns/NoAns counts are in ``results.json``.
 
 Drop reasons (per paragraph):
 
@@ -25,12 +37,19 @@ Drop reasons (per paragraph):
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
+from mrclens.artifacts.manifest import TRUNCATION_RULES
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import answer_spans, non_answer_units
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.units import sentence_units
+
+#: The rules for which qualifying question of a paragraph the truncated set keeps (module docstring).
+RULES = TRUNCATION_RULES
+#: The rule of ``mrclens perturb`` and of an audit whose reference profile does not name another.
+DEFAULT_RULE = "random"
 
 
 @dataclass
@@ -50,17 +69,26 @@ class TruncatedSet:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText]) -> TruncatedSet:
-    """Build the truncated set of ``dataset`` (rule in the module docstring).
+def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText], rule: str = DEFAULT_RULE,
+                     seed: int = 0) -> TruncatedSet:
+    """Build the truncated set of ``dataset`` (rules in the module docstring).
 
     Args:
         dataset: the full evaluation set.
         context_parses: context text → its parse with sentences.
+        rule: ``"random"`` or ``"first"`` (:data:`RULES`).
+        seed: the seed of the ``"random"`` rule (the perturbation's seed, not a draw's: every draw
+            perturbs the same truncated set).
 
     Returns:
         a :class:`TruncatedSet`; ``len`` of its questions plus the dropped paragraphs equals
         ``paragraphs_total``.
+
+    Raises:
+        ValueError: an unknown ``rule``.
     """
+    if rule not in RULES:
+        raise ValueError(f"unknown truncation rule {rule!r}; expected one of {', '.join(RULES)}")
     articles: list[Article] = []
     units_by_q: dict[str, list[tuple[int, int]]] = {}
     dropped: dict[str, int] = {}
@@ -73,12 +101,18 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText]) ->
                 dropped["no_questions"] = dropped.get("no_questions", 0) + 1
                 continue
             parse = context_parses[paragraph.context]
+            qualifying = []
             for q in paragraph.questions:
                 units = sentence_units(paragraph.context, parse, answer_spans(q))
                 if non_answer_units(units, q):
-                    kept.append(Paragraph(paragraph.context, [q]))
-                    units_by_q[q.id] = units
-                    break
+                    qualifying.append((q, units))
+                    if rule == "first":
+                        break
+            if qualifying:
+                pick = 0 if rule == "first" else _draw(seed, paragraph.questions[0].id, len(qualifying))
+                q, units = qualifying[pick]
+                kept.append(Paragraph(paragraph.context, [q]))
+                units_by_q[q.id] = units
             else:
                 bare = sentence_units(paragraph.context, parse, [])
                 reason = "single_sentence" if len(bare) <= 1 else "answers_in_every_unit"
@@ -86,3 +120,9 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText]) ->
         if kept:
             articles.append(Article(article.title, kept))
     return TruncatedSet(Dataset(articles, dataset.version, dataset.source), units_by_q, total, dict(sorted(dropped.items())))
+
+
+def _draw(seed: int, paragraph_id: str, n: int) -> int:
+    """Index of the question kept among ``n`` qualifying ones: a generator seeded from ``(seed, paragraph
+    id)`` (a string seed: the same draw on any machine and Python 3 version, :class:`random.Random`)."""
+    return random.Random(f"truncated:{seed}:{paragraph_id}").randrange(n) if n > 1 else 0

@@ -15,7 +15,11 @@ different strength can be compared:
 
 **Per ablation**: difference = audited − reference, with a normal-approximation interval at the
 results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
-questions are independent, so ``se = sqrt(se_audit² + se_ref² + run_sd² + structure_sd²)``, where
+questions are independent, so ``se = sqrt((cluster_factor × se_audit)² + se_ref² + run_sd² + structure_sd²)``, where
+``cluster_factor`` widens the audited run's per-question bootstrap error to an article-clustered one
+(questions of one article are not independent; the factor is pooled over many audits, since one quick
+audit's 8 evaluation articles cannot estimate it, ``benchmarks/drop_clustering.py``; the reference's
+side needs none: its runs evaluate different article splits, so ``run_sd`` holds the articles' spread),
 ``run_sd`` is how much the figure moves between training runs beyond their CIs, measured when the
 reference combines several audits (:func:`combine_reference_audits`; the audited run's own CI covers
 the questions and the perturbation draws, not its training seed), and ``structure_sd`` how much it
@@ -130,6 +134,12 @@ COMPARISONS = ("more", "in line", "less", "inconclusive")
 #: moves its category by 15 points or more; a smaller band could never be met by an audit of a few thousand
 #: questions, a larger one would call a probe that costs 1.5x SQuAD's "in line".
 DROP_BAND = 10.0
+#: The one-sided level of the structure term's upper bound where its estimate is 0
+#: (:func:`structure_spread`, :func:`heterogeneity_upper_bound`). Why 80 %: the term enters every
+#: comparison's error, so a bound at 95 % from a handful of counterparts (χ²'s 5 % quantile is small for
+#: few degrees of freedom) would about double the MDE of a category whose counterparts show no spread at
+#: all; at 80 % a spread the counterparts could have hidden four times in five is still counted.
+STRUCTURE_UPPER_LEVEL = 0.8
 
 
 def relative_figure(a: AblationResult) -> ReferenceDrop | None:
@@ -156,7 +166,8 @@ def _difference(a: AblationResult, reference: ReferenceAudit, confidence: float
     if own is None or ref is None or ref.figure != own.figure:
         return None
     z = z_value(confidence)
-    se = math.sqrt(_se(own.ci_low, own.ci_high, z) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
+    own_se = _se(own.ci_low, own.ci_high, z) * (ref.cluster_factor or 1.0)
+    se = math.sqrt(own_se ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
     return own, ref, own.value - ref.value, se
 
 
@@ -509,8 +520,8 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
                           {"runs": [dict(a.provenance) for a in audits]}, drops)
 
 
-def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, confidence: float = CONFIDENCE
-                     ) -> tuple[ReferenceAudit, dict[str, Any]]:
+def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, confidence: float = CONFIDENCE,
+                     upper_level: float | None = None) -> tuple[ReferenceAudit, dict[str, Any]]:
     """``audit`` with its structure terms measured on audits of clean structural counterparts.
 
     A counterpart is a dataset that differs from the reference only in structure (contexts cut
@@ -521,10 +532,18 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
     the method-of-moments estimate of the between-structure variance around 0 (DerSimonian & Laird,
     "Meta-analysis in clinical trials", 1986; centred on 0 since every counterpart is clean by
     construction): ``structure_sd² = max(mean_j(d_j² − s_j²), 0)``, in percentage points of relative drop.
+    Where that estimate is 0 (the counterparts differ no more than their own errors allow), the term is
+    its **upper confidence bound** instead (issue 41, part 3: a few counterparts cannot show that a spread
+    is absent, only that it is small): the Q-profile bound (Viechtbauer, "Confidence intervals for the
+    amount of heterogeneity in meta-analysis", 2007), the ``τ²`` at which ``Q(τ²) = Σ_j d_j² / (s_j² + τ²)``
+    falls to the ``1 − upper_level`` quantile of χ² with ``k`` degrees of freedom (``k`` counterparts,
+    the mean fixed at 0), at one-sided level ``upper_level``; 0 when even ``Q(0)`` is below it.
 
     Args:
         counterparts: the counterparts' audit results (any reference they were read against is ignored).
         audit: the reference audit of the same reader profile.
+        upper_level: the one-sided level of the upper bound used where the estimate is 0
+            (:data:`STRUCTURE_UPPER_LEVEL`).
 
     Returns:
         ``(copy of audit with ReferenceDrop.structure_sd and ReferenceAudit.structure_sd set,
@@ -563,19 +582,56 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
                 se = math.sqrt(sum(s * s for _, _, s in members)) / len(members)
                 per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
 
+    level = STRUCTURE_UPPER_LEVEL if upper_level is None else upper_level
+
     def tau(pairs: list[tuple[float, float]]) -> float:
-        return _r(math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0)))
+        estimate = math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0))
+        return _r(estimate if estimate > 0 else heterogeneity_upper_bound(pairs, level))
 
     ablations = {k: replace(d, structure_sd=tau(per_ablation[k])) if k in per_ablation else d
                  for k, d in base.ablations.items()}
     categories = {c: tau(pairs) for c, pairs in per_category.items()}
-    details = {"method": "DerSimonian-Laird method of moments around 0: max(mean(d^2 - se^2), 0)",
+    details = {"method": "DerSimonian-Laird method of moments around 0: max(mean(d^2 - se^2), 0); where 0, the "
+                         f"Q-profile upper bound at one-sided {100 * level:g} % (Viechtbauer 2007)",
                "counterparts": len(counterparts),
                "ablations": {k: {"structure_sd": tau(v), "differences": [_r(d) for d, _ in v], "se": [_r(s) for _, s in v]}
                              for k, v in per_ablation.items()},
                "categories": {c: {"structure_sd": categories[c], "differences": [_r(d) for d, _ in v],
                                   "se": [_r(s) for _, s in v]} for c, v in per_category.items()}}
     return replace(base, ablations=ablations, structure_sd=categories), details
+
+
+def heterogeneity_upper_bound(pairs: Sequence[tuple[float, float]], level: float) -> float:
+    """The Q-profile upper confidence bound of the between-dataset SD ``τ`` around a mean fixed at 0.
+
+    ``pairs``: ``(d_j, s_j)``, each counterpart's difference and its standard error (percentage points).
+    Under ``d_j ~ N(0, s_j² + τ²)``, ``Q(τ²) = Σ d_j² / (s_j² + τ²)`` follows χ² with ``k = len(pairs)``
+    degrees of freedom; the bound is the ``τ`` at which ``Q`` falls to χ²'s ``1 − level`` quantile (one-sided
+    ``level``; Viechtbauer 2007), 0 when ``Q(0)`` is already below it. Same units as ``d_j``.
+
+    Raises:
+        ValueError: no pairs, or ``level`` outside (0, 1).
+
+    Examples:
+        >>> heterogeneity_upper_bound([(0.1, 1.0), (-0.2, 1.0)], 0.8)   # Q(0) = 0.05 < χ²₂(0.2) = 0.45
+        0.0
+        >>> round(heterogeneity_upper_bound([(1.0, 1.0), (-1.0, 1.0), (1.0, 1.0)], 0.8), 2)  # Q(τ²) = 3 / (1 + τ²) = 1.005
+        1.41
+    """
+    from scipy.optimize import brentq
+    from scipy.stats import chi2
+
+    if not pairs or not 0.0 < level < 1.0:
+        raise ValueError(f"heterogeneity_upper_bound needs pairs and a level in (0, 1), got {len(pairs)} pairs, {level}")
+    target = chi2.ppf(1.0 - level, len(pairs))
+
+    def q(t2: float) -> float:
+        return sum(d * d / (s * s + t2) for d, s in pairs) - target
+
+    if q(0.0) <= 0.0:
+        return 0.0
+    hi = max(d * d for d, _ in pairs) * len(pairs) / target + 1.0
+    return math.sqrt(brentq(q, 0.0, hi))
 
 
 def _mean_or_none(xs: Sequence[float | None]) -> float | None:

@@ -18,10 +18,12 @@ What differs from the audit, and why:
 
 * **The same model on both sides**: no training run separates the two evaluations, so the reference has no
   between-run term (``run_sd`` ``None``: one run).
-* **The structure term is borrowed** from the shipped reference's ``quick`` audit (where it was measured, on
-  14 clean datasets of other shapes; the paper profiles borrow it too): how much a category's drops move with
-  the data's shape alone (the truncated set's first questions sit in the first sentence more often on SQuAD
-  than on other layouts, which moves e9 for any reader). It widens the intervals; it never moves a figure.
+* **The structure term and the clustering factors are borrowed** from the shipped reference's ``quick`` audit
+  (where they were measured, on clean datasets of other shapes and on many audits; issue 41, part 3): how much
+  a category's drops move with the data's shape alone, and how much wider a drop's error is when its
+  questions are resampled by article. Both are properties of the data and the probes more than of the
+  reader; they widen the intervals and never move a figure. The sets of both sides must be made with the
+  same truncation rule (``mrclens perturb`` makes both with the default, a random question per paragraph).
 * **No model-free route**: ``evaluate`` reads predictions, not the training data, so the categories are read
   from their drops alone (``reference_basis`` ``"drops"``).
 
@@ -68,7 +70,8 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
         results: the model's results on the reference sets (:func:`~mrclens.scoring.evaluate.evaluate_perturbed`).
         name: the reference's name in the readings (:func:`reference_name`).
         structure: a reference audit whose structure terms (percentage points of relative drop, per ablation
-            and per category) are copied in; ``None``: none (the intervals cover the questions only).
+            and per category) and clustering factors are copied in; ``None``: none (the intervals cover the
+            questions only).
         provenance: recorded in the audit's ``provenance`` (e.g. the reference sets' source and sha256).
 
     Returns:
@@ -80,7 +83,8 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
     audit = reference_audit_from_results(results, OWN_PROFILE, prov)
     if structure is not None:
         audit = replace(audit, structure_sd=dict(structure.structure_sd),
-                        ablations={k: replace(d, structure_sd=structure.ablations[k].structure_sd)
+                        ablations={k: replace(d, structure_sd=structure.ablations[k].structure_sd,
+                                              cluster_factor=structure.ablations[k].cluster_factor)
                                    if k in structure.ablations else d for k, d in audit.ablations.items()})
         audit.provenance["structure_sd_borrowed_from"] = f"{structure.profile} audit of the shipped reference"
     return Reference(name, prov, {}, {OWN_PROFILE: audit})
@@ -90,13 +94,19 @@ def check_reference_sets(perturbed_dir: str | os.PathLike, reference_sets: str |
     """Refuse reference sets that cannot be a reference for ``perturbed_dir``.
 
     Raises:
-        ArtifactError: either folder has no readable manifest; the two are of different tasks; or both were
-            made from the same file (same sha256: a reference is never the data it judges).
+        ArtifactError: either folder has no readable manifest; the two are of different tasks or their truncated
+            sets were made by different rules (:mod:`mrclens.perturbations.truncation`); or both were made from
+            the same file (same sha256: a reference is never the data it judges).
     """
     own, ref = read_manifest(perturbed_dir), read_manifest(reference_sets)
     if own.task != ref.task:
         raise ArtifactError(ArtifactMsg.REFERENCE_SETS_TASK.format(path=reference_sets, task=ref.task,
                                                                    own=perturbed_dir, own_task=own.task))
+    rule = (ref.sets["original-truncated"].rule if "original-truncated" in ref.sets else None)
+    own_rule = (own.sets["original-truncated"].rule if "original-truncated" in own.sets else None)
+    if rule != own_rule:
+        raise ArtifactError(ArtifactMsg.REFERENCE_SETS_RULE.format(path=reference_sets, rule=rule, own=perturbed_dir,
+                                                                   own_rule=own_rule))
     if own.source.sha256 and own.source.sha256 == ref.source.sha256:
         raise ArtifactError(ArtifactMsg.REFERENCE_SETS_SAME.format(path=reference_sets, own=perturbed_dir,
                                                                    file=ref.source.file, sha=ref.source.sha256[:12]))

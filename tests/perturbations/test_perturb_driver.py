@@ -90,22 +90,66 @@ def test_seed_changes_random_ablations_only(sample_path, tmp_path):
         assert ((tmp_path / "s0" / name).read_bytes() == (tmp_path / "s1" / name).read_bytes()) is same, name
 
 
-def test_truncated_set_keeps_first_question_with_a_non_answer_unit(sample_path, tmp_path):
+def _qualifying(full, parses) -> list[list[str]]:
+    """Per paragraph, the ids of its questions with a non-answer sentence unit, in file order."""
+    return [[q.id for q in p.questions if non_answer_units(sentence_units(p.context, parses[p.context], answer_spans(q)), q)]
+            for _, p in full.iter_paragraphs()]
+
+
+def test_truncated_set_first_rule_keeps_first_question_with_a_non_answer_unit(sample_path, tmp_path):
     src = _small(sample_path, tmp_path, 1)
     full = load_dataset(src)
-    perturb_dataset(src, tmp_path / "o", ablations="e4", cache_dir=tmp_path / "c", progress=False)
+    m = perturb_dataset(src, tmp_path / "o", ablations="e4", cache_dir=tmp_path / "c", progress=False, truncation="first")
     kept = _ids(tmp_path / "o" / "original-truncated.json")
     parses = dict(zip([p.context for _, p in full.iter_paragraphs()],
                       parse_texts([p.context for _, p in full.iter_paragraphs()], sentences=True, cache_dir=tmp_path / "c")))
-    expected = []
-    for _, p in full.iter_paragraphs():
-        for q in p.questions:
-            if non_answer_units(sentence_units(p.context, parses[p.context], answer_spans(q)), q):
-                expected.append(q.id)
-                break
+    expected = [ids[0] for ids in _qualifying(full, parses) if ids]
     assert kept == expected and len(kept) > 10
+    assert m.sets["original-truncated"].rule == "first"
     data = json.loads((tmp_path / "o" / "original-truncated.json").read_text())
     assert all(len(p["qas"]) == 1 for a in data["data"] for p in a["paragraphs"])
+
+
+def test_truncated_set_random_rule_draws_a_qualifying_question_per_paragraph(sample_path, tmp_path):
+    """The default rule (issue 41, part 3): one qualifying question per paragraph, drawn with the seed, the
+    same in every draw of the perturbations; on SQuAD its kept answers sit less often in the first sentence
+    unit than the paragraphs' first questions' do (the layout artefact the rule removes)."""
+    src = _small(sample_path, tmp_path, 3)
+    full = load_dataset(src)
+    parses = dict(zip([p.context for _, p in full.iter_paragraphs()],
+                      parse_texts([p.context for _, p in full.iter_paragraphs()], sentences=True, cache_dir=tmp_path / "c")))
+    qualifying = [ids for ids in _qualifying(full, parses) if ids]
+    runs = {}
+    for name, seed, draw in [("s0", 0, 0), ("s0-draw1", 0, 1), ("s1", 1, 0)]:
+        m = perturb_dataset(src, tmp_path / name, ablations="e9", seed=seed, draw=draw, cache_dir=tmp_path / "c",
+                            progress=False)
+        assert m.sets["original-truncated"].rule == "random"
+        runs[name] = _ids(tmp_path / name / "original-truncated.json")
+    assert len(runs["s0"]) == len(qualifying)
+    assert all(kept in ids for kept, ids in zip(runs["s0"], qualifying))
+    assert runs["s0"] == runs["s0-draw1"]  # a draw re-perturbs the same truncated set
+    several = [i for i, ids in enumerate(qualifying) if len(ids) > 1]
+    assert len(several) > 20
+    assert sum(runs["s0"][i] != runs["s1"][i] for i in several) > len(several) / 3  # another seed, other questions
+    assert sum(runs["s0"][i] != qualifying[i][0] for i in several) > len(several) / 3
+
+    by_id = {q.id: (p, q) for _, p, q in full.iter_questions()}
+
+    def first_unit_share(ids):
+        hits = 0
+        for qid in ids:
+            p, q = by_id[qid]
+            first_end = sentence_units(p.context, parses[p.context], answer_spans(q))[0][1]
+            hits += q.answers[0].answer_start < first_end
+        return hits / len(ids)
+
+    assert first_unit_share(runs["s0"]) < first_unit_share([ids[0] for ids in qualifying]) - 0.05
+
+
+def test_unknown_truncation_rule_is_refused_before_writing(sample_path, tmp_path):
+    with pytest.raises(MRCLensError, match="truncation must be one of random, first"):
+        perturb_dataset(_small(sample_path, tmp_path, 1), tmp_path / "o", truncation="last", progress=False)
+    assert not (tmp_path / "o").exists()
 
 
 def _odd_dataset() -> Dataset:

@@ -258,6 +258,52 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
         structure_spread([], ref)
 
 
+def test_a_zero_structure_estimate_becomes_its_upper_confidence_bound():
+    """Issue 41, part 3: counterparts whose differences stay within their own errors give a method-of-moments
+    estimate of 0; the term is then the Q-profile upper bound, which grows with how far they do move."""
+    from scipy.stats import chi2
+
+    from mrclens.scoring.against_reference import STRUCTURE_UPPER_LEVEL, heterogeneity_upper_bound, structure_spread
+
+    ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
+    s = math.sqrt((2.4 / 40 * 100 / Z) ** 2 + (1.0 / Z) ** 2)   # each counterpart's se, points of relative drop
+    near = [_counterpart(4.0 + x, se_half=2.4) for x in (-0.8, 0.8, -0.8, 0.8)]   # differences -2, +2, -2, +2
+    audit, details = structure_spread(near, ref)
+    assert sum(d * d for d in details["categories"]["Position"]["differences"]) / 4 < s * s   # estimate 0
+    bound = audit.structure_sd["Position"]
+    assert bound > 0 and "Q-profile" in details["method"]
+    q = sum(4.0 / (s * s + bound ** 2) for _ in near)   # Q at the bound is chi2's 20 % quantile, 4 df
+    assert q == pytest.approx(chi2.ppf(1 - STRUCTURE_UPPER_LEVEL, 4), rel=1e-3)
+    farther = structure_spread([_counterpart(4.0 + x, se_half=2.4) for x in (-1.2, 1.2, -1.2, 1.2)], ref)[0]
+    assert farther.structure_sd["Position"] > bound
+    assert heterogeneity_upper_bound([(0.0, s)] * 4, 0.8) == 0.0
+    with pytest.raises(ValueError):
+        heterogeneity_upper_bound([], 0.8)
+
+
+def test_the_cluster_factor_widens_only_the_audited_sides_error_and_round_trips(tmp_path):
+    """Issue 41, part 3: the article-clustered error of the audited run is its per-question error times the
+    reference's pooled factor; the reference's own error and run SD are not multiplied."""
+    plain = _ref(e9=("relative_excess_drop", 10.0, 8.0, 12.0, 900, None, None, 3, 1.5))
+    clustered = _ref(e9=("relative_excess_drop", 10.0, 8.0, 12.0, 900, None, None, 3, 1.5))
+    clustered.ablations["e9"].cluster_factor = 1.6
+    a = _counterpart(4.0).ablations[0]
+    own = (1.2 / 40 * 100) / Z   # the counterpart's per-question se, points of relative drop
+    widths = []
+    for ref in (plain, clustered):
+        got = compare_ablation(a, ref, "R")
+        widths.append((got.reference_difference_ci_high - got.reference_difference_ci_low) / (2 * Z))
+    assert widths[0] == pytest.approx(math.sqrt(own ** 2 + (2.0 / Z) ** 2 + 1.5 ** 2), abs=1e-3)
+    assert widths[1] == pytest.approx(math.sqrt((1.6 * own) ** 2 + (2.0 / Z) ** 2 + 1.5 ** 2), abs=1e-3)
+    path = write_reference(Reference("R", {}, {}, {"quick": clustered}), tmp_path / "ref.json")
+    assert read_reference(path).audits["quick"].ablations["e9"].cluster_factor == 1.6
+    raw = json.loads(path.read_text())
+    raw["audits"]["quick"]["ablations"]["e9"]["cluster_factor"] = 0.5
+    (tmp_path / "bad.json").write_text(json.dumps(raw))
+    with pytest.raises(ArtifactError, match=r"bad\.json.*ablation e9.*cluster_factor must be a finite number >= 1"):
+        read_reference(tmp_path / "bad.json")
+
+
 def test_structure_terms_round_trip_through_the_reference_file_and_bad_ones_are_refused(tmp_path):
     from mrclens.scoring.against_reference import structure_spread
 
