@@ -10,8 +10,10 @@ never read as narrowing an interval). Pooling over many audits is what makes the
 audit evaluates 8 articles, so its own clustered variance rests on 8 sums and moves by a factor of 3
 between audits (BENCHMARKS.md, "Family-wise category verdicts"); ``k`` audits give ``8k`` clusters.
 
-The per-question drop is ``control F1 − ablation F1`` for an ablation with a matched control (the excess
-drop) and ``baseline F1 − ablation F1`` otherwise, F1 in [0, 1], draw 0. Writes (``--out``)::
+The per-question value is ``control F1 − ablation F1`` for an ablation with a matched control (its relative
+excess drop divides by the baseline F1 taken as fixed) and, for a relative drop ``(Σb − Σp) / Σb``, its
+linearised influence ``(b − p) − R·b`` (the delta method for a ratio of means, ``R`` the relative drop as a
+fraction), F1 in [0, 1], draw 0. Writes (``--out``)::
 
     {"method": ..., "audits": [folders], "ablations": {id: {"factor", "clusters", "questions",
                                                             "per_audit": [ratio of SEs, ...]}}}
@@ -73,6 +75,11 @@ def audit_variances(audit: Path) -> dict[str, tuple[float, float, int, int]]:
         if len(ids) < 3:
             continue
         x = np.array([other[q] - f1[aid][q] for q in ids])
+        if aid not in controls:   # a relative drop, (Σb − Σp) / Σb: its linearised influence (b − p) − R b
+            b = np.array([other[q] for q in ids])
+            if b.sum() <= 0:
+                continue
+            x = x - (x.sum() / b.sum()) * b
         clusters = np.array([title[q] for q in ids])
         v_c, v_q, g = _variances(x, clusters)
         out[aid] = (v_c, v_q, g, len(ids))

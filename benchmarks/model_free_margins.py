@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--subsets", type=int, default=0, help="how many random 40-article subsets of --train")
     parser.add_argument("--plantings", default="", help="span plantings of the sample, comma-separated")
     parser.add_argument("--rates", default="0.25,0.5", help="planting rates")
+    parser.add_argument("--planting-seeds", default="0", help="seeds of the graded plantings, comma-separated")
     parser.add_argument("--shapes", default="", help="shape counterparts of the sample, comma-separated")
     parser.add_argument("--fit-subsets", type=int, default=None,
                         help="fit the top-1 shares' spread on the sample, the shapes and the first K subsets")
@@ -111,11 +112,12 @@ def main(argv: list[str] | None = None) -> int:
                              f"{read_interval(d, d - half, d + half, band=10.0)}")
             print(f"  {n}: " + "; ".join(cells))
     rates = tuple(float(r) for r in args.rates.split(","))
-    for name in filter(None, args.plantings.split(",")):
-        graded, clean = plant_graded(sample, name, rates, 0, cache_dir=args.cache_dir)
-        read(f"{name}@0 (clean side)", clean)
-        for rate, data in graded.items():
-            read(f"{name}@{rate:g}", data)
+    for seed in (int(x) for x in args.planting_seeds.split(",")):
+        for name in filter(None, args.plantings.split(",")):
+            graded, clean = plant_graded(sample, name, rates, seed, cache_dir=args.cache_dir)
+            read(f"{name}@0 (clean side, seed {seed})", clean)
+            for rate, data in graded.items():
+                read(f"{name}@{rate:g} (seed {seed})", data)
     return 0
 
 

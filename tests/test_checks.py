@@ -317,7 +317,7 @@ def test_cli_stats_writes_json_atomically(files):
 # --------------------------------------------------------------------------- one rule set (issue 33)
 
 
-@pytest.mark.parametrize("scale", [{}, {"Question": 0.3, "Position": 5.0}], ids=["demo", "question-and-position-more"])
+@pytest.mark.parametrize("scale", [{}, {"Question": 0.3, "Position": 30.0}], ids=["demo", "question-and-position-more"])
 def test_check_with_audit_agrees_with_the_audits_verdicts(files, scale):
     """`check --with-audit` gates on the verdicts the audit reports against its reference (its summary):
     on the demo-like audit every category is in line with SQuAD v1.1 and the check passes them, though

@@ -261,8 +261,8 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     ref_value = f.get("reference_value")
     detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
               if _num(value) and _num(ref_value) else "")
-    if _num(f.get("mde")) and f.get("margin"):
-        band = f["band"] if _num(f.get("band")) else f["margin"]
+    band = f["band"] if _num(f.get("band")) else f.get("margin")   # a top-1 share: a band, no margin (issue 41)
+    if _num(f.get("mde")) and band:
         detail += f"; 'in line' within ±{band:g}, sees {f['mde']:.{d}f}"
     return {"label": label, "value": _signed(f.get("difference"), d),
             "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}

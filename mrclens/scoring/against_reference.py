@@ -36,14 +36,15 @@ of a dataset of another shape differ from the reference's by a spread that no bi
 comparison treats the dataset's structure as a random effect whose variance is measured on clean
 counterparts (a method-of-moments estimate, DerSimonian & Laird 1986) and adds it, so only a
 difference beyond what structure alone produces reads "more" or "less". The shipped SQuAD v1.1
-reference holds the term measured on 14 clean quick-profile counterparts (``mrclens selftest``'s
-``short``, ``long``, ``grouped`` and its four plantings' clean sides, seeds 0 and 1: Similarity 5.8,
-Question 0.0, Keyword 2.1, Position 7.1 points); its paper profiles borrow it
-(marked in the file), since no counterpart was audited with them. Much of Position's term is one
-known effect: the truncated set keeps each paragraph's *first* question, and SQuAD's first questions
-ask about the first sentence (75 % of the quick reference's truncated answers sit in the first
-sentence unit, 16–48 % on one-question-per-paragraph data), where e9's drop is made
-(BENCHMARKS.md, "Why e9 reads lower on other layouts").
+reference's ``quick`` audit holds the term measured on 5 clean quick-profile counterparts of two article
+splits (``mrclens selftest``'s ``short``, ``long`` and ``grouped``, seed 0, and the clean side of the
+``position`` planting, seeds 0 and 1; issue 41, part 3): Similarity 6.8, Question 1.6, Keyword 1.2,
+Position 0.0 points. Where the estimate is 0 the term is its upper confidence bound
+(:func:`heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
+kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
+drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The paper
+profiles' audits were made with that first-question rule and keep the term measured with it
+(``measured_with_profile: quick`` in the file) until they are re-audited.
 
 The difference is on the *bias
 side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``

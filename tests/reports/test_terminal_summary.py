@@ -79,7 +79,7 @@ def test_the_demo_audit_reads_in_one_glance_and_says_what_to_do():
         assert f"[{c.reference_difference_ci_low:+.1f}, {c.reference_difference_ci_high:+.1f}]" in line
         assert f"MDE {c.reference_mde:.0f}" in line
     # Question and Position made more biased: the verdict, the difference that decided it and the advice
-    more = demo_results({"Question": 0.3, "Position": 5.0})
+    more = demo_results({"Question": 0.3, "Position": 30.0})
     lines = _fits(format_summary(more))
     by_cat = {line.split()[0]: line for line in lines[1:-1]}
     q = next(c for c in more.categories if c.category == "Question")
