@@ -230,15 +230,11 @@ def _add_cluster_factors(reference, path: str, command: str, parser: argparse.Ar
 
 
 def _truncation(audit_dir: str) -> str | None:
-    """The truncation rule an audit's sets were made with (its ``perturbed/manifest.json``; ``None``: the
-    folder holds no perturbed sets, e.g. results copied without them, so the rule cannot be checked)."""
+    """The truncation rule an audit's sets were made with (``None``: the folder holds no perturbed sets)."""
     from mrclens.artifacts.layout import OutputLayout
-    from mrclens.artifacts.manifest import read_manifest
+    from mrclens.artifacts.manifest import truncation_rule_of
 
-    layout = OutputLayout(audit_dir)
-    if not layout.manifest.is_file():
-        return None
-    return read_manifest(layout.perturbed_dir).sets["original-truncated"].rule or "first"
+    return truncation_rule_of(OutputLayout(audit_dir).perturbed_dir)
 
 
 def _add_structure(reference, dirs: list[str], command: str, parser: argparse.ArgumentParser) -> None:

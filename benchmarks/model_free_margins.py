@@ -67,7 +67,6 @@ def main(argv: list[str] | None = None) -> int:
         cells = []
         for f in figures:
             if f.path in TOP_SPREAD and f.difference is not None:
-                df = f.articles - 1 if f.articles and f.articles > 1 else None
                 held = critical_value(CONFIDENCE, None)
                 se = (f.difference_ci_high - f.difference_ci_low) / (2 * held)
                 own = math.sqrt(max(se ** 2 - TOP_SPREAD[f.path] ** 2, 0.0))   # without the shipped spread

@@ -87,7 +87,7 @@ class SetEntry:
         paragraphs_total: paragraphs before truncation (truncated set only).
         dropped: ``{reason: paragraphs dropped}`` (truncated set only).
         rule: which qualifying question of a paragraph the truncated set kept (truncated set only;
-            :data:`mrclens.perturbations.truncation.RULES`; ``None`` for other sets; a manifest written
+            :data:`TRUNCATION_RULES`; ``None`` for other sets; a manifest written
             before the rule was recorded reads as ``"first"``).
     """
 
@@ -280,3 +280,17 @@ def read_manifest(perturbed_dir: str | os.PathLike) -> PerturbationManifest:
         raise ArtifactError(ArtifactMsg.NOT_A_DIR.format(path=perturbed_dir, command="perturb"))
     path = manifest_path(perturbed_dir)
     return PerturbationManifest.from_json(_files.read_json_object(path, _HINT), path)
+
+
+def truncation_rule_of(perturbed_dir: str | os.PathLike) -> str | None:
+    """The rule the truncated set under ``perturbed_dir`` was made with (:data:`TRUNCATION_RULES`; ``"first"`` for
+    a manifest written before the rule was recorded), or ``None`` when the folder holds no manifest or no
+    truncated set (e.g. an audit's results copied without its sets).
+
+    Raises:
+        ArtifactError: a manifest that is there but malformed (the message names the file and field).
+    """
+    if not manifest_path(perturbed_dir).is_file():
+        return None
+    entry = read_manifest(perturbed_dir).sets.get("original-truncated")
+    return entry.rule if entry is not None else None

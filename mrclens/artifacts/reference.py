@@ -125,7 +125,7 @@ class ReferenceAudit:
     clean datasets of other structures (percentage points of relative drop; empty: not measured), added to
     the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`).
 
-    ``truncation``: the rule its truncated set was made with (:data:`mrclens.perturbations.truncation.RULES`);
+    ``truncation``: the rule its truncated set was made with (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`);
     an audit read against this profile perturbs with the same rule, so e1, e2 and e6–e10 are measured
     on sets made the same way (a file without it was made with ``"first"``, the only rule then).
     """

@@ -18,7 +18,7 @@ from mrclens import __version__
 from mrclens.artifacts.folders import PERTURB, write_folder
 from mrclens.artifacts.layout import set_file_name
 from mrclens.artifacts.layout import MANIFEST
-from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord,
+from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, TRUNCATION_RULES,
                                         write_manifest)
 from mrclens.errors import DataError, MRCLensError, Msg, Problem
 from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
@@ -27,7 +27,7 @@ from mrclens.perturbations.base import ExampleParse, answer_spans, make_rng
 from mrclens.perturbations.contract import apply_ablation, prepare_resources
 from mrclens.perturbations.controls import InsertionPool
 from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, resolve_ids
-from mrclens.perturbations.truncation import DEFAULT_RULE, RULES, truncate_dataset
+from mrclens.perturbations.truncation import DEFAULT_RULE, truncate_dataset
 from mrclens.plugins import ABLATIONS_GROUP
 from mrclens.progress import progress as progress_bar
 from mrclens.seeds import derived_seed
@@ -177,8 +177,8 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
     ids = resolve_ablations(ablations)
     if not isinstance(draw, int) or draw < 0:
         raise MRCLensError(f"draw must be a whole number >= 0, got {draw!r}")
-    if truncation not in RULES:
-        raise MRCLensError(f"truncation must be one of {', '.join(RULES)}, got {truncation!r}")
+    if truncation not in TRUNCATION_RULES:
+        raise MRCLensError(f"truncation must be one of {', '.join(TRUNCATION_RULES)}, got {truncation!r}")
     base_seed = seed
     seed = derived_seed(seed, "draw", draw)
     formats = tuple(formats)

@@ -7,7 +7,8 @@ has at least one non-answer sentence unit (a *qualifying* question) is kept, and
 question gets its own paragraph. Sentence units of a kept question are computed from its own
 gold answers (it is alone in its paragraph). Articles left without paragraphs are dropped.
 
-Which qualifying question is kept (``rule``, :data:`RULES`; issue 41, part 3):
+Which qualifying question is kept (``rule``, :data:`mrclens.artifacts.manifest.TRUNCATION_RULES`; issue 41,
+part 3):
 
 * ``"random"`` (the default, :data:`DEFAULT_RULE`): one drawn uniformly with a generator seeded from
   ``(seed, paragraph id = id of the paragraph's first question)``, so the choice does not depend on
@@ -46,8 +47,6 @@ from mrclens.perturbations.base import answer_spans, non_answer_units
 from mrclens.squad import Article, Dataset, Paragraph
 from mrclens.units import sentence_units
 
-#: The rules for which qualifying question of a paragraph the truncated set keeps (module docstring).
-RULES = TRUNCATION_RULES
 #: The rule of ``mrclens perturb`` and of an audit whose reference profile does not name another.
 DEFAULT_RULE = "random"
 
@@ -76,7 +75,7 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText], ru
     Args:
         dataset: the full evaluation set.
         context_parses: context text → its parse with sentences.
-        rule: ``"random"`` or ``"first"`` (:data:`RULES`).
+        rule: ``"random"`` or ``"first"`` (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`).
         seed: the seed of the ``"random"`` rule (the perturbation's seed, not a draw's: every draw
             perturbs the same truncated set).
 
@@ -87,8 +86,8 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText], ru
     Raises:
         ValueError: an unknown ``rule``.
     """
-    if rule not in RULES:
-        raise ValueError(f"unknown truncation rule {rule!r}; expected one of {', '.join(RULES)}")
+    if rule not in TRUNCATION_RULES:
+        raise ValueError(f"unknown truncation rule {rule!r}; expected one of {', '.join(TRUNCATION_RULES)}")
     articles: list[Article] = []
     units_by_q: dict[str, list[tuple[int, int]]] = {}
     dropped: dict[str, int] = {}

@@ -117,6 +117,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
+from mrclens.artifacts.layout import OutputLayout
+from mrclens.artifacts.manifest import truncation_rule_of
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
 from mrclens.categories import toward_bias
@@ -641,10 +643,11 @@ def _mean_or_none(xs: Sequence[float | None]) -> float | None:
 
 def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     """An earlier audit (the folder holding its ``results.json``) as a reference: its model-free figures
-    and its drops, under its reader profile.
+    and its drops, under its reader profile, with the truncation rule its sets were made with (from its
+    ``perturbed/manifest.json``; ``"first"`` when it holds none), so an audit read against it perturbs the same way.
 
     Raises:
-        ArtifactError: no readable ``results.json`` there (the message names the file).
+        ArtifactError: no readable ``results.json`` there, or a malformed manifest (the message names the file).
     """
     from mrclens.artifacts.results import read_results
 
@@ -660,7 +663,9 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
         std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None
         figures[f.path] = ReferenceFigure(f.value, f.n, std, _r(se))
     prov = {"source": str(audit_dir), "kind": "audit"}
-    return Reference(name, prov, figures, {profile: reference_audit_from_results(results, profile, prov)})
+    audit = reference_audit_from_results(results, profile, prov)
+    rule = truncation_rule_of(OutputLayout(audit_dir).perturbed_dir)  # the next audit perturbs the same way
+    return Reference(name, prov, figures, {profile: replace(audit, truncation=rule or audit.truncation)})
 
 
 def read_any_reference(path: str | os.PathLike | None) -> tuple[Reference, Path]:

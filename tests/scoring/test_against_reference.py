@@ -148,6 +148,23 @@ def test_an_audit_directory_is_a_reference_and_the_reference_file_round_trips(tm
         read_any_reference(tmp_path)  # a folder with no results.json
 
 
+def test_an_audit_directory_as_reference_keeps_the_truncation_rule_its_sets_were_made_with(tmp_path):
+    """Issue 41, part 3: an audit read against an earlier audit perturbs as that audit did (its manifest's rule);
+    an audit folder without its sets reads as the older rule, "first"."""
+    from mrclens.artifacts.manifest import PerturbationManifest, SetEntry, SourceRecord, write_manifest
+    from mrclens.audit.span import truncation_rule
+
+    write_results(_results([_insertion(), _removal()]), tmp_path / "old")
+    assert read_any_reference(tmp_path / "old")[0].audits["quick"].truncation == "first"
+    (tmp_path / "old" / "perturbed").mkdir()
+    sets = {"original": SetEntry("original.json", 3), "original-truncated": SetEntry("original-truncated.json", 2,
+                                                                                       rule="random")}
+    write_manifest(tmp_path / "old" / "perturbed", PerturbationManifest(
+        mrclens_version="0.1.0", seed=0, source=SourceRecord("d.json", None), pipeline="p", sets=sets, ablations={}))
+    ref, _ = read_any_reference(tmp_path / "old")
+    assert ref.audits["quick"].truncation == "random" and truncation_rule(ref, "quick") == "random"
+
+
 def test_version_1_reference_files_still_read(tmp_path):
     (tmp_path / "v1.json").write_text(json.dumps({"format_version": 1, "name": "old", "figures": {}}))
     ref = read_reference(tmp_path / "v1.json")
