@@ -131,7 +131,7 @@ def loss_weight(n_local: int, n_global: int, info: DistInfo) -> float:
     return n_local * info.world_size / n_global
 
 
-_ERROR_FILE = "error.txt"
+_ERROR_FILE = "error-{rank}.txt"
 
 
 def free_port() -> int:
@@ -152,8 +152,9 @@ def _fork_worker(rank: int, world_size: int, port: int, workdir: str, fn: Callab
         if rank == 0:
             save(result, Path(workdir) / "result")
     except MRCLensError as e:  # a user-facing error: its message travels back, not a traceback
-        if rank == 0:
-            (Path(workdir) / _ERROR_FILE).write_text(str(e), encoding="utf-8")
+        # every rank writes its message before it exits: the parent learns of whichever process ends first,
+        # and rank 0 may not have written its own yet (or be stopped before it could)
+        (Path(workdir) / _ERROR_FILE.format(rank=rank)).write_text(str(e), encoding="utf-8")
         raise SystemExit(3)
     finally:
         shutdown()
@@ -172,7 +173,8 @@ def fork_training(world_size: int, fn: Callable[[], Any], save: Callable[[Any, P
     and log lines appear as usual); callbacks run in rank 0's process, not in this one.
 
     Raises:
-        MRCLensError: an MRCLensError raised in rank 0 (its message), a process that failed, or no
+        MRCLensError: an MRCLensError raised in any process (its message; rank 0's when several wrote one), a
+            process that failed otherwise, or no
             writable temporary folder (``TMPDIR``).
     """
     import torch.multiprocessing as mp
@@ -188,8 +190,8 @@ def fork_training(world_size: int, fn: Callable[[], Any], save: Callable[[Any, P
             mp.start_processes(_fork_worker, args=(world_size, free_port(), workdir, fn, save, threads),
                                nprocs=world_size, join=True, start_method="fork")
         except (mp.ProcessExitedException, mp.ProcessRaisedException) as e:
-            error = Path(workdir) / _ERROR_FILE
-            if error.exists():
-                raise MRCLensError(error.read_text(encoding="utf-8")) from None
+            errors = sorted(Path(workdir).glob(_ERROR_FILE.format(rank="*")))  # rank 0's first where it wrote one
+            if errors:
+                raise MRCLensError(errors[0].read_text(encoding="utf-8")) from None
             raise MRCLensError(f"a training process failed ({e}); see the messages above") from None
         return load(Path(workdir) / "result")
