@@ -3,12 +3,10 @@
 
 For an audit the size of one reference run, each category's MDE at 80 % power at the family-wise level of an
 audit (seven tests: four categories' drops and three model-free verdict figures,
-:func:`mrclens.metrics.power.family_confidence`) is ``(z_{1−α/2} + z_{0.8}) × se`` with
-``se = sqrt(Σ_i se_i² / k² + τ_c²)`` over the category's ``k`` ablations, where ``se_i² = (f_i × s_i)² +
-ref_i² + run_sd_i²``: ``s_i`` the audited run's own standard error, taken as one reference run's
-(``ref_i × sqrt(runs)``), ``f_i`` the ablation's article-clustering factor (1 where the file has none),
-``ref_i`` the reference's combined standard error, ``run_sd_i`` its between-run SD and ``τ_c`` the category's
-structure term (:func:`mrclens.scoring.against_reference.category_comparison`, the same formula). Points of
+:func:`mrclens.metrics.power.family_confidence`), by
+:func:`mrclens.scoring.against_reference.expected_mde` — the formula of the audit's own comparison
+(:func:`~mrclens.scoring.against_reference.category_comparison`), with the audited run's error taken as one
+reference run's within-run error (the training seed's share counted once, as ``run_sd``). Points of
 relative drop (percent of the baseline F1)::
 
     .venv/bin/python benchmarks/drop_mde.py --reference OLD.json --reference mrclens/data/reference-squad-v1.1.json \\
@@ -18,33 +16,15 @@ relative drop (percent of the baseline F1)::
 from __future__ import annotations
 
 import argparse
-import math
 
 
 def category_mdes(audit, family: int = 7) -> dict[str, float]:
     """``{category: MDE}`` for an audit like one run of the reference ``audit`` (module docstring)."""
-    from mrclens.categories import CATEGORIES, get_category
-    from mrclens.metrics.bootstrap import CONFIDENCE
-    from mrclens.metrics.power import family_confidence, minimum_detectable_effect, z_value
+    from mrclens.categories import CATEGORIES
+    from mrclens.scoring.against_reference import expected_mde
 
-    z = z_value(CONFIDENCE)
-    out = {}
-    for name in CATEGORIES:
-        ses = []
-        for aid in get_category(name).ablations:
-            d = audit.ablations.get(aid)
-            if d is None:
-                continue
-            ref = (d.ci_high - d.ci_low) / (2 * z)
-            own = ref * math.sqrt(d.runs) * (d.cluster_factor or 1.0)
-            ses.append(own ** 2 + ref ** 2 + (d.run_sd or 0.0) ** 2)
-        if not ses:
-            continue
-        tau = audit.structure_term(name)
-        se = math.sqrt(sum(ses) / len(ses) ** 2 + tau ** 2)
-        level = family_confidence(CONFIDENCE, family)
-        out[name] = minimum_detectable_effect(se, level)
-    return out
+    got = {name: expected_mde(audit, name, family) for name in CATEGORIES}
+    return {name: mde for name, mde in got.items() if mde is not None}
 
 
 def main(argv: list[str] | None = None) -> int:

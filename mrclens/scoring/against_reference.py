@@ -121,7 +121,7 @@ from mrclens.artifacts.layout import OutputLayout
 from mrclens.artifacts.manifest import truncation_rule_of
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import AblationResult, CategoryResult, Results
-from mrclens.categories import toward_bias
+from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
 from mrclens.scoring.model_free import FIGURES, SHAPE_RATIO, ContextShape, judge_figure
@@ -162,6 +162,21 @@ def _se(low: float, high: float, z: float) -> float:
     return max(high - low, 0.0) / (2.0 * z)
 
 
+def difference_se(own_se: float, ref: ReferenceDrop, z: float) -> float:
+    """The standard error of one ablation's difference audited − reference **without** the structure term
+    (module docstring): ``sqrt((cluster_factor × own_se)² + se_ref² + run_sd²)``, percentage points of
+    relative drop. ``own_se``: the audited run's per-question bootstrap error; ``z``: the quantile the
+    reference's interval was written at (``se_ref`` = its half-width ÷ ``z``)."""
+    return math.sqrt(((ref.cluster_factor or 1.0) * own_se) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2
+                     + (ref.run_sd or 0.0) ** 2)
+
+
+def category_se(member_ses: Sequence[float], tau: float) -> float:
+    """The standard error of a category's mean difference: its ``k`` members' errors (each without a
+    structure term) as independent, plus the category's structure term once: ``sqrt(Σ s_i² / k² + τ²)``."""
+    return math.sqrt(sum(s * s for s in member_ses) / len(member_ses) ** 2 + tau * tau)
+
+
 def _difference(a: AblationResult, reference: ReferenceAudit, confidence: float
                 ) -> tuple[ReferenceDrop, ReferenceDrop, float, float] | None:
     """``(own figure, reference figure, difference, se without the structure term)``, or ``None`` (not comparable)."""
@@ -169,9 +184,7 @@ def _difference(a: AblationResult, reference: ReferenceAudit, confidence: float
     if own is None or ref is None or ref.figure != own.figure:
         return None
     z = z_value(confidence)
-    own_se = _se(own.ci_low, own.ci_high, z) * (ref.cluster_factor or 1.0)
-    se = math.sqrt(own_se ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2 + (ref.run_sd or 0.0) ** 2)
-    return own, ref, own.value - ref.value, se
+    return own, ref, own.value - ref.value, difference_se(_se(own.ci_low, own.ci_high, z), ref, z)
 
 
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
@@ -232,12 +245,43 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
         ses = [math.sqrt(max(s * s - t * t, 0.0)) for s, t in zip(ses, own_tau)]
         tau = reference.structure_term(category) if category is not None else 0.0
     mean = sum(signed) / len(signed)
-    se = math.sqrt(sum(s * s for s in ses) / len(ses) ** 2 + tau * tau)
+    se = category_se(ses, tau)
     level = family_confidence(confidence, family)
     zf = z_value(level)
     low, high = mean - zf * se, mean + zf * se
     return DropComparison(read_interval(mean, low, high, band=DROP_BAND), mean, low, high,
                           minimum_detectable_effect(se, level))
+
+
+def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE) -> float | None:
+    """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
+    family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
+    questions, one training seed. Percentage points of relative drop; ``None`` when ``audit`` has none of
+    the category's ablations. How the profile's power is measured before and after a change to the
+    reference (issue 41, ``benchmarks/drop_mde.py``).
+
+    The audited run's own error per ablation is one reference run's **within-run** error,
+    ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`combine_reference_audits`
+    writes ``se_ref² = max(s², within) / k`` and ``run_sd² = max(s² − within, 0)``, so this is ``within``
+    in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_se`).
+
+    Examples:
+        >>> d = ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=1)
+        >>> round(expected_mde(ReferenceAudit("quick", 50.0, {}, {"e9": d}), "Position", family=1), 2)
+        4.04
+    """
+    z = z_value(confidence)
+    ses = []
+    for aid in get_category(category).ablations:
+        d = audit.ablations.get(aid)
+        if d is None:
+            continue
+        within = max(d.runs * _se(d.ci_low, d.ci_high, z) ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
+        ses.append(difference_se(math.sqrt(within), d, z))
+    if not ses:
+        return None
+    level = family_confidence(confidence, family)
+    return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level)
 
 
 _BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line with"}

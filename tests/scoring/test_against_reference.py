@@ -12,8 +12,10 @@ from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
 from mrclens.artifacts.results import (AblationResult, BootstrapSettings, CategoryResult, ModelRecord, Results,
                                        AuditRecord, SetResult, read_results, write_results)
 from mrclens.errors import ArtifactError
-from mrclens.scoring.against_reference import (category_comparison, compare_ablation, compare_with_reference,
-                                               read_any_reference, reference_audit_from_results, relative_figure)
+from mrclens.metrics.power import family_confidence, minimum_detectable_effect
+from mrclens.scoring.against_reference import (category_comparison, combine_reference_audits, compare_ablation,
+                                               compare_with_reference, expected_mde, read_any_reference,
+                                               reference_audit_from_results, relative_figure)
 
 Z = 1.959963984540054
 
@@ -105,6 +107,26 @@ def test_a_category_is_the_mean_signed_difference_so_one_probe_far_beyond_the_re
     # both ways at once cancel out
     mixed = members[:1] + [compare_ablation(_insertion("e7", excess=-18.0, low=-21.0, high=-15.0), ref, "R")]
     assert category_comparison(mixed)[0] == "in line"
+
+
+def test_the_expected_mde_is_the_comparisons_own_for_a_run_like_the_references_and_counts_the_seed_once():
+    # three training runs whose e4 moves (60, 72, 66) far more than each run's own error (2 points)
+    runs = [ReferenceAudit("quick", 50.0, {}, {"e4": ReferenceDrop("relative_drop", v, v - 2 * Z, v + 2 * Z, 1000)})
+            for v in (60.0, 72.0, 66.0)]
+    ref = combine_reference_audits(runs)
+    d = ref.ablations["e4"]
+    assert d.runs == 3 and d.run_sd > 5.0
+    # an audited run with one reference run's own error, compared as an audit compares it
+    run = compare_ablation(_removal(rel=66.0, low=66.0 - 2 * Z, high=66.0 + 2 * Z), ref, "R")
+    mde = category_comparison([run], reference=ref, category="Question", family=7).mde
+    assert expected_mde(ref, "Question", family=7) == pytest.approx(mde, rel=1e-3)
+    # the seed's variance counted once: the run's error is not the reference's error × sqrt(runs)
+    se_ref = (d.ci_high - d.ci_low) / (2 * Z)
+    once = math.sqrt(2.0 ** 2 + se_ref ** 2 + d.run_sd ** 2)
+    twice = math.sqrt(3 * se_ref ** 2 + se_ref ** 2 + d.run_sd ** 2)
+    assert mde == pytest.approx(minimum_detectable_effect(once, family_confidence(0.95, 7)), rel=1e-3)
+    assert twice > 1.1 * once
+    assert expected_mde(ref, "Keyword", family=7) is None
 
 
 def test_compare_with_reference_appends_readings_and_says_when_the_profile_is_missing():
