@@ -25,6 +25,9 @@ moves between training runs (:func:`mrclens.scoring.against_reference.combine_re
 MRCLens reads can be a reference (e.g. the previous release of one's own data); pass the file to
 ``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``).
 
+``--add-runs`` adds the ``--audit`` folders to the runs the file keeps for their profile (each run's
+figures are kept, ``run_ablations``), so a third training run costs one audit, not three.
+
 ``--structure AUDIT_DIR`` (repeatable) measures how much the drops move when only the data's
 structure moves: audits of clean counterparts of another shape (``mrclens selftest``'s ``short``,
 ``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
@@ -67,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the reference file to write (or update)")
     parser.add_argument("--audit", action="append", default=[], metavar="AUDIT_DIR",
                         help="an audit of the reference data whose drops to add under its reader profile")
+    parser.add_argument("--add-runs", action="store_true",
+                        help="combine the --audit folders with the runs the file already keeps for their profile "
+                             "(run_ablations; same truncation rule, other seeds) instead of replacing them")
     parser.add_argument("--cluster-factors", metavar="FILE",
                         help="the pooled article-clustering factors of benchmarks/drop_clustering.py --out, stored per "
                              "ablation in the audits' profile (ReferenceDrop.cluster_factor)")
@@ -142,6 +148,15 @@ def main(argv: list[str] | None = None) -> int:
         one = reference_audit_from_results(results, profile, provenance)
         by_profile.setdefault(profile, []).append(replace(one, truncation=_truncation(audit_dir) or one.truncation))
     for profile, audits in by_profile.items():  # several audits of one profile: mean + between-run spread
+        if args.add_runs and profile in reference.audits:
+            try:
+                kept = reference.audits[profile].run_audits()
+            except ValueError as exc:
+                parser.error(f"--add-runs: {exc}")
+            seeds = {a.provenance.get("seed") for a in kept} & {a.provenance.get("seed") for a in audits}
+            if seeds:
+                parser.error(f"--add-runs: the {profile} reference already keeps a run of seed {sorted(seeds)}")
+            audits = kept + audits
         rules = {a.truncation for a in audits}
         if len(rules) > 1:
             parser.error(f"the {profile} audits were perturbed with different truncation rules: {sorted(rules)}")

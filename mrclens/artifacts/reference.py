@@ -21,7 +21,8 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
                                              "f1_drop", "excess_drop", "runs", "run_sd", "structure_sd",
                                              "cluster_factor"}},
                           "structure_sd" (optional): {category: SD},
-                          "truncation": "random" | "first"}}}   (absent: "first")
+                          "truncation": "random" | "first",       (absent: "first")
+                          "run_ablations" (optional): [{id: {"figure", "value", ...}}, ...]}}}
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses
 (:data:`mrclens.scoring.model_free.FIGURES`): a share in percent with ``std`` ``null``, or a
@@ -34,6 +35,8 @@ the baseline F1, with its CI (:func:`mrclens.scoring.against_reference.relative_
 moves when only the data's *structure* moves: clean SQuAD data of other shapes (the structural
 counterparts and clean sides of ``mrclens selftest``) audited with a reader profile
 (:func:`mrclens.scoring.against_reference.structure_spread`, ``benchmarks/make_reference.py --structure``).
+``run_ablations`` keeps each training run's own figures, in the order of ``provenance["runs"]``, so that a
+run can be added later without re-running the others (``benchmarks/make_reference.py --add-runs``).
 
 Examples:
     >>> ref = Reference("toy", {"source": "toy.json"}, {"similarity.answer_in_most_similar_sentence_pct":
@@ -136,6 +139,28 @@ class ReferenceAudit:
     ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
     structure_sd: dict[str, float] = field(default_factory=dict)
     truncation: str = "first"
+    #: each combined run's own figures (:func:`mrclens.scoring.against_reference.combine_reference_audits`),
+    #: in the order of ``provenance["runs"]``; empty for one run or a file written before they were kept.
+    run_ablations: list[dict[str, ReferenceDrop]] = field(default_factory=list)
+
+    def run_audits(self) -> list["ReferenceAudit"]:
+        """The single-run audits this audit combines, rebuilt from :attr:`run_ablations` and
+        ``provenance["runs"]`` (each with its own reader F1 and provenance, and this audit's truncation
+        rule); ``[self]`` for an audit of one run.
+
+        Raises:
+            ValueError: the audit combines several runs but did not keep their figures (written before
+                they were kept), or keeps figures for another number of runs than its provenance names.
+        """
+        runs = self.provenance.get("runs")
+        if not runs:
+            return [self]
+        if len(self.run_ablations) != len(runs):
+            raise ValueError(f"the {self.profile} reference audit combines {len(runs)} runs but keeps the figures of "
+                             f"{len(self.run_ablations)}: it was written before each run's figures were kept; "
+                             "give all its audit folders again")
+        return [ReferenceAudit(self.profile, prov.get("reader_f1"), dict(prov), dict(drops), truncation=self.truncation)
+                for prov, drops in zip(runs, self.run_ablations)]
 
     def structure_term(self, category: str) -> float:
         """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;
@@ -161,7 +186,9 @@ class Reference:
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
                                "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()},
                                **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {}),
-                               "truncation": a.truncation}
+                               "truncation": a.truncation,
+                               **({"run_ablations": [{i: dict(vars(d)) for i, d in run.items()}
+                                                     for run in a.run_ablations]} if a.run_ablations else {})}
                            for p, a in self.audits.items()}}
 
     @classmethod
@@ -185,26 +212,36 @@ class Reference:
         audits = {}
         for profile, a in f(obj, "audits", dict, path, "", {}).items():
             where = f"audit {profile}: "
-            drops = {}
-            for aid, d in f(a, "ablations", dict, path, where).items():
-                w = f"{where}ablation {aid}: "
-                drops[aid] = ReferenceDrop(figure=f(d, "figure", str, path, w), value=f(d, "value", (float, int), path, w),
-                                           ci_low=f(d, "ci_low", (float, int), path, w),
-                                           ci_high=f(d, "ci_high", (float, int), path, w), n=f(d, "n", int, path, w),
-                                           f1_drop=f(d, "f1_drop", _NUM + (int,), path, w, None),
-                                           excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None),
-                                           runs=f(d, "runs", int, path, w, 1),
-                                           run_sd=f(d, "run_sd", _NUM + (int,), path, w, None),
-                                           structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None),
-                                           cluster_factor=_factor(f(d, "cluster_factor", _NUM + (int,), path, w, None),
-                                                                  path, w))
+            drops = _drops(f(a, "ablations", dict, path, where), path, where)
+            per_run = [_drops(f({"run_ablations": run}, "run_ablations", dict, path, f"{where}run {i + 1}: "),
+                              path, f"{where}run {i + 1}: ")
+                       for i, run in enumerate(f(a, "run_ablations", list, path, where, []))]
             audits[profile] = ReferenceAudit(profile=f(a, "profile", str, path, where),
                                              baseline_f1=f(a, "baseline_f1", _NUM + (int,), path, where, None),
                                              provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops,
                                              structure_sd=_sds(f(a, "structure_sd", dict, path, where, {}), path, where),
-                                             truncation=_rule(f(a, "truncation", str, path, where, "first"), path, where))
+                                             truncation=_rule(f(a, "truncation", str, path, where, "first"), path, where),
+                                             run_ablations=per_run)
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
+
+
+def _drops(obj: dict, path: str | os.PathLike, where: str) -> dict[str, ReferenceDrop]:
+    """An ``ablations`` object's :class:`ReferenceDrop` figures (module docstring)."""
+    f = _files.field
+    drops = {}
+    for aid, d in obj.items():
+        w = f"{where}ablation {aid}: "
+        drops[aid] = ReferenceDrop(figure=f(d, "figure", str, path, w), value=f(d, "value", (float, int), path, w),
+                                   ci_low=f(d, "ci_low", (float, int), path, w),
+                                   ci_high=f(d, "ci_high", (float, int), path, w), n=f(d, "n", int, path, w),
+                                   f1_drop=f(d, "f1_drop", _NUM + (int,), path, w, None),
+                                   excess_drop=f(d, "excess_drop", _NUM + (int,), path, w, None),
+                                   runs=f(d, "runs", int, path, w, 1),
+                                   run_sd=f(d, "run_sd", _NUM + (int,), path, w, None),
+                                   structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None),
+                                   cluster_factor=_factor(f(d, "cluster_factor", _NUM + (int,), path, w, None), path, w))
+    return drops
 
 
 def _strata(obj: dict | None, path: str | os.PathLike, where: str) -> dict[str, tuple[int, float, float]] | None:

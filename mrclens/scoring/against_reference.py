@@ -539,13 +539,20 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
     ``mean ± z sqrt(s² / k)`` (at least ``± z sqrt(mean(se_i²) / k)``). With two runs ``s²`` rests on
     one difference, so ``run_sd`` is a rough estimate; it is recorded, not hidden.
 
+    Each run's own figures are kept (:attr:`~mrclens.artifacts.reference.ReferenceAudit.run_ablations`, beside
+    its provenance), so that a run can be added later (:meth:`~mrclens.artifacts.reference.ReferenceAudit.run_audits`).
+
     Raises:
-        ValueError: no audits, or audits of different profiles.
+        ValueError: no audits, audits of different profiles, or an audit that already combines several runs
+            (pass its :meth:`~mrclens.artifacts.reference.ReferenceAudit.run_audits` instead).
     """
     if not audits:
         raise ValueError("combine_reference_audits needs at least one audit")
     if len({a.profile for a in audits}) > 1:
         raise ValueError(f"audits of different profiles: {sorted({a.profile for a in audits})}")
+    if any(a.provenance.get("runs") for a in audits):
+        raise ValueError("combine_reference_audits takes single runs; an audit that combines several gives them "
+                         "with run_audits()")
     if len(audits) == 1:
         return audits[0]
     z, k = z_value(confidence), len(audits)
@@ -564,7 +571,9 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
                                    runs=k, run_sd=_r(math.sqrt(max(s2 - within, 0.0))))
     f1s = [a.baseline_f1 for a in audits if a.baseline_f1 is not None]
     return ReferenceAudit(audits[0].profile, _r(sum(f1s) / len(f1s)) if f1s else None,
-                          {"runs": [dict(a.provenance) for a in audits]}, drops)
+                          {"runs": [dict(a.provenance) for a in audits]}, drops,
+                          run_ablations=[{k: replace(d, structure_sd=None, cluster_factor=None) for k, d in a.ablations.items()}
+                                         for a in audits])
 
 
 def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, confidence: float = CONFIDENCE,

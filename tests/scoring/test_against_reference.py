@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -222,6 +223,28 @@ def test_two_runs_combine_into_their_mean_and_their_spread_widens_the_comparison
         combine_reference_audits([run0, ReferenceAudit("quick", 40.0)])
 
 
+def test_a_combined_reference_keeps_each_runs_figures_so_a_run_can_be_added_later(tmp_path):
+    def run(seed, e1, e4):
+        return ReferenceAudit("paper", 70.0 + seed, {"seed": seed, "reader_f1": 70.0 + seed},
+                              {"e1": ReferenceDrop("relative_excess_drop", e1, e1 - 2.0, e1 + 2.0, 2000),
+                               "e4": ReferenceDrop("relative_drop", e4, e4 - 3.0, e4 + 3.0, 10570)}, truncation="random")
+
+    runs = [run(0, 20.0, 60.0), run(1, 26.0, 58.0), run(2, 23.0, 66.0)]
+    two = combine_reference_audits(runs[:2])
+    out = write_reference(Reference("R", {}, {}, {"paper": replace(two, truncation="random")}), tmp_path / "ref.json")
+    kept = read_reference(out).audits["paper"].run_audits()
+    assert [(a.provenance["seed"], a.baseline_f1, a.ablations["e1"].value, a.truncation) for a in kept] == [
+        (0, 70.0, 20.0, "random"), (1, 71.0, 26.0, "random")]
+    # adding a third run to the two kept ones gives what combining the three at once gives
+    assert combine_reference_audits(kept + runs[2:]).ablations == combine_reference_audits(runs).ablations
+    with pytest.raises(ValueError, match="single runs"):
+        combine_reference_audits([two, runs[2]])
+    older = replace(two, run_ablations=[])  # a file written before the runs' figures were kept
+    with pytest.raises(ValueError, match="combines 2 runs but keeps the figures of 0"):
+        older.run_audits()
+    assert runs[0].run_audits() == [runs[0]]
+
+
 def _figure(category="Similarity", comparison="higher", value=98.0, ref=80.6):
     from mrclens.artifacts.results import ModelFreeFigure
 
@@ -381,6 +404,32 @@ def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_
     assert ref.audits["paper"].ablations["e9"].structure_sd == ref.audits["quick"].ablations["e9"].structure_sd
     assert ref.audits["paper"].provenance["structure"]["measured_with_profile"] == "quick"
     assert "structure (quick, 3 counterparts): Position" in capsys.readouterr().out
+
+
+def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_has(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_reference.py"
+    spec = importlib.util.spec_from_file_location("make_reference", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    dirs = []
+    for seed, excess in enumerate((12.0, 15.0, 13.5)):
+        r = _results([_insertion(excess=excess, low=excess - 2.0, high=excess + 2.0)])
+        r = replace(r, seed=seed, audit=replace(r.audit, options={"profile": "quick", "seed": seed}))
+        write_results(r, tmp_path / f"s{seed}")
+        dirs.append(str(tmp_path / f"s{seed}"))
+    at_once, grown = (write_reference(Reference("R"), tmp_path / name) for name in ("once.json", "grown.json"))
+    assert module.main(["--out", str(at_once)] + [x for d in dirs for x in ("--audit", d)]) == 0
+    assert module.main(["--out", str(grown), "--audit", dirs[0], "--audit", dirs[1]]) == 0
+    assert read_reference(grown).audits["quick"].ablations["e1"].runs == 2
+    assert module.main(["--out", str(grown), "--add-runs", "--audit", dirs[2]]) == 0
+    assert read_reference(grown).audits["quick"].ablations == read_reference(at_once).audits["quick"].ablations
+    assert [a.provenance["seed"] for a in read_reference(grown).audits["quick"].run_audits()] == [0, 1, 2]
+    with pytest.raises(SystemExit):
+        module.main(["--out", str(grown), "--add-runs", "--audit", dirs[1]])
+    assert "already keeps a run of seed [1]" in capsys.readouterr().err
 
 
 def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarely_read_more_or_less_anywhere():
