@@ -28,6 +28,9 @@ MRCLens reads can be a reference (e.g. the previous release of one's own data); 
 ``--add-runs`` adds the ``--audit`` folders to the runs the file keeps for their profile (each run's
 figures are kept, ``run_ablations``), so a third training run costs one audit, not three.
 
+``--remove-audit PROFILE`` takes a profile's audit out of the file (issue 41: the shipped reference keeps
+``quick`` and ``paper-parallel``, the two profiles users need, each measured on its own runs).
+
 ``--structure AUDIT_DIR`` (repeatable) measures how much the drops move when only the data's
 structure moves: audits of clean counterparts of another shape (``mrclens selftest``'s ``short``,
 ``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
@@ -73,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--add-runs", action="store_true",
                         help="combine the --audit folders with the runs the file already keeps for their profile "
                              "(run_ablations; same truncation rule, other seeds) instead of replacing them")
+    parser.add_argument("--remove-audit", action="append", default=[], metavar="PROFILE",
+                        help="remove that reader profile's audit from the file (a profile no user needs, rather than "
+                             "one whose figures are borrowed or stale)")
     parser.add_argument("--cluster-factors", metavar="FILE",
                         help="the pooled article-clustering factors of benchmarks/drop_clustering.py --out, stored per "
                              "ablation in the audits' profile (ReferenceDrop.cluster_factor)")
@@ -134,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             reference.audits = old.audits
     else:
         reference = read_reference(args.out)
+    for profile in args.remove_audit:
+        if reference.audits.pop(profile, None) is None:
+            parser.error(f"--remove-audit: {args.out} has no {profile} audit (it has: {', '.join(reference.audits)})")
     by_profile: dict[str, list] = {}
     for audit_dir in args.audit:
         results = read_results(audit_dir)

@@ -430,6 +430,11 @@ def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_ha
     with pytest.raises(SystemExit):
         module.main(["--out", str(grown), "--add-runs", "--audit", dirs[1]])
     assert "already keeps a run of seed [1]" in capsys.readouterr().err
+    assert module.main(["--out", str(grown), "--remove-audit", "quick"]) == 0
+    assert read_reference(grown).audits == {}
+    with pytest.raises(SystemExit):
+        module.main(["--out", str(grown), "--remove-audit", "quick"])
+    assert "has no quick audit" in capsys.readouterr().err
 
 
 def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarely_read_more_or_less_anywhere():
