@@ -18,8 +18,8 @@ part 3):
   unit, 16–48 % on one-question-per-paragraph data), so keeping the first question made e9 (which
   moves the answer sentence) measure the question order of the file as much as the reader
   (BENCHMARKS.md, "Why e9 reads lower on other layouts").
-* ``"first"``: the first qualifying question in file order (MRCLens before issue 41; the rule the
-  paper-profile reference audits were made with, :attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`).
+* ``"first"``: the first qualifying question in file order (MRCLens before issue 41; the rule of a
+  reference file written before it, :attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`).
 
 Unanswerable questions (SQuAD v2.0): a question without gold answers has no answer sentence, so
 every sentence unit of its context is a non-answer unit and it always qualifies (a one-sentence

@@ -42,9 +42,10 @@ splits (``mrclens selftest``'s ``short``, ``long`` and ``grouped``, seed 0, and 
 Position 0.0 points. Where the estimate is 0 the term is its upper confidence bound
 (:func:`heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
-drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The paper
-profiles' audits were made with that first-question rule and keep the term measured with it
-(``measured_with_profile: quick`` in the file) until they are re-audited.
+drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The
+``paper-parallel`` audit (three runs, re-audited with the random rule) borrows the quick profile's term
+(``measured_with_profile: quick`` in the file: a counterpart audit with it takes 45 minutes on 2 cores);
+the other paper profiles left the reference rather than keep figures measured for another profile.
 
 The difference is on the *bias
 side* when it goes the way the ablation signals the bias (a larger figure for ``large_drop``
