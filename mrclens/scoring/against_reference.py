@@ -44,7 +44,8 @@ Position 0.0 points. Where the estimate is 0 the term is its upper confidence bo
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
 drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The
 ``paper-parallel`` audit (three runs, re-audited with the random rule) borrows the quick profile's term
-(``measured_with_profile: quick`` in the file: a counterpart audit with it takes 45 minutes on 2 cores);
+(``measured_with_profile: quick`` in the file: each counterpart audit with it would train for 4,600 steps, which
+took 36–38 minutes per audit on 2 cores);
 the other paper profiles left the reference rather than keep figures measured for another profile.
 
 The difference is on the *bias
@@ -258,7 +259,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
     family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed. Percentage points of relative drop; ``None`` when ``audit`` has none of
-    the category's ablations. How the profile's power is measured before and after a change to the
+    the category's ablations (also for a category it does not know: nothing is raised). How the profile's power is measured before and after a change to the
     reference (issue 41, ``benchmarks/drop_mde.py``).
 
     The audited run's own error per ablation is one reference run's **within-run** error,

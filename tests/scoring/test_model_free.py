@@ -168,7 +168,7 @@ def test_bundled_reference_is_squad_with_its_provenance():
     factors = {k: d.cluster_factor for k, d in ref.audits["quick"].ablations.items()}
     assert all(f is not None and f >= 1.0 for f in factors.values()) and max(factors, key=factors.get) == "e4"
     # the default profile's factors are measured on its own audits (48 dev articles); its structure term is
-    # the quick profile's, marked as borrowed (a counterpart audit with it takes 45 min)
+    # the quick profile's, marked as borrowed (each counterpart audit with it would train for 36-38 min)
     parallel = ref.audits["paper-parallel"]
     assert all(d.cluster_factor is not None and d.cluster_factor >= 1.0 for d in parallel.ablations.values())
     assert len(parallel.provenance["clustering"]["audits"]) == 3
