@@ -6,8 +6,10 @@ audit (seven tests: four categories' drops and three model-free verdict figures,
 :func:`mrclens.metrics.power.family_confidence`), by
 :func:`mrclens.scoring.against_reference.expected_mde` — the formula of the audit's own comparison
 (:func:`~mrclens.scoring.against_reference.category_comparison`), with the audited run's error taken as one
-reference run's within-run error (the training seed's share counted once, as ``run_sd``). Points of
-relative drop (percent of the baseline F1)::
+reference run's within-run error (the training seed's share counted once, as ``run_sd``), with the structure
+term of data of the reference's context length (the audit of a run of the reference is such data); where the
+reference measured a term for data of another length, its MDE is printed below. Points of relative drop
+(percent of the baseline F1)::
 
     .venv/bin/python benchmarks/drop_mde.py --reference OLD.json --reference mrclens/data/reference-squad-v1.1.json \\
         --profiles quick,paper-parallel
@@ -18,12 +20,13 @@ from __future__ import annotations
 import argparse
 
 
-def category_mdes(audit, family: int = 7) -> dict[str, float]:
-    """``{category: MDE}`` for an audit like one run of the reference ``audit`` (module docstring)."""
+def category_mdes(audit, family: int = 7, other_shape: bool = False) -> dict[str, float]:
+    """``{category: MDE}`` for an audit like one run of the reference ``audit`` (module docstring); with
+    ``other_shape``, the same audit read with the structure term of data of another context length."""
     from mrclens.categories import CATEGORIES
     from mrclens.scoring.against_reference import expected_mde
 
-    got = {name: expected_mde(audit, name, family) for name in CATEGORIES}
+    got = {name: expected_mde(audit, name, family, other_shape=other_shape) for name in CATEGORIES}
     return {name: mde for name, mde in got.items() if mde is not None}
 
 
@@ -44,6 +47,13 @@ def main(argv: list[str] | None = None) -> int:
             cells = [f"{c[cat]:.1f}" if cat in c else "–" for c in columns]
             terms = [f"τ {r.audits[profile].structure_term(cat):.1f}" if profile in r.audits else "" for r in refs]
             print(f"  {cat:<11} " + " | ".join(f"{x} ({t})" for x, t in zip(cells, terms)))
+        strat = [r for r in refs if profile in r.audits and r.audits[profile].structure_sd_other_shape]
+        if strat:  # the stratum of data of another context length (ReferenceAudit.for_shape)
+            print(f"  with the structure term of data of another context length (" + " | ".join(
+                a for a, r in zip(args.reference, refs) if r in strat) + "):")
+            for cat, mde in category_mdes(strat[-1].audits[profile], other_shape=True).items():
+                term = strat[-1].audits[profile].for_shape(True).structure_term(cat)
+                print(f"  {cat:<11} {mde:.1f} (τ {term:.1f})")
     return 0
 
 

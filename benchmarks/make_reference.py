@@ -36,7 +36,10 @@ structure moves: audits of clean counterparts of another shape (``mrclens selfte
 ``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
 their spread around the reference (:func:`mrclens.scoring.against_reference.structure_spread`) is
 stored as ``structure_sd`` in that profile's audit, and — marked as measured with that profile — in
-every other profile's audit of the file that has none of its own::
+every other profile's audit of the file that has none of its own. Where the counterparts' context lengths are
+known (``context_shape`` in their ``results.json``, or measured again on their recorded input files), the
+terms are measured in two strata: counterparts of the reference's context length give ``structure_sd``, those
+of another length ``structure_sd_other_shape`` (:meth:`mrclens.artifacts.reference.ReferenceAudit.for_shape`)::
 
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \
         --structure SELFTEST_OUT/short/audit --structure SELFTEST_OUT/position/clean-audit ...
@@ -280,21 +283,65 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
     if other_rule:
         parser.error(f"--structure: {', '.join(other_rule)} perturbed with another truncation rule than the {profile} "
                      f"reference audit's ({rule})")
-    audit, details = structure_spread(results, reference.audits[profile])
-    details.update(sources=[str(d) for d in dirs], command=command, commit=_commit(), date=utc_now())
+    shapes = counterpart_shapes(results, dirs, reference)
+    unknown = [d for d, s in zip(dirs, shapes) if s is None]
+    if unknown and len(unknown) < len(dirs):
+        parser.error(f"--structure: the context length of {', '.join(unknown)} is not known (no context_shape in its "
+                     "results.json and no readable input file), so its stratum cannot be told")
+    flags = None if unknown else [s.differs for s in shapes]
+    audit, details = structure_spread(results, reference.audits[profile], other_shape=flags)
+    details.update(sources=[str(d) for d in dirs], command=command, commit=_commit(), date=utc_now(),
+                   shapes=[None if s is None else f"{s.sentences} vs {s.reference_sentences}" for s in shapes])
     reference.audits[profile] = replace(audit, provenance={**audit.provenance, "structure": details})
     for other, a in reference.audits.items():
         own = a.structure_sd and "measured_with_profile" not in a.provenance.get("structure", {})
         if other == profile or own or a.truncation != rule:  # a profile with counterparts of its own keeps its
             continue  # figures; one whose sets were made by another rule keeps the terms measured with that rule
-        drops = {k: replace(d, structure_sd=audit.ablations[k].structure_sd) if k in audit.ablations else d
-                 for k, d in a.ablations.items()}
+        drops = {k: replace(d, structure_sd=audit.ablations[k].structure_sd,
+                            structure_sd_other_shape=audit.ablations[k].structure_sd_other_shape)
+                 if k in audit.ablations else d for k, d in a.ablations.items()}
         note = {"measured_with_profile": profile, "sources": details["sources"], "command": command}
         reference.audits[other] = replace(a, ablations=drops, structure_sd=dict(audit.structure_sd),
+                                          structure_sd_other_shape=dict(audit.structure_sd_other_shape),
                                           provenance={**a.provenance, "structure": note})
-    print(f"structure ({profile}, {len(results)} counterparts): "
-          + ", ".join(f"{c} {v:.1f}" for c, v in audit.structure_sd.items()) + "; "
-          + ", ".join(f"{k} {d.structure_sd:.1f}" for k, d in audit.ablations.items() if d.structure_sd is not None))
+    strata = [("", audit.structure_sd, "structure_sd")]
+    if flags is not None:
+        like = sum(not f for f in flags)
+        strata = [(f" the reference's context length ({like})", audit.structure_sd, "structure_sd"),
+                  (f" another length ({len(flags) - like})", audit.structure_sd_other_shape, "structure_sd_other_shape")]
+    for label, cats, attr in strata:
+        print(f"structure ({profile}, {len(results)} counterparts{';' if label else ''}{label}): "
+              + ", ".join(f"{c} {v:.1f}" for c, v in cats.items()) + "; "
+              + ", ".join(f"{k} {getattr(d, attr):.1f}" for k, d in audit.ablations.items()
+                          if getattr(d, attr) is not None))
+
+
+def counterpart_shapes(results: list, dirs: list[str], reference) -> list:
+    """Each counterpart's median context length beside the reference's
+    (:class:`mrclens.scoring.model_free.ContextShape`): from its ``results.json`` (``context_shape``), else
+    measured again on the input files its audit recorded (``train``, ``dev``; the spaCy parse cache makes this
+    seconds for an audited dataset); ``None`` where neither is there."""
+    from pathlib import Path
+
+    from mrclens.formats import load_dataset
+    from mrclens.scoring.model_free import ContextShape, context_shape
+    from mrclens.squad import Dataset
+    from mrclens.stats import compute_stats
+
+    out = []
+    for r, d in zip(results, dirs):
+        if r.context_shape is not None:
+            out.append(ContextShape(r.context_shape["sentences"], r.context_shape["reference_sentences"]))
+            continue
+        files = [i.file for i in r.inputs if i.role in ("train", "dev") and Path(i.file).is_file()]
+        if not files:
+            out.append(None)
+            continue
+        sets = [load_dataset(f) for f in files]
+        stats = compute_stats(Dataset([a for s in sets for a in s.articles], sets[0].version), n_process=1)
+        out.append(context_shape(stats, reference))
+        print(f"{d}: context length measured again from {', '.join(files)}: {out[-1]}")
+    return out
 
 
 if __name__ == "__main__":

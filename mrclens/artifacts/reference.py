@@ -19,8 +19,9 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
                           "source", "reader_f1", ...},
                           "ablations": {id: {"figure", "value", "ci_low", "ci_high", "n",
                                              "f1_drop", "excess_drop", "runs", "run_sd", "structure_sd",
-                                             "cluster_factor"}},
+                                             "structure_sd_other_shape", "cluster_factor"}},
                           "structure_sd" (optional): {category: SD},
+                          "structure_sd_other_shape" (optional): {category: SD},
                           "truncation": "random" | "first",       (absent: "first")
                           "run_ablations" (optional): [{id: {"figure", "value", ...}}, ...]}}}
 
@@ -35,6 +36,11 @@ the baseline F1, with its CI (:func:`mrclens.scoring.against_reference.relative_
 moves when only the data's *structure* moves: clean SQuAD data of other shapes (the structural
 counterparts and clean sides of ``mrclens selftest``) audited with a reader profile
 (:func:`mrclens.scoring.against_reference.structure_spread`, ``benchmarks/make_reference.py --structure``).
+It comes in two strata (issue 41): ``structure_sd`` for data whose contexts are as long as the reference's
+(:attr:`mrclens.scoring.model_free.ContextShape.differs` false: other articles, another layout), measured on
+counterparts of that shape, and ``structure_sd_other_shape`` for data whose median context length differs by
+:data:`mrclens.scoring.model_free.SHAPE_RATIO` or more (or is unknown), measured on counterparts of other lengths
+(:meth:`ReferenceAudit.for_shape`); a file without the second stratum applies ``structure_sd`` to every shape.
 ``run_ablations`` keeps each training run's own figures, in the order of ``provenance["runs"]``, so that a
 run can be added later without re-running the others (``benchmarks/make_reference.py --add-runs``).
 
@@ -101,7 +107,10 @@ class ReferenceDrop:
         structure_sd: the standard deviation of the figure between clean datasets that differ from the
             reference only in structure (context length, sentences, questions per paragraph), beyond
             their CIs and ``run_sd``, in percentage points of relative drop (``None``: not measured);
-            a comparison adds it too (:func:`mrclens.scoring.against_reference.structure_spread`).
+            a comparison adds it too (:func:`mrclens.scoring.against_reference.structure_spread`). For data
+            whose contexts are as long as the reference's (module docstring).
+        structure_sd_other_shape: the same for data whose context length differs from the reference's
+            (``None``: not measured separately; :meth:`ReferenceAudit.for_shape`).
         cluster_factor: how much wider an audit's per-question bootstrap error of this figure is when its
             questions are resampled by article (≥ 1; ``None``: not measured, read as 1), pooled over many
             audits (``benchmarks/drop_clustering.py``); a comparison multiplies the audited side's error by it.
@@ -118,6 +127,7 @@ class ReferenceDrop:
     run_sd: float | None = None
     structure_sd: float | None = None
     cluster_factor: float | None = None
+    structure_sd_other_shape: float | None = None
 
 
 @dataclass
@@ -126,7 +136,9 @@ class ReferenceAudit:
 
     ``structure_sd``: bias category → the standard deviation of the category's mean difference between
     clean datasets of other structures (percentage points of relative drop; empty: not measured), added to
-    the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`).
+    the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`),
+    for data whose contexts are as long as the reference's; ``structure_sd_other_shape`` the same for data of
+    another context length (empty: not measured separately; :meth:`for_shape` picks the stratum).
 
     ``truncation``: the rule its truncated set was made with (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`);
     an audit read against this profile perturbs with the same rule, so e1, e2 and e6–e10 are measured
@@ -139,6 +151,7 @@ class ReferenceAudit:
     ablations: dict[str, ReferenceDrop] = field(default_factory=dict)
     structure_sd: dict[str, float] = field(default_factory=dict)
     truncation: str = "first"
+    structure_sd_other_shape: dict[str, float] = field(default_factory=dict)
     #: each combined run's own figures (:func:`mrclens.scoring.against_reference.combine_reference_audits`),
     #: in the order of ``provenance["runs"]``; empty for one run or a file written before they were kept.
     run_ablations: list[dict[str, ReferenceDrop]] = field(default_factory=list)
@@ -161,6 +174,26 @@ class ReferenceAudit:
                              "give all its audit folders again")
         return [ReferenceAudit(self.profile, prov.get("reader_f1"), dict(prov), dict(drops), truncation=self.truncation)
                 for prov, drops in zip(runs, self.run_ablations)]
+
+    def for_shape(self, differs: bool) -> "ReferenceAudit":
+        """This audit with the structure terms of data of the reference's context length (``differs`` false:
+        itself) or of another length (``differs`` true: :attr:`structure_sd_other_shape` and each ablation's
+        ``structure_sd_other_shape`` in place of ``structure_sd``; itself when that stratum was not measured).
+
+        >>> a = ReferenceAudit("quick", 40.0, structure_sd={"Similarity": 4.0}, structure_sd_other_shape={"Similarity": 9.0},
+        ...     ablations={"e1": ReferenceDrop("relative_excess_drop", 40.0, 35.0, 45.0, 300, structure_sd=5.0,
+        ...                                    structure_sd_other_shape=11.0)})
+        >>> other = a.for_shape(True)
+        >>> other.structure_term("Similarity"), other.ablations["e1"].structure_sd, a.for_shape(False) is a
+        (9.0, 11.0, True)
+        """
+        from dataclasses import replace
+
+        if not differs or not self.structure_sd_other_shape:
+            return self
+        drops = {k: replace(d, structure_sd=d.structure_sd_other_shape) if d.structure_sd_other_shape is not None else d
+                 for k, d in self.ablations.items()}
+        return replace(self, ablations=drops, structure_sd=dict(self.structure_sd_other_shape))
 
     def structure_term(self, category: str) -> float:
         """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;
@@ -186,6 +219,8 @@ class Reference:
                 "audits": {p: {"profile": a.profile, "baseline_f1": a.baseline_f1, "provenance": dict(a.provenance),
                                "ablations": {i: dict(vars(d)) for i, d in a.ablations.items()},
                                **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {}),
+                               **({"structure_sd_other_shape": dict(a.structure_sd_other_shape)}
+                                  if a.structure_sd_other_shape else {}),
                                "truncation": a.truncation,
                                **({"run_ablations": [{i: dict(vars(d)) for i, d in run.items()}
                                                      for run in a.run_ablations]} if a.run_ablations else {})}
@@ -221,7 +256,10 @@ class Reference:
                                              provenance=dict(f(a, "provenance", dict, path, where, {})), ablations=drops,
                                              structure_sd=_sds(f(a, "structure_sd", dict, path, where, {}), path, where),
                                              truncation=_rule(f(a, "truncation", str, path, where, "first"), path, where),
-                                             run_ablations=per_run)
+                                             run_ablations=per_run,
+                                             structure_sd_other_shape=_sds(f(a, "structure_sd_other_shape", dict, path,
+                                                                             where, {}), path, where,
+                                                                           "structure_sd_other_shape"))
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
 
@@ -240,6 +278,7 @@ def _drops(obj: dict, path: str | os.PathLike, where: str) -> dict[str, Referenc
                                    runs=f(d, "runs", int, path, w, 1),
                                    run_sd=f(d, "run_sd", _NUM + (int,), path, w, None),
                                    structure_sd=f(d, "structure_sd", _NUM + (int,), path, w, None),
+                                   structure_sd_other_shape=f(d, "structure_sd_other_shape", _NUM + (int,), path, w, None),
                                    cluster_factor=_factor(f(d, "cluster_factor", _NUM + (int,), path, w, None), path, w))
     return drops
 
@@ -295,8 +334,9 @@ def _rule(rule: str, path: str | os.PathLike, where: str) -> str:
     return rule
 
 
-def _sds(obj: dict, path: str | os.PathLike, where: str) -> dict[str, float]:
-    """An audit's ``structure_sd`` (``{category: SD}``), checked: finite numbers ≥ 0.
+def _sds(obj: dict, path: str | os.PathLike, where: str, name: str = "structure_sd") -> dict[str, float]:
+    """An audit's ``structure_sd`` or ``structure_sd_other_shape`` (``name``; ``{category: SD}``), checked:
+    finite numbers ≥ 0.
 
     Raises:
         ArtifactError: a value is not a finite number ≥ 0 (the message names file and category).
@@ -308,7 +348,7 @@ def _sds(obj: dict, path: str | os.PathLike, where: str) -> dict[str, float]:
     out = {}
     for key, v in obj.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-            raise ArtifactError(f"{path}: {where}structure_sd of {key!r} must be a finite number >= 0, got {v!r}")
+            raise ArtifactError(f"{path}: {where}{name} of {key!r} must be a finite number >= 0, got {v!r}")
         out[str(key)] = float(v)
     return out
 

@@ -44,7 +44,9 @@ Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"catego
 "difference_ci_high", "comparison", "articles", "role", "chance", "reference_standardised", "margin"}]`` — the :mod:`mrclens.stats` figures that bear on each
 bias category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`; ``articles``: the
 number of articles the cluster-robust standard error was computed over, ``null`` without one; ``role``,
-``chance``, ``reference_standardised``, ``margin``: issue 32, :class:`ModelFreeFigure`).
+``chance``, ``reference_standardised``, ``margin``: issue 32, :class:`ModelFreeFigure`), and ``"context_shape":
+{"sentences", "reference_sentences"}`` — the data's median sentence units per context beside the reference's
+(issue 41; :attr:`Results.context_shape`).
 
 Drops against a reference audit (issue 17; optional, absent when the reference has no audit with
 the reader's profile; :mod:`mrclens.scoring.against_reference`): each compared ablation has
@@ -471,6 +473,11 @@ class Results:
     #: every ``exact_match``/``f1`` figure, drop and CI is an **accuracy** figure, see :attr:`metric`);
     #: written only when not the default (:data:`mrclens.tasks.DEFAULT_TASK`).
     task: str = DEFAULT_TASK
+    #: the audited data's median context length beside the reference's, in sentence units
+    #: (``{"sentences", "reference_sentences"}``: stratum labels, :class:`mrclens.scoring.model_free.ContextShape`);
+    #: it picks the stratum of the structure term the drops were read with (issue 41). ``None``: not measured
+    #: (no reference, no strata, or a file written before it was kept).
+    context_shape: dict[str, str] | None = None
 
     @property
     def metric(self) -> str:
@@ -526,6 +533,8 @@ class Results:
         if self.model_free:
             out["model_free"] = [asdict(m) for m in self.model_free]
         out.update(task_field(self.task))
+        if self.context_shape is not None:
+            out["context_shape"] = dict(self.context_shape)
         return out
 
     @classmethod
@@ -575,7 +584,20 @@ class Results:
             variance_method=f(obj, "variance_method", _STR, path, "", None),
             model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
             task=read_task_name(f(obj, "task", str, path, "", DEFAULT_TASK), str(path)),
+            context_shape=_context_shape(f(obj, "context_shape", (dict, type(None)), path, "", None), path),
         )
+
+
+def _context_shape(obj: dict | None, path: Any) -> dict[str, str] | None:
+    """``context_shape`` (schema in the module docstring), checked: two stratum labels.
+
+    Raises:
+        ArtifactError: a key is missing or not a string (the message names the file).
+    """
+    if obj is None:
+        return None
+    f = _files.field
+    return {k: f(obj, k, str, path, "context_shape: ") for k in ("sentences", "reference_sentences")}
 
 
 def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:

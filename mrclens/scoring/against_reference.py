@@ -255,12 +255,15 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
                           minimum_detectable_effect(se, level))
 
 
-def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE) -> float | None:
+def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
+                 other_shape: bool = False) -> float | None:
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
     family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
-    questions, one training seed. Percentage points of relative drop; ``None`` when ``audit`` has none of
-    the category's ablations (also for a category it does not know: nothing is raised). How the profile's power is measured before and after a change to the
-    reference (issue 41, ``benchmarks/drop_mde.py``).
+    questions, one training seed; with the structure term of data of the reference's context length, or of
+    another length with ``other_shape`` (:meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`).
+    Percentage points of relative drop; ``None`` when ``audit`` has none of the category's ablations (also for
+    a category it does not know: nothing is raised). How the profile's power is measured before and after a
+    change to the reference (issue 41, ``benchmarks/drop_mde.py``).
 
     The audited run's own error per ablation is one reference run's **within-run** error,
     ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`combine_reference_audits`
@@ -273,6 +276,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
         4.04
     """
     z = z_value(confidence)
+    audit = audit.for_shape(other_shape)
     ses = []
     for aid in get_category(category).ablations:
         d = audit.ablations.get(aid)
@@ -399,6 +403,9 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     audit = reference.audits.get(profile) if reference is not None and profile else None
     if reference is None:
         return list(ablations), list(categories)
+    other_shape = shape is None or shape.differs
+    if audit is not None:  # the structure terms of the data's context length (ReferenceAudit.for_shape)
+        audit = audit.for_shape(other_shape)
     family = verdict_family(categories, ablations, audit, model_free)
     level = family_confidence(confidence, family)
     for f in model_free:
@@ -435,14 +442,16 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
             continue
         ids = ", ".join(a.id for a in members if a.reference_bias is not None)
         cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
-                                   audit.structure_term(c.category), shape))
+                                   audit.structure_term(c.category), shape,
+                                   other_shape and bool(audit.structure_sd_other_shape)))
     return compared, cats
 
 
 def _read_category(c: CategoryResult, name: str, got: DropComparison | None, data: str | None,
                    model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
-                   tau: float = 0.0, shape: ContextShape | None = None) -> CategoryResult:
-    """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences."""
+                   tau: float = 0.0, shape: ContextShape | None = None, other_shape: bool = False) -> CategoryResult:
+    """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences
+    (``other_shape``: ``tau`` is the term measured on data of another context length than the reference's)."""
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
     text = ""
     drops = None
@@ -452,8 +461,10 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             text = f" Against {name}: the drops are not compared, {reader} is too weak."
         else:
             drops = got.bias
-            spread = (f"; the interval includes how much the drops move with the data's structure alone, SD "
-                      f"{tau:.1f}" if tau else "")
+            stratum = (" of another context length" if shape is not None else " of any context length (this data's was "
+                       "not measured)") if other_shape else ""
+            spread = (f"; the interval includes how much the drops move with the structure alone of clean data"
+                      f"{stratum}, SD {tau:.1f}" if tau else "")
             reads = (f"read {_BIAS_WORDS[drops]} {name} for this bias" if drops in _BIAS_WORDS else
                      f"cannot tell: the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'")
             text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
@@ -579,7 +590,8 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
 
 
 def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, confidence: float = CONFIDENCE,
-                     upper_level: float | None = None) -> tuple[ReferenceAudit, dict[str, Any]]:
+                     upper_level: float | None = None, other_shape: Sequence[bool] | None = None
+                     ) -> tuple[ReferenceAudit, dict[str, Any]]:
     """``audit`` with its structure terms measured on audits of clean structural counterparts.
 
     A counterpart is a dataset that differs from the reference only in structure (contexts cut
@@ -597,19 +609,32 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
     falls to the ``1 − upper_level`` quantile of χ² with ``k`` degrees of freedom (``k`` counterparts,
     the mean fixed at 0), at one-sided level ``upper_level``; 0 when even ``Q(0)`` is below it.
 
+    **Two strata by context length** (issue 41: a verdict tells a difference that the shape explains apart
+    from one beyond it). With ``other_shape`` (one flag per counterpart: its median context length differs
+    from the reference's, :attr:`mrclens.scoring.model_free.ContextShape.differs`), the terms are estimated
+    separately — a subgroup analysis with its own between-study variance per subgroup (Borenstein et al.,
+    *Introduction to Meta-Analysis*, 2009, ch. 19) — on the counterparts of the reference's length
+    (``structure_sd``: other articles, another layout) and on those of another length
+    (``structure_sd_other_shape``), so that data shaped like the reference is not given the spread of
+    3-sentence windows, nor data of 3-sentence windows the spread of SQuAD's own articles alone. A stratum
+    without counterparts takes the estimate from all of them. Without ``other_shape``, one term from all.
+
     Args:
         counterparts: the counterparts' audit results (any reference they were read against is ignored).
         audit: the reference audit of the same reader profile.
         upper_level: the one-sided level of the upper bound used where the estimate is 0
             (:data:`STRUCTURE_UPPER_LEVEL`).
+        other_shape: per counterpart, whether its context length differs from the reference's (``None``:
+            one stratum).
 
     Returns:
-        ``(copy of audit with ReferenceDrop.structure_sd and ReferenceAudit.structure_sd set,
-        details)``; ``details`` holds, per ablation and per category, the counterparts' differences,
-        standard errors and the estimate (for the reference's provenance).
+        ``(copy of audit with ReferenceDrop.structure_sd and ReferenceAudit.structure_sd set — and their
+        ``_other_shape`` twins with ``other_shape`` —, details)``; ``details`` holds, per stratum, ablation
+        and category, the counterparts' differences, standard errors and the estimate (for the reference's
+        provenance).
 
     Raises:
-        ValueError: no counterparts.
+        ValueError: no counterparts, or ``other_shape`` of another length than ``counterparts``.
 
     Examples:
         >>> from mrclens.artifacts.results import Results
@@ -621,8 +646,34 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
     """
     if not counterparts:
         raise ValueError("structure_spread needs at least one counterpart audit")
-    base = replace(audit, ablations={k: replace(d, structure_sd=None) for k, d in audit.ablations.items()},
-                   structure_sd={})
+    if other_shape is not None and len(other_shape) != len(counterparts):
+        raise ValueError(f"structure_spread: {len(other_shape)} shape flags for {len(counterparts)} counterparts")
+    base = replace(audit, ablations={k: replace(d, structure_sd=None, structure_sd_other_shape=None)
+                                     for k, d in audit.ablations.items()},
+                   structure_sd={}, structure_sd_other_shape={})
+    level = STRUCTURE_UPPER_LEVEL if upper_level is None else upper_level
+    if other_shape is None:
+        ablations, categories, details = _spread(counterparts, base, confidence, level)
+        return replace(base, ablations={k: replace(d, structure_sd=ablations.get(k)) for k, d in base.ablations.items()},
+                       structure_sd=categories), details
+    strata = {}
+    for name, flag in (("like", False), ("other", True)):
+        members = [c for c, o in zip(counterparts, other_shape) if bool(o) == flag]
+        strata[name] = _spread(members or counterparts, base, confidence, level)
+        strata[name][2]["pooled"] = not members
+    (like_a, like_c, like_d), (other_a, other_c, other_d) = strata["like"], strata["other"]
+    ablations = {k: replace(d, structure_sd=like_a.get(k), structure_sd_other_shape=other_a.get(k))
+                 for k, d in base.ablations.items()}
+    details = {"method": like_d["method"], "counterparts": len(counterparts),
+               "strata": "the reference's context length (structure_sd) and another (structure_sd_other_shape): "
+                         f"ContextShape.differs, a median {SHAPE_RATIO:g}x longer or shorter",
+               "like_shape": like_d, "other_shape": other_d}
+    return replace(base, ablations=ablations, structure_sd=like_c, structure_sd_other_shape=other_c), details
+
+
+def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: float, level: float
+            ) -> tuple[dict[str, float], dict[str, float], dict[str, Any]]:
+    """``(term per ablation, term per category, details)`` from one set of counterparts (:func:`structure_spread`)."""
     per_ablation: dict[str, list[tuple[float, float]]] = {}
     per_category: dict[str, list[tuple[float, float]]] = {}
     for results in counterparts:
@@ -640,23 +691,20 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
                 se = math.sqrt(sum(s * s for _, _, s in members)) / len(members)
                 per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
 
-    level = STRUCTURE_UPPER_LEVEL if upper_level is None else upper_level
-
     def tau(pairs: list[tuple[float, float]]) -> float:
         estimate = math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0))
         return _r(estimate if estimate > 0 else heterogeneity_upper_bound(pairs, level))
 
-    ablations = {k: replace(d, structure_sd=tau(per_ablation[k])) if k in per_ablation else d
-                 for k, d in base.ablations.items()}
+    ablations = {k: tau(v) for k, v in per_ablation.items()}
     categories = {c: tau(pairs) for c, pairs in per_category.items()}
     details = {"method": "DerSimonian-Laird method of moments around 0: max(mean(d^2 - se^2), 0); where 0, the "
                          f"Q-profile upper bound at one-sided {100 * level:g} % (Viechtbauer 2007)",
                "counterparts": len(counterparts),
-               "ablations": {k: {"structure_sd": tau(v), "differences": [_r(d) for d, _ in v], "se": [_r(s) for _, s in v]}
-                             for k, v in per_ablation.items()},
+               "ablations": {k: {"structure_sd": ablations[k], "differences": [_r(d) for d, _ in v],
+                                 "se": [_r(s) for _, s in v]} for k, v in per_ablation.items()},
                "categories": {c: {"structure_sd": categories[c], "differences": [_r(d) for d, _ in v],
                                   "se": [_r(s) for _, s in v]} for c, v in per_category.items()}}
-    return replace(base, ablations=ablations, structure_sd=categories), details
+    return ablations, categories, details
 
 
 def heterogeneity_upper_bound(pairs: Sequence[tuple[float, float]], level: float) -> float:

@@ -338,6 +338,8 @@ def evaluate_perturbed(
         model_free=list(model_free),
         task=manifest.task,
         sections=plugin_sections(datasets.get("original")),
+        context_shape=None if shape is None else {"sentences": shape.sentences,
+                                                  "reference_sentences": shape.reference_sentences},
     )
     name_metric(results)
     if results.model.kind not in ("baseline", "external"):

@@ -70,7 +70,9 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
         results: the model's results on the reference sets (:func:`~mrclens.scoring.evaluate.evaluate_perturbed`).
         name: the reference's name in the readings (:func:`reference_name`).
         structure: a reference audit whose structure terms (percentage points of relative drop, per ablation
-            and per category) and clustering factors are copied in; ``None``: none (the intervals cover the
+            and per category, both strata of context length: ``evaluate`` reads no context lengths, so the term
+            of another length applies, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`) and
+            clustering factors are copied in; ``None``: none (the intervals cover the
             questions only).
         provenance: recorded in the audit's ``provenance`` (e.g. the reference sets' source and sha256).
 
@@ -83,7 +85,9 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
     audit = reference_audit_from_results(results, OWN_PROFILE, prov)
     if structure is not None:
         audit = replace(audit, structure_sd=dict(structure.structure_sd),
+                        structure_sd_other_shape=dict(structure.structure_sd_other_shape),
                         ablations={k: replace(d, structure_sd=structure.ablations[k].structure_sd,
+                                              structure_sd_other_shape=structure.ablations[k].structure_sd_other_shape,
                                               cluster_factor=structure.ablations[k].cluster_factor)
                                    if k in structure.ablations else d for k, d in audit.ablations.items()})
         audit.provenance["structure_sd_borrowed_from"] = f"{structure.profile} audit of the shipped reference"

@@ -105,6 +105,19 @@ def test_malformed_results_name_the_file_and_field(results, tmp_path, edit, mess
     assert str(tmp_path / "results.json") in str(err.value)
 
 
+def test_the_context_shape_round_trips_and_a_bad_one_is_refused(results, tmp_path):
+    """Issue 41: the data's context length beside the reference's (it picks the structure term's stratum)."""
+    shaped = replace(results, context_shape={"sentences": "2", "reference_sentences": "5"})
+    write_results(shaped, tmp_path / "a")
+    assert read_results(tmp_path / "a").context_shape == {"sentences": "2", "reference_sentences": "5"}
+    assert "context_shape" not in results.to_json()
+    obj = shaped.to_json()
+    obj["context_shape"] = {"sentences": 2}
+    (tmp_path / "results.json").write_text(json.dumps(obj))
+    with pytest.raises(ArtifactError, match="context_shape: field 'sentences'"):
+        read_results(tmp_path)
+
+
 def test_missing_and_broken_files(tmp_path):
     with pytest.raises(ArtifactError, match="results.json: not found"):
         read_results(tmp_path)

@@ -59,7 +59,7 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     from mrclens.formats import load_dataset
     from mrclens.io_utils import atomic_write_json
     from mrclens.scoring.against_reference import read_any_reference
-    from mrclens.scoring.model_free import cluster_standard_errors, model_free_figures
+    from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.squad import Dataset
     from mrclens.stats import compute_stats, compute_stats_per_article
 
@@ -74,8 +74,10 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
         squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
         atomic_write_json(root / "predictions" / f"{name}.json", overlap_sentence_reader(squad))
     reference, _ = read_any_reference(None)
-    figures = model_free_figures(compute_stats(small, cache_dir=cache, progress=False), reference,
+    stats = compute_stats(small, cache_dir=cache, progress=False)
+    figures = model_free_figures(stats, reference,
                                  clusters=cluster_standard_errors(compute_stats_per_article(small, cache)))
     score_and_publish(root / "perturbed", root / "predictions", root, model_name="overlap-sentence reader (simulated)", seed=0,
-                      n_resamples=200, progress=False, model_free=figures, reference=reference, profile="quick")
+                      n_resamples=200, progress=False, model_free=figures, reference=reference, profile="quick",
+                      shape=context_shape(stats, reference))
     return root

@@ -49,6 +49,8 @@ def test_the_shape_of_real_data_beside_squad(shapes):
 
 def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(compared_audit):
     typed = read_results(compared_audit)
+    # the audit records the shape it was read with: it picks the structure term's stratum (ReferenceAudit.for_shape)
+    assert typed.context_shape is not None and typed.context_shape["reference_sentences"] == "5"
     reference, _ = read_any_reference(None)
     plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
                      reference_difference_ci_low=None, reference_difference_ci_high=None, reference_why=None)

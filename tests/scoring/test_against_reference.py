@@ -306,7 +306,7 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}), "quick")
     _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
     assert plain[0].reference_bias == "less" and wide[0].reference_bias == "inconclusive"
-    assert "structure alone, SD" in wide[0].reading and "structure alone" not in plain[0].reading
+    assert "structure alone of clean data, SD" in wide[0].reading and "structure alone" not in plain[0].reading
     width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
     # the category's interval adds the category term once (the member's own term is replaced, not added twice)
     se_base = se[0]
@@ -318,6 +318,58 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     assert structure_spread([_counterpart(4.0)] * 3, ref)[0].structure_sd["Position"] == 0.0
     with pytest.raises(ValueError):
         structure_spread([], ref)
+
+
+def test_the_structure_term_comes_in_two_strata_by_context_length_and_the_data_gets_its_own():
+    """Issue 41: counterparts of the reference's context length (other articles, another layout) and of another
+    length give separate terms; a comparison uses the term of the data's own length (ContextShape.differs), and
+    the term of another length where the data's length is not known."""
+    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.model_free import ContextShape
+
+    ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
+    like = [_counterpart(x) for x in (3.6, 4.4, 3.2, 4.8)]     # differences -1, +1, -2, +2: within their errors
+    other = [_counterpart(x) for x in (0.4, 7.6, 1.2)]          # -9, +9, -7: 3-sentence windows, joined paragraphs
+    audit, details = structure_spread(like + other, ref, other_shape=[False] * 4 + [True] * 3)
+    alone_like = structure_spread(like, ref)[0].structure_sd["Position"]
+    alone_other = structure_spread(other, ref)[0].structure_sd["Position"]
+    assert audit.structure_sd["Position"] == alone_like and audit.structure_sd_other_shape["Position"] == alone_other
+    assert audit.ablations["e9"].structure_sd == alone_like
+    assert audit.ablations["e9"].structure_sd_other_shape == alone_other
+    pooled = structure_spread(like + other, ref)[0].structure_sd["Position"]
+    assert alone_like < pooled < alone_other
+    assert details["like_shape"]["counterparts"] == 4 and details["other_shape"]["counterparts"] == 3
+    # the stratum a comparison takes: the data's context length decides
+    cat = CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0, reading="Position: x.")
+    reference = Reference("R", {}, {}, {"quick": audit})
+    width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
+    data = _counterpart(4.0).ablations
+    _, same = compare_with_reference(data, [cat], reference, "quick", shape=ContextShape("4", "5"))
+    _, short = compare_with_reference(data, [cat], reference, "quick", shape=ContextShape("2", "5"))
+    _, unknown = compare_with_reference(data, [cat], reference, "quick")
+    assert width(same[0]) < width(short[0]) == width(unknown[0])
+    assert f"SD {alone_like:.1f}" in same[0].reading and "another context length" not in same[0].reading
+    assert f"of another context length, SD {alone_other:.1f}" in short[0].reading
+    assert "any context length (this data's was not measured)" in unknown[0].reading
+    # the MDE of an audit like a run of the reference, and of one of another length
+    assert expected_mde(audit, "Position", 7) < expected_mde(audit, "Position", 7, other_shape=True)
+    # a stratum without counterparts takes the term from all; the flags must match the counterparts
+    only_like = structure_spread(like, ref, other_shape=[False] * 4)
+    assert only_like[0].structure_sd_other_shape["Position"] == alone_like and only_like[1]["other_shape"]["pooled"]
+    with pytest.raises(ValueError, match="3 shape flags for 4 counterparts"):
+        structure_spread(like, ref, other_shape=[False] * 3)
+    # a file with both strata round-trips, and a bad value of the second is refused by name
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_reference(reference, Path(tmp) / "ref.json")
+        assert read_reference(path).audits["quick"] == audit
+        raw = json.loads(path.read_text())
+        raw["audits"]["quick"]["structure_sd_other_shape"]["Position"] = float("nan")
+        (Path(tmp) / "bad.json").write_text(json.dumps(raw))
+        with pytest.raises(ArtifactError, match=r"bad\.json.*structure_sd_other_shape of 'Position'"):
+            read_reference(Path(tmp) / "bad.json")
 
 
 def test_a_zero_structure_estimate_becomes_its_upper_confidence_bound():
@@ -404,6 +456,41 @@ def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_
     assert ref.audits["paper"].ablations["e9"].structure_sd == ref.audits["quick"].ablations["e9"].structure_sd
     assert ref.audits["paper"].provenance["structure"]["measured_with_profile"] == "quick"
     assert "structure (quick, 3 counterparts): Position" in capsys.readouterr().out
+
+
+def test_make_reference_measures_the_strata_from_the_counterparts_context_lengths(tmp_path, capsys):
+    """Issue 41: counterparts whose results.json records their context length are split into the reference's
+    length and another; a profile that borrows the terms gets both strata; a mix of known and unknown lengths
+    is refused, naming the folder."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_reference.py"
+    spec = importlib.util.spec_from_file_location("make_reference", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    quick = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
+    paper = ReferenceAudit("paper", 72.0, {}, {"e9": ReferenceDrop("relative_excess_drop", 1.0, 0.5, 1.5, 2000)})
+    out = write_reference(Reference("R", {}, {}, {"quick": quick, "paper": paper}), tmp_path / "ref.json")
+    dirs = []
+    for i, (excess, sentences) in enumerate(((3.6, "4"), (4.4, "5"), (0.4, "3"), (7.6, "9"))):
+        write_results(replace(_counterpart(excess), context_shape={"sentences": sentences, "reference_sentences": "5"}),
+                      tmp_path / f"cp{i}")
+        dirs += ["--structure", str(tmp_path / f"cp{i}")]
+    assert module.main(["--out", str(out)] + dirs) == 0
+    ref = read_reference(out)
+    q = ref.audits["quick"]
+    assert q.structure_sd["Position"] < q.structure_sd_other_shape["Position"]
+    assert q.provenance["structure"]["like_shape"]["counterparts"] == 2
+    assert q.provenance["structure"]["shapes"] == ["4 vs 5", "5 vs 5", "3 vs 5", "9 vs 5"]
+    assert ref.audits["paper"].structure_sd_other_shape == q.structure_sd_other_shape
+    assert ref.audits["paper"].ablations["e9"].structure_sd_other_shape == q.ablations["e9"].structure_sd_other_shape
+    printed = capsys.readouterr().out
+    assert "the reference's context length (2)" in printed and "another length (2)" in printed
+    write_results(_counterpart(4.0), tmp_path / "bare")   # no context_shape, no input file to measure it on
+    with pytest.raises(SystemExit):
+        module.main(["--out", str(out), *dirs, "--structure", str(tmp_path / "bare")])
+    assert "the context length of " + str(tmp_path / "bare") + " is not known" in capsys.readouterr().err
 
 
 def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_has(tmp_path, capsys):
