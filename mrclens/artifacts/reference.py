@@ -39,8 +39,9 @@ counterparts and clean sides of ``mrclens selftest``) audited with a reader prof
 It comes in two strata (issue 41): ``structure_sd`` for data whose contexts are as long as the reference's
 (:attr:`mrclens.scoring.model_free.ContextShape.differs` false: other articles, another layout), measured on
 counterparts of that shape, and ``structure_sd_other_shape`` for data whose median context length differs by
-:data:`mrclens.scoring.model_free.SHAPE_RATIO` or more (or is unknown), measured on counterparts of other lengths
-(:meth:`ReferenceAudit.for_shape`); a file without the second stratum applies ``structure_sd`` to every shape.
+:data:`mrclens.scoring.model_free.SHAPE_RATIO` or more, measured on counterparts of other lengths; data whose
+length is unknown takes the larger of the two (:meth:`ReferenceAudit.for_shape`). A file without the second
+stratum applies ``structure_sd`` to every shape.
 ``run_ablations`` keeps each training run's own figures, in the order of ``provenance["runs"]``, so that a
 run can be added later without re-running the others (``benchmarks/make_reference.py --add-runs``).
 
@@ -175,25 +176,36 @@ class ReferenceAudit:
         return [ReferenceAudit(self.profile, prov.get("reader_f1"), dict(prov), dict(drops), truncation=self.truncation)
                 for prov, drops in zip(runs, self.run_ablations)]
 
-    def for_shape(self, differs: bool) -> "ReferenceAudit":
+    def for_shape(self, differs: bool | None) -> "ReferenceAudit":
         """This audit with the structure terms of data of the reference's context length (``differs`` false:
-        itself) or of another length (``differs`` true: :attr:`structure_sd_other_shape` and each ablation's
-        ``structure_sd_other_shape`` in place of ``structure_sd``; itself when that stratum was not measured).
+        itself), of another length (``differs`` true: :attr:`structure_sd_other_shape` and each ablation's
+        ``structure_sd_other_shape`` in place of ``structure_sd``), or of an unknown length (``None``: the larger
+        of the two, per category and per ablation). Itself when the second stratum was not measured.
 
-        >>> a = ReferenceAudit("quick", 40.0, structure_sd={"Similarity": 4.0}, structure_sd_other_shape={"Similarity": 9.0},
+        >>> a = ReferenceAudit("quick", 40.0, structure_sd={"Similarity": 4.0, "Question": 5.0},
+        ...     structure_sd_other_shape={"Similarity": 9.0, "Question": 3.0},
         ...     ablations={"e1": ReferenceDrop("relative_excess_drop", 40.0, 35.0, 45.0, 300, structure_sd=5.0,
         ...                                    structure_sd_other_shape=11.0)})
-        >>> other = a.for_shape(True)
-        >>> other.structure_term("Similarity"), other.ablations["e1"].structure_sd, a.for_shape(False) is a
-        (9.0, 11.0, True)
+        >>> other, unknown = a.for_shape(True), a.for_shape(None)
+        >>> other.structure_term("Question"), other.ablations["e1"].structure_sd, a.for_shape(False) is a
+        (3.0, 11.0, True)
+        >>> unknown.structure_term("Similarity"), unknown.structure_term("Question")
+        (9.0, 5.0)
         """
         from dataclasses import replace
 
-        if not differs or not self.structure_sd_other_shape:
+        if differs is False or not self.structure_sd_other_shape:
             return self
-        drops = {k: replace(d, structure_sd=d.structure_sd_other_shape) if d.structure_sd_other_shape is not None else d
+
+        def pick(like: float | None, other: float | None) -> float | None:
+            if differs or like is None or other is None:
+                return like if other is None else other
+            return max(like, other)
+
+        drops = {k: replace(d, structure_sd=pick(d.structure_sd, d.structure_sd_other_shape))
                  for k, d in self.ablations.items()}
-        return replace(self, ablations=drops, structure_sd=dict(self.structure_sd_other_shape))
+        cats = {c: pick(self.structure_sd.get(c), v) for c, v in self.structure_sd_other_shape.items()}
+        return replace(self, ablations=drops, structure_sd={**self.structure_sd, **cats})
 
     def structure_term(self, category: str) -> float:
         """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;

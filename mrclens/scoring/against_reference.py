@@ -256,7 +256,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
 
 
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
-                 other_shape: bool = False) -> float | None:
+                 other_shape: bool | None = False) -> float | None:
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
     family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed; with the structure term of data of the reference's context length, or of
@@ -397,13 +397,15 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     (:func:`mrclens.scoring.readings.reader_phrase`). ``shape``: the data's context length beside the
     reference's (:func:`mrclens.scoring.model_free.context_shape`); where it differs (:data:`SHAPE_RATIO`), a
     category read "more" or "less" from its drops alone says that the shape may explain it (issue 41:
-    ``reference_shape``; the drops are not standardised by sentence count, the data's figures are). The
+    ``reference_shape``; the drops are not standardised by sentence count, the data's figures are). ``shape``
+    also picks the stratum of the structure term (:meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`:
+    the reference's context length, another, or — ``None`` — the larger of the two). The
     evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
     """
     audit = reference.audits.get(profile) if reference is not None and profile else None
     if reference is None:
         return list(ablations), list(categories)
-    other_shape = shape is None or shape.differs
+    other_shape = None if shape is None else shape.differs
     if audit is not None:  # the structure terms of the data's context length (ReferenceAudit.for_shape)
         audit = audit.for_shape(other_shape)
     family = verdict_family(categories, ablations, audit, model_free)
@@ -443,7 +445,7 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
         ids = ", ".join(a.id for a in members if a.reference_bias is not None)
         cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
                                    audit.structure_term(c.category), shape,
-                                   other_shape and bool(audit.structure_sd_other_shape)))
+                                   other_shape is not False and bool(audit.structure_sd_other_shape)))
     return compared, cats
 
 
@@ -451,7 +453,8 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
                    model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
                    tau: float = 0.0, shape: ContextShape | None = None, other_shape: bool = False) -> CategoryResult:
     """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences
-    (``other_shape``: ``tau`` is the term measured on data of another context length than the reference's)."""
+    (``other_shape``: ``tau`` is the term of data of another context length than the reference's, or of either
+    length, the larger, when ``shape`` is ``None``)."""
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
     text = ""
     drops = None
@@ -461,8 +464,8 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             text = f" Against {name}: the drops are not compared, {reader} is too weak."
         else:
             drops = got.bias
-            stratum = (" of another context length" if shape is not None else " of any context length (this data's was "
-                       "not measured)") if other_shape else ""
+            stratum = (" of another context length" if shape is not None else " of the reference's context length or "
+                       "another, the larger (this data's length was not measured)") if other_shape else ""
             spread = (f"; the interval includes how much the drops move with the structure alone of clean data"
                       f"{stratum}, SD {tau:.1f}" if tau else "")
             reads = (f"read {_BIAS_WORDS[drops]} {name} for this bias" if drops in _BIAS_WORDS else

@@ -350,7 +350,7 @@ def test_the_structure_term_comes_in_two_strata_by_context_length_and_the_data_g
     assert width(same[0]) < width(short[0]) == width(unknown[0])
     assert f"SD {alone_like:.1f}" in same[0].reading and "another context length" not in same[0].reading
     assert f"of another context length, SD {alone_other:.1f}" in short[0].reading
-    assert "any context length (this data's was not measured)" in unknown[0].reading
+    assert "the reference's context length or another, the larger (this data's length was not measured)" in unknown[0].reading
     # the MDE of an audit like a run of the reference, and of one of another length
     assert expected_mde(audit, "Position", 7) < expected_mde(audit, "Position", 7, other_shape=True)
     # a stratum without counterparts takes the term from all; the flags must match the counterparts
