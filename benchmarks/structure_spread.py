@@ -18,7 +18,7 @@ audits and its plantings' ``clean-audit`` folders) and, optionally, planted audi
   "more" in its family).
 
     .venv/bin/python benchmarks/structure_spread.py --counterpart DIR ... [--planted DIR ...] \\
-        [--reference FILE]    # default: the bundled reference, its structure terms ignored
+        [--reference FILE] [--one-stratum]    # default: the bundled reference, its structure terms ignored
 
 The reference's own ``structure_sd`` values are ignored: the terms are recomputed here.
 """
@@ -64,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--counterpart", action="append", default=[], required=True, metavar="AUDIT_DIR")
     parser.add_argument("--planted", action="append", default=[], metavar="AUDIT_DIR")
     parser.add_argument("--reference", default=None, help="reference file (default: the bundled one)")
+    parser.add_argument("--one-stratum", action="store_true",
+                        help="one term from all counterparts, whatever their context length (as before the strata)")
     args = parser.parse_args(argv)
 
     from mrclens.artifacts.reference import read_reference
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                    ablations={k: replace(d, structure_sd=None, structure_sd_other_shape=None)
                               for k, d in reference.audits[profile].ablations.items()})
     shapes = counterpart_shapes(counterparts, [d for _, d in labelled], reference)
-    flags = None if any(s is None for s in shapes) else [s.differs for s in shapes]
+    flags = None if args.one_stratum or any(s is None for s in shapes) else [s.differs for s in shapes]
     with_all, details = structure_spread(counterparts, bare, other_shape=flags)
     print(f"structure term ({profile}, {len(counterparts)} counterparts, percentage points of relative drop):")
     strata = ([("", details)] if flags is None else
