@@ -445,16 +445,15 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
         ids = ", ".join(a.id for a in members if a.reference_bias is not None)
         cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
                                    audit.structure_term(c.category), shape,
-                                   other_shape is not False and bool(audit.structure_sd_other_shape)))
+                                   _stratum(other_shape) if audit.structure_sd_other_shape else ""))
     return compared, cats
 
 
 def _read_category(c: CategoryResult, name: str, got: DropComparison | None, data: str | None,
                    model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
-                   tau: float = 0.0, shape: ContextShape | None = None, other_shape: bool = False) -> CategoryResult:
+                   tau: float = 0.0, shape: ContextShape | None = None, stratum: str = "") -> CategoryResult:
     """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences
-    (``other_shape``: ``tau`` is the term of data of another context length than the reference's, or of either
-    length, the larger, when ``shape`` is ``None``)."""
+    (``stratum``: the words naming the clean data ``tau`` was measured on, :func:`_stratum`; "" without strata)."""
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
     text = ""
     drops = None
@@ -464,8 +463,6 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             text = f" Against {name}: the drops are not compared, {reader} is too weak."
         else:
             drops = got.bias
-            stratum = (" of another context length" if shape is not None else " of the reference's context length or "
-                       "another, the larger (this data's length was not measured)") if other_shape else ""
             spread = (f"; the interval includes how much the drops move with the structure alone of clean data"
                       f"{stratum}, SD {tau:.1f}" if tau else "")
             reads = (f"read {_BIAS_WORDS[drops]} {name} for this bias" if drops in _BIAS_WORDS else
@@ -512,6 +509,13 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
                  f"the data's own figures, standardised by sentence count, read "
                  f"{data if data is not None else 'nothing'} here.")
     return replace(c, reference_bias=bias, reference_basis=basis, reading=(c.reading or "") + text, **fields)
+
+
+def _stratum(other_shape: bool | None) -> str:
+    """The words naming the stratum of the structure term (:meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`)."""
+    if other_shape is None:
+        return " of the reference's context length or another, the larger (this data's length was not measured)"
+    return " of another context length" if other_shape else " as long as the reference's"
 
 
 def _figure_words(f: Any) -> str:
