@@ -34,7 +34,7 @@ figures are kept, ``run_ablations``), so a third training run costs one audit, n
 ``--structure AUDIT_DIR`` (repeatable) measures how much the drops move when only the data's
 structure moves: audits of clean counterparts of another shape (``mrclens selftest``'s ``short``,
 ``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
-their spread around the reference (:func:`mrclens.scoring.against_reference.structure_spread`) is
+their spread around the reference (:func:`mrclens.scoring.structure_term.structure_spread`) is
 stored as ``structure_sd`` in that profile's audit, and — marked as measured with that profile — in
 every other profile's audit of the file that has none of its own. Where the counterparts' context lengths are
 known (``context_shape`` in their ``results.json``, or measured again on their recorded input files), the
@@ -269,7 +269,7 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
     from dataclasses import replace
 
     from mrclens.artifacts.results import read_results, utc_now
-    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.structure_term import structure_spread
 
     results = [read_results(d) for d in dirs]
     profiles = {(r.audit.options if r.audit is not None else {}).get("profile") for r in results}

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     import math
 
     from mrclens.metrics.power import critical_value, read_interval
-    from mrclens.scoring.against_reference import STRUCTURE_UPPER_LEVEL, heterogeneity_upper_bound
+    from mrclens.scoring.structure_term import STRUCTURE_UPPER_LEVEL, heterogeneity_upper_bound
     from mrclens.scoring.model_free import TOP_SPREAD
 
     reference = read_reference()

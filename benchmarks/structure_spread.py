@@ -4,7 +4,7 @@ Reads audits of clean structural counterparts (``mrclens selftest``'s ``short``/
 audits and its plantings' ``clean-audit`` folders) and, optionally, planted audits, and prints:
 
 * the structure term per bias category, estimated from all counterparts
-  (:func:`mrclens.scoring.against_reference.structure_spread`), in two strata where every counterpart's
+  (:func:`mrclens.scoring.structure_term.structure_spread`), in two strata where every counterpart's
   context length is known (the reference's length, another length: ``ContextShape.differs``);
 * every counterpart's category verdicts against the reference **leaving out its shape and its split**
   (issue 41, part 3): with the term estimated only from counterparts of *another* shape *and* another
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from mrclens.artifacts.reference import read_reference
     from mrclens.artifacts.results import read_results
-    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.structure_term import structure_spread
     from make_reference import counterpart_shapes  # this folder's script: the same rule the reference is built by
 
     reference = read_reference(args.reference)

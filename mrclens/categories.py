@@ -139,8 +139,8 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
                  "overlap.longest_shared_ngram"),
         wording=INSERTION_WORDING,
         advice="paraphrase the questions",
-        advice_more="Have annotators paraphrase questions instead of copying passage wording, and add "
-                    "distractor sentences that repeat the question (like e1/e2) to the evaluation set.",
+        advice_more="Have annotators paraphrase rather than copy passage wording; add distractor sentences "
+                    "repeating the question (like e1/e2) to the evaluation set.",
         plantings=("overlap",)),
     BiasCategory(
         name="Question", order=1, colour="#D55E00",

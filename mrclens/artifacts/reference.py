@@ -9,9 +9,9 @@ changes its drops); ``mrclens audit --reference FILE`` reads another one written
 script, and ``--reference AUDIT_DIR`` reads an earlier audit as the reference
 (:func:`mrclens.scoring.against_reference.reference_from_audit`; e.g. the previous release of
 one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 files have no
-``audits``)::
+``audits``, version 2 files no ``structure_sd_other_shape``)::
 
-    {"format_version": 2, "name": "SQuAD v1.1",
+    {"format_version": 3, "name": "SQuAD v1.1",
      "provenance": {"source", "sha256", "command", "commit", "date", "mrclens_version"},
      "figures": {dotted stats path: {"value", "n", "std", "se", "strata" (optional):
                                      {stratum: [n, mean, std]}}},
@@ -35,7 +35,7 @@ the baseline F1, with its CI (:func:`mrclens.scoring.against_reference.relative_
 ``structure_sd`` (per ablation, and per bias category in ``audits[profile]``) is how much the figure
 moves when only the data's *structure* moves: clean SQuAD data of other shapes (the structural
 counterparts and clean sides of ``mrclens selftest``) audited with a reader profile
-(:func:`mrclens.scoring.against_reference.structure_spread`, ``benchmarks/make_reference.py --structure``).
+(:func:`mrclens.scoring.structure_term.structure_spread`, ``benchmarks/make_reference.py --structure``).
 It comes in two strata (issue 41): ``structure_sd`` for data whose contexts are as long as the reference's
 (:attr:`mrclens.scoring.model_free.ContextShape.differs` false: other articles, another layout), measured on
 counterparts of that shape, and ``structure_sd_other_shape`` for data whose median context length differs by
@@ -67,7 +67,7 @@ from mrclens.artifacts import _files
 from mrclens.io_utils import atomic_write_json
 
 #: The reference format this MRCLens writes and the newest it reads.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 #: The shipped reference: SQuAD v1.1 (file inside the package data).
 BUNDLED_REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference-squad-v1.1.json"
@@ -108,7 +108,7 @@ class ReferenceDrop:
         structure_sd: the standard deviation of the figure between clean datasets that differ from the
             reference only in structure (context length, sentences, questions per paragraph), beyond
             their CIs and ``run_sd``, in percentage points of relative drop (``None``: not measured);
-            a comparison adds it too (:func:`mrclens.scoring.against_reference.structure_spread`). For data
+            a comparison adds it too (:func:`mrclens.scoring.structure_term.structure_spread`). For data
             whose contexts are as long as the reference's (module docstring).
         structure_sd_other_shape: the same for data whose context length differs from the reference's
             (``None``: not measured separately; :meth:`ReferenceAudit.for_shape`).

@@ -134,7 +134,7 @@ RANK_MARGIN = 5.0
 #: (+6 points) from ever reading "more".
 TOP_MARGIN = 0.0
 #: The between-dataset SD of each top-1 share on clean SQuAD data of other articles and shapes, beyond their
-#: own errors (the DerSimonian-Laird estimate around 0, as :func:`mrclens.scoring.against_reference.structure_spread`
+#: own errors (the DerSimonian-Laird estimate around 0, as :func:`mrclens.scoring.structure_term.structure_spread`
 #: measures the drops' structure term), points. Fitted on the bundled sample, four 40-article subsets of SQuAD
 #: v1.1 train and the short and long shape counterparts (7 datasets); validated on four other subsets, none
 #: read "more" or "less" (``benchmarks/model_free_margins.py --fit-subsets 4 --subsets 8 --shapes short,long

@@ -416,7 +416,7 @@ def test_a_reference_with_nan_or_infinity_anywhere_is_refused_naming_file_and_fi
 
 @pytest.mark.parametrize("version, says", [
     (0, "format version 0 is not one MRCLens writes"), (-1, "format version -1 is not one MRCLens writes"),
-    (3, "written by a newer MRCLens (format version 3; this version reads up to 2)"),
+    (4, "written by a newer MRCLens (format version 4; this version reads up to 3)"),
     ("2", "field 'format_version' is missing or has the wrong type"), (2.0, "field 'format_version' is missing"),
     (True, "field 'format_version' is missing")])
 def test_a_reference_of_another_format_version_exits_2_before_any_work(tiny_model, tmp_path, version, says):

@@ -51,7 +51,7 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     scored by the one scoring path with the data's own model-free figures
     (:func:`mrclens.scoring.model_free.model_free_figures`, article-clustered) and the reference's
     audit for the quick profile — the verdict against the reference the report leads with (here
-    Question "more"; Similarity, Keyword and Position "in line").
+    Similarity and Question "more"; Keyword and Position "inconclusive").
     """
     import json
 

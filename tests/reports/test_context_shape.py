@@ -56,8 +56,13 @@ def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(c
                      reference_difference_ci_low=None, reference_difference_ci_high=None, reference_why=None)
              for c in typed.categories]
 
-    def read(shape):
-        _, cats = compare_with_reference(typed.ablations, plain, reference, "quick", model_free=typed.model_free,
+    # the note on its own: a reference with one structure term for every length (the strata, below, widen the
+    # interval of data of another length, so that fewer of its differences read "more" at all)
+    one = replace(reference, audits={**reference.audits,
+                                     "quick": replace(reference.audits["quick"], structure_sd_other_shape={})})
+
+    def read(shape, ref=one):
+        _, cats = compare_with_reference(typed.ablations, plain, ref, "quick", model_free=typed.model_free,
                                          shape=shape)
         return {c.category: c for c in cats}
 
@@ -69,12 +74,22 @@ def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(c
     q = short["Question"]
     assert q.reference_shape == "your contexts hold a median of 2 sentences against SQuAD v1.1's 5"
     assert "The shape may explain it: your contexts hold a median of 2 sentences" in q.reading
-    # the verdict itself does not change, nor do the categories read "inconclusive"
-    assert all(short[k].reference_bias == same[k].reference_bias and short[k].reference_shape is None
-               for k in short if k != "Question")
+    # the verdicts themselves do not change; every one read "more" or "less" from the drops alone carries the note
+    # (Similarity too: the overlap-sentence reader is drawn to e1's inserted question), the others none
+    assert all(short[k].reference_bias == same[k].reference_bias for k in short)
+    assert {k for k in short if short[k].reference_shape} == {
+        k for k in same if same[k].reference_bias in ("more", "less") and same[k].reference_basis == "drops"}
+    assert short["Question"].reference_shape and short["Keyword"].reference_shape is None
     # what the user reads: the advice names the shape instead of "add same-type distractors"
     results = replace(typed, categories=list(short.values()))
     assert summarize_category(q, results).advice == ADVICE_SHAPE
     assert summarize_category(same["Question"], replace(typed, categories=list(same.values()))).advice != ADVICE_SHAPE
     card = category_glance(vars(q), [vars(f) for f in typed.model_free])
     assert card["advice"] == SHAPE_ADVICE and "median of 2 sentences" in card["why"]
+    # with the shipped reference's two strata, 2-sentence data takes the term measured on clean data of another
+    # length: Question's difference (+15.6) lies within what that shape alone moves, so it reads inconclusive
+    strata = read(ContextShape("2", "5"), reference)["Question"]
+    assert strata.reference_bias == "inconclusive" and strata.reference_difference == q.reference_difference
+    assert strata.reference_difference_ci_high - strata.reference_difference_ci_low > (
+        q.reference_difference_ci_high - q.reference_difference_ci_low)
+    assert "of clean data of another context length, SD" in strata.reading

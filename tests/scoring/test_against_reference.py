@@ -287,7 +287,7 @@ def _counterpart(e9_excess, se_half=1.2, base=40.0):
 
 
 def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and_widens_only_by_it():
-    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.structure_term import structure_spread
 
     ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900, None, None, 3, 1.0))
     # three clean counterparts at 2 %, 18 % and 10 % of their F1 (reference 10 %): differences -8, +8, 0
@@ -324,7 +324,7 @@ def test_the_structure_term_comes_in_two_strata_by_context_length_and_the_data_g
     """Issue 41: counterparts of the reference's context length (other articles, another layout) and of another
     length give separate terms; a comparison uses the term of the data's own length (ContextShape.differs), and
     the term of another length where the data's length is not known."""
-    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.structure_term import structure_spread
     from mrclens.scoring.model_free import ContextShape
 
     ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
@@ -377,7 +377,7 @@ def test_a_zero_structure_estimate_becomes_its_upper_confidence_bound():
     estimate of 0; the term is then the Q-profile upper bound, which grows with how far they do move."""
     from scipy.stats import chi2
 
-    from mrclens.scoring.against_reference import STRUCTURE_UPPER_LEVEL, heterogeneity_upper_bound, structure_spread
+    from mrclens.scoring.structure_term import STRUCTURE_UPPER_LEVEL, heterogeneity_upper_bound, structure_spread
 
     ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
     s = math.sqrt((2.4 / 40 * 100 / Z) ** 2 + (1.0 / Z) ** 2)   # each counterpart's se, points of relative drop
@@ -419,7 +419,7 @@ def test_the_cluster_factor_widens_only_the_audited_sides_error_and_round_trips(
 
 
 def test_structure_terms_round_trip_through_the_reference_file_and_bad_ones_are_refused(tmp_path):
-    from mrclens.scoring.against_reference import structure_spread
+    from mrclens.scoring.structure_term import structure_spread
 
     ref = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
     audit, _ = structure_spread([_counterpart(0.8), _counterpart(7.2)], ref)
