@@ -319,8 +319,10 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
 def counterpart_shapes(results: list, dirs: list[str], reference) -> list:
     """Each counterpart's median context length beside the reference's
     (:class:`mrclens.scoring.model_free.ContextShape`): from its ``results.json`` (``context_shape``), else
-    measured again on the input files its audit recorded (``train``, ``dev``; the spaCy parse cache makes this
-    seconds for an audited dataset); ``None`` where neither is there."""
+    measured again on the input files its audit recorded (``train``, ``dev``, each still with the sha256 the
+    audit recorded; the spaCy parse cache makes this seconds for an audited dataset); ``None`` where neither is
+    there."""
+    import hashlib
     from pathlib import Path
 
     from mrclens.formats import load_dataset
@@ -333,8 +335,10 @@ def counterpart_shapes(results: list, dirs: list[str], reference) -> list:
         if r.context_shape is not None:
             out.append(ContextShape(r.context_shape["sentences"], r.context_shape["reference_sentences"]))
             continue
-        files = [i.file for i in r.inputs if i.role in ("train", "dev") and Path(i.file).is_file()]
-        if not files:
+        recorded = [i for i in r.inputs if i.role in ("train", "dev")]
+        files = [i.file for i in recorded if Path(i.file).is_file()
+                 and i.sha256 in (None, hashlib.sha256(Path(i.file).read_bytes()).hexdigest())]
+        if not files or len(files) < len(recorded):
             out.append(None)
             continue
         sets = [load_dataset(f) for f in files]

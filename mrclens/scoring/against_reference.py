@@ -179,7 +179,7 @@ def category_se(member_ses: Sequence[float], tau: float) -> float:
 
 
 def ablation_difference(a: AblationResult, reference: ReferenceAudit, confidence: float
-                ) -> tuple[ReferenceDrop, ReferenceDrop, float, float] | None:
+                        ) -> tuple[ReferenceDrop, ReferenceDrop, float, float] | None:
     """``(own figure, reference figure, difference, se without the structure term)`` of one ablation against the
     reference audit (module docstring; points of relative drop), or ``None`` (not comparable)."""
     own, ref = relative_figure(a), reference.ablations.get(a.id)
@@ -260,7 +260,8 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
     family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed; with the structure term of data of the reference's context length, or of
-    another length with ``other_shape`` (:meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`).
+    another length with ``other_shape`` (``None``: the larger of the two;
+    :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`).
     Percentage points of relative drop; ``None`` when ``audit`` has none of the category's ablations (also for
     a category it does not know: nothing is raised). How the profile's power is measured before and after a
     change to the reference (issue 41, ``benchmarks/drop_mde.py``).
