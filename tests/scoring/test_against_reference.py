@@ -433,7 +433,8 @@ def test_structure_terms_round_trip_through_the_reference_file_and_bad_ones_are_
         read_reference(tmp_path / "bad.json")
 
 
-def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_marks_the_others(tmp_path, capsys):
+def _make_reference_script():
+    """``benchmarks/make_reference.py`` loaded as a module."""
     import importlib.util
     from pathlib import Path
 
@@ -441,9 +442,19 @@ def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_
     spec = importlib.util.spec_from_file_location("make_reference", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def _two_profile_reference(tmp_path):
+    """A reference file with a quick and a paper audit of e9 (no structure terms yet)."""
     quick = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
     paper = ReferenceAudit("paper", 72.0, {}, {"e9": ReferenceDrop("relative_excess_drop", 1.0, 0.5, 1.5, 2000)})
-    out = write_reference(Reference("R", {}, {}, {"quick": quick, "paper": paper}), tmp_path / "ref.json")
+    return write_reference(Reference("R", {}, {}, {"quick": quick, "paper": paper}), tmp_path / "ref.json")
+
+
+def test_make_reference_stores_the_structure_terms_for_the_measured_profile_and_marks_the_others(tmp_path, capsys):
+    module = _make_reference_script()
+    out = _two_profile_reference(tmp_path)
     dirs = []
     for i, excess in enumerate((0.8, 7.2, 4.0)):
         write_results(_counterpart(excess), tmp_path / f"cp{i}")
@@ -462,16 +473,8 @@ def test_make_reference_measures_the_strata_from_the_counterparts_context_length
     """Issue 41: counterparts whose results.json records their context length are split into the reference's
     length and another; a profile that borrows the terms gets both strata; a mix of known and unknown lengths
     is refused, naming the folder."""
-    import importlib.util
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_reference.py"
-    spec = importlib.util.spec_from_file_location("make_reference", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    quick = _ref(e9=("relative_excess_drop", 10.0, 9.0, 11.0, 900))
-    paper = ReferenceAudit("paper", 72.0, {}, {"e9": ReferenceDrop("relative_excess_drop", 1.0, 0.5, 1.5, 2000)})
-    out = write_reference(Reference("R", {}, {}, {"quick": quick, "paper": paper}), tmp_path / "ref.json")
+    module = _make_reference_script()
+    out = _two_profile_reference(tmp_path)
     dirs = []
     for i, (excess, sentences) in enumerate(((3.6, "4"), (4.4, "5"), (0.4, "3"), (7.6, "9"))):
         write_results(replace(_counterpart(excess), context_shape={"sentences": sentences, "reference_sentences": "5"}),
@@ -494,13 +497,7 @@ def test_make_reference_measures_the_strata_from_the_counterparts_context_length
 
 
 def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_has(tmp_path, capsys):
-    import importlib.util
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_reference.py"
-    spec = importlib.util.spec_from_file_location("make_reference", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _make_reference_script()
     dirs = []
     for seed, excess in enumerate((12.0, 15.0, 13.5)):
         r = _results([_insertion(excess=excess, low=excess - 2.0, high=excess + 2.0)])
