@@ -70,8 +70,8 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
         results: the model's results on the reference sets (:func:`~mrclens.scoring.evaluate.evaluate_perturbed`).
         name: the reference's name in the readings (:func:`reference_name`).
         structure: a reference audit whose structure terms (percentage points of relative drop, per ablation
-            and per category, both strata of context length: ``evaluate`` reads no context lengths, so the term
-            of another length applies, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`) and
+            and per category, both strata of context length: ``evaluate`` reads no context lengths, so the larger
+            of the two applies, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`) and
             clustering factors are copied in; ``None``: none (the intervals cover the
             questions only).
         provenance: recorded in the audit's ``provenance`` (e.g. the reference sets' source and sha256).
