@@ -8,11 +8,12 @@ audit (seven tests: four categories' drops and three model-free verdict figures,
 (:func:`~mrclens.scoring.against_reference.category_comparison`), with the audited run's error taken as one
 reference run's within-run error (the training seed's share counted once, as ``run_sd``), with the structure
 term of data of the reference's context length (the audit of a run of the reference is such data); where the
-reference measured a term for data of another length, its MDE is printed below. Points of relative drop
+reference measured a term for data of another length, its MDE is printed below, and last, for the last
+reference, the MDE with no structure term at all (the floor that no term can go below). Points of relative drop
 (percent of the baseline F1)::
 
     .venv/bin/python benchmarks/drop_mde.py --reference OLD.json --reference mrclens/data/reference-squad-v1.1.json \\
-        --profiles quick,paper-parallel
+        --profiles quick,paper-parallel [--digits 4]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", action="append", required=True, metavar="FILE",
                         help="a reference file (repeat: one column each, e.g. before and after)")
     parser.add_argument("--profiles", default="quick,paper-parallel")
+    parser.add_argument("--digits", type=int, default=1, help="decimals of the printed MDEs (default 1)")
     args = parser.parse_args(argv)
 
     from mrclens.artifacts.reference import read_reference
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{profile}: MDE of the drop route, points of relative drop (" + " | ".join(args.reference) + ")")
         columns = [category_mdes(r.audits[profile]) if profile in r.audits else {} for r in refs]
         for cat in columns[0] or columns[-1]:
-            cells = [f"{c[cat]:.1f}" if cat in c else "–" for c in columns]
+            cells = [f"{c[cat]:.{args.digits}f}" if cat in c else "–" for c in columns]
             terms = [f"τ {r.audits[profile].structure_term(cat):.1f}" if profile in r.audits else "" for r in refs]
             print(f"  {cat:<11} " + " | ".join(f"{x} ({t})" for x, t in zip(cells, terms)))
         strat = [r for r in refs if profile in r.audits and r.audits[profile].structure_sd_other_shape]
@@ -53,8 +55,21 @@ def main(argv: list[str] | None = None) -> int:
                 a for a, r in zip(args.reference, refs) if r in strat) + "):")
             for cat, mde in category_mdes(strat[-1].audits[profile], other_shape=True).items():
                 term = strat[-1].audits[profile].for_shape(True).structure_term(cat)
-                print(f"  {cat:<11} {mde:.1f} (τ {term:.1f})")
+                print(f"  {cat:<11} {mde:.{args.digits}f} (τ {term:.1f})")
+        if profile in refs[-1].audits:  # what no structure term can go below: every term 0
+            floor = category_mdes(without_structure(refs[-1].audits[profile]))
+            print(f"  with no structure term at all ({args.reference[-1]}): "
+                  + ", ".join(f"{cat} {mde:.{args.digits}f}" for cat, mde in floor.items()))
     return 0
+
+
+def without_structure(audit):
+    """``audit`` with every structure term (both strata, per category and per ablation) set to none."""
+    from dataclasses import replace
+
+    return replace(audit, structure_sd={}, structure_sd_other_shape={},
+                   ablations={k: replace(d, structure_sd=None, structure_sd_other_shape=None)
+                              for k, d in audit.ablations.items()})
 
 
 if __name__ == "__main__":

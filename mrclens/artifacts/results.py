@@ -589,15 +589,23 @@ class Results:
 
 
 def _context_shape(obj: dict | None, path: Any) -> dict[str, str] | None:
-    """``context_shape`` (schema in the module docstring), checked: two stratum labels.
+    """``context_shape`` (schema in the module docstring), checked: two stratum labels of sentence units
+    (``"2"`` … ``"9"``, ``"10-14"``, ``"15+"``: :data:`mrclens.stats.chance.STRATA`).
 
     Raises:
-        ArtifactError: a key is missing or not a string (the message names the file).
+        ArtifactError: a key is missing, not a string or not a stratum label (the message names the file).
     """
+    import re
+
     if obj is None:
         return None
     f = _files.field
-    return {k: f(obj, k, str, path, "context_shape: ") for k in ("sentences", "reference_sentences")}
+    shape = {k: f(obj, k, str, path, "context_shape: ") for k in ("sentences", "reference_sentences")}
+    for k, label in shape.items():
+        if not re.fullmatch(r"[1-9][0-9]*(\+|-[1-9][0-9]*)?", label):
+            raise ArtifactError(f"{path}: context_shape: {k} must be a stratum label such as '5', '10-14' or '15+', "
+                                f"got {label!r}")
+    return shape
 
 
 def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:

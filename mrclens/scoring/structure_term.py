@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from mrclens.artifacts.reference import ReferenceAudit
 from mrclens.artifacts.results import Results
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.scoring.against_reference import ablation_difference
+from mrclens.scoring.against_reference import ablation_difference, category_se
 from mrclens.scoring.model_free import SHAPE_RATIO
 from mrclens.scoring.readings import weak_reader
 
@@ -128,7 +128,7 @@ def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: f
             members = [compared[i] for i in c.ablations if i in compared]
             if members:
                 signed = [d if a.bias_signal == "large_drop" else -d for a, d, _ in members]
-                se = math.sqrt(sum(s * s for _, _, s in members)) / len(members)
+                se = category_se([s for _, _, s in members], 0.0)
                 per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
 
     def tau(pairs: list[tuple[float, float]]) -> float:
