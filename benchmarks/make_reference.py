@@ -39,7 +39,11 @@ stored as ``structure_sd`` in that profile's audit, and — marked as measured w
 every other profile's audit of the file that has none of its own. Where the counterparts' context lengths are
 known (``context_shape`` in their ``results.json``, or measured again on their recorded input files), the
 terms are measured in two strata: counterparts of the reference's context length give ``structure_sd``, those
-of another length ``structure_sd_other_shape`` (:meth:`mrclens.artifacts.reference.ReferenceAudit.for_shape`)::
+of another length ``structure_sd_other_shape`` (:meth:`mrclens.artifacts.reference.ReferenceAudit.for_shape`).
+A stratum none of the counterparts is of keeps the term the file held for it: a profile measured only on
+counterparts of the reference's length (``paper-parallel``: each of its audits trains for about 40 minutes on 2
+cores) keeps, for another length, the term borrowed from the profile that measured it, marked so, and takes that
+profile's again when it is measured again; its own stratum stays its own::
 
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \
         --structure SELFTEST_OUT/short/audit --structure SELFTEST_OUT/position/clean-audit ...
@@ -289,31 +293,68 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
         parser.error(f"--structure: the context length of {', '.join(unknown)} is not known (no context_shape in its "
                      "results.json and no readable input file), so its stratum cannot be told")
     flags = None if unknown else [s.differs for s in shapes]
-    audit, details = structure_spread(results, reference.audits[profile], other_shape=flags)
+    before = reference.audits[profile]
+    audit, details = structure_spread(results, before, other_shape=flags)
     details.update(sources=[str(d) for d in dirs], command=command, commit=_commit(), date=utc_now(),
                    shapes=[None if s is None else f"{s.sentences} vs {s.reference_sentences}" for s in shapes])
+    measured = {stratum for stratum, _ in STRATA if flags is not None and not details[stratum].get("pooled")}
+    kept = []
+    for stratum, attr in STRATA:  # a stratum none of these counterparts is of keeps the term the file held for it
+        if flags is not None and stratum not in measured and getattr(before, attr):
+            audit = _with_stratum(audit, before, attr)
+            details[stratum] = _stratum_note(before, stratum) or {"kept": "the term the file held"}
+            kept.append(attr)
     reference.audits[profile] = replace(audit, provenance={**audit.provenance, "structure": details})
     for other, a in reference.audits.items():
-        own = a.structure_sd and "measured_with_profile" not in a.provenance.get("structure", {})
-        if other == profile or own or a.truncation != rule:  # a profile with counterparts of its own keeps its
-            continue  # figures; one whose sets were made by another rule keeps the terms measured with that rule
-        drops = {k: replace(d, structure_sd=audit.ablations[k].structure_sd,
-                            structure_sd_other_shape=audit.ablations[k].structure_sd_other_shape)
-                 if k in audit.ablations else d for k, d in a.ablations.items()}
+        if other == profile or a.truncation != rule:  # one whose sets were made by another rule keeps the terms
+            continue  # measured with that rule
         note = {"measured_with_profile": profile, "sources": details["sources"], "command": command}
-        reference.audits[other] = replace(a, ablations=drops, structure_sd=dict(audit.structure_sd),
-                                          structure_sd_other_shape=dict(audit.structure_sd_other_shape),
-                                          provenance={**a.provenance, "structure": note})
+        held = a.provenance.get("structure", {})
+        if not a.structure_sd or "measured_with_profile" in held:  # borrows both strata
+            reference.audits[other] = replace(_with_stratum(_with_stratum(a, audit, "structure_sd"), audit,
+                                                            "structure_sd_other_shape"),
+                                              provenance={**a.provenance, "structure": note})
+            continue
+        for stratum, attr in STRATA:  # a profile with counterparts of its own keeps its figures, stratum by stratum
+            if stratum in measured and "measured_with_profile" in held.get(stratum, {}):
+                a = replace(_with_stratum(a, audit, attr),
+                            provenance={**a.provenance, "structure": {**held, stratum: note}})
+                held = a.provenance["structure"]
+        reference.audits[other] = a
     strata = [("", audit.structure_sd, "structure_sd")]
     if flags is not None:
         like = sum(not f for f in flags)
         strata = [(f" the reference's context length ({like})", audit.structure_sd, "structure_sd"),
                   (f" another length ({len(flags) - like})", audit.structure_sd_other_shape, "structure_sd_other_shape")]
     for label, cats, attr in strata:
+        if attr in kept:
+            label += ", none of them: the term the file held is kept"
         print(f"structure ({profile}, {len(results)} counterparts{';' if label else ''}{label}): "
               + ", ".join(f"{c} {v:.1f}" for c, v in cats.items()) + "; "
               + ", ".join(f"{k} {getattr(d, attr):.1f}" for k, d in audit.ablations.items()
                           if getattr(d, attr) is not None))
+
+
+#: The structure term's two strata: their key in the provenance and their field in the reference audit.
+STRATA = (("like_shape", "structure_sd"), ("other_shape", "structure_sd_other_shape"))
+
+
+def _with_stratum(audit, source, attr: str):
+    """``audit`` with one stratum's structure terms (per category and per ablation) copied from ``source``."""
+    from dataclasses import replace
+
+    drops = {k: replace(d, **{attr: getattr(source.ablations[k], attr)}) if k in source.ablations else d
+             for k, d in audit.ablations.items()}
+    return replace(audit, ablations=drops, **{attr: dict(getattr(source, attr))})
+
+
+def _stratum_note(audit, stratum: str) -> dict | None:
+    """Where ``audit``'s term of ``stratum`` came from, when it was measured with another profile (``None``: its own)."""
+    held = audit.provenance.get("structure", {})
+    if "measured_with_profile" in held:
+        return {k: held[k] for k in ("measured_with_profile", "sources", "command") if k in held}
+    inner = held.get(stratum, {})
+    return dict(inner) if "measured_with_profile" in inner else None
 
 
 def counterpart_shapes(results: list, dirs: list[str], reference) -> list:

@@ -496,6 +496,43 @@ def test_make_reference_measures_the_strata_from_the_counterparts_context_length
     assert "the context length of " + str(tmp_path / "bare") + " is not known" in capsys.readouterr().err
 
 
+def test_make_reference_measures_a_profiles_own_stratum_and_keeps_the_borrowed_one_it_has_no_counterparts_for(
+        tmp_path, capsys):
+    """Issue 41: paper-parallel's counterparts are all of SQuAD's length. They give that profile its own term for
+    data of the reference's length; the other length keeps the term borrowed from quick, marked so, and follows
+    quick's when quick's is measured again (the own stratum does not)."""
+    module = _make_reference_script()
+    out = _two_profile_reference(tmp_path)
+
+    def counterparts(name, rows, profile="quick", base=40.0):
+        dirs = []
+        for i, (excess, sentences) in enumerate(rows):
+            r = replace(_counterpart(excess, base=base), context_shape={"sentences": sentences, "reference_sentences": "5"})
+            write_results(replace(r, audit=replace(r.audit, options={"profile": profile})), tmp_path / f"{name}{i}")
+            dirs += ["--structure", str(tmp_path / f"{name}{i}")]
+        return dirs
+
+    assert module.main(["--out", str(out)] + counterparts("q", ((3.6, "4"), (4.4, "5"), (0.4, "3"), (7.6, "9")))) == 0
+    borrowed = read_reference(out).audits["paper"]
+    # paper's own counterparts, all of the reference's length, spread far more than quick's of that length
+    rows = ((0.0, "5"), (2.2, "5"), (0.1, "4"))
+    assert module.main(["--out", str(out)] + counterparts("p", rows, "paper", base=72.0)) == 0
+    assert "another length (0), none of them: the term the file held is kept" in capsys.readouterr().out
+    paper = read_reference(out).audits["paper"]
+    assert paper.structure_sd["Position"] != borrowed.structure_sd["Position"]
+    assert paper.structure_sd_other_shape == borrowed.structure_sd_other_shape
+    assert paper.ablations["e9"].structure_sd_other_shape == borrowed.ablations["e9"].structure_sd_other_shape
+    held = paper.provenance["structure"]
+    assert held["like_shape"]["counterparts"] == 3 and held["other_shape"]["measured_with_profile"] == "quick"
+    # quick measured again on other counterparts: paper's borrowed stratum follows, its own stays
+    assert module.main(["--out", str(out)] + counterparts("r", ((4.0, "5"), (4.0, "4"), (1.0, "3"), (9.0, "9")))) == 0
+    again = read_reference(out)
+    assert again.audits["paper"].structure_sd == paper.structure_sd
+    assert again.audits["paper"].structure_sd_other_shape == again.audits["quick"].structure_sd_other_shape
+    assert again.audits["paper"].structure_sd_other_shape != paper.structure_sd_other_shape
+    assert again.audits["paper"].provenance["structure"]["other_shape"]["sources"][0].endswith("r0")
+
+
 def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_has(tmp_path, capsys):
     module = _make_reference_script()
     dirs = []
