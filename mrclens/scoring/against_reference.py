@@ -41,16 +41,17 @@ data as long as the reference's (median sentence units per context within :data:
 with the term measured on counterparts of that length, data of another length with the term measured on
 counterparts of other lengths, and data whose length is unknown with the larger of the two. The shipped SQuAD
 v1.1 reference's ``quick`` audit holds them measured on 12 clean quick-profile counterparts of three article
-splits (seeds 0–2; issue 41): as long as SQuAD's (the clean side of the ``position`` planting and
-``mrclens selftest``'s ``grouped``, 6 audits) Similarity 4.8, Question 1.5, Keyword 1.7, Position 0.0 points;
-of another length (``short``, 3 units, and ``long``, 9 units; 6 audits) Similarity 8.5, Question 5.3,
-Keyword 1.1, Position 1.3. Where an estimate is 0 the term is its upper confidence bound
+splits (seeds 0–2; issue 41): 6 as long as SQuAD's (the clean side of the ``position`` planting and
+``mrclens selftest``'s ``grouped``) and 6 of another length (``short``, 3 units, and ``long``, 9 units). Where an
+estimate is 0 the term is its upper confidence bound
 (:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
 drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The
-``paper-parallel`` audit (three runs, re-audited with the random rule) borrows the quick profile's terms, both strata
-(``measured_with_profile: quick`` in the file: each counterpart audit with it would train for 4,600 steps, which
-took 36–38 minutes per audit on 2 cores);
+``paper-parallel`` audit (three runs, re-audited with the random rule) measures its own term for data of SQuAD's
+length, on 3 counterparts (SQuAD v1.1 with 48 of its train articles as the evaluation data, three draws;
+each trained for 4,600 steps, about 40 minutes on 2 cores), and keeps the quick profile's for data of another
+length (``measured_with_profile: quick`` in the file's provenance of that stratum). The figures:
+BENCHMARKS.md, "Eight quick runs and the default profile's own structure term";
 the other paper profiles left the reference rather than keep figures measured for another profile.
 
 The difference is on the *bias

@@ -167,13 +167,18 @@ def test_bundled_reference_is_squad_with_its_provenance():
     # the quick audit's drops carry their article-clustering factors (>= 1; e4's the largest)
     factors = {k: d.cluster_factor for k, d in ref.audits["quick"].ablations.items()}
     assert all(f is not None and f >= 1.0 for f in factors.values()) and max(factors, key=factors.get) == "e4"
-    # the default profile's factors are measured on its own audits (48 dev articles); its structure term is
-    # the quick profile's, marked as borrowed (each counterpart audit with it would train for 36-38 min)
+    # the default profile's factors are measured on its own audits (its 3 runs on SQuAD dev's 48 articles and its
+    # 3 counterparts); its structure term for data of SQuAD's length too (3 clean SQuAD v1.1 counterparts of
+    # other articles, about 40 min each on 2 cores); for another length it keeps the quick profile's, marked so
     parallel = ref.audits["paper-parallel"]
     assert all(d.cluster_factor is not None and d.cluster_factor >= 1.0 for d in parallel.ablations.values())
-    assert len(parallel.provenance["clustering"]["audits"]) == 3
-    assert parallel.structure_sd == ref.audits["quick"].structure_sd
-    assert parallel.provenance["structure"]["measured_with_profile"] == "quick"
+    assert len(parallel.provenance["clustering"]["audits"]) == 6
+    held = parallel.provenance["structure"]
+    assert held["like_shape"]["counterparts"] == 3 and "measured_with_profile" not in held
+    assert held["shapes"] == ["5 vs 5"] * 3
+    assert held["other_shape"]["measured_with_profile"] == "quick"
+    assert parallel.structure_sd_other_shape == ref.audits["quick"].structure_sd_other_shape
+    assert parallel.structure_sd != ref.audits["quick"].structure_sd
 
 
 def test_results_round_trip_with_model_free(tmp_path):
