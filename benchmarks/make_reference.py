@@ -302,7 +302,8 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
     for stratum, attr in STRATA:  # a stratum none of these counterparts is of keeps the term the file held for it
         if flags is not None and stratum not in measured and getattr(before, attr):
             audit = _with_stratum(audit, before, attr)
-            details[stratum] = _stratum_note(before, stratum) or {"kept": "the term the file held"}
+            details[stratum] = (_stratum_note(before, stratum) or before.provenance.get("structure", {}).get(stratum)
+                                or {"kept": "the term the file held"})
             kept.append(attr)
     reference.audits[profile] = replace(audit, provenance={**audit.provenance, "structure": details})
     for other, a in reference.audits.items():
