@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from mrclens.artifacts.reference import ReferenceAudit
 from mrclens.artifacts.results import Results
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.scoring.against_reference import ablation_difference, category_se
+from mrclens.scoring.against_reference import _r, ablation_difference, category_se
 from mrclens.scoring.model_free import SHAPE_RATIO
 from mrclens.scoring.readings import weak_reader
 
@@ -178,7 +178,3 @@ def heterogeneity_upper_bound(pairs: Sequence[tuple[float, float]], level: float
         return 0.0
     hi = max(d * d for d, _ in pairs) * len(pairs) / target + 1.0
     return math.sqrt(brentq(q, 0.0, hi))
-
-
-def _r(x: float) -> float:
-    return round(float(x), 4) + 0.0  # + 0.0: no "-0.0" in files
