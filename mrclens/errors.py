@@ -321,8 +321,8 @@ class ArtifactMsg:
                            "--reference dev-v1.1.json --out DIR`)")
     REFERENCE_SETS_TASK = ("{path}: reference sets of the {task} task, and {own} is of the {own_task} task: "
                            "a model is read against a reference of its own task")
-    REFERENCE_SETS_RULE = ("{path}: its truncated set keeps the {rule!r} question per paragraph, and {own}'s the "
-                           "{own_rule!r} one: e1, e2 and e6-e10 would be measured on sets made differently; make both "
+    REFERENCE_SETS_RULE = ("{path}: its truncated set was made by the truncation rule {rule!r}, and {own}'s by "
+                           "{own_rule!r}: e1, e2 and e6-e10 would be measured on sets made differently; make both "
                            "with the same `mrclens perturb` (the default rule, 'random', for both)")
     REFERENCE_PREDICTIONS_OTHER = ("{path}: none of its {unknown:,} prediction(s) is for a question of the reference "
                                    "set {set!r} ({n:,} questions): predictions made on other sets (the audited sets?); "

@@ -7,7 +7,7 @@ by scoring, the audit and the report (through :func:`read_manifest`). Schema (fo
     {"format_version": 1, "mrclens_version", "seed", "source": {"file", "sha256"}, "pipeline",
      "sets": {"original": {"file", "n"},
               "original-truncated": {"file", "n", "paragraphs_total", "dropped": {reason: count},
-                                     "rule": "random" | "first"}},   (absent in older manifests: "first")
+                                     "rule": "random" | "every" | "first"}},   (absent in older manifests: "first")
      "ablations": {"e1": {"name", "category", "eval_set", "baseline_set", "description",
                           "bias_signal", "file", "n", "changed", "unchanged": {reason: count},
                           ["control_of": ablation id,]   (matched controls c1, c2, c6–c8 only)
@@ -42,9 +42,9 @@ from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json
 from mrclens.tasks import DEFAULT_TASK, read_task_name, task_field
 
-#: The rules for which qualifying question of each paragraph the truncated set keeps
+#: The rules for which qualifying questions of each paragraph the truncated set keeps
 #: (:mod:`mrclens.perturbations.truncation`), as recorded in a manifest and a reference audit.
-TRUNCATION_RULES = ("random", "first")
+TRUNCATION_RULES = ("random", "every", "first")
 
 #: The manifest format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1

@@ -22,7 +22,7 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
                                              "structure_sd_other_shape", "cluster_factor"}},
                           "structure_sd" (optional): {category: SD},
                           "structure_sd_other_shape" (optional): {category: SD},
-                          "truncation": "random" | "first",       (absent: "first")
+                          "truncation": "random" | "every" | "first", (absent: "first")
                           "run_ablations" (optional): [{id: {"figure", "value", ...}}, ...]}}}
 
 ``figures`` holds the :mod:`mrclens.stats` figures that the model-free evidence uses

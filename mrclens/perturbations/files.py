@@ -22,7 +22,8 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
     dropped = ", ".join(f"{reason} {n:,}" for reason, n in (trunc.dropped or {}).items()) or "none"
     lines = [
         f"original: {sets['original'].n:,} questions",
-        f"original-truncated: {trunc.n:,} questions (one per kept paragraph; "
+        f"original-truncated: {trunc.n:,} questions ({'each qualifying question of' if trunc.rule == 'every' else 'one per'} "
+        f"kept paragraph; "
         f"{trunc.paragraphs_total or 0:,} paragraphs, dropped: {dropped})",
     ]
     for aid, a in manifest.ablations.items():

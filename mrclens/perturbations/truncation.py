@@ -3,11 +3,11 @@
 Rule (MRCLens issue 3, following Zhong, Wang & Xing, DataPerf@ICML 2022, whose truncated SQuAD
 v1.1 dev set had 1,943 entries): inserting text built from one question into a passage shared
 by several questions would confuse the others, so for each paragraph one question whose context
-has at least one non-answer sentence unit (a *qualifying* question) is kept, and each kept
-question gets its own paragraph. Sentence units of a kept question are computed from its own
+has at least one non-answer sentence unit (a *qualifying* question) is kept (under ``"every"``, each
+qualifying question), and each kept question gets its own paragraph (a copy of its context). Sentence units of a kept question are computed from its own
 gold answers (it is alone in its paragraph). Articles left without paragraphs are dropped.
 
-Which qualifying question is kept (``rule``, :data:`mrclens.artifacts.manifest.TRUNCATION_RULES`; issue 41,
+Which qualifying questions are kept (``rule``, :data:`mrclens.artifacts.manifest.TRUNCATION_RULES`; issue 41,
 part 3):
 
 * ``"random"`` (the default, :data:`DEFAULT_RULE`): one drawn uniformly with a generator seeded from
@@ -18,6 +18,13 @@ part 3):
   unit, 16–48 % on one-question-per-paragraph data), so keeping the first question made e9 (which
   moves the answer sentence) measure the question order of the file as much as the reader
   (BENCHMARKS.md, "Why e9 reads lower on other layouts").
+* ``"every"``: every qualifying question, each alone in its own copy of its paragraph (the rule of the
+  ``quick`` reference profile, issue 41). The insertion rule is kept — no inserted text is ever read
+  by another question — but the set is about as large as the evaluation set's qualifying questions
+  instead of one per paragraph (1,970 questions against 376 on the evaluation part of the quick reference's
+  run of seed 0), so e1, e2 and e6–e10 are measured on about five times as many questions. The copies of one paragraph
+  share its article, the cluster of the drops' bootstrap (:mod:`mrclens.scoring.drops`), so their
+  correlation is counted. No draw: the set does not depend on ``seed``.
 * ``"first"``: the first qualifying question in file order (MRCLens before issue 41; the rule of a
   reference file written before it, :attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`).
 
@@ -56,7 +63,8 @@ class TruncatedSet:
     """The truncated set and how it was made.
 
     Attributes:
-        dataset: one paragraph per kept question (same titles, contexts and question ids).
+        dataset: one paragraph per kept question (same titles, contexts and question ids; under ``"every"``
+            a paragraph of the input appears once per qualifying question).
         units: question id → the sentence units of its paragraph (character spans).
         paragraphs_total: paragraphs in the input.
         dropped: drop reason → number of paragraphs dropped for it.
@@ -75,13 +83,13 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText], ru
     Args:
         dataset: the full evaluation set.
         context_parses: context text → its parse with sentences.
-        rule: ``"random"`` or ``"first"`` (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`).
+        rule: ``"random"``, ``"every"`` or ``"first"`` (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`).
         seed: the seed of the ``"random"`` rule (the perturbation's seed, not a draw's: every draw
             perturbs the same truncated set).
 
     Returns:
-        a :class:`TruncatedSet`; ``len`` of its questions plus the dropped paragraphs equals
-        ``paragraphs_total``.
+        a :class:`TruncatedSet`; the paragraphs that kept a question plus the dropped ones equal
+        ``paragraphs_total`` (under ``"random"`` and ``"first"``: its questions plus the dropped paragraphs).
 
     Raises:
         ValueError: an unknown ``rule``.
@@ -108,10 +116,12 @@ def truncate_dataset(dataset: Dataset, context_parses: dict[str, ParsedText], ru
                     if rule == "first":
                         break
             if qualifying:
-                pick = 0 if rule == "first" else _draw(seed, paragraph.questions[0].id, len(qualifying))
-                q, units = qualifying[pick]
-                kept.append(Paragraph(paragraph.context, [q]))
-                units_by_q[q.id] = units
+                if rule != "every":
+                    pick = 0 if rule == "first" else _draw(seed, paragraph.questions[0].id, len(qualifying))
+                    qualifying = [qualifying[pick]]
+                for q, units in qualifying:
+                    kept.append(Paragraph(paragraph.context, [q]))
+                    units_by_q[q.id] = units
             else:
                 bare = sentence_units(paragraph.context, parse, [])
                 reason = "single_sentence" if len(bare) <= 1 else "answers_in_every_unit"

@@ -146,8 +146,38 @@ def test_truncated_set_random_rule_draws_a_qualifying_question_per_paragraph(sam
     assert first_unit_share(runs["s0"]) < first_unit_share([ids[0] for ids in qualifying]) - 0.05
 
 
+def test_truncated_set_every_rule_keeps_each_qualifying_question_alone_in_a_copy_of_its_paragraph(sample_path, tmp_path):
+    """The quick profile's rule (issue 41): every qualifying question, in file order, each in its own copy of
+    its paragraph, whatever the seed; e9 on it changes each copy's sentence order by the copy's own question,
+    and no question reads text inserted for another."""
+    src = _small(sample_path, tmp_path, 1)
+    full = load_dataset(src)
+    parses = dict(zip([p.context for _, p in full.iter_paragraphs()],
+                      parse_texts([p.context for _, p in full.iter_paragraphs()], sentences=True, cache_dir=tmp_path / "c")))
+    qualifying = _qualifying(full, parses)
+    runs = {}
+    for name, seed in [("s0", 0), ("s1", 1)]:
+        m = perturb_dataset(src, tmp_path / name, ablations="e1,e9", seed=seed, cache_dir=tmp_path / "c",
+                            progress=False, truncation="every")
+        t = m.sets["original-truncated"]
+        assert t.rule == "every" and t.n == sum(map(len, qualifying))
+        assert t.paragraphs_total == len(qualifying) and sum(t.dropped.values()) == sum(not ids for ids in qualifying)
+        runs[name] = _ids(tmp_path / name / "original-truncated.json")
+    assert runs["s0"] == runs["s1"] == [qid for ids in qualifying for qid in ids]
+    assert sum(len(ids) > 1 for ids in qualifying) > 20  # the set is several times one question per paragraph
+    data = json.loads((tmp_path / "s0" / "original-truncated.json").read_text())
+    contexts = {q.id: p.context for _, p, q in full.iter_questions()}
+    assert all(len(p["qas"]) == 1 and p["context"] == contexts[p["qas"][0]["id"]]
+               for a in data["data"] for p in a["paragraphs"])
+    for aid in ("e1", "c1", "e9"):
+        _assert_offsets_exact(tmp_path / "s0" / f"{aid}.json")
+        perturbed = json.loads((tmp_path / "s0" / f"{aid}.json").read_text())
+        assert all(len(p["qas"]) == 1 for a in perturbed["data"] for p in a["paragraphs"])
+        assert _ids(tmp_path / "s0" / f"{aid}.json") == runs["s0"]
+
+
 def test_unknown_truncation_rule_is_refused_before_writing(sample_path, tmp_path):
-    with pytest.raises(MRCLensError, match="truncation must be one of random, first"):
+    with pytest.raises(MRCLensError, match="truncation must be one of random, every, first"):
         perturb_dataset(_small(sample_path, tmp_path, 1), tmp_path / "o", truncation="last", progress=False)
     assert not (tmp_path / "o").exists()
 
