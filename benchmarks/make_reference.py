@@ -35,15 +35,16 @@ figures are kept, ``run_ablations``), so a third training run costs one audit, n
 structure moves: audits of clean counterparts of another shape (``mrclens selftest``'s ``short``,
 ``long``, ``grouped`` audits and its plantings' ``clean-audit`` folders), all with one reader profile;
 their spread around the reference (:func:`mrclens.scoring.structure_term.structure_spread`) is
-stored as ``structure_sd`` in that profile's audit, and — marked as measured with that profile — in
-every other profile's audit of the file that has none of its own. Where the counterparts' context lengths are
+stored as ``structure_sd`` in that profile's audit, and — marked as measured with that profile and its
+truncation rule — in every other profile's audit of the file that has none of its own and whose truncated sets
+are made by the same rule (one of another rule keeps what was measured with its own). Where the counterparts' context lengths are
 known (``context_shape`` in their ``results.json``, or measured again on their recorded input files), the
 terms are measured in two strata: counterparts of the reference's context length give ``structure_sd``, those
 of another length ``structure_sd_other_shape`` (:meth:`mrclens.artifacts.reference.ReferenceAudit.for_shape`).
 A stratum none of the counterparts is of keeps the term the file held for it: a profile measured only on
 counterparts of the reference's length (``paper-parallel``: each of its audits trains for about 40 minutes on 2
 cores) keeps, for another length, the term borrowed from the profile that measured it, marked so, and takes that
-profile's again when it is measured again; its own stratum stays its own::
+profile's again when it is measured again under its own truncation rule; its own stratum stays its own::
 
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \
         --structure SELFTEST_OUT/short/audit --structure SELFTEST_OUT/position/clean-audit ...
@@ -309,7 +310,7 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
     for other, a in reference.audits.items():
         if other == profile or a.truncation != rule:  # one whose sets were made by another rule keeps the terms
             continue  # measured with that rule
-        note = {"measured_with_profile": profile, "sources": details["sources"], "command": command}
+        note = {"measured_with_profile": profile, "truncation": rule, "sources": details["sources"], "command": command}
         held = a.provenance.get("structure", {})
         if not a.structure_sd or "measured_with_profile" in held:  # borrows both strata
             reference.audits[other] = replace(_with_stratum(_with_stratum(a, audit, "structure_sd"), audit,

@@ -56,6 +56,7 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     import json
 
     from mrclens import perturbations
+    from mrclens.audit.span import truncation_rule
     from mrclens.formats import load_dataset
     from mrclens.io_utils import atomic_write_json
     from mrclens.scoring.against_reference import read_any_reference
@@ -69,11 +70,12 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     full = load_dataset(sample_path)
     small = Dataset(full.articles[-3:], full.version, str(sample_path))
     cache = root / "cache"
-    manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=cache, progress=False)
+    reference, _ = read_any_reference(None)
+    manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=cache, progress=False,
+                                             truncation=truncation_rule(reference, "quick"))  # as an audit perturbs
     for name, file in manifest.set_files().items():
         squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
         atomic_write_json(root / "predictions" / f"{name}.json", overlap_sentence_reader(squad))
-    reference, _ = read_any_reference(None)
     stats = compute_stats(small, cache_dir=cache, progress=False)
     figures = model_free_figures(stats, reference,
                                  clusters=cluster_standard_errors(compute_stats_per_article(small, cache)))

@@ -531,6 +531,16 @@ def test_make_reference_measures_a_profiles_own_stratum_and_keeps_the_borrowed_o
     assert again.audits["paper"].structure_sd_other_shape == again.audits["quick"].structure_sd_other_shape
     assert again.audits["paper"].structure_sd_other_shape != paper.structure_sd_other_shape
     assert again.audits["paper"].provenance["structure"]["other_shape"]["sources"][0].endswith("r0")
+    assert again.audits["paper"].provenance["structure"]["other_shape"]["truncation"] == "first"
+    # quick's sets now made by another truncation rule (its reference re-audited): the borrowed stratum stays the
+    # one measured with paper's own rule
+    write_reference(replace(again, audits={**again.audits, "quick": replace(again.audits["quick"], truncation="every")}),
+                    out)
+    assert module.main(["--out", str(out)] + counterparts("s", ((2.0, "5"), (3.0, "4"), (12.0, "3"), (0.5, "9")))) == 0
+    last = read_reference(out)
+    assert last.audits["quick"].structure_sd_other_shape != again.audits["quick"].structure_sd_other_shape
+    assert last.audits["paper"].structure_sd_other_shape == again.audits["paper"].structure_sd_other_shape
+    assert last.audits["paper"].provenance["structure"]["other_shape"]["sources"][0].endswith("r0")
 
 
 def test_make_reference_adds_a_run_to_the_runs_it_keeps_and_refuses_a_seed_it_has(tmp_path, capsys):
