@@ -22,8 +22,8 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
     dropped = ", ".join(f"{reason} {n:,}" for reason, n in (trunc.dropped or {}).items()) or "none"
     lines = [
         f"original: {sets['original'].n:,} questions",
-        f"original-truncated: {trunc.n:,} questions ({'each qualifying question of' if trunc.rule == 'every' else 'one per'} "
-        f"kept paragraph; "
+        f"original-truncated: {trunc.n:,} questions ("
+        f"{'every qualifying question, each in its own copy of its paragraph' if trunc.rule == 'every' else 'one per kept paragraph'}; "
         f"{trunc.paragraphs_total or 0:,} paragraphs, dropped: {dropped})",
     ]
     for aid, a in manifest.ablations.items():

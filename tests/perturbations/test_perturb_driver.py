@@ -11,6 +11,7 @@ from mrclens.errors import DataError, MRCLensError
 from mrclens.parsing import parse_texts
 from mrclens.perturbations import ABLATIONS, perturb_dataset
 from mrclens.perturbations.base import answer_spans, non_answer_units
+from mrclens.perturbations.files import summary_lines
 from mrclens.formats import load_dataset
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question, write_dataset
 from mrclens.units import sentence_units
@@ -163,6 +164,8 @@ def test_truncated_set_every_rule_keeps_each_qualifying_question_alone_in_a_copy
         assert t.rule == "every" and t.n == sum(map(len, qualifying))
         assert t.paragraphs_total == len(qualifying) and sum(t.dropped.values()) == sum(not ids for ids in qualifying)
         runs[name] = _ids(tmp_path / name / "original-truncated.json")
+    assert f"original-truncated: {t.n:,} questions (every qualifying question, each in its own copy of its paragraph; " \
+           f"{t.paragraphs_total:,} paragraphs" in summary_lines(m)[1]
     assert runs["s0"] == runs["s1"] == [qid for ids in qualifying for qid in ids]
     assert sum(len(ids) > 1 for ids in qualifying) > 20  # the set is several times one question per paragraph
     data = json.loads((tmp_path / "s0" / "original-truncated.json").read_text())
