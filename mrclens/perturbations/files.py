@@ -20,11 +20,12 @@ def summary_lines(manifest: PerturbationManifest) -> list[str]:
     sets = manifest.sets
     trunc = sets["original-truncated"]
     dropped = ", ".join(f"{reason} {n:,}" for reason, n in (trunc.dropped or {}).items()) or "none"
+    kept = ("every qualifying question, each in its own copy of its paragraph" if trunc.rule == "every"
+            else "one per kept paragraph")
     lines = [
         f"original: {sets['original'].n:,} questions",
-        f"original-truncated: {trunc.n:,} questions ("
-        f"{'every qualifying question, each in its own copy of its paragraph' if trunc.rule == 'every' else 'one per kept paragraph'}; "
-        f"{trunc.paragraphs_total or 0:,} paragraphs, dropped: {dropped})",
+        f"original-truncated: {trunc.n:,} questions ({kept}; {trunc.paragraphs_total or 0:,} paragraphs, "
+        f"dropped: {dropped})",
     ]
     for aid, a in manifest.ablations.items():
         reasons = ", ".join(f"{r} {n:,}" for r, n in a.unchanged.items()) or "-"

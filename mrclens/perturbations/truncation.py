@@ -4,8 +4,9 @@ Rule (MRCLens issue 3, following Zhong, Wang & Xing, DataPerf@ICML 2022, whose t
 v1.1 dev set had 1,943 entries): inserting text built from one question into a passage shared
 by several questions would confuse the others, so for each paragraph one question whose context
 has at least one non-answer sentence unit (a *qualifying* question) is kept (under ``"every"``, each
-qualifying question), and each kept question gets its own paragraph (a copy of its context). Sentence units of a kept question are computed from its own
-gold answers (it is alone in its paragraph). Articles left without paragraphs are dropped.
+qualifying question), and each kept question gets its own paragraph (a copy of its context). Sentence
+units of a kept question are computed from its own gold answers (it is alone in its paragraph).
+Articles left without paragraphs are dropped.
 
 Which qualifying questions are kept (``rule``, :data:`mrclens.artifacts.manifest.TRUNCATION_RULES`; issue 41,
 part 3):
@@ -20,11 +21,13 @@ part 3):
   (BENCHMARKS.md, "Why e9 reads lower on other layouts").
 * ``"every"``: every qualifying question, each alone in its own copy of its paragraph (the rule of the
   ``quick`` reference profile, issue 41). The insertion rule is kept — no inserted text is ever read
-  by another question — but the set is about as large as the evaluation set's qualifying questions
-  instead of one per paragraph (1,970 questions against 376 on the evaluation part of the quick reference's
-  run of seed 0), so e1, e2 and e6–e10 are measured on about five times as many questions. The copies of one paragraph
-  share its article, the cluster of the drops' bootstrap (:mod:`mrclens.scoring.drops`), so their
-  correlation is counted. No draw: the set does not depend on ``seed``.
+  by another question — but the set holds all the evaluation set's qualifying questions instead of one
+  per paragraph (1,970 questions against 376 on the evaluation part of the quick reference's run of
+  seed 0), so e1, e2 and e6–e10 are measured on about five times as many questions. The copies of one
+  paragraph share its article, the cluster by which a comparison widens the drops' per-question errors
+  (``cluster_factor``, :mod:`mrclens.scoring.against_reference`), so their correlation is counted. No
+  draw: the set does not depend on ``seed``. Data with one question per paragraph gets the same set
+  under ``"random"`` and ``"every"``.
 * ``"first"``: the first qualifying question in file order (MRCLens before issue 41; the rule of a
   reference file written before it, :attr:`mrclens.artifacts.reference.ReferenceAudit.truncation`).
 

@@ -50,8 +50,8 @@ drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest
 ``quick`` audit's truncated set keeps every qualifying question, each in its own copy of its paragraph (the
 ``"every"`` rule: about five times the questions of one per paragraph, which narrows e1, e2 and e6–e10, e9
 most; its 8 runs and 12 counterparts were re-audited with it, their readers reused; BENCHMARKS.md, "Every
-qualifying question in quick's truncated set"). The ``paper-parallel`` audit (three runs, re-audited with the random rule) measures its own term for data of SQuAD's
-length, on 3 counterparts (SQuAD v1.1 with 48 of its train articles as the evaluation data, three draws;
+qualifying question in quick's truncated set"). The ``paper-parallel`` audit (three runs, re-audited with the
+random rule) measures its own term for data of SQuAD's length, on 3 counterparts (SQuAD v1.1 with 48 of its train articles as the evaluation data, three draws;
 each trained for 4,600 steps, about 40 minutes on 2 cores), and keeps the quick profile's for data of another
 length (``measured_with_profile: quick`` in the file's provenance of that stratum). The figures:
 BENCHMARKS.md, "Every qualifying question in quick's truncated set" (quick) and "Eight quick runs and the
