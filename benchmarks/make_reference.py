@@ -21,7 +21,7 @@ quick-profile reference)::
 ``--audit`` adds (or replaces) the audit's drops under its reader profile (``results.json`` →
 ``audit.options.profile``) in the file given by ``--out``, keeping everything else; several audits
 of one profile (e.g. ``--seed 0`` and ``--seed 1``) are combined: the mean figure, and how much it
-moves between training runs (:func:`mrclens.scoring.against_reference.combine_reference_audits`). Any dataset
+moves between training runs (:func:`mrclens.scoring.reference_builder.combine_reference_audits`). Any dataset
 MRCLens reads can be a reference (e.g. the previous release of one's own data); pass the file to
 ``mrclens audit --reference FILE`` (or the audit directory itself: ``--reference AUDIT_DIR``).
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.artifacts.reference import read_reference, write_reference
     from mrclens.artifacts.results import read_results, utc_now
     from mrclens.io_utils import sha256_file
-    from mrclens.scoring.against_reference import combine_reference_audits, reference_audit_from_results
+    from mrclens.scoring.reference_builder import combine_reference_audits, reference_audit_from_results
 
     from dataclasses import replace
 

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from mrclens.errors import MRCLensError
-    from mrclens.scoring.against_reference import read_any_reference
+    from mrclens.scoring.reference_builder import read_any_reference
 
     try:
         reference, _ = read_any_reference(args.reference)

@@ -1,7 +1,7 @@
 """The dataset-card files of ``mrclens card``: one writer, one reader.
 
 ``mrclens card AUDIT_DIR`` drafts four files from an audit's ``results.json`` (the text is composed
-by :mod:`mrclens.card`; this module only places, writes and reads them):
+by :mod:`mrclens.reports.card`; this module only places, writes and reads them):
 
 * ``bias-card.md`` — a Markdown "Bias, Risks, and Limitations" section, the heading the Hugging
   Face dataset-card template uses (``datasetcard_template.md``), with its ``### Recommendations``,

@@ -7,7 +7,7 @@ sample's articles from ``mrclens stats``, with long-context strata of joined par
 and the drops of SQuAD v1.1 audits with each shipped reader profile, since a reader's strength
 changes its drops); ``mrclens audit --reference FILE`` reads another one written by the same
 script, and ``--reference AUDIT_DIR`` reads an earlier audit as the reference
-(:func:`mrclens.scoring.against_reference.reference_from_audit`; e.g. the previous release of
+(:func:`mrclens.scoring.reference_builder.reference_from_audit`; e.g. the previous release of
 one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 files have no
 ``audits``, version 2 files no ``structure_sd_other_shape``)::
 
@@ -153,7 +153,7 @@ class ReferenceAudit:
     structure_sd: dict[str, float] = field(default_factory=dict)
     truncation: str = "first"
     structure_sd_other_shape: dict[str, float] = field(default_factory=dict)
-    #: each combined run's own figures (:func:`mrclens.scoring.against_reference.combine_reference_audits`),
+    #: each combined run's own figures (:func:`mrclens.scoring.reference_builder.combine_reference_audits`),
     #: in the order of ``provenance["runs"]``; empty for one run or a file written before they were kept.
     run_ablations: list[dict[str, ReferenceDrop]] = field(default_factory=list)
 

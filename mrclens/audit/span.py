@@ -230,7 +230,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
             ArtifactError: a bad reference; CheckpointError: a bad ``--model`` (both before any work).
         FileNotFoundError: an input file does not exist.
     """
-    from mrclens.scoring.against_reference import read_any_reference
+    from mrclens.scoring.reference_builder import read_any_reference
 
     echo = echo or log.info
     seconds: dict[str, float] = {}

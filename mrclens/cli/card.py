@@ -31,7 +31,7 @@ def card(audit_dir: str, out: str | None, force: bool) -> None:
 
     Both are drafts for the dataset's authors to edit, not a certificate. Prints the paths written.
     """
-    from mrclens.card import write_dataset_card
+    from mrclens.reports.card import write_dataset_card
 
     for path in write_dataset_card(audit_dir, out, force=force):
         click.echo(str(path))

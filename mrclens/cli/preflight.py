@@ -16,7 +16,7 @@ command gets the checks of the options it shares with the others:
   (:func:`mrclens.formats.hf_datasets.refuse_saved_folder`; ``convert`` and ``validate`` read such folders);
 * an output file (``--out`` of ``predict``, ``stats``, ``report``, ``convert``'s OUT): it must not be
   a folder or lie under a file (:func:`mrclens.io_utils.check_output_file`);
-* ``--reference`` (``audit``): read now (:func:`mrclens.scoring.against_reference.read_any_reference`);
+* ``--reference`` (``audit``): read now (:func:`mrclens.scoring.reference_builder.read_any_reference`);
 * ``--cache-dir``: must not be a file;
 * the input files (DATA, TRAIN, ``--dev``, the inputs of ``compare``, ``--compare-with``, ``--reference``,
   IN of ``convert``, FILE of ``validate``, ``selftest --data`` / ``--mc-data``): declared inputs of the
@@ -109,7 +109,7 @@ def preflight(ctx: click.Context) -> None:
 
         check_output_file(params["out"])
     if params.get("reference"):
-        from mrclens.scoring.against_reference import read_any_reference
+        from mrclens.scoring.reference_builder import read_any_reference
 
         read_any_reference(params["reference"])
     if params.get("cache_dir"):

@@ -11,7 +11,7 @@ said otherwise; ``confidence`` is a fraction (0.95).
   (a heuristic's F1): such a mean ``m`` has variance at most ``m (100 − m)``, a share's.
 * :func:`mean_interval`: a mean with its standard deviation, Student's t with ``n − 1`` degrees of
   freedom. For a mean of values in 0–100 (a percentile rank) the Wilson interval of the mean is taken
-  too where it is wider (:mod:`mrclens.rule_intervals`): a sample whose values happen to agree (three
+  too where it is wider (:mod:`mrclens.checks.intervals`): a sample whose values happen to agree (three
   questions, all ranked first) has a standard deviation of 0, and its t interval no width.
 * :func:`cluster_robust_interval`: a figure computed per article, whose questions are not
   independent (they share a passage, a topic and annotators): the cluster-robust standard error of a

@@ -21,7 +21,7 @@ questions are independent, so ``se = sqrt((cluster_factor × se_audit)² + se_re
 audit's 8 evaluation articles cannot estimate it, ``benchmarks/drop_clustering.py``; the reference's
 side needs none: its runs evaluate different article splits, so ``run_sd`` holds the articles' spread),
 ``run_sd`` is how much the figure moves between training runs beyond their CIs, measured when the
-reference combines several audits (:func:`combine_reference_audits`; the audited run's own CI covers
+reference combines several audits (:func:`~mrclens.scoring.reference_builder.combine_reference_audits`; the audited run's own CI covers
 the questions and the perturbation draws, not its training seed), and ``structure_sd`` how much it
 moves between clean datasets that differ from the reference only in structure
 (:func:`mrclens.scoring.structure_term.structure_spread`).
@@ -124,19 +124,16 @@ Examples:
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
-from mrclens.artifacts.layout import OutputLayout
-from mrclens.artifacts.manifest import truncation_rule_of
-from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
-from mrclens.artifacts.results import AblationResult, CategoryResult, Results
+from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
+from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+from mrclens.metrics.estimate import round_stored, se_from_interval
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
-from mrclens.scoring.model_free import FIGURES, SHAPE_RATIO, ContextShape, judge_figure
+from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
 #: Values of ``reference_bias``.
@@ -164,16 +161,12 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
     return ReferenceDrop("relative_drop", a.relative_drop, a.relative_ci_low, a.relative_ci_high, a.n, a.f1_drop, None)
 
 
-def _se(low: float, high: float, z: float) -> float:
-    return max(high - low, 0.0) / (2.0 * z)
-
-
 def difference_se(own_se: float, ref: ReferenceDrop, z: float) -> float:
     """The standard error of one ablation's difference audited − reference **without** the structure term
     (module docstring): ``sqrt((cluster_factor × own_se)² + se_ref² + run_sd²)``, percentage points of
     relative drop. ``own_se``: the audited run's per-question bootstrap error; ``z``: the quantile the
     reference's interval was written at (``se_ref`` = its half-width ÷ ``z``)."""
-    return math.sqrt(((ref.cluster_factor or 1.0) * own_se) ** 2 + _se(ref.ci_low, ref.ci_high, z) ** 2
+    return math.sqrt(((ref.cluster_factor or 1.0) * own_se) ** 2 + se_from_interval(ref.ci_low, ref.ci_high, z) ** 2
                      + (ref.run_sd or 0.0) ** 2)
 
 
@@ -191,7 +184,7 @@ def ablation_difference(a: AblationResult, reference: ReferenceAudit, confidence
     if own is None or ref is None or ref.figure != own.figure:
         return None
     z = z_value(confidence)
-    return own, ref, own.value - ref.value, difference_se(_se(own.ci_low, own.ci_high, z), ref, z)
+    return own, ref, own.value - ref.value, difference_se(se_from_interval(own.ci_low, own.ci_high, z), ref, z)
 
 
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
@@ -208,10 +201,10 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
     bias = "inconclusive" if weak_reader(a) else read_interval(
         sign * diff, min(sign * low, sign * high), max(sign * low, sign * high), band=DROP_BAND)
-    return replace(a, reference=name, reference_figure=own.figure, compared_value=_r(own.value),
-                   reference_value=_r(ref.value), reference_ci_low=_r(ref.ci_low), reference_ci_high=_r(ref.ci_high),
-                   reference_difference=_r(diff), reference_difference_ci_low=_r(low),
-                   reference_difference_ci_high=_r(high), reference_bias=bias)
+    return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
+                   reference_value=round_stored(ref.value), reference_ci_low=round_stored(ref.ci_low), reference_ci_high=round_stored(ref.ci_high),
+                   reference_difference=round_stored(diff), reference_difference_ci_low=round_stored(low),
+                   reference_difference_ci_high=round_stored(high), reference_bias=bias)
 
 
 class DropComparison(NamedTuple):
@@ -245,7 +238,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
         return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
     z = z_value(confidence)
     signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
-    ses = [_se(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
+    ses = [se_from_interval(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
     tau = 0.0
     if reference is not None:
         own_tau = [(reference.ablations[a.id].structure_sd or 0.0) if a.id in reference.ablations else 0.0 for a in done]
@@ -272,7 +265,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     change to the reference (issue 41, ``benchmarks/drop_mde.py``).
 
     The audited run's own error per ablation is one reference run's **within-run** error,
-    ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`combine_reference_audits`
+    ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`~mrclens.scoring.reference_builder.combine_reference_audits`
     writes ``se_ref² = max(s², within) / k`` and ``run_sd² = max(s² − within, 0)``, so this is ``within``
     in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_se`).
 
@@ -288,7 +281,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
         d = audit.ablations.get(aid)
         if d is None:
             continue
-        within = max(d.runs * _se(d.ci_low, d.ci_high, z) ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
+        within = max(d.runs * se_from_interval(d.ci_low, d.ci_high, z) ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
         ses.append(difference_se(math.sqrt(within), d, z))
     if not ses:
         return None
@@ -476,8 +469,8 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
                     f"bias {got.mean:+.1f} points of relative drop, {ci} {got.low:+.1f} to {got.high:+.1f}{spread}; "
                     f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power).")
-            fields.update(reference_difference=_r(got.mean), reference_difference_ci_low=_r(got.low),
-                          reference_difference_ci_high=_r(got.high), reference_mde=_r(got.mde),
+            fields.update(reference_difference=round_stored(got.mean), reference_difference_ci_low=round_stored(got.low),
+                          reference_difference_ci_high=round_stored(got.high), reference_mde=round_stored(got.mde),
                           reference_band=DROP_BAND)
     more, less = _model_free_side(model_free, c.category)
     if data == "more":
@@ -539,120 +532,3 @@ def _model_free_sentence(name: str, bias: str, figures: Sequence[Any], also: boo
     lead = " The data alone agrees" if also else " The data alone"
     side = "offers this shortcut more than" if bias == "more" else "offers this shortcut less than"
     return f"{lead}: it {side} {name} ({what}; intervals clustered by article)."
-
-
-def reference_audit_from_results(results: Results, profile: str, provenance: dict[str, Any] | None = None
-                                 ) -> ReferenceAudit:
-    """The :class:`~mrclens.artifacts.reference.ReferenceAudit` of an audit's results (one figure per
-    evaluated ablation, :func:`relative_figure`)."""
-    original = results.sets.get("original")
-    drops = {a.id: fig for a in results.ablations for fig in [relative_figure(a)] if fig is not None}
-    drops = {k: ReferenceDrop(d.figure, _r(d.value), _r(d.ci_low), _r(d.ci_high), d.n,
-                              None if d.f1_drop is None else _r(d.f1_drop),
-                              None if d.excess_drop is None else _r(d.excess_drop)) for k, d in drops.items()}
-    prov = {"mrclens_version": results.mrclens_version, "created": results.created, "seed": results.seed,
-            "reader_f1": None if original is None or original.f1 is None else _r(original.f1),
-            **(provenance or {})}
-    return ReferenceAudit(profile, None if original is None or original.f1 is None else _r(original.f1), prov, drops)
-
-
-def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float = CONFIDENCE) -> ReferenceAudit:
-    """One reference audit from several audits of the same data and profile (different ``--seed``).
-
-    Per ablation present in every audit: the value is the mean of the runs' values; the between-run
-    SD beyond the runs' own CIs is ``run_sd = sqrt(max(s² − mean(se_i²), 0))`` (``s²``: the sample
-    variance of the run values; ``se_i``: each run's CI half-width ÷ z), and the CI of the mean is
-    ``mean ± z sqrt(s² / k)`` (at least ``± z sqrt(mean(se_i²) / k)``). With two runs ``s²`` rests on
-    one difference, so ``run_sd`` is a rough estimate; it is recorded, not hidden.
-
-    Each run's own figures are kept (:attr:`~mrclens.artifacts.reference.ReferenceAudit.run_ablations`, beside
-    its provenance), so that a run can be added later (:meth:`~mrclens.artifacts.reference.ReferenceAudit.run_audits`).
-
-    Raises:
-        ValueError: no audits, audits of different profiles, or an audit that already combines several runs
-            (pass its :meth:`~mrclens.artifacts.reference.ReferenceAudit.run_audits` instead).
-    """
-    if not audits:
-        raise ValueError("combine_reference_audits needs at least one audit")
-    if len({a.profile for a in audits}) > 1:
-        raise ValueError(f"audits of different profiles: {sorted({a.profile for a in audits})}")
-    if any(a.provenance.get("runs") for a in audits):
-        raise ValueError("combine_reference_audits takes single runs; an audit that combines several gives them "
-                         "with run_audits()")
-    if len(audits) == 1:
-        return audits[0]
-    z, k = z_value(confidence), len(audits)
-    drops = {}
-    for aid in audits[0].ablations:
-        runs = [a.ablations.get(aid) for a in audits]
-        if any(r is None or r.figure != runs[0].figure for r in runs):
-            continue
-        values = [r.value for r in runs]
-        mean = sum(values) / k
-        s2 = sum((v - mean) ** 2 for v in values) / (k - 1)
-        within = sum(_se(r.ci_low, r.ci_high, z) ** 2 for r in runs) / k
-        half = z * math.sqrt(max(s2, within) / k)
-        drops[aid] = ReferenceDrop(runs[0].figure, _r(mean), _r(mean - half), _r(mean + half), runs[0].n,
-                                   _mean_or_none([r.f1_drop for r in runs]), _mean_or_none([r.excess_drop for r in runs]),
-                                   runs=k, run_sd=_r(math.sqrt(max(s2 - within, 0.0))))
-    f1s = [a.baseline_f1 for a in audits if a.baseline_f1 is not None]
-    return ReferenceAudit(audits[0].profile, _r(sum(f1s) / len(f1s)) if f1s else None,
-                          {"runs": [dict(a.provenance) for a in audits]}, drops,
-                          run_ablations=[{k: replace(d, structure_sd=None, cluster_factor=None) for k, d in a.ablations.items()}
-                                         for a in audits])
-
-
-def _mean_or_none(xs: Sequence[float | None]) -> float | None:
-    return None if any(x is None for x in xs) else _r(sum(xs) / len(xs))
-
-
-def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
-    """An earlier audit (the folder holding its ``results.json``) as a reference: its model-free figures
-    and its drops, under its reader profile, with the truncation rule its sets were made with (from its
-    ``perturbed/manifest.json``; ``"first"`` when it holds none), so an audit read against it perturbs the same way.
-
-    Raises:
-        ArtifactError: no readable ``results.json`` there, or a malformed manifest (the message names the file).
-    """
-    from mrclens.artifacts.results import read_results
-
-    results = read_results(audit_dir)
-    options = (results.audit.options if results.audit is not None else None) or {}
-    profile = options.get("profile") or "external"
-    name = f"the audit in {Path(audit_dir)}"
-    z = z_value(results.bootstrap.confidence)
-    figures = {}
-    kinds = {spec.path: spec.kind for spec in FIGURES}
-    for f in results.model_free:
-        se = (f.ci_high - f.ci_low) / (2.0 * z)  # the standard error its interval was drawn with
-        std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None
-        figures[f.path] = ReferenceFigure(f.value, f.n, std, _r(se))
-    prov = {"source": str(audit_dir), "kind": "audit"}
-    audit = reference_audit_from_results(results, profile, prov)
-    rule = truncation_rule_of(OutputLayout(audit_dir).perturbed_dir)  # the next audit perturbs the same way
-    return Reference(name, prov, figures, {profile: replace(audit, truncation=rule or audit.truncation)})
-
-
-def read_any_reference(path: str | os.PathLike | None) -> tuple[Reference, Path]:
-    """A reference from a reference file or an audit directory (``None``: the bundled reference).
-
-    Returns:
-        ``(reference, file)``: ``file`` is the reference file or the audit's ``results.json`` (for its sha256).
-
-    Raises:
-        ArtifactError: the file or directory cannot be read as a reference.
-    """
-    from mrclens import inputs
-    from mrclens.artifacts.layout import RESULTS_JSON
-    from mrclens.artifacts.reference import BUNDLED_REFERENCE, read_reference
-
-    if path is not None and Path(path).is_dir():
-        inputs.declare(Path(path) / RESULTS_JSON)  # an input of the audit: read once, hashed once (mrclens.inputs)
-        return reference_from_audit(path), Path(path) / RESULTS_JSON
-    file = BUNDLED_REFERENCE if path is None else Path(path)
-    inputs.declare(file)
-    return read_reference(file), file
-
-
-def _r(x: float) -> float:
-    return round(float(x), 4) + 0.0  # + 0.0: no "-0.0" in files and readings

@@ -45,7 +45,7 @@ from mrclens.artifacts.reference import Reference, ReferenceAudit, read_referenc
 from mrclens.artifacts.results import InputFile, Results
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
-from mrclens.scoring.against_reference import reference_audit_from_results
+from mrclens.scoring.reference_builder import reference_audit_from_results
 from mrclens.scoring.evaluate import DEFAULT_MODEL_NAME, Evaluation, evaluate_perturbed
 
 #: The profile under which the model's own reference evaluation is kept in its
@@ -78,7 +78,7 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
 
     Returns:
         the reference; its audit's figures are those of
-        :func:`~mrclens.scoring.against_reference.reference_audit_from_results` (relative (excess) drops in
+        :func:`~mrclens.scoring.reference_builder.reference_audit_from_results` (relative (excess) drops in
         percent of the model's baseline F1 on the reference sets, with their paired-bootstrap CIs).
     """
     prov = {"kind": "external model's own evaluation", **(provenance or {})}

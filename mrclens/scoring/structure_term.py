@@ -17,7 +17,8 @@ from typing import Any, Sequence
 from mrclens.artifacts.reference import ReferenceAudit
 from mrclens.artifacts.results import Results
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.scoring.against_reference import _r, ablation_difference, category_se
+from mrclens.metrics.estimate import round_stored
+from mrclens.scoring.against_reference import ablation_difference, category_se
 from mrclens.scoring.model_free import SHAPE_RATIO
 from mrclens.scoring.readings import weak_reader
 
@@ -133,17 +134,17 @@ def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: f
 
     def tau(pairs: list[tuple[float, float]]) -> float:
         estimate = math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0))
-        return _r(estimate if estimate > 0 else heterogeneity_upper_bound(pairs, level))
+        return round_stored(estimate if estimate > 0 else heterogeneity_upper_bound(pairs, level))
 
     ablations = {k: tau(v) for k, v in per_ablation.items()}
     categories = {c: tau(pairs) for c, pairs in per_category.items()}
     details = {"method": "DerSimonian-Laird method of moments around 0: max(mean(d^2 - se^2), 0); where 0, the "
                          f"Q-profile upper bound at one-sided {100 * level:g} % (Viechtbauer 2007)",
                "counterparts": len(counterparts),
-               "ablations": {k: {"structure_sd": ablations[k], "differences": [_r(d) for d, _ in v],
-                                 "se": [_r(s) for _, s in v]} for k, v in per_ablation.items()},
-               "categories": {c: {"structure_sd": categories[c], "differences": [_r(d) for d, _ in v],
-                                  "se": [_r(s) for _, s in v]} for c, v in per_category.items()}}
+               "ablations": {k: {"structure_sd": ablations[k], "differences": [round_stored(d) for d, _ in v],
+                                 "se": [round_stored(s) for _, s in v]} for k, v in per_ablation.items()},
+               "categories": {c: {"structure_sd": categories[c], "differences": [round_stored(d) for d, _ in v],
+                                  "se": [round_stored(s) for _, s in v]} for c, v in per_category.items()}}
     return ablations, categories, details
 
 

@@ -125,7 +125,7 @@ def test_check_passes_jobs_to_the_statistics(tmp_path, monkeypatch):
 
     from mrclens.checks import FILE_STATS
 
-    monkeypatch.setattr("mrclens.checks.FILE_STATS", FILE_STATS.with_entry("span", fake_stats))
+    monkeypatch.setattr("mrclens.checks.rules.FILE_STATS", FILE_STATS.with_entry("span", fake_stats))
     src = tmp_path / "in.json"
     write_dataset(Dataset([Article("T", [Paragraph("Paris is in France.", [Question("q", "Where?", [Answer("France", 12)])])])]), src)
     CliRunner().invoke(main, ["check", str(src), "--jobs", "2"])

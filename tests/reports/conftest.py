@@ -59,7 +59,7 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     from mrclens.audit.span import truncation_rule
     from mrclens.formats import load_dataset
     from mrclens.io_utils import atomic_write_json
-    from mrclens.scoring.against_reference import read_any_reference
+    from mrclens.scoring.reference_builder import read_any_reference
     from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.squad import Dataset
     from mrclens.stats import compute_stats, compute_stats_per_article

@@ -15,7 +15,8 @@ import pytest
 from mrclens.artifacts.results import read_results
 from mrclens.reports.glance import SHAPE_ADVICE, category_glance
 from mrclens.reports.summary import ADVICE_SHAPE, summarize_category
-from mrclens.scoring.against_reference import compare_with_reference, read_any_reference
+from mrclens.scoring.against_reference import compare_with_reference
+from mrclens.scoring.reference_builder import read_any_reference
 from mrclens.scoring.model_free import ContextShape, context_shape
 
 

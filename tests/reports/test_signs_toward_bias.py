@@ -52,7 +52,7 @@ def test_the_verdict_card_says_a_small_drop_is_the_bias(question_more):
 
 
 def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(question_more):
-    from mrclens.card import bias_figures, bias_statements, card_body
+    from mrclens.reports.card import bias_figures, bias_statements, card_body
     from mrclens.reports.forest import results_rows
     from mrclens.reports.report import reference_short, reference_text
     from mrclens.reports.table import format_table

@@ -14,9 +14,9 @@ from mrclens.artifacts.results import (AblationResult, BootstrapSettings, Catego
                                        AuditRecord, SetResult, read_results, write_results)
 from mrclens.errors import ArtifactError
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
-from mrclens.scoring.against_reference import (category_comparison, combine_reference_audits, compare_ablation,
-                                               compare_with_reference, expected_mde, read_any_reference,
-                                               reference_audit_from_results, relative_figure)
+from mrclens.scoring.against_reference import (category_comparison, compare_ablation, compare_with_reference,
+                                               expected_mde, relative_figure)
+from mrclens.scoring.reference_builder import combine_reference_audits, read_any_reference, reference_audit_from_results
 
 Z = 1.959963984540054
 
@@ -201,7 +201,7 @@ def test_reference_audit_records_the_reader_f1_and_provenance():
 
 
 def test_two_runs_combine_into_their_mean_and_their_spread_widens_the_comparison():
-    from mrclens.scoring.against_reference import combine_reference_audits
+    from mrclens.scoring.reference_builder import combine_reference_audits
 
     run0 = ReferenceAudit("paper", 71.0, {"seed": 0}, {"e1": ReferenceDrop("relative_excess_drop", 20.0, 18.0, 22.0, 2000)})
     run1 = ReferenceAudit("paper", 72.0, {"seed": 1}, {"e1": ReferenceDrop("relative_excess_drop", 30.0, 28.0, 32.0, 2000),

@@ -153,7 +153,7 @@ def test_markdown_escapes_the_names_it_did_not_write(audit_dir):
     no `|` that splits a table row."""
     from dataclasses import replace
 
-    from mrclens.card import card_markdown
+    from mrclens.reports.card import card_markdown
 
     results = read_results(audit_dir)
     evil = "<img src=x onerror=alert(1)>"
@@ -200,7 +200,7 @@ def test_body_and_recommendations_go_through_the_hugging_face_template_as_they_a
     pasted unchanged, the card has one "Bias, Risks, and Limitations" heading, each category's definition and
     verdict, and a Recommendations section with each category's advice."""
     hub = pytest.importorskip("huggingface_hub")
-    from mrclens.card import category_advice, category_verdict
+    from mrclens.reports.card import category_advice, category_verdict
     from mrclens.categories import get_category
 
     out = tmp_path / "card"

@@ -11,10 +11,10 @@ import pytest
 from mrclens.artifacts.results import AblationResult, BootstrapSettings, CategoryResult, ModelRecord, Results
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).parent / "stats"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "stats"))
 from stats_helpers import C2, MINI, make_dataset  # noqa: E402
 
-from mrclens.checks import (  # noqa: E402
+from mrclens.checks.rules import (  # noqa: E402
     Rule,
     RulesError,
     evaluate_rules,

@@ -25,7 +25,7 @@ loaded) and, when an audit directory is given, from its ``results.json`` (paths 
     enabled = false              # switch a default off
 
 Intervals (issue 44, item 2): a rule on a share, an F1 or a mean (``<=``, ``<``, ``>=``, ``>``) reads
-the figure's 95 % confidence interval (:mod:`mrclens.rule_intervals`: Wilson for shares with their
+the figure's 95 % confidence interval (:mod:`mrclens.checks.intervals`: Wilson for shares with their
 ``n``, Student's t for means, both widened to the cluster-robust interval by article on span data;
 the intervals multiple-choice statistics and audits record beside a figure): it **passes** when the
 whole interval is on its side of the threshold, **fails** when the whole interval lies beyond it, and
@@ -93,7 +93,7 @@ from mrclens.errors import EXIT_CHECK_FAILED, EXIT_OK, LanguageMsg, MRCLensError
 from mrclens.formats import detect_task
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.multiple_choice.stats import MC_METRIC_PATHS, is_mc_metric, mc_file_stats
-from mrclens.rule_intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, lookup_in
+from mrclens.checks.intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, lookup_in
 from mrclens.stats.files import FileStats, span_file_stats
 from mrclens.stats.language_free import NOT_COMPUTED
 from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS as SPAN_METRIC_PATHS, is_metric as is_span_metric
@@ -173,7 +173,7 @@ class Rule:
         meaning: what a failure means, in plain words.
         enabled: ``False`` switches the rule off.
         interval: ``"auto"``: with ``<=``, ``<``, ``>=`` or ``>``, the rule reads the figure's confidence
-            interval where the figures give one (:mod:`mrclens.rule_intervals`); ``"none"``: a point threshold.
+            interval where the figures give one (:mod:`mrclens.checks.intervals`); ``"none"``: a point threshold.
     """
 
     id: str
@@ -463,7 +463,7 @@ def _lookup(source: Any) -> Callable[[str], Any]:
 
 def _numeric_result(rule: Rule, value: float, path: str, source: Any, per_article: list[dict] | None,
                     confidence: float) -> RuleResult:
-    """A rule on a number: read against its figure's interval (:func:`mrclens.rule_intervals.decide`) when
+    """A rule on a number: read against its figure's interval (:func:`mrclens.checks.intervals.decide`) when
     the rule is ordered, not ``interval = "none"`` and the figure has one; else the point comparison."""
     interval = None
     if rule.interval != "none" and rule.op in ORDER_OPERATORS:
@@ -482,8 +482,8 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
     """Evaluate ``rules`` on a statistics dict (and an audit's results, if given).
 
     A rule on a share, an F1 or a mean (``<=``, ``<``, ``>=``, ``>``) reads the figure's interval at
-    ``confidence`` (:mod:`mrclens.rule_intervals`; clustered by article with ``per_article``, the
-    statistics of each article, :func:`mrclens.rule_intervals.per_article_figures`): it passes when the
+    ``confidence`` (:mod:`mrclens.checks.intervals`; clustered by article with ``per_article``, the
+    statistics of each article, :func:`mrclens.checks.intervals.per_article_figures`): it passes when the
     whole interval is on its side of the threshold, fails when the whole interval is beyond it, and is
     ``"unsure"`` (too small to tell; exit 0) when the interval holds the threshold. A rule on an audit's
     verdict that reads ``inconclusive`` is ``"unsure"`` too (the audit could not tell).
@@ -735,7 +735,7 @@ def run_check(
                                                                    kind="dataset")])
     per_article = None
     if stats.datasets and any(_clusters_by_article(r) for r in rule_list):
-        from mrclens.rule_intervals import per_article_figures
+        from mrclens.checks.intervals import per_article_figures
 
         per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
                                           stats_options=language.stats_options)

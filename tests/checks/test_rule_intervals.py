@@ -1,4 +1,4 @@
-"""Which interval each figure of a `mrclens check` rule gets (mrclens.rule_intervals; issue 44, item 2)."""
+"""Which interval each figure of a `mrclens check` rule gets (mrclens.checks.intervals; issue 44, item 2)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pytest
 
 from mrclens.checks import AUDIT_SECTION, COMPARE_SECTION, load_rules, run_check
-from mrclens.rule_intervals import ORDER_OPERATORS, decide, figure_interval, lookup_in
+from mrclens.checks.intervals import ORDER_OPERATORS, decide, figure_interval, lookup_in
 from mrclens.stats.schema import DEV_SECTION
 from tests.conftest import SAMPLE
 

@@ -1,0 +1,21 @@
+"""``mrclens check``: rules over the model-free statistics (:mod:`mrclens.checks.rules`) and the confidence
+interval each rule's figure carries (:mod:`mrclens.checks.intervals`).
+
+Public API (the names other floors and the CLI use)::
+
+    from mrclens.checks import load_rules, run_check, format_report
+    report = run_check("data.json")          # a CheckReport; exit_code(report.results) is the CLI's code
+"""
+
+from mrclens.checks.intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, per_article_figures
+from mrclens.checks.rules import (AUDIT_SECTION, COMPARE_SECTION, EXIT_FAIL, EXIT_PASS, FILE_STATS, IS_METRIC,
+                                  KNOWN_METRICS, STATUSES, CheckReport, Rule, RuleResult, RulesError,
+                                  default_rules_text, evaluate_rules, exit_code, format_report, inconclusive_notes,
+                                  load_rules, run_check)
+
+__all__ = [
+    "AUDIT_SECTION", "COMPARE_SECTION", "EXIT_FAIL", "EXIT_PASS", "FILE_STATS", "INTERVAL_CHOICES", "IS_METRIC",
+    "KNOWN_METRICS", "ORDER_OPERATORS", "STATUSES", "CheckReport", "Rule", "RuleResult", "RulesError",
+    "decide", "default_rules_text", "evaluate_rules", "exit_code", "figure_interval", "format_report",
+    "inconclusive_notes", "load_rules", "per_article_figures", "run_check",
+]
