@@ -25,7 +25,7 @@ def read_line(audit_dir: str, reference, profile: str) -> str:
 
     r = read_results(audit_dir)
     shape = ContextShape(**r.context_shape) if r.context_shape else None
-    _, cats = compare_with_reference(r.ablations, r.categories, reference, profile, model_free=r.model_free,
+    _, cats = compare_with_reference(r.ablations, r.categories, reference.audit_for(profile), model_free=r.model_free,
                                      shape=shape)
     cells = [f"{c.category} {c.reference_bias}" + (
         f" {c.reference_difference:+.1f} [{c.reference_difference_ci_low:+.1f}, {c.reference_difference_ci_high:+.1f}]"

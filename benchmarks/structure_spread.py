@@ -32,7 +32,7 @@ from dataclasses import replace
 def _verdicts(results, reference, profile, shape=None):
     from mrclens.scoring.against_reference import compare_with_reference
 
-    _, cats = compare_with_reference(results.ablations, results.categories, reference, profile,
+    _, cats = compare_with_reference(results.ablations, results.categories, reference.audit_for(profile),
                                      model_free=results.model_free, shape=shape)
     return {c.category: (c.reference_bias, c.reference_difference, c.reference_difference_ci_low,
                          c.reference_difference_ci_high, c.reference_basis) for c in cats}

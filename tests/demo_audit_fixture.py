@@ -86,7 +86,7 @@ def demo_results(scale: dict[str, float] | None = None, model: ModelRecord | Non
         categories.append(CategoryResult(name, ids, [a.id for a in members], mean, mean - half, mean + half))
     ablations, categories = read_all(ablations, categories)
     figures = model_free_figures(_stats_of(reference), reference)
-    ablations, categories = compare_with_reference(ablations, categories, reference, PROFILE, model_free=figures)
+    ablations, categories = compare_with_reference(ablations, categories, reference.audit_for(PROFILE), model_free=figures)
     return Results("0.1.0", "2026-01-01T00:00:00Z", 0, model or ModelRecord("baseline", "co-attention BiLSTM"),
                    BootstrapSettings(1000, 0.95, 0), sets={"original": SetResult("original.json", 1786, 36.0, base)},
                    ablations=ablations, categories=categories, model_free=figures,

@@ -110,5 +110,5 @@ def test_external_model_loop_end_to_end(sample_path, tmp_path):
     assert frame["id"].tolist() == ALL_ABLATION_IDS
     # issue 33: the output ends with the verdict at a glance, the model named
     glance = res.stdout.strip().splitlines()[-6:]
-    assert glance[0].startswith("Evidence of each bias (model 'tf-idf sentence', F1 ")
+    assert glance[0].startswith("Evidence of each bias (external model 'tf-idf sentence', F1 ")
     assert glance[1].startswith("Similarity ") and glance[-1].endswith("report.html; every figure: --wide")

@@ -223,6 +223,19 @@ class Reference:
     audits: dict[str, ReferenceAudit] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
 
+    def audit_for(self, profile: str | None) -> "ReferenceChoice":
+        """The reference an audit is read against, chosen once for reader ``profile`` (its audit with that profile,
+        or none: ``profile`` is ``None`` or this reference has no audit of it). The audit passes the choice on to
+        the truncation step (:attr:`ReferenceAudit.truncation`) and to the comparison
+        (:func:`mrclens.scoring.against_reference.compare_with_reference`), which picks the structure terms of
+        the data's context length (:meth:`ReferenceChoice.for_shape`). Never raises.
+
+        >>> ref = Reference("SQuAD v1.1", audits={"quick": ReferenceAudit("quick", 48.0)})
+        >>> ref.audit_for("quick").audit.baseline_f1, ref.audit_for("paper").audit, ref.audit_for(None).profile
+        (48.0, None, None)
+        """
+        return ReferenceChoice(self, profile, self.audits.get(profile) if profile else None)
+
     def to_json(self) -> dict[str, Any]:
         return {"format_version": FORMAT_VERSION, "name": self.name, "provenance": dict(self.provenance),
                 "figures": {path: {"value": f.value, "n": f.n, "std": f.std, "se": f.se,
@@ -274,6 +287,31 @@ class Reference:
                                                                            "structure_sd_other_shape"))
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
+
+
+@dataclass(frozen=True)
+class ReferenceChoice:
+    """A reference and the audit of it that one reader is read against (:meth:`Reference.audit_for`).
+
+    ``profile``: the reader profile asked for (``None``: no drops to compare, e.g. a saved reader of another
+    run); ``audit``: the reference's audit with that profile, or one built for the reader (a model's own
+    evaluation on the reference's sets, :mod:`mrclens.scoring.own_reference`), or ``None`` (none to read the
+    drops against: the categories are read from the model-free figures alone).
+    """
+
+    reference: Reference
+    profile: str | None
+    audit: ReferenceAudit | None
+
+    @property
+    def name(self) -> str:
+        """The reference's name in the readings (``"SQuAD v1.1"``)."""
+        return self.reference.name
+
+    def for_shape(self, differs: bool | None) -> ReferenceAudit | None:
+        """The audit with the structure terms of the data's context length (:meth:`ReferenceAudit.for_shape`;
+        ``differs``: ``None`` when the length is unknown), or ``None`` without an audit."""
+        return None if self.audit is None else self.audit.for_shape(differs)
 
 
 def _drops(obj: dict, path: str | os.PathLike, where: str) -> dict[str, ReferenceDrop]:

@@ -159,6 +159,9 @@ def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+#: The name of an external model whose user gives none (``mrclens evaluate --model-name``).
+DEFAULT_MODEL_NAME = "external model"
+
 @dataclass
 class SubsetScore:
     """EM/F1 (percent) of a set over one SQuAD v2.0 subset (``HasAns`` or ``NoAns``).
@@ -488,6 +491,22 @@ class Results:
             MRCLensError: ``task`` is not a registered task.
         """
         return get_task(self.task).metric
+
+    @property
+    def reader_profile(self) -> str | None:
+        """The reader profile of the scored model (``"quick"``, ``"paper-parallel"`` …): the audit's option, else the
+        one the model's config records (a saved reader's); ``None`` for an external model."""
+        options = (self.audit.options if self.audit is not None else None) or {}
+        return options.get("profile") or (self.model.config or {}).get("profile")
+
+    @property
+    def reader_label(self) -> str:
+        """The scored model in words, as every surface names it: ``baseline reader, quick profile``,
+        ``external model 'NAME'`` or ``external model``."""
+        if self.model.kind == "baseline":
+            return f"baseline reader, {self.reader_profile} profile" if self.reader_profile else "baseline reader"
+        named = self.model.name and self.model.name != DEFAULT_MODEL_NAME
+        return f"{DEFAULT_MODEL_NAME} {self.model.name!r}" if named else DEFAULT_MODEL_NAME
 
     def to_pandas(self, table: str = "ablations"):
         """One table of these results as a :class:`pandas.DataFrame`, one row per entry:

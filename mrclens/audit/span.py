@@ -55,6 +55,7 @@ from mrclens.artifacts.folders import PREDICTIONS, REPLICATES, note_written, rem
 from mrclens.artifacts.layout import MANIFEST, OutputLayout, prediction_file_name
 from mrclens.artifacts.manifest import read_manifest
 from mrclens.artifacts.predictions import write_predictions
+from mrclens.artifacts.reference import ReferenceChoice
 from mrclens.artifacts.results import AuditRecord, InputFile, ModelRecord, Results
 from mrclens.audit.ledger import AuditSteps, StepLedger, pipeline_versions, step_key
 from mrclens.defaults import BUNDLED_SAMPLE, DEFAULT_DEV_FRACTION, DEFAULT_PERTURB_SEEDS, DEFAULT_SEED, DEFAULT_TRAIN_SEEDS, N_RESAMPLES, resolve_profile
@@ -245,7 +246,8 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         data = load_inputs(options, echo, seconds)
         reference_sha = sha256_file(reference_path)
     data.model_reader = model_reader
-    data.truncation = truncation_rule(reference, options.profile)
+    choice = reference.audit_for(options.profile)  # chosen once: the truncation step and the comparison read it
+    data.truncation = truncation_rule(choice)
     out = Path(options.out)
     created = not out.exists()
     ledger = StepLedger(out, input_fingerprint(options, data), options.force)
@@ -257,28 +259,28 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
         model_free, shape = model_free_step(run, reference)
         readers, config = train_readers(run)
         readers[0].reader = predict_sets(run, readers)
-        return score_and_report(run, readers, config, model_free=model_free, reference=reference, shape=shape)
+        return score_and_report(run, readers, config, model_free=model_free, reference=choice, shape=shape)
     except BaseException:
         if created and not ledger.steps:  # a failed start leaves no folder behind
             shutil.rmtree(out, ignore_errors=True)
         raise
 
 
-def truncation_rule(reference, profile: str | None) -> str:
-    """The truncated set's rule for an audit read against ``reference`` with reader ``profile``: its
-    reference audit's (:attr:`~mrclens.artifacts.reference.ReferenceAudit.truncation`), or the default
-    ``"random"`` (:data:`mrclens.perturbations.truncation.DEFAULT_RULE`) when it has none for ``profile``.
+def truncation_rule(choice: ReferenceChoice) -> str:
+    """The truncated set's rule for an audit read against the reference audit ``choice``
+    (:meth:`~mrclens.artifacts.reference.Reference.audit_for`): its rule
+    (:attr:`~mrclens.artifacts.reference.ReferenceAudit.truncation`), or the default ``"random"``
+    (:data:`mrclens.perturbations.truncation.DEFAULT_RULE`) when the reference has no audit of the reader's profile.
 
     Examples:
         >>> from mrclens.artifacts.reference import Reference, ReferenceAudit
         >>> ref = Reference("r", audits={"paper": ReferenceAudit("paper", 70.0, truncation="first")})
-        >>> truncation_rule(ref, "paper"), truncation_rule(ref, "quick")
+        >>> truncation_rule(ref.audit_for("paper")), truncation_rule(ref.audit_for("quick"))
         ('first', 'random')
     """
     from mrclens.perturbations.truncation import DEFAULT_RULE
 
-    audit = reference.audits.get(profile) if profile is not None else None
-    return audit.truncation if audit is not None else DEFAULT_RULE
+    return choice.audit.truncation if choice.audit is not None else DEFAULT_RULE
 
 
 def with_saved_profile(options: AuditOptions, saved: str) -> AuditOptions:
@@ -523,7 +525,7 @@ def predict_sets(run: AuditRun, readers: Sequence[TrainedReader]) -> Any:
 
 
 def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: dict[str, Any], *,
-                     model_free: list, reference, shape: Any = None) -> Results:
+                     model_free: list, reference: ReferenceChoice, shape: Any = None) -> Results:
     """Steps 5-6, **score** (:func:`mrclens.scoring.evaluate.evaluate_perturbed`) and **report**
     (:func:`mrclens.publish.write_outputs`); the load step's notes become the results' warnings."""
     from mrclens.publish import write_outputs
@@ -540,8 +542,8 @@ def score_and_report(run: AuditRun, readers: Sequence[TrainedReader], config: di
     evaluation = evaluate_perturbed(
         layout.perturbed_dir, layout.predictions_dir, results_dir=Path(options.out), model=model,
         inputs=data.inputs, step_seconds=run.seconds, audit=audit_record, seed=options.seed,
-        n_resamples=options.n_resamples, model_free=model_free, reference=reference, shape=shape,
-        profile=options.profile if model_path is None else None, progress=options.progress,
+        n_resamples=options.n_resamples, model_free=model_free, shape=shape, progress=options.progress,
+        reference=reference if model_path is None else None,  # a saved reader's drops are not compared
         reader_seed=readers[0].seed,
         replicates=[Replicate(layout.draw_perturbed_dir(k), layout.replicate_predictions_dir(k, r), draw=k, reader=r,
                               reader_seed=entry.seed)

@@ -131,8 +131,7 @@ def audit_source(directory: Path, name: str, *, cache_dir, progress: bool, n_pro
     src = hooks_for(results.task).audit_figures(results, perturbed, directory, name, kind, cache_dir=cache_dir,
                                                 progress=progress, n_process=n_process)
     src.results, src.scores, src.infos = results, scores, infos
-    options = (results.audit.options if results.audit is not None else None) or {}
-    src.info.reader = options.get("profile") or results.model.name or results.model.kind
+    src.info.reader = results.reader_profile or results.model.name or results.model.kind
     orig = results.sets.get("original")
     src.info.reader_f1 = None if orig is None else orig.f1
     src.info.draws = len({r.draw for r in results.replicates}) or 1

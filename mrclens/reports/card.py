@@ -153,12 +153,9 @@ def _level(results: Results) -> str:
 
 
 def reader_description(results: Results) -> str:
-    """The reader in words: ``baseline reader, profile 'quick'`` or ``external model 'NAME'``."""
-    profile = (results.audit.options.get("profile") if results.audit is not None else None) or (
-        (results.model.config or {}).get("profile"))
-    if results.model.kind == "baseline":
-        return f"MRCLens baseline reader, profile {profile!r}" if profile else "MRCLens baseline reader"
-    return f"external model {results.model.name!r}" + (f", profile {profile!r}" if profile else "")
+    """The reader in words for the card's readers: ``MRCLens baseline reader, quick profile`` or
+    ``external model 'NAME'`` (:attr:`~mrclens.artifacts.results.Results.reader_label`)."""
+    return ("MRCLens " if results.model.kind == "baseline" else "") + results.reader_label
 
 
 def reference_name(results: Results) -> str:

@@ -175,14 +175,6 @@ def category_line(s: CategorySummary) -> str:
     return fit(f"{head} → {s.advice}")
 
 
-def _model_label(results: Results) -> str:
-    m = results.model
-    if m.kind == "baseline":
-        profile = ((results.audit.options if results.audit is not None else None) or {}).get("profile")
-        return f"baseline reader, {profile} profile" if profile else "baseline reader"
-    return f"model '{m.name}'" if m.name else "external model"
-
-
 def _score_label(results: Results) -> str:
     s = results.sets.get("original")
     if s is None or s.f1 is None:
@@ -202,7 +194,7 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
     """
     summaries = [summarize_category(c, results) for c in results.categories]
     references = {c.reference for c in results.categories if c.reference_bias is not None and c.reference}
-    who = _model_label(results) + _score_label(results)
+    who = results.reader_label + _score_label(results)
     if references:
         lines = [fit(f"Verdict against {' / '.join(sorted(references))} ({who}):")]
     else:

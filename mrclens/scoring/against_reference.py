@@ -127,7 +127,7 @@ import math
 from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
-from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop
+from mrclens.artifacts.reference import ReferenceAudit, ReferenceChoice, ReferenceDrop
 from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
@@ -382,10 +382,11 @@ def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
 
 
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
-                           reference: Reference | None, profile: str | None, confidence: float = CONFIDENCE,
+                           choice: ReferenceChoice | None, confidence: float = CONFIDENCE,
                            model_free: Sequence[Any] = (), reader: str = BASELINE_READER,
                            shape: ContextShape | None = None) -> tuple[list[AblationResult], list[CategoryResult]]:
-    """Copies of the entries with their comparison with ``reference``'s audit for ``profile`` set and read.
+    """Copies of the entries with their comparison with the reference audit ``choice`` set and read (chosen once
+    by :meth:`~mrclens.artifacts.reference.Reference.audit_for`; ``None``: no reference, the entries unchanged).
 
     Each compared ablation's and category's reading ends with one sentence on the comparison; the
     category verdict combines the drops with ``model_free`` (:class:`~mrclens.artifacts.results.ModelFreeFigure`
@@ -401,12 +402,11 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     the reference's context length, another, or — ``None`` — the larger of the two). The
     evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
     """
-    audit = reference.audits.get(profile) if reference is not None and profile else None
-    if reference is None:
+    if choice is None:
         return list(ablations), list(categories)
+    reference, profile = choice.reference, choice.profile
     other_shape = None if shape is None else shape.differs
-    if audit is not None:  # the structure terms of the data's context length (ReferenceAudit.for_shape)
-        audit = audit.for_shape(other_shape)
+    audit = choice.for_shape(other_shape)  # the structure terms of the data's context length
     family = verdict_family(categories, ablations, audit, model_free)
     level = family_confidence(confidence, family)
     for f in model_free:

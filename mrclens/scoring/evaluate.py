@@ -32,6 +32,7 @@ from mrclens.artifacts.predictions import PredictionsDir, read_predictions_dir
 from mrclens.errors import ArtifactError
 from mrclens.artifacts.question_scores import SetQuestionScores
 from mrclens.artifacts.results import (
+    DEFAULT_MODEL_NAME,
     AuditRecord,
     BootstrapSettings,
     InputFile,
@@ -48,7 +49,7 @@ from mrclens.progress import progress as progress_bar
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.drops import Scored, score_all
 from mrclens.scoring.replicates import VARIANCE_METHOD, combine_replicates
-from mrclens.artifacts.reference import Reference
+from mrclens.artifacts.reference import ReferenceChoice
 from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.model_free import ContextShape
 from mrclens.scoring.model_free import cite as cite_model_free
@@ -56,8 +57,6 @@ from mrclens.scoring.readings import BASELINE_READER, note_instability, read_all
 from mrclens.squad import Dataset
 from mrclens.tasks import get_task, task_of
 
-#: The model name used when the user gives none.
-DEFAULT_MODEL_NAME = "external model"
 
 
 @dataclass
@@ -251,8 +250,7 @@ def evaluate_perturbed(
     replicates: Sequence[Replicate] = (),
     reader_seed: int | None = None,
     model_free: Sequence[ModelFreeFigure] = (),
-    reference: Reference | None = None,
-    profile: str | None = None,
+    reference: ReferenceChoice | None = None,
     shape: ContextShape | None = None,
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
@@ -278,8 +276,9 @@ def evaluate_perturbed(
         model_free: the data's model-free figures beside a reference
             (:func:`mrclens.scoring.model_free.model_free_figures`; the audit computes them): kept in
             ``results.model_free`` and cited at the end of each category's reading.
-        reference, profile: the reference whose audit with this reader ``profile`` the drops are
-            read against (:func:`mrclens.scoring.against_reference.compare_with_reference`; ``shape``: the
+        reference: the reference audit the drops are read against, chosen once for the reader
+            (:meth:`mrclens.artifacts.reference.Reference.audit_for`;
+            :func:`mrclens.scoring.against_reference.compare_with_reference`; ``shape``: the
             data's context length beside the reference's, :func:`mrclens.scoring.model_free.context_shape`);
             ``None``: no comparison.
 
@@ -309,7 +308,7 @@ def evaluate_perturbed(
                               n_resamples=n_resamples, confidence=confidence, reader=reader)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
-                                                                 profile, confidence, model_free, reader=reader,
+                                                                 confidence, model_free, reader=reader,
                                                                  shape=shape)
     t2 = time.perf_counter()
     all_inputs = [*inputs, *_input_files(perturbed_dir, files, found), *extra_inputs]

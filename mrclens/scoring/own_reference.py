@@ -6,8 +6,9 @@ so it brings its own reference: its predictions on the **reference's perturbed s
 --reference``: SQuAD v1.1 dev when given, else the bundled SQuAD v1.1 sample's evaluation part, with the
 same ablations and seed as the audit). :func:`evaluate_against_own_reference` scores them with the one
 scoring path (:func:`mrclens.scoring.evaluate.evaluate_perturbed`: official EM/F1, paired bootstrap), turns
-that evaluation into a :class:`~mrclens.artifacts.reference.Reference` with one audit
-(:func:`reference_from_evaluation`, profile :data:`OWN_PROFILE`), and scores the model's predictions on the
+that evaluation into the reference audit the model is read against
+(:func:`reference_from_evaluation`: a :class:`~mrclens.artifacts.reference.ReferenceChoice` built for the model,
+not looked up by a profile), and scores the model's predictions on the
 user's sets against it with the **same reading functions** as the audit
 (:func:`~mrclens.scoring.against_reference.compare_with_reference`: relative (excess) drops, the
 ±:data:`~mrclens.scoring.against_reference.DROP_BAND`-point equivalence band, the minimum detectable effect,
@@ -41,15 +42,15 @@ from pathlib import Path
 from typing import Any
 
 from mrclens.artifacts.manifest import read_manifest
-from mrclens.artifacts.reference import Reference, ReferenceAudit, read_reference
+from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceChoice, read_reference
 from mrclens.artifacts.results import InputFile, Results
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.metrics.bootstrap import CONFIDENCE, N_RESAMPLES
 from mrclens.scoring.reference_builder import reference_audit_from_results
 from mrclens.scoring.evaluate import DEFAULT_MODEL_NAME, Evaluation, evaluate_perturbed
 
-#: The profile under which the model's own reference evaluation is kept in its
-#: :class:`~mrclens.artifacts.reference.Reference` (the categories name the reference: :func:`reference_name`).
+#: The label of the model's own reference evaluation (:attr:`~mrclens.artifacts.reference.ReferenceAudit.profile`
+#: of the audit :func:`reference_from_evaluation` builds; the categories name the reference: :func:`reference_name`).
 OWN_PROFILE = "external model"
 #: The shipped reference's audit whose structure terms are borrowed (where they were measured).
 STRUCTURE_PROFILE = "quick"
@@ -62,9 +63,10 @@ def reference_name(manifest_source: str | None) -> str:
 
 
 def reference_from_evaluation(results: Results, name: str, structure: ReferenceAudit | None = None,
-                              provenance: dict[str, Any] | None = None) -> Reference:
-    """A :class:`~mrclens.artifacts.reference.Reference` holding one audit (profile :data:`OWN_PROFILE`): the
-    model's evaluation on the reference's sets.
+                              provenance: dict[str, Any] | None = None) -> ReferenceChoice:
+    """The reference audit the model is read against: the model's evaluation on the reference's sets, as the
+    :class:`~mrclens.artifacts.reference.ReferenceChoice` of a reference named ``name`` (its audit labelled
+    :data:`OWN_PROFILE`; no reader profile is looked up).
 
     Args:
         results: the model's results on the reference sets (:func:`~mrclens.scoring.evaluate.evaluate_perturbed`).
@@ -77,7 +79,7 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
         provenance: recorded in the audit's ``provenance`` (e.g. the reference sets' source and sha256).
 
     Returns:
-        the reference; its audit's figures are those of
+        the choice; its audit's figures are those of
         :func:`~mrclens.scoring.reference_builder.reference_audit_from_results` (relative (excess) drops in
         percent of the model's baseline F1 on the reference sets, with their paired-bootstrap CIs).
     """
@@ -91,7 +93,7 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
                                               cluster_factor=structure.ablations[k].cluster_factor)
                                    if k in structure.ablations else d for k, d in audit.ablations.items()})
         audit.provenance["structure_sd_borrowed_from"] = f"{structure.profile} audit of the shipped reference"
-    return Reference(name, prov, {}, {OWN_PROFILE: audit})
+    return ReferenceChoice(Reference(name, prov), None, audit)
 
 
 def check_reference_sets(perturbed_dir: str | os.PathLike, reference_sets: str | os.PathLike) -> None:
@@ -181,5 +183,5 @@ def evaluate_against_own_reference(
     inputs = [InputFile(f"reference: {i.role}", i.file, i.sha256) for i in ref_eval.results.inputs]
     evaluation = evaluate_perturbed(perturbed_dir, predictions_dir, results_dir=results_dir, model_name=model_name,
                                     seed=seed, n_resamples=n_resamples, confidence=confidence, progress=progress,
-                                    inputs=inputs, reference=reference, profile=OWN_PROFILE)
+                                    inputs=inputs, reference=reference)
     return evaluation, ref_eval

@@ -97,7 +97,7 @@ def _mean_or_none(xs: Sequence[float | None]) -> float | None:
 
 def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     """An earlier audit (the folder holding its ``results.json``) as a reference: its model-free figures
-    and its drops, under its reader profile, with the truncation rule its sets were made with (from its
+    and its drops, under its reader profile (none for an external model's evaluation), with the truncation rule its sets were made with (from its
     ``perturbed/manifest.json``; ``"first"`` when it holds none), so an audit read against it perturbs the same way.
 
     Raises:
@@ -117,6 +117,8 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
         std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None
         figures[f.path] = ReferenceFigure(f.value, f.n, std, round_stored(se))
     prov = {"source": str(audit_dir), "kind": "audit"}
+    if profile is None:  # an external model's evaluation: no reader profile to read a reader's drops against
+        return Reference(name, prov, figures)
     audit = reference_audit_from_results(results, profile, prov)
     rule = truncation_rule_of(OutputLayout(audit_dir).perturbed_dir)  # the next audit perturbs the same way
     return Reference(name, prov, figures, {profile: replace(audit, truncation=rule or audit.truncation)})

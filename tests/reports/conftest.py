@@ -72,7 +72,7 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     cache = root / "cache"
     reference, _ = read_any_reference(None)
     manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=cache, progress=False,
-                                             truncation=truncation_rule(reference, "quick"))  # as an audit perturbs
+                                             truncation=truncation_rule(reference.audit_for("quick")))  # as an audit perturbs
     for name, file in manifest.set_files().items():
         squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
         atomic_write_json(root / "predictions" / f"{name}.json", overlap_sentence_reader(squad))
@@ -80,6 +80,6 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     figures = model_free_figures(stats, reference,
                                  clusters=cluster_standard_errors(compute_stats_per_article(small, cache)))
     score_and_publish(root / "perturbed", root / "predictions", root, model_name="overlap-sentence reader (simulated)", seed=0,
-                      n_resamples=200, progress=False, model_free=figures, reference=reference, profile="quick",
+                      n_resamples=200, progress=False, model_free=figures, reference=reference.audit_for("quick"),
                       shape=context_shape(stats, reference))
     return root

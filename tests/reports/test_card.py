@@ -37,7 +37,7 @@ def audit_dir(tmp_path_factory):
         "e3": ReferenceDrop("relative_drop", 5.0, 3.0, 7.0, 2000),
         "e4": ReferenceDrop("relative_drop", 60.0, 55.0, 65.0, 2000)})})
     out = root / "audit"
-    score_and_publish(perturbed, predictions, out, reference=reference, profile="quick", n_resamples=200,
+    score_and_publish(perturbed, predictions, out, reference=reference.audit_for("quick"), n_resamples=200,
                       model_free=[_similarity_figure()],
                       audit=AuditRecord({"profile": "quick", "seed": 0}, None, "model", None))
     return out
@@ -73,7 +73,7 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
             f"{fig.difference_ci_low:+.1f} to {fig.difference_ci_high:+.1f}): higher") in text
     assert f"| {similarity.reference_mde:.1f} or more |" in row  # what the audit could see (issue 41)
     assert "answer-type priors beyond the question's wh-word" in text and "in line\" with the reference may" in text
-    assert "- Reader: external model 'external model', profile 'quick'." in text
+    assert "- Reader: external model." in text
     manifest = next(i for i in results.inputs if i.role == "set:original")
     assert f"sha256 `{manifest.sha256}`" in text and "200 resamples, 95% confidence, seed 0" in text
 

@@ -63,7 +63,7 @@ def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(c
                                      "quick": replace(reference.audits["quick"], structure_sd_other_shape={})})
 
     def read(shape, ref=one):
-        _, cats = compare_with_reference(typed.ablations, plain, ref, "quick", model_free=typed.model_free,
+        _, cats = compare_with_reference(typed.ablations, plain, ref.audit_for("quick"), model_free=typed.model_free,
                                          shape=shape)
         return {c.category: c for c in cats}
 

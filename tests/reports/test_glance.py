@@ -76,7 +76,7 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
     assert [(f.category, f.comparison) for f in figures] == [("Similarity", "higher"), ("Position", "lower")]
     plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
                      reference_difference_ci_low=None, reference_difference_ci_high=None) for c in typed.categories]
-    _, cats = compare_with_reference(typed.ablations, plain, reference, "no-such-profile", model_free=figures)
+    _, cats = compare_with_reference(typed.ablations, plain, reference.audit_for("no-such-profile"), model_free=figures)
     got = {c.category: (c.reference_bias, c.reference_basis) for c in cats}
     assert got["Similarity"] == ("more", "model-free") and got["Position"] == ("less", "model-free")
     as_json = [vars(f) for f in figures]

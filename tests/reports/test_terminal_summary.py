@@ -54,8 +54,8 @@ def first_sentence(tmp_path_factory, sample_path):
     reference = read_reference()
     figures = model_free_figures(compute_stats(small, cache_dir=root / "cache", progress=False), reference)
     evaluation = evaluate_perturbed(root / "perturbed", root / "predictions", model_name="first sentence", seed=0,
-                                    n_resamples=200, progress=False, model_free=figures, reference=reference,
-                                    profile="quick")
+                                    n_resamples=200, progress=False, model_free=figures,
+                                    reference=reference.audit_for("quick"))
     return root, evaluation.results
 
 
@@ -95,7 +95,7 @@ def test_an_external_weak_model_is_named_and_its_verdict_is_inconclusive(first_s
     f1 = results.sets["original"].f1
     assert f1 < 30  # the first four words of a passage rarely answer
     lines = _fits(format_summary(results))
-    assert lines[0].startswith("Verdict against SQuAD v1.1 (model 'first sentence', F1 ")
+    assert lines[0].startswith("Verdict against SQuAD v1.1 (external model 'first sentence', F1 ")
     assert any(c.reference_bias == "inconclusive" for c in results.categories)
     for line, c in zip(lines[1:-1], results.categories):
         s = summarize_category(c, results)
@@ -137,7 +137,7 @@ def test_the_baseline_reader_is_named_as_such():
 def test_an_evaluation_without_reference_gives_the_evidence_and_the_deciding_ablation(scored_audit):
     results = read_results(scored_audit)
     lines = _fits(format_summary(results, report=str(scored_audit / "report.html")))
-    assert lines[0].startswith("Evidence of each bias (model 'made-up model', F1 ") and "no reference" in lines[0]
+    assert lines[0].startswith("Evidence of each bias (external model 'made-up model', F1 ") and "no reference" in lines[0]
     words = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign", "inconclusive": "inconclusive"}
     for line, c in zip(lines[1:-1], results.categories):
         assert line.startswith(f"{c.category:<10} {words[c.evidence]}")

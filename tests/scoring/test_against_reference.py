@@ -133,11 +133,11 @@ def test_the_expected_mde_is_the_comparisons_own_for_a_run_like_the_references_a
 def test_compare_with_reference_appends_readings_and_says_when_the_profile_is_missing():
     ref = Reference("SQuAD v1.1", {}, {}, {"quick": _ref(e1=("relative_excess_drop", 20.0, 15.0, 25.0, 2000))})
     cat = CategoryResult("Similarity", ["e1", "e3"], ["e1"], 32.0, 27.0, 37.0, reading="Similarity bias: x.")
-    abl, cats = compare_with_reference([_insertion()], [cat], ref, "quick")
+    abl, cats = compare_with_reference([_insertion()], [cat], ref.audit_for("quick"))
     assert abl[0].reading.startswith("r. Against SQuAD v1.1 (same reader profile): excess drop 50.0% of the baseline F1")
     assert "more than SQuAD v1.1 for this bias" in abl[0].reading
     assert cats[0].reference_bias == "more" and "more than SQuAD v1.1 for this bias" in cats[0].reading
-    abl, cats = compare_with_reference([_insertion()], [cat], ref, "paper")
+    abl, cats = compare_with_reference([_insertion()], [cat], ref.audit_for("paper"))
     assert abl[0].reference_bias is None and cats[0].reference_bias is None
     assert "No SQuAD v1.1 audit with the paper profile" in cats[0].reading and "(it has: quick)" in cats[0].reading
 
@@ -157,7 +157,7 @@ def test_an_audit_directory_is_a_reference_and_the_reference_file_round_trips(tm
     assert audit.ablations["e1"].value == pytest.approx(50.0) and audit.ablations["e4"].figure == "relative_drop"
     # the same results read against themselves differ by 0; "in line" only where the interval fits the band
     # (issue 41): e1's (50 % [41.7, 58.3] twice: +-11.8) does not, e4's (+-5.7) does
-    abl, _ = compare_with_reference([_insertion(), _removal()], [], ref, "quick")
+    abl, _ = compare_with_reference([_insertion(), _removal()], [], ref.audit_for("quick"))
     assert [a.reference_bias for a in abl] == ["inconclusive", "in line"]
     assert all(a.reference_difference == 0 for a in abl)
     path = write_reference(ref, tmp_path / "ref.json")
@@ -185,7 +185,7 @@ def test_an_audit_directory_as_reference_keeps_the_truncation_rule_its_sets_were
     write_manifest(tmp_path / "old" / "perturbed", PerturbationManifest(
         mrclens_version="0.1.0", seed=0, source=SourceRecord("d.json", None), pipeline="p", sets=sets, ablations={}))
     ref, _ = read_any_reference(tmp_path / "old")
-    assert ref.audits["quick"].truncation == "random" and truncation_rule(ref, "quick") == "random"
+    assert ref.audits["quick"].truncation == "random" and truncation_rule(ref.audit_for("quick")) == "random"
 
 
 def test_version_1_reference_files_still_read(tmp_path):
@@ -258,20 +258,20 @@ def test_a_category_is_more_when_the_data_offers_the_shortcut_even_if_its_probe_
     ref = Reference("SQuAD v1.1", {}, {}, {"quick": _ref(e1=("relative_excess_drop", 34.5, 27.8, 41.7, 360))})
     cat = CategoryResult("Similarity", ["e1"], ["e1"], 5.5, 4.3, 6.7, reading="Similarity bias: x.")
     weak_pull = _insertion(excess=5.3, low=4.1, high=6.5, base=54.5)  # 9.7 % of its baseline F1
-    abl, cats = compare_with_reference([weak_pull], [cat], ref, "quick", model_free=[_figure()])
+    abl, cats = compare_with_reference([weak_pull], [cat], ref.audit_for("quick"), model_free=[_figure()])
     assert abl[0].reference_bias == "less"
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
     assert "the drops read less than SQuAD v1.1" in cats[0].reading and "The drops do not show it" in cats[0].reading
     assert "answers in the most similar sentence (%) 98.0 against 80.6" in cats[0].reading
     # the same drops with the data in line with the reference: the drops decide
-    _, cats = compare_with_reference([weak_pull], [cat], ref, "quick", model_free=[_figure(comparison="in line", value=81.0)])
+    _, cats = compare_with_reference([weak_pull], [cat], ref.audit_for("quick"), model_free=[_figure(comparison="in line", value=81.0)])
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("less", "drops")
     # a figure away from the shortcut does not make a category "more": with drops in line, the data reads "less"
-    _, cats = compare_with_reference([_insertion(excess=20.7, low=17.0, high=24.0, base=60.0)], [cat], ref, "quick",
+    _, cats = compare_with_reference([_insertion(excess=20.7, low=17.0, high=24.0, base=60.0)], [cat], ref.audit_for("quick"),
                                      model_free=[_figure(comparison="lower", value=70.0)])
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("less", "model-free")
     # no reference audit for the profile: the data alone reads the category
-    _, cats = compare_with_reference([weak_pull], [cat], ref, "paper", model_free=[_figure()])
+    _, cats = compare_with_reference([weak_pull], [cat], ref.audit_for("paper"), model_free=[_figure()])
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
     assert "No SQuAD v1.1 audit with the paper profile" in cats[0].reading
 
@@ -303,8 +303,8 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     # interval crosses 0 and reaches beyond the +-10-point band: "inconclusive" (issue 41; "in line" before)
     low = _counterpart(0.4)
     cat = CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0, reading="Position: x.")
-    _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}), "quick")
-    _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
+    _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}).audit_for("quick"))
+    _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
     assert plain[0].reference_bias == "less" and wide[0].reference_bias == "inconclusive"
     assert "structure alone of clean data, SD" in wide[0].reading and "structure alone" not in plain[0].reading
     width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
@@ -312,7 +312,7 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     se_base = se[0]
     assert width(wide[0]) == pytest.approx(2 * Z * math.sqrt(se_base ** 2 + expected ** 2), abs=1e-3)
     # a planted-sized difference (+50 points) still reads "more" through the term
-    _, big = compare_with_reference(_counterpart(24.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}), "quick")
+    _, big = compare_with_reference(_counterpart(24.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
     assert big[0].reference_bias == "more"
     # counterparts that sit on the reference give no term at all
     assert structure_spread([_counterpart(4.0)] * 3, ref)[0].structure_sd["Position"] == 0.0
@@ -344,9 +344,9 @@ def test_the_structure_term_comes_in_two_strata_by_context_length_and_the_data_g
     reference = Reference("R", {}, {}, {"quick": audit})
     width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
     data = _counterpart(4.0).ablations
-    _, same = compare_with_reference(data, [cat], reference, "quick", shape=ContextShape("4", "5"))
-    _, short = compare_with_reference(data, [cat], reference, "quick", shape=ContextShape("2", "5"))
-    _, unknown = compare_with_reference(data, [cat], reference, "quick")
+    _, same = compare_with_reference(data, [cat], reference.audit_for("quick"), shape=ContextShape("4", "5"))
+    _, short = compare_with_reference(data, [cat], reference.audit_for("quick"), shape=ContextShape("2", "5"))
+    _, unknown = compare_with_reference(data, [cat], reference.audit_for("quick"))
     assert width(same[0]) < width(short[0]) == width(unknown[0])
     assert f"of clean data as long as the reference's, SD {alone_like:.1f}" in same[0].reading
     assert f"of another context length, SD {alone_other:.1f}" in short[0].reading
@@ -588,9 +588,9 @@ def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarel
             x = 4.0 + rng.normal(0.0, half / Z)  # true value 4.0 of 40 F1 = 10 %, the reference's
             abl.append(_insertion(aid, excess=x, low=x - half, high=x + half, base=40.0, category=cat))
         entries = [CategoryResult(c, [a], [a], 0.0, 0.0, 0.0, reading="r.") for c, a in cats.items()]
-        _, together = compare_with_reference(abl, entries, ref, "quick")
+        _, together = compare_with_reference(abl, entries, ref.audit_for("quick"))
         flagged[4] += any(c.reference_bias != "in line" for c in together)
-        alone = [compare_with_reference([a], [e], ref, "quick")[1][0] for a, e in zip(abl, entries)]
+        alone = [compare_with_reference([a], [e], ref.audit_for("quick"))[1][0] for a, e in zip(abl, entries)]
         flagged[1] += any(c.reference_bias != "in line" for c in alone)
     assert flagged[4] / audits <= 0.06 and 0.15 <= flagged[1] / audits <= 0.23, flagged
     assert together[0].reference_confidence == family_confidence(0.95, 4) == 0.9875

@@ -144,7 +144,7 @@ def test_cli_writes_results_and_prints_table(dirs):
     assert (out / "results.csv").exists()
     # issue 33: the verdict at a glance ends the output; --wide prints the table and the readings before it
     assert res.output.strip().splitlines()[-1].endswith("report.html; every figure: --wide")
-    assert "Evidence of each bias (model 'toy', F1 100.0 on 4 questions; no reference):" in res.output
+    assert "Evidence of each bias (external model 'toy', F1 100.0 on 4 questions; no reference):" in res.output
     assert "Model: toy (external)" not in res.output and "Similarity bias:" not in res.output
     res = CliRunner().invoke(main, ["evaluate", str(pert), "--predictions-dir", str(preds), "--model-name", "toy",
                                     "--resamples", "50", "--wide"])

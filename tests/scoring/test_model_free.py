@@ -265,12 +265,12 @@ def test_a_description_never_decides_a_category():
     cats = [CategoryResult(c, ["e9"], ["e9"], 1.0, 0.0, 2.0, reading=f"{c} bias: x.", evidence="none")
             for c in ("Position", "Similarity")]
     ref = Reference("SQuAD v1.1", {}, REF.figures, {})
-    _, out = compare_with_reference([], cats, ref, "quick", model_free=figs)
+    _, out = compare_with_reference([], cats, ref.audit_for("quick"), model_free=figs)
     # no drops to compare, the ranks in line: the raw shares decide nothing ("more" needs a verdict figure),
     # but having moved beyond their +-5-point band they leave "in line" unsupported (issue 41)
     assert [(c.reference_bias, c.reference_basis) for c in out] == [("inconclusive", "model-free")] * 2
     ranked = model_free_figures(_stats(ranks={"position_rank": 75.0}), REF)
-    _, out = compare_with_reference([], cats, ref, "quick", model_free=ranked)
+    _, out = compare_with_reference([], cats, ref.audit_for("quick"), model_free=ranked)
     assert {c.category: c.reference_bias for c in out} == {"Position": "more", "Similarity": "in line"}
 
 
