@@ -8,7 +8,7 @@ the per-question drop's mean clustered by article (the cluster-robust "sandwich"
 the audits: ``factor = sqrt(Σ_audits V_clustered / Σ_audits V_per_question)``, floored at 1 (clustering is
 never read as narrowing an interval). Pooling over many audits is what makes the factor usable: one quick
 audit evaluates 8 articles, so its own clustered variance rests on 8 sums and moves by a factor of 3
-between audits (BENCHMARKS.md, "Family-wise category verdicts"); ``k`` audits give ``8k`` clusters.
+between audits (BENCHMARKS.md, "Clustering factors"); ``k`` audits give ``8k`` clusters.
 
 The per-question value is ``control F1 − ablation F1`` for an ablation with a matched control (its relative
 excess drop divides by the baseline F1 taken as fixed) and, for a relative drop ``(Σb − Σp) / Σb``, its

@@ -10,7 +10,7 @@ audited with ``--seed`` 0, 1 and 2::
         ../shared/data/squad/dev-v1.1.json.gz --seed 2042 --out /tmp/ppcp2
     mrclens audit /tmp/ppcp2/train.json --dev /tmp/ppcp2/dev.json --out /tmp/ppcp2/audit --profile paper-parallel --seed 1
 
-(about 45 min per audit on 2 cores; BENCHMARKS.md, "Eight quick runs and the default profile's own structure term").
+(about 45 min per audit on 2 cores; BENCHMARKS.md, "The structure term").
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ prose and :data:`MIN_QUESTION_PCT` % of the question pieces' text are English. T
 file). Contexts and question groups (one paragraph's questions) shorter than :data:`MIN_CHARS`
 characters are joined with the next ones into pieces (:func:`pieces`: one question alone is often
 too short to tell: Lingua calls "Who won the Nobel Prize in 1903?" Sotho). Text too short for one
-piece is not judged. Measured (``benchmarks/language_detection.py``, BENCHMARKS.md "Language
-detection on prose"): every SQuAD v1.1 dev and train article, each on its own, reads as English.
+piece is not judged. Measured (``benchmarks/language_detection.py``, BENCHMARKS.md
+"Languages"): every SQuAD v1.1 dev and train article, each on its own, reads as English.
 
 **Declared English.** ``--language en`` of ``mrclens audit``, ``perturb``, ``stats`` and ``check``
 declares the data English: every step runs as on English data whatever the detection read, and

@@ -141,7 +141,7 @@ class ReaderConfig:
         amp: mixed precision for training and prediction on a CUDA device: ``"off"``
             (float32), ``"bf16"`` or ``"fp16"`` (autocast; fp16 with a gradient scaler);
             ``"auto"`` = ``"off"``, because on an H100 bf16 autocast was slower for this small,
-            latency-bound model (BENCHMARKS.md, "Training at scale"). The CPU always runs float32.
+            latency-bound model (BENCHMARKS.md, "GPU and multi-process training"). The CPU always runs float32.
             Execution only: weights stay float32 and the checkpoint format is the same.
         lstm_impl: how the BiLSTMs run: ``"padded"`` (two unidirectional LSTMs on right-padded
             batches; cuDNN on a GPU, oneDNN on the CPU), ``"packed"`` (one bidirectional call on

@@ -26,7 +26,7 @@ Without torchrun, ``ReaderConfig.processes = N`` (N > 1) makes :func:`mrclens.ba
 start the N processes itself on the CPU (:func:`fork_training`: forked from the calling process, a
 ``gloo`` group on 127.0.0.1), so ``mrclens audit`` and library calls use them with no launcher.
 On 2 CPU cores two processes of one thread trained 1.17-1.22 times as many examples per second as
-one process with two threads (two full SQuAD v1.1 audits on the same day; BENCHMARKS.md, "Two training processes on the CPU, the learning-rate schedule, faster prediction"):
+one process with two threads (two full SQuAD v1.1 audits on the same day; BENCHMARKS.md, "Training and prediction speed on the CPU"):
 the model's matrices are small, so one thread per core does better than two threads sharing each product.
 """
 

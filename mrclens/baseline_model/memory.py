@@ -4,8 +4,8 @@ A CPU training step allocates and frees tensors whose sizes change with every ba
 different lengths). glibc's allocator keeps most freed blocks inside the process heap, so the
 resident memory of a training process creeps up over an epoch and stays there: measured on a full
 SQuAD v1.1 audit with profile ``paper-parallel`` (2 training processes), the processes' summed
-proportional set size grew from 3.2 GB at the first step to 5.5 GB (BENCHMARKS.md, "`paper-parallel` becomes
-the default; memory of CPU training"). Calling glibc's ``malloc_trim(0)`` every :data:`TRIM_EVERY_STEPS` optimizer steps
+proportional set size grew from 3.2 GB at the first step to 5.5 GB (BENCHMARKS.md, "Memory of CPU
+training"). Calling glibc's ``malloc_trim(0)`` every :data:`TRIM_EVERY_STEPS` optimizer steps
 hands the free pages back (``madvise``) and changes no computed value: the weights are bitwise the
 same with and without it (``tests/baseline_model/test_memory.py``).
 

@@ -169,7 +169,7 @@ PREDICT_BATCH_SIZE = 256
 #: batch of long contexts is no larger in memory than 64 contexts of 512 tokens. Measured on 2 CPU
 #: cores (SQuAD v1.1 dev, 10,570 questions, paper-fast network, ``benchmarks/bench_predict.py``):
 #: 200 questions/s with batches of 64 (the former setting), 266 with 256 questions and no token cap
-#: (but 0.6 GiB more peak memory in a full audit); BENCHMARKS.md, "Two training processes on the CPU, the learning-rate schedule, faster prediction".
+#: (but 0.6 GiB more peak memory in a full audit); BENCHMARKS.md, "Training and prediction speed on the CPU".
 PREDICT_MAX_TOKENS = 64 * 512
 
 

@@ -18,7 +18,7 @@ part 3):
   first questions of the quick reference's evaluation paragraphs are answered in the first sentence
   unit, 16–48 % on one-question-per-paragraph data), so keeping the first question made e9 (which
   moves the answer sentence) measure the question order of the file as much as the reader
-  (BENCHMARKS.md, "Why e9 reads lower on other layouts").
+  (BENCHMARKS.md, "The truncated set").
 * ``"every"``: every qualifying question, each alone in its own copy of its paragraph (the rule of the
   ``quick`` reference profile, issue 41). The insertion rule is kept — no inserted text is ever read
   by another question — but the set holds all the evaluation set's qualifying questions instead of one

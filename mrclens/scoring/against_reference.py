@@ -30,7 +30,7 @@ moves between clean datasets that differ from the reference only in structure
 shape of that data changes the reader beyond any shortcut: readers trained on clean SQuAD articles
 cut to 3-sentence windows lose 20 % of their F1 to e1's inserted question where SQuAD-trained readers
 lose 40 %, and readers trained on one question per paragraph copy lose 1–3 % to e9 against 10 %
-(BENCHMARKS.md, "The structural counterparts' audits"). That is not a probe effect of the shorter
+(BENCHMARKS.md, "The structure term"). That is not a probe effect of the shorter
 context: the reference's own readers, on its 3-sentence contexts, lose 27–45 % to e1. So the drops
 of a dataset of another shape differ from the reference's by a spread that no bias explains; the
 comparison treats the dataset's structure as a random effect whose variance is measured on clean
@@ -46,16 +46,15 @@ splits (seeds 0–2; issue 41): 6 as long as SQuAD's (the clean side of the ``po
 estimate is 0 the term is its upper confidence bound
 (:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
-drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "An honest structure term"). The
+drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "The truncated set"). The
 ``quick`` audit's truncated set keeps every qualifying question, each in its own copy of its paragraph (the
 ``"every"`` rule: about five times the questions of one per paragraph, which narrows e1, e2 and e6–e10, e9
-most; its 8 runs and 12 counterparts were re-audited with it, their readers reused; BENCHMARKS.md, "Every
-qualifying question in quick's truncated set"). The ``paper-parallel`` audit (three runs, re-audited with the
+most; its 8 runs and 12 counterparts were re-audited with it, their readers reused; BENCHMARKS.md, "The
+reference runs"). The ``paper-parallel`` audit (three runs, re-audited with the
 random rule) measures its own term for data of SQuAD's length, on 3 counterparts (SQuAD v1.1 with 48 of its train articles as the evaluation data, three draws;
 each trained for 4,600 steps, about 40 minutes on 2 cores), and keeps the quick profile's for data of another
 length (``measured_with_profile: quick`` in the file's provenance of that stratum). The figures:
-BENCHMARKS.md, "Every qualifying question in quick's truncated set" (quick) and "Eight quick runs and the
-default profile's own structure term" (``paper-parallel``);
+BENCHMARKS.md, "The structure term" (both profiles);
 the other paper profiles left the reference rather than keep figures measured for another profile.
 
 The difference is on the *bias

@@ -116,15 +116,15 @@ TOP_CHANCE = 0.0
 #: twice as far (40-article subsets of SQuAD v1.1 train and the shape counterparts: −3.7 … +4.0 against
 #: −1.8 … +1.6); so a band of 10 (3.8 rank points at that ratio, inside the rank's 5) keeps "in line" as
 #: strict as a rank's, and a 40-article dataset (interval ±5–6 points) can reach it. Measured: BENCHMARKS.md,
-#: "Figures that grow with the shortcut".
+#: "Verdict figures and their margins".
 TOP_BAND = 10.0
 #: The smallest difference from the reference (percentile points) that a chance-corrected figure
 #: must exceed, with its whole interval, to read "higher" or "lower": an equivalence margin (the
 #: "smallest effect size of interest" of Lakens 2017, "Equivalence Tests", Social Psychological and
-#: Personality Science 8(4)). Measured (BENCHMARKS.md, issue 32): the evaluation articles of clean
-#: SQuAD v1.1 data differ from SQuAD dev by up to +4.4 points (the bundled sample's 8 evaluation
-#: articles, position rank 62.1 against 57.7; all 40 articles 57.3), the structural counterparts by
-#: −6.3 to +4.4, the planted shortcuts by +8.5 to +42.3.
+#: Personality Science 8(4)). Measured (BENCHMARKS.md, "Verdict figures and their margins"): the
+#: evaluation articles of clean SQuAD v1.1 data differ from SQuAD dev by up to +4.4 points (the bundled
+#: sample's 8 evaluation articles, position rank 62.1 against 57.7; all 40 articles 57.3), the structural
+#: counterparts by −6.3 to +4.4, the planted shortcuts by +8.5 to +42.3.
 RANK_MARGIN = 5.0
 #: The margin of a top-1 share for "higher"/"lower" (points): none. Instead of a fixed margin, its difference's
 #: standard error holds the between-dataset spread that clean data of other articles and shapes show beyond
@@ -138,7 +138,7 @@ TOP_MARGIN = 0.0
 #: measures the drops' structure term), points. Fitted on the bundled sample, four 40-article subsets of SQuAD
 #: v1.1 train and the short and long shape counterparts (7 datasets); validated on four other subsets, none
 #: read "more" or "less" (``benchmarks/model_free_margins.py --fit-subsets 4 --subsets 8 --shapes short,long
-#: --family 7``; BENCHMARKS.md, "An honest structure term"). Similarity's estimate is 0: the seven differ
+#: --family 7``; BENCHMARKS.md, "Verdict figures and their margins"). Similarity's estimate is 0: the seven differ
 #: (−1.7 … +3.4) no more than their clustered errors (1.6–2.3) allow. Unlike the drops' term this is the point
 #: estimate, not its 80 % upper bound (1.9 for Similarity), which would keep a shortcut in a quarter of the
 #: questions from ever reading "more": a model-free figure is computed on all the data, clustered by article
@@ -151,7 +151,7 @@ _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: only when its descriptions too lie inside their bands (:func:`mrclens.scoring.against_reference.model_free_reading`):
 #: a share that moved beyond ±5 points, or the longest shared n-gram beyond ±0.5 words (SQuAD v1.1 dev:
 #: 3.1 words; the ``overlap`` planting: 12.2), leaves "in line" unsupported. Measured on the bundled sample
-#: (BENCHMARKS.md, "Verdicts that say what they can see").
+#: (BENCHMARKS.md, "Verdict figures and their margins").
 DESCRIPTION_BANDS = {"share": 5.0, "words": 0.5}
 
 #: The model-free figures, by category: each category's chance-corrected figure (``role`` ``"verdict"``,

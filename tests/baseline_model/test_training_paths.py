@@ -1,6 +1,6 @@
 """The training-at-scale execution options (issue 21), checked on the CPU.
 
-The GPU figures are in BENCHMARKS.md ("Training at scale"); what a CPU can check is that the
+The GPU figures are in BENCHMARKS.md ("GPU and multi-process training"); what a CPU can check is that the
 options compute the same function as the default path, that every "auto" value is the old CPU
 path, and that default training on the CPU is exactly what it was before the options existed.
 """

@@ -1,4 +1,4 @@
-"""Coverage of e9 (move the answer sentence) and e10 (decoy statement) on a dataset (MRCLens issue 17).
+"""Coverage of e9 (move the answer sentence) and e10 (decoy statement) on a dataset.
 
 Runs ``perturb_dataset(DATA, ablations="e9,e10")`` (their controls c9, c10 come along) and prints,
 per ablation, the questions of the truncated set it changed and why it left the others unchanged;
@@ -8,7 +8,7 @@ sentence was and where it went. Writes nothing outside a temporary directory (th
 
 Usage::
 
-    python benchmarks/issue17_coverage.py [DATA ...] [--seed S] [--examples N]
+    python benchmarks/e9_e10_coverage.py [DATA ...] [--seed S] [--examples N]
 
 DATA defaults to the bundled sample and ../shared/data/squad/dev-v1.1.json.gz.
 """
