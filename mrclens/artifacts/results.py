@@ -41,7 +41,8 @@ percentage of the F1 lost without the question that the ablation's kept words re
 Model-free evidence (issue 17; optional, audits only): ``"model_free": [{"category", "path",
 "label", "bias_when", "value", "ci_low", "ci_high", "n", "reference", "reference_value",
 "reference_ci_low", "reference_ci_high", "reference_n", "difference", "difference_ci_low",
-"difference_ci_high", "comparison", "articles", "role", "chance", "reference_standardised", "margin"}]`` — the :mod:`mrclens.stats` figures that bear on each
+"difference_ci_high", "comparison", "articles", "role", "chance", "reference_standardised", "margin",
+"difference_confidence", "mde", "band", "difference_se", "difference_df"}]`` — the :mod:`mrclens.stats` figures that bear on each
 bias category, beside a reference dataset's (:mod:`mrclens.scoring.model_free`; ``articles``: the
 number of articles the cluster-robust standard error was computed over, ``null`` without one; ``role``,
 ``chance``, ``reference_standardised``, ``margin``: issue 32, :class:`ModelFreeFigure`), and ``"context_shape":
@@ -67,6 +68,14 @@ older files and where the reader was too weak), and for an ``"inconclusive"`` ca
 its band) or ``"opposite"`` (the drops and the data point opposite ways); for a "more" or "less" read from the
 drops alone on data whose contexts are much shorter or longer than the reference's, ``"reference_shape"``: the
 sentence that says so (the shape may explain it; issue 41; ``null`` otherwise).
+
+Standard errors beside the intervals (issue 53; optional: absent or ``null`` in older files, which read as
+before): each compared ablation and category has ``"reference_difference_se"`` and ``"reference_difference_df"``,
+each compared model-free figure ``"difference_se"`` and ``"difference_df"``: the standard error (the unit of the
+difference: points of relative drop, or the figure's unit) and the degrees of freedom of Student's t (``null``:
+normal) that the difference's interval beside them is drawn with, so that ``difference ± q(level, df) × se`` gives
+the stored interval back to its rounding (:class:`mrclens.metrics.estimate.Estimate`). An ablation's interval, and
+its ``se``, hold its structure term; a category's are at ``"reference_confidence"``.
 
 Multiple-choice results (issue 20) have ``"task": "multiple_choice"``: there every ``exact_match``
 and ``f1`` figure is **accuracy** (per question 1 when the chosen ending is the gold one), drops are
@@ -121,13 +130,21 @@ from typing import Any, Mapping
 
 from mrclens import __version__
 from mrclens.artifacts import _files
-from mrclens.artifacts.ablation import AblationMeta
 from mrclens.artifacts.layout import RESULTS_CSV, RESULTS_JSON
+from mrclens.artifacts.result_records import (AblationResult, AuditRecord, BootstrapSettings, CategoryReplicate,
+                                              CategoryResult, ChangedOnly, InputFile, ModelFreeFigure, ModelRecord,
+                                              ReplicateFigures, ReplicateRecord, SetResult, SubsetDrop, SubsetScore)
 from mrclens.artifacts.results_csv import RESULTS_HINT, results_frame
 from mrclens.artifacts.training_record import TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
 from mrclens.tasks import DEFAULT_TASK, get_task, read_task_name, task_field
+
+#: The records of the file (:mod:`mrclens.artifacts.result_records`), re-exported here: import them from this module.
+__all__ = ["AblationResult", "AuditRecord", "BootstrapSettings", "CategoryReplicate", "CategoryResult", "ChangedOnly",
+           "FORMAT_VERSION", "InputFile", "ModelFreeFigure", "ModelRecord", "ReplicateFigures", "ReplicateRecord",
+           "Results", "SUBSETS", "SetResult", "SubsetDrop", "SubsetScore", "entry_json", "official_v2_names",
+           "package_versions", "read_results", "utc_now", "write_results"]
 
 #: The results format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -138,6 +155,7 @@ _PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
 _NUM = (float, type(None))
 _INT = (int, type(None))
 _STR = (str, type(None))
+_DF = (int, float, type(None))  # degrees of freedom: a count, or null for the normal distribution
 
 
 def package_versions() -> dict[str, str]:
@@ -161,293 +179,6 @@ def utc_now() -> str:
 
 #: The name of an external model whose user gives none (``mrclens evaluate --model-name``).
 DEFAULT_MODEL_NAME = "external model"
-
-@dataclass
-class SubsetScore:
-    """EM/F1 (percent) of a set over one SQuAD v2.0 subset (``HasAns`` or ``NoAns``).
-
-    ``abstained``: questions of the subset the model answered ``""`` (no answer).
-    """
-
-    n: int
-    exact_match: float | None = None
-    f1: float | None = None
-    abstained: int | None = None
-
-
-@dataclass
-class SubsetDrop:
-    """An ablation's scores and paired F1 drop (with its paired bootstrap CI) over one v2.0 subset
-    (percent / percentage points; ``n`` paired questions)."""
-
-    n: int
-    exact_match: float | None = None
-    f1: float | None = None
-    baseline_exact_match: float | None = None
-    baseline_f1: float | None = None
-    f1_drop: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-
-
-@dataclass
-class SetResult:
-    """Official EM/F1 (percent) of one set; ``None`` numbers when it was not evaluated."""
-
-    file: str | None
-    n: int
-    exact_match: float | None = None
-    f1: float | None = None
-    missing: int | None = None
-    unknown: int | None = None
-    evaluated: bool = True
-    reason_not_evaluated: str | None = None
-    subsets: dict[str, SubsetScore] | None = None
-
-
-@dataclass
-class ChangedOnly:
-    """An ablation's figures over the questions it changed only (percent / percentage points)."""
-
-    n: int
-    f1: float | None
-    baseline_f1: float | None
-    f1_drop: float | None
-    ci_low: float | None
-    ci_high: float | None
-
-
-@dataclass
-class ReplicateFigures:
-    """One replicate's (one draw × one reader's) figures of an ablation (percentage points / percent)."""
-
-    draw: int
-    reader: int
-    f1_drop: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    relative_drop: float | None = None
-    excess_drop: float | None = None
-    excess_ci_low: float | None = None
-    excess_ci_high: float | None = None
-    recovered_share: float | None = None
-    evidence: str | None = None
-
-
-@dataclass
-class CategoryReplicate:
-    """One replicate's figures of a bias category (percentage points)."""
-
-    draw: int
-    reader: int
-    f1_drop: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    evidence: str | None = None
-
-
-@dataclass
-class ReplicateRecord:
-    """One scored replicate: draw ``draw`` of the perturbations (seed ``draw_seed``) predicted by reader ``reader``."""
-
-    draw: int
-    draw_seed: int
-    reader: int
-    reader_seed: int | None
-    perturbed_dir: str
-    predictions_dir: str
-
-
-@dataclass
-class AblationResult(AblationMeta):
-    """One ablation's metadata (:class:`~mrclens.artifacts.ablation.AblationMeta`, its fields first),
-    scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
-
-    evaluated: bool = False
-    reason_not_evaluated: str | None = None
-    n: int | None = None
-    changed: int | None = None
-    unchanged_by_reason: dict[str, int] = field(default_factory=dict)
-    unpaired: int | None = None
-    exact_match: float | None = None
-    f1: float | None = None
-    baseline_exact_match: float | None = None
-    baseline_f1: float | None = None
-    em_drop: float | None = None
-    f1_drop: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    changed_only: ChangedOnly | None = None
-    reading: str | None = None
-    evidence: str | None = None
-    relative_drop: float | None = None
-    relative_ci_low: float | None = None
-    relative_ci_high: float | None = None
-    control_of: str | None = None
-    control: str | None = None
-    control_f1_drop: float | None = None
-    excess_drop: float | None = None
-    excess_ci_low: float | None = None
-    excess_ci_high: float | None = None
-    excess_n: int | None = None
-    recovered_share: float | None = None
-    recovered_ci_low: float | None = None
-    recovered_ci_high: float | None = None
-    replicates: list[ReplicateFigures] = field(default_factory=list)
-    f1_drop_min: float | None = None
-    f1_drop_max: float | None = None
-    f1_drop_sd: float | None = None
-    excess_drop_min: float | None = None
-    excess_drop_max: float | None = None
-    excess_drop_sd: float | None = None
-    unstable: bool | None = None
-
-    @property
-    def n_replicates(self) -> int:
-        """How many draws × readers the figures combine (1 for a single run)."""
-        return max(len(self.replicates), 1)
-    subsets: dict[str, SubsetDrop] | None = None
-    reference: str | None = None
-    reference_figure: str | None = None
-    compared_value: float | None = None
-    reference_value: float | None = None
-    reference_ci_low: float | None = None
-    reference_ci_high: float | None = None
-    reference_difference: float | None = None
-    reference_difference_ci_low: float | None = None
-    reference_difference_ci_high: float | None = None
-    reference_bias: str | None = None
-
-
-@dataclass
-class CategoryResult:
-    """A bias category: the mean F1 drop of its evaluated ablations with a joint CI, and its reading."""
-
-    category: str
-    ablations: list[str]
-    evaluated: list[str]
-    f1_drop: float | None
-    ci_low: float | None
-    ci_high: float | None
-    reading: str | None = None
-    evidence: str | None = None
-    replicates: list[CategoryReplicate] = field(default_factory=list)
-    f1_drop_min: float | None = None
-    f1_drop_max: float | None = None
-    f1_drop_sd: float | None = None
-    unstable: bool | None = None
-    subsets: dict[str, SubsetDrop] | None = None
-    reference: str | None = None
-    reference_bias: str | None = None
-    reference_difference: float | None = None
-    reference_difference_ci_low: float | None = None
-    reference_difference_ci_high: float | None = None
-    reference_basis: str | None = None
-    reference_confidence: float | None = None
-    reference_mde: float | None = None
-    reference_band: float | None = None
-    reference_why: str | None = None
-    reference_shape: str | None = None
-
-
-@dataclass
-class ModelRecord:
-    """The model whose predictions were scored: ``kind`` is ``"baseline"`` or ``"external"``.
-
-    ``no_answer``: for a baseline reader that abstains (trained on SQuAD v2.0 data), its no-answer
-    threshold and how it was chosen (``{"threshold", "threshold_score", "chosen_on", "exact_match",
-    "f1", "n", "abstained"}``, :mod:`mrclens.baseline_model.no_answer`); ``None`` otherwise.
-    """
-
-    kind: str
-    name: str | None
-    config: dict[str, Any] | None = None
-    no_answer: dict[str, Any] | None = None
-
-
-@dataclass
-class InputFile:
-    """An input file and its sha256 (``role`` e.g. ``"train"``, ``"set:e1"``, ``"predictions:e1"``)."""
-
-    role: str
-    file: str
-    sha256: str | None
-
-
-@dataclass
-class BootstrapSettings:
-    """The paired bootstrap's settings: resamples, confidence level (e.g. 0.95) and seed."""
-
-    n_resamples: int
-    confidence: float
-    seed: int
-
-
-@dataclass
-class AuditRecord:
-    """What an audit adds: its options, the title split (single-file audits), the model directory and training log.
-
-    ``options`` are the effective options (defaults resolved); ``option_sources`` says where each
-    came from (``"command line"``, ``"config file PATH"``, ``"default"``; empty when the audit was
-    run from Python without saying).
-    """
-
-    options: dict[str, Any]
-    split: dict[str, Any] | None
-    model_dir: str
-    training_log: list[dict[str, Any]] | None
-    option_sources: dict[str, str] = field(default_factory=dict)
-    #: how the reader's training ended (issue 16; ``None`` in older files and for a reader saved
-    #: before the record existed): :class:`~mrclens.artifacts.training_record.TrainingRecord`
-    training: TrainingRecord | None = None
-
-
-@dataclass
-class ModelFreeFigure:
-    """One model-free figure of the audited data beside the reference's (:mod:`mrclens.scoring.model_free`).
-
-    ``value`` and its CI are in the figure's unit (percent, or words for n-gram lengths); ``n``
-    counts questions; ``difference`` = value − reference value with its CI (at ``difference_confidence``:
-    family-wise over the tests an audit reads together for a verdict figure, issue 41); ``comparison`` is
-    ``"higher"``, ``"lower"``, ``"in line"`` (the interval inside ``±margin``), ``"inconclusive"`` (neither)
-    or ``None`` (no reference); ``mde``: the smallest difference beyond the margin read at 80 % power
-    (:func:`mrclens.metrics.power.minimum_detectable_effect`); ``bias_when`` is the
-    direction that offers the shortcut. ``role`` is ``"verdict"`` for a chance-corrected figure that
-    the category verdict reads, ``"description"`` for a raw figure shown beside it (files written
-    before issue 32 have only verdict figures); ``chance`` is the figure's value under chance (50 for
-    a percentile rank, the share a random sentence gives for a raw share; ``None``: not defined);
-    ``reference_standardised``: the reference value was re-weighted to this data's sentence counts;
-    ``margin``: the difference (points) its interval must clear to read "higher"/"lower" and lie inside to
-    read "in line" (0: any); ``band``: where set, the interval must lie inside ``±band`` instead to read
-    "in line" (a chance-corrected top-1 share: margin 5, band 10 points; issue 41).
-    """
-
-    category: str
-    path: str
-    label: str
-    bias_when: str
-    value: float
-    ci_low: float
-    ci_high: float
-    n: int
-    reference: str | None = None
-    reference_value: float | None = None
-    reference_ci_low: float | None = None
-    reference_ci_high: float | None = None
-    reference_n: int | None = None
-    difference: float | None = None
-    difference_ci_low: float | None = None
-    difference_ci_high: float | None = None
-    comparison: str | None = None
-    articles: int | None = None
-    role: str = "verdict"
-    chance: float | None = None
-    reference_standardised: bool = False
-    margin: float = 0.0
-    difference_confidence: float | None = None
-    mde: float | None = None
-    band: float | None = None
-
 
 @dataclass
 class Results:
@@ -642,6 +373,8 @@ def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
             values[fl.name] = float(f(obj, fl.name, (float, int), path, where, 0.0))
         elif fl.name in ("reference", "comparison"):
             values[fl.name] = f(obj, fl.name, _STR, path, where, None)
+        elif fl.name == "difference_df":
+            values[fl.name] = f(obj, fl.name, _DF, path, where, None)
         elif fl.name in ("n", "reference_n", "articles"):
             values[fl.name] = f(obj, fl.name, int if fl.name == "n" else _INT, path, where, ... if fl.name == "n" else None)
         else:
@@ -711,7 +444,7 @@ _ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set"
                    "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
                    "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR,
                    "control_of": _STR, "control": _STR, "excess_n": _INT, "unstable": (bool, type(None)),
-                   "reference": _STR, "reference_figure": _STR, "reference_bias": _STR}
+                   "reference": _STR, "reference_figure": _STR, "reference_bias": _STR, "reference_difference_df": _DF}
 _ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
 
 
@@ -785,7 +518,8 @@ def _category(c: Any, path: Any, index: int) -> CategoryResult:
                           reference_shape=f(c, "reference_shape", _STR, path, where, None),
                           **{k: f(c, k, _NUM, path, where, None) for k in (
                               "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high",
-                              "reference_confidence", "reference_mde", "reference_band")})
+                              "reference_confidence", "reference_mde", "reference_band", "reference_difference_se")},
+                          reference_difference_df=f(c, "reference_difference_df", _DF, path, where, None))
 
 
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:

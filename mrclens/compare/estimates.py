@@ -33,7 +33,8 @@ import numpy as np
 
 from mrclens.artifacts.results import AblationResult
 from mrclens.compare.hooks import source_figure
-from mrclens.compare.sources import TOLERANCE, Source, z_value
+from mrclens.compare.sources import TOLERANCE, Source
+from mrclens.metrics import estimate as normal
 from mrclens.metrics.bootstrap import percentile_interval, resample_counts
 from mrclens.scoring.against_reference import relative_figure
 from mrclens.scoring.drops import excess_ids
@@ -66,8 +67,8 @@ def _from_samples(value: float, samples: np.ndarray, n: int, confidence: float) 
 
 
 def _normal(value: float, se: float, n: int | None, confidence: float) -> Estimate:
-    z = z_value(confidence)
-    return Estimate(value, value - z * se, value + z * se, n, None)
+    low, high = normal.Estimate(value, se).interval(confidence)
+    return Estimate(value, low, high, n, None)
 
 
 def model_free_estimate(src: Source, path: str, kind: str, n_path: str | None, rng: np.random.Generator,

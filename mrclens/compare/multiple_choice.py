@@ -45,11 +45,11 @@ from mrclens.compare.sources import (
     node,
     read_stats_json,
     source_from_stats,
-    z_value,
 )
 from mrclens.errors import ArtifactError
 from mrclens.formats.multiple_choice import load_mc_dataset, read_folds, sniff_mc
 from mrclens.io_utils import sha256_file
+from mrclens.metrics.estimate import Estimate
 from mrclens.multiple_choice.stats import (
     MC_HEURISTICS,
     MC_STATS_FORMAT_VERSION,
@@ -107,7 +107,7 @@ def mc_figure(stats: Mapping[str, Any], path: str, kind: str, n_path: str | None
     level = node(stats, "config.confidence")
     std = None
     if is_number(low) and is_number(high) and is_number(level) and 0 < level < 1:
-        std = (high - low) / (2.0 * z_value(level)) * math.sqrt(n)
+        std = Estimate.from_interval(low, high, level).se * math.sqrt(n)
     return ReferenceFigure(float(value), n, std)
 
 

@@ -35,7 +35,8 @@ from mrclens.artifacts.comparison import ComparisonRow, Difference, InputValue
 from mrclens.artifacts.manifest import ablation_order
 from mrclens.compare.estimates import Estimate, ablation_estimate, model_free_estimate, reader_estimate
 from mrclens.compare.hooks import hooks_for
-from mrclens.compare.sources import Source, known_task, z_value
+from mrclens.compare.sources import Source, known_task
+from mrclens.metrics import estimate as normal
 from mrclens.metrics.bootstrap import percentile_interval, stable_rng
 from mrclens.scoring.model_free import standard_error, standardised_to, strata_path
 from mrclens.tasks import all_tasks
@@ -78,9 +79,9 @@ def difference(first: Estimate, later: Estimate, name: str, confidence: float, b
     else:
         if None in (first.ci_low, first.ci_high, later.ci_low, later.ci_high):
             return Difference(name, False, _r(diff), reason="no interval for one of the two values")
-        z = z_value(confidence)
-        se = math.hypot((first.ci_high - first.ci_low) / (2 * z), (later.ci_high - later.ci_low) / (2 * z))
-        low, high, method = diff - z * se, diff + z * se, "normal"
+        a = normal.Estimate.from_interval(first.ci_low, first.ci_high, confidence, value=first.value)
+        b = normal.Estimate.from_interval(later.ci_low, later.ci_high, confidence, value=later.value)
+        (low, high), method = b.minus(a).interval(confidence), "normal"
     if math.isnan(low) or math.isnan(high):
         return Difference(name, False, _r(diff), reason="no interval could be computed")
     significant = bool(low > 0 or high < 0)
@@ -166,7 +167,6 @@ def _standardise(row: ComparisonRow, sources: Sequence[Source], est: Sequence[Es
     first = sources[0].stats
     if first is None or est[0] is None:
         return
-    z = z_value(confidence)
     for i in range(1, len(sources)):
         d = row.differences[i - 1]
         later = sources[i].stats
@@ -175,9 +175,8 @@ def _standardise(row: ComparisonRow, sources: Sequence[Source], est: Sequence[Es
         std = standardised_to(first, later, path)
         if std is None:
             continue
-        se = standard_error(std)
-        new = difference(Estimate(std.value, std.value - z * se, std.value + z * se, std.n), est[i], names[i],
-                         confidence, row.bias_when)
+        low, high = normal.Estimate(std.value, standard_error(std)).interval(confidence)
+        new = difference(Estimate(std.value, low, high, std.n), est[i], names[i], confidence, row.bias_when)
         new.ci_method = "standardised"
         row.differences[i - 1] = new
 

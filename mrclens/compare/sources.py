@@ -21,7 +21,6 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -169,7 +168,3 @@ def is_number(x: Any) -> bool:
     """Whether ``x`` is a finite int or float (not a bool)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
-
-def z_value(confidence: float) -> float:
-    """The two-sided standard-normal quantile of a ``confidence`` level (1.96 for 0.95)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)

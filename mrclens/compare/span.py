@@ -28,8 +28,9 @@ from mrclens.artifacts.layout import RESULTS_JSON, set_file_name
 from mrclens.artifacts.reference import ReferenceFigure
 from mrclens.artifacts.results import Results
 from mrclens.compare.overlap import question_keys
-from mrclens.compare.sources import RowSpec, Source, TaskComparison, read_stats_json, source_from_stats, z_value
+from mrclens.compare.sources import RowSpec, Source, TaskComparison, read_stats_json, source_from_stats
 from mrclens.io_utils import sha256_file
+from mrclens.metrics.estimate import Estimate
 from mrclens.scoring.model_free import FIGURES, figure_from_stats
 
 log = logging.getLogger(__name__)
@@ -125,13 +126,12 @@ def span_audit_figures(results: Results, perturbed: Path, directory: Path, name:
 
 def figures_from_results(results: Results) -> dict[str, ReferenceFigure]:
     """An audit's ``model_free`` figures as summary figures (a mean's SD from its interval)."""
-    z = z_value(results.bootstrap.confidence)
     kinds = {spec.path: spec.kind for spec in FIGURES}
     out = {}
     for f in results.model_free:
         std = None
         if kinds.get(f.path) == "mean" and f.n:
-            std = (f.ci_high - f.ci_low) / (2.0 * z) * math.sqrt(f.n)
+            std = Estimate.from_interval(f.ci_low, f.ci_high, results.bootstrap.confidence).se * math.sqrt(f.n)
         out[f.path] = ReferenceFigure(f.value, f.n, std)
     return out
 

@@ -15,7 +15,7 @@ said otherwise; ``confidence`` is a fraction (0.95).
   questions, all ranked first) has a standard deviation of 0, and its t interval no width.
 * :func:`cluster_robust_interval`: a figure computed per article, whose questions are not
   independent (they share a passage, a topic and annotators): the cluster-robust standard error of a
-  ratio mean, ``sqrt(k/(k−1) Σ_a (n_a (v_a − V))²) / N`` over ``k`` articles with ``n_a`` items and
+  ratio mean (:func:`cluster_robust_se`, the one formula ``check`` and ``audit`` share), ``sqrt(k/(k−1) Σ_a (n_a (v_a − V))²) / N`` over ``k`` articles with ``n_a`` items and
   value ``v_a`` (``V = Σ n_a v_a / N``, ``N = Σ n_a``), with Student's t on ``k − 1`` degrees of
   freedom, as Cameron & Miller (2015, "A Practitioner's Guide to Cluster-Robust Inference", J. Human
   Resources 50(2), section VI) advise for few clusters. Two articles give one degree of freedom
@@ -116,15 +116,43 @@ def cluster_robust_interval(values: Sequence[float], weights: Sequence[float], c
     Returns:
         ``(low, high, standard error)``, or ``None`` with fewer than two articles of positive weight.
     """
+    got = cluster_robust_se(values, weights)
+    if got is None:
+        return None
+    se, k = got
+    half = t_value(k - 1, confidence) * se
+    return centre - half, centre + half, se
+
+
+def cluster_robust_se(values: Sequence[float], weights: Sequence[float]) -> tuple[float, int] | None:
+    """The cluster-robust standard error of a ratio mean from its per-cluster (per-article) values: the one
+    formula behind ``check``'s intervals (:func:`cluster_robust_interval`) and the audit's model-free figures
+    (:func:`mrclens.scoring.model_free.cluster_standard_errors`).
+
+    ``sqrt(k/(k−1) Σ_a (n_a (v_a − V))²) / N`` over the ``k`` clusters of positive weight ``n_a`` and value
+    ``v_a`` (``V = Σ n_a v_a / N``, ``N = Σ n_a``): the CR1 sandwich variance of a mean, with its small-sample
+    factor ``k/(k−1)`` (Cameron & Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference", J. Human
+    Resources 50(2), sections II.C and VI; read it with Student's t on ``k − 1`` degrees of freedom). The unit
+    of ``values``.
+
+    Args:
+        values: each cluster's figure.
+        weights: the items each cluster's figure is over (clusters of weight 0 or less are left out).
+
+    Returns:
+        ``(standard error, k)``, or ``None`` with fewer than two clusters of positive weight.
+
+    >>> se, k = cluster_robust_se([70.0, 90.0], [100, 100])
+    >>> round(se, 1), k
+    (10.0, 2)
+    """
     pairs = [(float(v), float(w)) for v, w in zip(values, weights) if w > 0]
     k = len(pairs)
     if k < 2:
         return None
     total = sum(w for _, w in pairs)
     mean = sum(v * w for v, w in pairs) / total
-    se = math.sqrt(k / (k - 1) * sum((w * (v - mean)) ** 2 for v, w in pairs)) / total
-    half = t_value(k - 1, confidence) * se
-    return centre - half, centre + half, se
+    return math.sqrt(k / (k - 1) * sum((w * (v - mean)) ** 2 for v, w in pairs)) / total, k
 
 
 def effect_size_interval(d: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:

@@ -13,8 +13,9 @@ different strength can be compared:
 * any other ablation (e3, e4, e5): the **relative drop** ``100 × F1 drop / baseline F1`` and its CI
   (:mod:`mrclens.scoring.drops`).
 
-**Per ablation**: difference = audited − reference, with a normal-approximation interval at the
-results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
+**Per ablation**: difference = audited − reference (composed as :class:`~mrclens.metrics.estimate.Estimate`
+values, :func:`ablation_difference`; the interval is formed only where it is stored), with a normal-approximation
+interval at the results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
 questions are independent, so ``se = sqrt((cluster_factor × se_audit)² + se_ref² + run_sd² + structure_sd²)``, where
 ``cluster_factor`` widens the audited run's per-question bootstrap error to an article-clustered one
 (questions of one article are not independent; the factor is pooled over many audits, since one quick
@@ -130,8 +131,8 @@ from mrclens.artifacts.reference import ReferenceAudit, ReferenceChoice, Referen
 from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.metrics.estimate import round_stored, se_from_interval
-from mrclens.metrics.power import family_confidence, minimum_detectable_effect, read_interval, z_value
+from mrclens.metrics.estimate import Estimate, round_stored
+from mrclens.metrics.power import family_confidence, minimum_detectable_effect
 from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 
@@ -160,13 +161,19 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
     return ReferenceDrop("relative_drop", a.relative_drop, a.relative_ci_low, a.relative_ci_high, a.n, a.f1_drop, None)
 
 
-def difference_se(own_se: float, ref: ReferenceDrop, z: float) -> float:
-    """The standard error of one ablation's difference audited − reference **without** the structure term
-    (module docstring): ``sqrt((cluster_factor × own_se)² + se_ref² + run_sd²)``, percentage points of
-    relative drop. ``own_se``: the audited run's per-question bootstrap error; ``z``: the quantile the
-    reference's interval was written at (``se_ref`` = its half-width ÷ ``z``)."""
-    return math.sqrt(((ref.cluster_factor or 1.0) * own_se) ** 2 + se_from_interval(ref.ci_low, ref.ci_high, z) ** 2
-                     + (ref.run_sd or 0.0) ** 2)
+def reference_estimate(ref: ReferenceDrop, confidence: float) -> Estimate:
+    """The reference's figure with its error (module docstring): the standard error its interval was written with
+    at ``confidence`` (:meth:`~mrclens.metrics.estimate.Estimate.from_interval`) and how much it moves between
+    training runs beyond that (``run_sd``, :meth:`~mrclens.metrics.estimate.Estimate.with_extra_sd`); points of
+    relative drop, normal."""
+    return Estimate.from_interval(ref.ci_low, ref.ci_high, confidence, value=ref.value).with_extra_sd(ref.run_sd)
+
+
+def difference_estimate(own: Estimate, ref: ReferenceDrop, confidence: float) -> Estimate:
+    """One ablation's difference audited − reference **without** the structure term (module docstring):
+    ``se = sqrt((cluster_factor × se_own)² + se_ref² + run_sd²)``, points of relative drop, normal. ``own``: the
+    audited run's figure with its per-question bootstrap error."""
+    return own.inflated(ref.cluster_factor).minus(reference_estimate(ref, confidence))
 
 
 def category_se(member_ses: Sequence[float], tau: float) -> float:
@@ -175,47 +182,74 @@ def category_se(member_ses: Sequence[float], tau: float) -> float:
     return math.sqrt(sum(s * s for s in member_ses) / len(member_ses) ** 2 + tau * tau)
 
 
-def ablation_difference(a: AblationResult, reference: ReferenceAudit, confidence: float
-                        ) -> tuple[ReferenceDrop, ReferenceDrop, float, float] | None:
-    """``(own figure, reference figure, difference, se without the structure term)`` of one ablation against the
-    reference audit (module docstring; points of relative drop), or ``None`` (not comparable)."""
+class AblationDifference(NamedTuple):
+    """One ablation against the reference audit (:func:`ablation_difference`): the audited figure, the reference's,
+    and the difference audited − reference with its standard error **without** the structure term (points of
+    relative drop; ``with_extra_sd(structure_sd)`` where the ablation's own interval is printed)."""
+
+    own: ReferenceDrop
+    ref: ReferenceDrop
+    difference: Estimate
+
+
+def ablation_difference(a: AblationResult, reference: ReferenceAudit, confidence: float) -> AblationDifference | None:
+    """The :class:`AblationDifference` of one ablation against the reference audit (module docstring), or ``None``
+    (not comparable)."""
     own, ref = relative_figure(a), reference.ablations.get(a.id)
     if own is None or ref is None or ref.figure != own.figure:
         return None
-    z = z_value(confidence)
-    return own, ref, own.value - ref.value, difference_se(se_from_interval(own.ci_low, own.ci_high, z), ref, z)
+    mine = Estimate.from_interval(own.ci_low, own.ci_high, confidence, value=own.value)
+    return AblationDifference(own, ref, difference_estimate(mine, ref, confidence))
 
 
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                      confidence: float = CONFIDENCE) -> AblationResult:
     """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
-    when it has no figure or the reference lacks it."""
+    when it has no figure or the reference lacks it. Its interval holds the ablation's structure term; its
+    ``reference_difference_se`` is the standard error that interval is drawn with (normal: ``_df`` ``None``)."""
     got = ablation_difference(a, reference, confidence)
     if got is None:
         return a
-    own, ref, diff, se_base = got
-    z = z_value(confidence)
-    se = math.sqrt(se_base ** 2 + (ref.structure_sd or 0.0) ** 2)
-    low, high = diff - z * se, diff + z * se
+    shown = got.difference.with_extra_sd(got.ref.structure_sd)
+    low, high = shown.interval(confidence)
     sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
-    bias = "inconclusive" if weak_reader(a) else read_interval(
-        sign * diff, min(sign * low, sign * high), max(sign * low, sign * high), band=DROP_BAND)
+    bias = "inconclusive" if weak_reader(a) else shown.read(confidence, DROP_BAND, sign=sign).reading
+    own, ref = got.own, got.ref
     return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
                    reference_value=round_stored(ref.value), reference_ci_low=round_stored(ref.ci_low), reference_ci_high=round_stored(ref.ci_high),
-                   reference_difference=round_stored(diff), reference_difference_ci_low=round_stored(low),
-                   reference_difference_ci_high=round_stored(high), reference_bias=bias)
+                   reference_difference=round_stored(shown.value), reference_difference_ci_low=round_stored(low),
+                   reference_difference_ci_high=round_stored(high), reference_difference_se=round_stored(shown.se),
+                   reference_difference_df=shown.df, reference_bias=bias)
 
 
 class DropComparison(NamedTuple):
     """A category's drops against the reference (:func:`category_comparison`): the reading ("more", "in line",
     "less" or "inconclusive"), the mean difference signed towards the bias and its family-wise interval
-    (points of relative drop), and the minimum detectable effect at 80 % power (``nan`` for a weak reader)."""
+    (points of relative drop), the minimum detectable effect at 80 % power (``nan`` for a weak reader) and the
+    standard error and degrees of freedom of the interval (``None``: normal)."""
 
     bias: str
     mean: float
     low: float
     high: float
     mde: float
+    se: float = math.nan
+    df: float | None = None
+
+
+def member_estimate(a: AblationResult, confidence: float, reference: ReferenceAudit | None) -> Estimate:
+    """A compared ablation's difference signed towards the bias, as the category reads it (:func:`category_comparison`):
+    from its record's interval at ``confidence`` (a record read back from a file has nothing else), without the
+    ablation's own structure term where ``reference`` gives it (``sqrt(max(se² − structure_sd², 0))``: the
+    category adds its own term once). Rebuilt from the stored (rounded) interval so that the category's figures
+    stay those of earlier MRCLens versions to the last stored decimal."""
+    shown = Estimate.from_interval(a.reference_difference_ci_low, a.reference_difference_ci_high, confidence,
+                                   value=a.reference_difference)
+    tau = 0.0
+    if reference is not None and a.id in reference.ablations:
+        tau = reference.ablations[a.id].structure_sd or 0.0
+    own = Estimate(shown.value, math.sqrt(max(shown.se * shown.se - tau * tau, 0.0))) if reference is not None else shown
+    return own if a.bias_signal == "large_drop" else own.scaled(-1.0)
 
 
 def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE,
@@ -226,30 +260,23 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     The signed difference is ``+`` towards the bias (module docstring); ablations whose comparison is
     ``"inconclusive"`` (weak reader) make the category inconclusive. With ``reference`` (the audit the
     members were compared with) and ``category``, the members' own structure terms are replaced by the
-    category's (``reference.structure_sd[category]``, percentage points; module docstring). The members'
-    intervals are at ``confidence``; the category's is at :func:`family_confidence` ``(confidence, family)``
-    (``family``: how many categories are read together; 1 = this one alone).
+    category's (``reference.structure_sd[category]``, percentage points; module docstring,
+    :func:`member_estimate`). The members' intervals are at ``confidence``; the category's is at
+    :func:`family_confidence` ``(confidence, family)`` (``family``: how many categories are read together;
+    1 = this one alone).
     """
     done = [a for a in members if a.reference_bias is not None]
     if not done:
         return None
     if any(weak_reader(a) for a in done):
         return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
-    z = z_value(confidence)
-    signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
-    ses = [se_from_interval(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
-    tau = 0.0
-    if reference is not None:
-        own_tau = [(reference.ablations[a.id].structure_sd or 0.0) if a.id in reference.ablations else 0.0 for a in done]
-        ses = [math.sqrt(max(s * s - t * t, 0.0)) for s, t in zip(ses, own_tau)]
-        tau = reference.structure_term(category) if category is not None else 0.0
-    mean = sum(signed) / len(signed)
-    se = category_se(ses, tau)
+    parts = [member_estimate(a, confidence, reference) for a in done]
+    tau = reference.structure_term(category) if reference is not None and category is not None else 0.0
+    mean = sum(p.value for p in parts) / len(parts)
+    est = Estimate(mean, category_se([p.se for p in parts], tau))
     level = family_confidence(confidence, family)
-    zf = z_value(level)
-    low, high = mean - zf * se, mean + zf * se
-    return DropComparison(read_interval(mean, low, high, band=DROP_BAND), mean, low, high,
-                          minimum_detectable_effect(se, level))
+    got = est.read(level, DROP_BAND)
+    return DropComparison(got.reading, mean, got.low, got.high, got.mde, est.se, est.df)
 
 
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
@@ -266,22 +293,22 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     The audited run's own error per ablation is one reference run's **within-run** error,
     ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`~mrclens.scoring.reference_builder.combine_reference_audits`
     writes ``se_ref² = max(s², within) / k`` and ``run_sd² = max(s² − within, 0)``, so this is ``within``
-    in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_se`).
+    in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_estimate`).
 
     Examples:
         >>> d = ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=1)
         >>> round(expected_mde(ReferenceAudit("quick", 50.0, {}, {"e9": d}), "Position", family=1), 2)
         4.04
     """
-    z = z_value(confidence)
     audit = audit.for_shape(other_shape)
     ses = []
     for aid in get_category(category).ablations:
         d = audit.ablations.get(aid)
         if d is None:
             continue
-        within = max(d.runs * se_from_interval(d.ci_low, d.ci_high, z) ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
-        ses.append(difference_se(math.sqrt(within), d, z))
+        se_ref = Estimate.from_interval(d.ci_low, d.ci_high, confidence).se
+        within = max(d.runs * se_ref ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
+        ses.append(difference_estimate(Estimate(d.value, math.sqrt(within)), d, confidence).se)
     if not ses:
         return None
     level = family_confidence(confidence, family)
@@ -470,7 +497,8 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
                     f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power).")
             fields.update(reference_difference=round_stored(got.mean), reference_difference_ci_low=round_stored(got.low),
                           reference_difference_ci_high=round_stored(got.high), reference_mde=round_stored(got.mde),
-                          reference_band=DROP_BAND)
+                          reference_band=DROP_BAND, reference_difference_se=round_stored(got.se),
+                          reference_difference_df=got.df)
     more, less = _model_free_side(model_free, c.category)
     if data == "more":
         text += _model_free_sentence(name, "more", more, also=drops == "more")

@@ -46,7 +46,7 @@ between articles far more than question sampling explains (the bundled sample's 
 articles differ from SQuAD dev's 48 by 0.2 words of shared n-gram, which the per-question standard
 error calls significant). When the figure is also computed per article
 (:func:`cluster_standard_errors`), the standard error used is the larger of the two, the
-cluster-robust one being ``sqrt(k/(k−1) Σ_a (n_a (v_a − V))²) / N`` over ``k`` articles with
+cluster-robust one (:func:`mrclens.metrics.intervals.cluster_robust_se`, the one ``check`` uses too) being ``sqrt(k/(k−1) Σ_a (n_a (v_a − V))²) / N`` over ``k`` articles with
 ``n_a`` questions and value ``v_a`` (``V`` the overall value, ``N = Σ n_a``; the usual
 cluster-robust variance of a mean, e.g. Cameron & Miller 2015, "A Practitioner's Guide to
 Cluster-Robust Inference"). The difference to the reference
@@ -67,14 +67,14 @@ Examples:
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from mrclens.artifacts.reference import Reference, ReferenceFigure
 from mrclens.artifacts.results import ModelFreeFigure
 from mrclens.categories import figure_category
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.metrics.power import critical_value, minimum_detectable_effect, read_interval, z_value
+from mrclens.metrics.estimate import Estimate
+from mrclens.metrics.intervals import cluster_robust_se
 
 
 class Figure(NamedTuple):
@@ -253,13 +253,9 @@ def cluster_standard_errors(per_article: Sequence[Mapping[str, Any]]) -> dict[st
     for fig_ in FIGURES:
         path, kind, n_path = fig_.path, fig_.kind, fig_.n_path
         vals = [f for st in per_article for f in [figure_from_stats(st, path, kind, n_path)] if f is not None and f.n]
-        k = len(vals)
-        if k < 2:
-            continue
-        total = sum(f.n for f in vals)
-        mean = sum(f.n * f.value for f in vals) / total
-        var = k / (k - 1) * sum((f.n * (f.value - mean)) ** 2 for f in vals) / total ** 2
-        out[path] = (math.sqrt(var), k)
+        got = cluster_robust_se([f.value for f in vals], [f.n for f in vals])
+        if got is not None:
+            out[path] = got
     return out
 
 
@@ -283,7 +279,6 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
         one :class:`~mrclens.artifacts.results.ModelFreeFigure` per figure of :data:`FIGURES` that
         the data has (a share over no question is left out), with its ``role`` and ``chance`` level.
     """
-    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     out = []
     for spec in FIGURES:
         own = figure_from_stats(stats, spec.path, spec.kind, spec.n_path)
@@ -292,11 +287,12 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
         cluster = (clusters or {}).get(spec.path)
         if cluster is not None:
             own.se = cluster[0]
-        se = standard_error(own)
+        mine = Estimate(own.value, standard_error(own))
+        low, high = mine.interval(confidence)
         chance = (spec.chance_level if spec.chance_level is not None else RANK_CHANCE if strata_path(spec.path)
                   else dotted_get(stats, spec.chance_path) if spec.chance_path else None)
         fig = ModelFreeFigure(category=spec.category, path=spec.path, label=spec.label, bias_when=spec.bias_when,
-                              value=_r(own.value), ci_low=_r(own.value - z * se), ci_high=_r(own.value + z * se),
+                              value=_r(own.value), ci_low=_r(low), ci_high=_r(high),
                               n=own.n, articles=cluster[1] if cluster is not None else None, role=spec.role,
                               chance=None if chance is None else _r(chance))
         ref = reference.figures.get(spec.path) if reference is not None else None
@@ -305,13 +301,13 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
             standard = standardised_reference(ref, weights) if weights else None
             if standard is not None:
                 ref, fig.reference_standardised = standard, True
-            ref_se = standard_error(ref)
-            diff, diff_se = own.value - ref.value, math.sqrt(se ** 2 + ref_se ** 2 + (spec.spread or 0.0) ** 2)
-            low, high = diff - z * diff_se, diff + z * diff_se
+            theirs = Estimate(ref.value, standard_error(ref))
+            diff = mine.minus(theirs).with_extra_sd(spec.spread)  # normal here; judge_figure reads it with t
+            low, high = diff.interval(confidence)
             fig.reference = reference.name
             fig.reference_value, fig.reference_n = _r(ref.value), ref.n
-            fig.reference_ci_low, fig.reference_ci_high = _r(ref.value - z * ref_se), _r(ref.value + z * ref_se)
-            fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff), _r(low), _r(high)
+            fig.reference_ci_low, fig.reference_ci_high = (_r(x) for x in theirs.interval(confidence))
+            fig.difference, fig.difference_ci_low, fig.difference_ci_high = _r(diff.value), _r(low), _r(high)
             fig.margin = (spec.margin if spec.margin is not None else RANK_MARGIN if strata_path(spec.path)
                           else (spec.band or 0.0))
             fig.band = spec.band if strata_path(spec.path) and spec.band is not None else None
@@ -337,21 +333,25 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     the margin read at 80 % power (:func:`mrclens.metrics.power.minimum_detectable_effect`), in the
     figure's unit. A figure whose standard error is clustered by ``articles`` (``k`` of them) is read with
     Student's t on ``k - 1`` degrees of freedom (:func:`mrclens.metrics.power.critical_value`), else with
-    the normal quantile. A figure without a difference is left as it is.
+    the normal quantile. ``difference_se`` and ``difference_df`` are the standard error and degrees of freedom
+    the interval is drawn with (:class:`mrclens.metrics.estimate.Estimate`). A figure without a difference is left
+    as it is.
     """
     if fig.difference is None or fig.difference_ci_low is None or fig.difference_ci_high is None:
         return fig
     df = fig.articles - 1 if fig.articles is not None and fig.articles > 1 else None  # clustered: t(k - 1)
     # the interval it holds: judged before (at difference_confidence, t or normal as here), or as
     # model_free_figures built it (normal, at confidence); so judging again gives the same figure
-    held = critical_value(fig.difference_confidence, df) if fig.difference_confidence else z_value(confidence)
-    se = (fig.difference_ci_high - fig.difference_ci_low) / (2.0 * held)
-    q = critical_value(level, df)
-    low, high = fig.difference - q * se, fig.difference + q * se
-    fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(low), _r(high), level
+    held = (Estimate.from_interval(fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence, df,
+                                   value=fig.difference) if fig.difference_confidence else
+            Estimate.from_interval(fig.difference_ci_low, fig.difference_ci_high, confidence, value=fig.difference))
+    diff = Estimate(fig.difference, held.se, df)
     band = fig.margin if getattr(fig, "band", None) is None else fig.band
-    fig.comparison = _COMPARISON[read_interval(fig.difference, low, high, band=band, margin=fig.margin)]
-    fig.mde = _r(minimum_detectable_effect(se, level, margin=fig.margin, df=df))
+    got = diff.read(level, band, margin=fig.margin)
+    fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(got.low), _r(got.high), level
+    fig.difference_se, fig.difference_df = _r(diff.se), diff.df
+    fig.comparison = _COMPARISON[got.reading]
+    fig.mde = _r(got.mde)
     return fig
 
 

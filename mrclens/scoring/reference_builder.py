@@ -24,8 +24,7 @@ from mrclens.artifacts.manifest import truncation_rule_of
 from mrclens.artifacts.reference import Reference, ReferenceAudit, ReferenceDrop, ReferenceFigure
 from mrclens.artifacts.results import Results
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.metrics.estimate import round_stored, se_from_interval
-from mrclens.metrics.power import z_value
+from mrclens.metrics.estimate import Estimate, excess_spread, round_stored
 from mrclens.scoring.against_reference import relative_figure
 from mrclens.scoring.model_free import FIGURES
 
@@ -50,7 +49,8 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
 
     Per ablation present in every audit: the value is the mean of the runs' values; the between-run
     SD beyond the runs' own CIs is ``run_sd = sqrt(max(s² − mean(se_i²), 0))`` (``s²``: the sample
-    variance of the run values; ``se_i``: each run's CI half-width ÷ z), and the CI of the mean is
+    variance of the run values; ``se_i``: each run's CI half-width ÷ z; the method of moments,
+    :func:`mrclens.metrics.estimate.excess_spread`), and the CI of the mean is
     ``mean ± z sqrt(s² / k)`` (at least ``± z sqrt(mean(se_i²) / k)``). With two runs ``s²`` rests on
     one difference, so ``run_sd`` is a rough estimate; it is recorded, not hidden.
 
@@ -70,20 +70,19 @@ def combine_reference_audits(audits: Sequence[ReferenceAudit], confidence: float
                          "with run_audits()")
     if len(audits) == 1:
         return audits[0]
-    z, k = z_value(confidence), len(audits)
+    k = len(audits)
     drops = {}
     for aid in audits[0].ablations:
         runs = [a.ablations.get(aid) for a in audits]
         if any(r is None or r.figure != runs[0].figure for r in runs):
             continue
-        values = [r.value for r in runs]
-        mean = sum(values) / k
-        s2 = sum((v - mean) ** 2 for v in values) / (k - 1)
-        within = sum(se_from_interval(r.ci_low, r.ci_high, z) ** 2 for r in runs) / k
-        half = z * math.sqrt(max(s2, within) / k)
-        drops[aid] = ReferenceDrop(runs[0].figure, round_stored(mean), round_stored(mean - half), round_stored(mean + half), runs[0].n,
+        each = [Estimate.from_interval(r.ci_low, r.ci_high, confidence, value=r.value) for r in runs]
+        spread = excess_spread([e.value for e in each], [e.se for e in each])  # s², mean(se_i²), run_sd
+        mean = sum(e.value for e in each) / k
+        low, high = Estimate(mean, math.sqrt(max(spread.observed, spread.sampling) / k)).interval(confidence)
+        drops[aid] = ReferenceDrop(runs[0].figure, round_stored(mean), round_stored(low), round_stored(high), runs[0].n,
                                    _mean_or_none([r.f1_drop for r in runs]), _mean_or_none([r.excess_drop for r in runs]),
-                                   runs=k, run_sd=round_stored(math.sqrt(max(s2 - within, 0.0))))
+                                   runs=k, run_sd=round_stored(spread.excess_sd))
     f1s = [a.baseline_f1 for a in audits if a.baseline_f1 is not None]
     return ReferenceAudit(audits[0].profile, round_stored(sum(f1s) / len(f1s)) if f1s else None,
                           {"runs": [dict(a.provenance) for a in audits]}, drops,
@@ -109,11 +108,11 @@ def reference_from_audit(audit_dir: str | os.PathLike) -> Reference:
     options = (results.audit.options if results.audit is not None else None) or {}
     profile = options.get("profile") or "external"
     name = f"the audit in {Path(audit_dir)}"
-    z = z_value(results.bootstrap.confidence)
     figures = {}
     kinds = {spec.path: spec.kind for spec in FIGURES}
     for f in results.model_free:
-        se = se_from_interval(f.ci_low, f.ci_high, z)  # the standard error its interval was drawn with
+        # the standard error its (normal) interval was drawn with
+        se = Estimate.from_interval(f.ci_low, f.ci_high, results.bootstrap.confidence, value=f.value).se
         std = se * math.sqrt(f.n) if kinds.get(f.path) == "mean" and f.n else None
         figures[f.path] = ReferenceFigure(f.value, f.n, std, round_stored(se))
     prov = {"source": str(audit_dir), "kind": "audit"}

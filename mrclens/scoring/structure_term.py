@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from mrclens.artifacts.reference import ReferenceAudit
 from mrclens.artifacts.results import Results
 from mrclens.metrics.bootstrap import CONFIDENCE
-from mrclens.metrics.estimate import round_stored
+from mrclens.metrics.estimate import excess_spread, round_stored
 from mrclens.scoring.against_reference import ablation_difference, category_se
 from mrclens.scoring.model_free import SHAPE_RATIO
 from mrclens.scoring.readings import weak_reader
@@ -42,7 +42,8 @@ def structure_spread(counterparts: Sequence[Results], audit: ReferenceAudit, con
     mean signed towards the bias), with its standard error ``s_j`` *without* a structure term, gives
     the method-of-moments estimate of the between-structure variance around 0 (DerSimonian & Laird,
     "Meta-analysis in clinical trials", 1986; centred on 0 since every counterpart is clean by
-    construction): ``structure_sd² = max(mean_j(d_j² − s_j²), 0)``, in percentage points of relative drop.
+    construction): ``structure_sd² = max(mean_j(d_j²) − mean_j(s_j²), 0)``, in percentage points of relative drop
+    (:func:`mrclens.metrics.estimate.excess_spread` around 0).
     Where that estimate is 0 (the counterparts differ no more than their own errors allow), the term is
     its **upper confidence bound** instead (issue 41, part 3: a few counterparts cannot show that a spread
     is absent, only that it is small): the Q-profile bound (Viechtbauer, "Confidence intervals for the
@@ -123,8 +124,9 @@ def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: f
             got = ablation_difference(a, base, confidence)
             if got is None or weak_reader(a):
                 continue
-            compared[a.id] = (a, got[2], got[3])
-            per_ablation.setdefault(a.id, []).append((got[2], got[3]))
+            diff = got.difference  # without a structure term
+            compared[a.id] = (a, diff.value, diff.se)
+            per_ablation.setdefault(a.id, []).append((diff.value, diff.se))
         for c in results.categories:
             members = [compared[i] for i in c.ablations if i in compared]
             if members:
@@ -133,7 +135,7 @@ def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: f
                 per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
 
     def tau(pairs: list[tuple[float, float]]) -> float:
-        estimate = math.sqrt(max(sum(d * d - s * s for d, s in pairs) / len(pairs), 0.0))
+        estimate = excess_spread([d for d, _ in pairs], [s for _, s in pairs], centre=0.0).excess_sd
         return round_stored(estimate if estimate > 0 else heterogeneity_upper_bound(pairs, level))
 
     ablations = {k: tau(v) for k, v in per_ablation.items()}

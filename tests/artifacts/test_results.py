@@ -207,3 +207,29 @@ def test_own_json_files_holding_a_key_twice_are_refused(results, tmp_path):
     manifest.write_text(manifest.read_text().replace('{"mrclens_version": "0.1.0", ', '{"seed": 3, "mrclens_version": "0.1.0", ', 1))
     with pytest.raises(ArtifactError, match=r"manifest.json: an object holds the key 'seed' twice"):
         read_manifest(tmp_path / "perturbed")
+
+
+def test_the_standard_errors_beside_the_reference_intervals_are_written_read_and_optional():
+    """issue 53: ``se``/``df`` beside each interval of the reference comparison (added fields; older files read)."""
+    from demo_audit_fixture import demo_results
+
+    demo = demo_results({"Similarity": 1.8})
+    obj = demo.to_json()
+    ab = next(a for a in obj["ablations"] if a["reference_difference_se"] is not None)
+    cat = next(c for c in obj["categories"] if c["reference_difference_se"] is not None)
+    fig = next(f for f in obj["model_free"] if f["difference_se"] is not None)
+    assert ab["reference_difference_df"] is None and cat["reference_difference_df"] is None
+    assert isinstance(fig["difference_df"], (int, type(None)))
+    assert Results.from_json(json.loads(json.dumps(obj)), "results.json") == demo
+    # a file written before the fields existed reads as before, the fields None
+    for entry in obj["ablations"] + obj["categories"]:
+        entry.pop("reference_difference_se", None), entry.pop("reference_difference_df", None)
+    for entry in obj["model_free"]:
+        entry.pop("difference_se"), entry.pop("difference_df")
+    old = Results.from_json(obj, "results.json")
+    assert old.ablation(ab["id"]).reference_difference_se is None and old.model_free[0].difference_df is None
+    assert old.ablation(ab["id"]).reference_difference_ci_low == ab["reference_difference_ci_low"]
+    # a df that is not a number is refused with the file named
+    obj["model_free"][0]["difference_df"] = "seven"
+    with pytest.raises(ArtifactError, match="results.json"):
+        Results.from_json(obj, "results.json")

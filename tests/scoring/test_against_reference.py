@@ -100,8 +100,11 @@ def test_a_category_is_the_mean_signed_difference_so_one_probe_far_beyond_the_re
     e8 = _insertion("e8", excess=0.6, low=-0.6, high=1.8, category="Keyword")    # 1 % vs 1 %: in line
     members = [compare_ablation(a, ref, "R") for a in (e6, e7, e8)]
     assert [m.reference_bias for m in members] == ["more", "in line", "in line"]
-    bias, mean, low, high, mde = category_comparison(members)
+    got = category_comparison(members)
+    bias, mean, low, high, mde = got[:5]
     assert bias == "more" and mean == pytest.approx(10.0, abs=0.01) and low > 0
+    # the standard error beside the interval gives it back (normal: df None; 1.96 at 95 %)
+    assert got.df is None and (high - low) / 2 == pytest.approx(1.959964 * got.se)
     # signed towards the bias: a removal whose drop is smaller than the reference's adds to "more"
     q = [compare_ablation(_removal(rel=20.0, low=17.0, high=23.0), _ref(e4=("relative_drop", 70.0, 67.0, 73.0, 9)), "R")]
     assert category_comparison(q)[0] == "more" and category_comparison(q)[1] == pytest.approx(50.0)
