@@ -12,7 +12,7 @@ from markupsafe import escape
 from click.testing import CliRunner
 
 from perturbed_fixture import score_and_publish
-from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly
+from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly, Results, read_results
 from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
@@ -249,6 +249,19 @@ def test_chart_draws_every_evaluated_ablation_and_is_deterministic():
     assert "F1 drop (percentage points)" in texts
     assert svg == drop_chart_svg(abl, similarity)
     assert drop_chart_svg([]) == ""
+
+
+def test_the_page_reads_the_typed_results_not_their_dict_form(scored_audit, monkeypatch):
+    """The template reads the records' attributes; Results.to_json() (the dict form) is only for the file."""
+    from mrclens.reports import build_context
+
+    typed = read_results(scored_audit)
+    page = render_report(scored_audit)
+    monkeypatch.setattr(Results, "to_json", lambda self: pytest.fail("the report read the dict form of the results"))
+    assert render_report(scored_audit, results=typed) == page
+    context = build_context(scored_audit, results=typed)
+    assert context["results"] is typed and [r["result"] for r in context["ablations"]] == typed.ablations
+    assert [c["result"] for c in context["verdict"]] == typed.categories
 
 
 def test_write_report_default_path_and_refusals(scored_audit, tmp_path):
