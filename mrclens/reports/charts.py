@@ -11,6 +11,7 @@ import io
 import re
 from typing import Any, Sequence
 
+from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import CATEGORIES
 
 #: One colour per bias category (colour-blind-safe Okabe–Ito palette; :attr:`mrclens.categories.BiasCategory.colour`);
@@ -30,7 +31,7 @@ def _svg_text(fig) -> str:
     return svg.strip()
 
 
-def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dict[str, Any]] = (),
+def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult] = (),
                    metric: str = "F1") -> str:
     """A bar chart of the F1 drop (``metric``: ``"accuracy"`` for multiple-choice results) per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
 
@@ -42,8 +43,8 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
     no ``f1_drop`` are left out of the chart (the table says why).
 
     Args:
-        ablations: the ``ablations`` list of ``results.json``.
-        categories: the ``categories`` list of ``results.json``.
+        ablations: the results' ablations (:attr:`mrclens.artifacts.results.Results.ablations`).
+        categories: the results' categories (:attr:`mrclens.artifacts.results.Results.categories`).
 
     Returns:
         the ``<svg …>…</svg>`` element as text, or ``""`` when no ablation has a drop to draw.
@@ -53,17 +54,17 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    rows = [a for a in ablations if a.get("evaluated", True) and isinstance(a.get("f1_drop"), (int, float))]
+    rows = [a for a in ablations if a.evaluated and isinstance(a.f1_drop, (int, float))]
     if not rows:
         return ""
     order: list[str] = []
     for a in rows:
-        if a.get("category") not in order:
-            order.append(a.get("category"))
+        if a.category not in order:
+            order.append(a.category)
     colours = dict(CATEGORY_COLOURS)
     for i, cat in enumerate(c for c in order if c not in colours):
         colours[cat] = _EXTRA_COLOURS[i % len(_EXTRA_COLOURS)]
-    cat_drop = {c.get("category"): c.get("f1_drop") for c in categories}
+    cat_drop = {c.category: c.f1_drop for c in categories}
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10,
                                 "font.family": "sans-serif", "axes.spines.top": False, "axes.spines.right": False}):
@@ -72,13 +73,13 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
         ticks, labels = [], []
         seen_changed = seen_small = False
         for cat in order:
-            group = [a for a in rows if a.get("category") == cat]
+            group = [a for a in rows if a.category == cat]
             xs = []
             for a in group:
-                drop = float(a["f1_drop"])
-                lo, hi = a.get("ci_low"), a.get("ci_high")
-                small = a.get("bias_signal") == "small_drop"
-                control = bool(a.get("control_of")) or a.get("bias_signal") == "control"
+                drop = float(a.f1_drop)
+                lo, hi = a.ci_low, a.ci_high
+                small = a.bias_signal == "small_drop"
+                control = bool(a.control_of) or a.bias_signal == "control"
                 ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.4 if control else 0.85,
                        hatch="///" if small else None, edgecolor="white" if small else None,
                        label=None)
@@ -86,13 +87,13 @@ def drop_chart_svg(ablations: Sequence[dict[str, Any]], categories: Sequence[dic
                 if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
                     ax.errorbar(x, drop, yerr=[[max(0.0, drop - lo)], [max(0.0, hi - drop)]], fmt="none",
                                 ecolor="#222222", elinewidth=1.2, capsize=4)
-                changed = (a.get("changed_only") or {}).get("f1_drop")
+                changed = a.changed_only.f1_drop if a.changed_only is not None else None
                 if isinstance(changed, (int, float)):
                     ax.plot([x], [changed], marker="D", color="white", markeredgecolor="#222222", markersize=5,
                             linestyle="none", label="changed items only" if not seen_changed else None)
                     seen_changed = True
                 ticks.append(x)
-                labels.append(str(a.get("id")))  # ids only: the names are in the table (they overlapped here)
+                labels.append(str(a.id))  # ids only: the names are in the table (they overlapped here)
                 xs.append(x)
                 x += 1.0
             agg = cat_drop.get(cat)

@@ -38,6 +38,8 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
+from mrclens.artifacts.results import ModelFreeFigure, Results
+
 #: Unit keys and how they are named in the numbers and the legend.
 UNITS = {"drop": "points", "pp": "pp", "words": "words"}
 #: Mark colours per reading of a row (red: more of the bias than the reference; green: less).
@@ -95,44 +97,43 @@ def unit_of(label: str) -> str:
     return "words" if "(words)" in label else "pp"
 
 
-def _mf_verdict(f: Mapping[str, Any]) -> str:
-    comparison = f.get("comparison")
+def _mf_verdict(f: ModelFreeFigure) -> str:
+    comparison = f.comparison
     if comparison in (None, "in line", "inconclusive"):
         return comparison or "in line"
-    return "more" if comparison == f.get("bias_when") else "less"
+    return "more" if comparison == f.bias_when else "less"
 
 
-def results_rows(results: Mapping[str, Any]) -> list[ForestRow]:
-    """The report's rows from ``results.json`` (as a dict): per category, its drops' mean, its compared
+def results_rows(results: Results) -> list[ForestRow]:
+    """The report's rows from the typed results: per category, its drops' mean, its compared
     ablations (controls have no comparison of their own) and its model-free figures; categories in
     the results' order."""
-    ablations = [a for a in results.get("ablations") or [] if not a.get("control_of")]
-    model_free = results.get("model_free") or []
-    order = [c.get("category") for c in results.get("categories") or []]
-    order += [x.get("category") for x in [*ablations, *model_free] if x.get("category") not in order]
-    cats = {c.get("category"): c for c in results.get("categories") or []}
+    ablations = [a for a in results.ablations if not a.control_of]
+    model_free = results.model_free
+    order = [c.category for c in results.categories]
+    order += [x.category for x in [*ablations, *model_free] if x.category not in order]
+    cats = {c.category: c for c in results.categories}
     rows: list[ForestRow] = []
     for cat in order:
-        c = cats.get(cat) or {}
-        if _num(c.get("reference_difference"), c.get("reference_difference_ci_low"), c.get("reference_difference_ci_high")):
-            rows.append(ForestRow(str(cat), f"{cat}: mean of its drops", c["reference_difference"],
-                                  c["reference_difference_ci_low"], c["reference_difference_ci_high"], "drop",
-                                  c.get("reference_bias") if c.get("reference_basis") != "model-free" else None,
+        c = cats.get(cat)
+        if c is not None and _num(c.reference_difference, c.reference_difference_ci_low, c.reference_difference_ci_high):
+            rows.append(ForestRow(str(cat), f"{cat}: mean of its drops", c.reference_difference,
+                                  c.reference_difference_ci_low, c.reference_difference_ci_high, "drop",
+                                  c.reference_bias if c.reference_basis != "model-free" else None,
                                   kind="category"))
         for a in ablations:
-            if a.get("category") != cat or not _num(a.get("reference_difference"), a.get("reference_difference_ci_low"),
-                                                    a.get("reference_difference_ci_high")):
+            if a.category != cat or not _num(a.reference_difference, a.reference_difference_ci_low,
+                                             a.reference_difference_ci_high):
                 continue
-            flipped = a.get("bias_signal") == "small_drop"
-            rows.append(ForestRow(str(cat), f"{a.get('id')} {a.get('name') or ''}".strip(), a["reference_difference"],
-                                  a["reference_difference_ci_low"], a["reference_difference_ci_high"], "drop",
-                                  a.get("reference_bias"), flipped=flipped))
+            rows.append(ForestRow(str(cat), f"{a.id} {a.name or ''}".strip(), a.reference_difference,
+                                  a.reference_difference_ci_low, a.reference_difference_ci_high, "drop",
+                                  a.reference_bias, flipped=a.bias_signal == "small_drop"))
         for f in model_free:
-            if f.get("category") != cat or not _num(f.get("difference"), f.get("difference_ci_low"), f.get("difference_ci_high")):
+            if f.category != cat or not _num(f.difference, f.difference_ci_low, f.difference_ci_high):
                 continue
-            label = str(f.get("label") or f.get("path") or "")
-            rows.append(ForestRow(str(cat), label, f["difference"], f["difference_ci_low"], f["difference_ci_high"],
-                                  unit_of(label), _mf_verdict(f), flipped=f.get("bias_when") == "lower", kind="model-free"))
+            label = str(f.label or f.path or "")
+            rows.append(ForestRow(str(cat), label, f.difference, f.difference_ci_low, f.difference_ci_high,
+                                  unit_of(label), _mf_verdict(f), flipped=f.bias_when == "lower", kind="model-free"))
     return rows
 
 

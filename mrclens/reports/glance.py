@@ -326,14 +326,16 @@ def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
     return f"Its ablations cost this reader {side} they cost the same reader profile on {ref}."
 
 
-def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]], *, metric: str = "F1",
+def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
                     confidence: float = CONFIDENCE, external: bool = False,
-                    ablations: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                    ablations: Sequence[Any] = ()) -> dict[str, Any]:
     """One category's line at a glance (module docstring) from its ``results.json`` entry.
 
     Args:
-        c: a ``categories[]`` entry of ``results.json`` (a :class:`~mrclens.artifacts.results.CategoryResult` as a dict).
-        model_free: the ``model_free`` list of ``results.json`` (every category's figures).
+        c: the category's :class:`~mrclens.artifacts.results.CategoryResult` (or its ``categories[]`` entry
+            of ``results.json`` as a dict).
+        model_free: the results' :class:`~mrclens.artifacts.results.ModelFreeFigure` list (or the
+            ``model_free`` list of ``results.json``; every category's figures).
         metric: ``"F1"``, or ``"accuracy"`` for multiple-choice results.
         confidence: the results' confidence level (e.g. 0.95): the CIs are named by it, a category's
             interval against the reference by its own ``reference_confidence`` (family-wise).
@@ -347,6 +349,7 @@ def category_glance(c: Mapping[str, Any], model_free: Sequence[Mapping[str, Any]
         :func:`reading_figure` gives it, label and all; ``""`` when none), "advice", "sensitivity",
         "reference"}``; every value is plain text (the template escapes it).
     """
+    c, model_free = _entry(c), [_entry(f) for f in model_free]
     category = str(c.get("category") or "")
     ref = str(c.get("reference") or "the reference")
     verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED

@@ -13,6 +13,11 @@ the page renders the results and per-question scores that scoring computed (pass
 :func:`mrclens.publish.write_outputs`, or read back from the files by ``mrclens report DIR``);
 the sets and prediction files are read only to show the example texts.
 
+The page reads the typed results (:class:`~mrclens.artifacts.results.Results` and its records, the
+same objects the card and the terminal summary read; the template reads their attributes, e.g.
+``{{ a.reference_bias }}``) and the display strings computed from them (:func:`build_context`); the
+dict form of the results (:meth:`~mrclens.artifacts.results.Results.to_json`) is only for the file.
+
 The page is rendered with Jinja2 with autoescaping on: dataset text (contexts, questions,
 answers, predictions) is untrusted and always shown as text. It carries a Content-Security-
 Policy that forbids scripts and every network request, inline CSS, and charts as inline SVG,
@@ -22,6 +27,7 @@ so the one file can be opened, mailed and printed anywhere.
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Mapping, Protocol
 
@@ -33,7 +39,8 @@ from mrclens.artifacts.layout import PERTURBED_DIR, PREDICTIONS_DIR, REPORT_HTML
 from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
 from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
-from mrclens.artifacts.results import Results, read_results
+from mrclens.artifacts.results import (AblationResult, CategoryResult, ReplicateFigures, ReplicateRecord, Results,
+                                      read_results)
 from mrclens.categories import toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.formats import LOAD_SET
@@ -151,8 +158,8 @@ def _as_table(v: Any) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- loading
 
 
-def _resolve(results_dir: Path, results: Mapping[str, Any], key: str, default: str) -> Path:
-    value = (results.get("paths") or {}).get(key)
+def _resolve(results_dir: Path, results: Results, key: str, default: str) -> Path:
+    value = results.paths.get(key)
     path = Path(value) if value else Path(default)
     return path if path.is_absolute() else results_dir / path
 
@@ -227,44 +234,52 @@ class _Sources:
 # --------------------------------------------------------------------------- the page model
 
 
-def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[str, Any]]:
+def _ablation_rows(results: Results, confidence: float) -> list[dict[str, Any]]:
+    """One row per ablation: ``{"result": its AblationResult, "…_text": display strings}`` (the template reads
+    the record's own fields from ``result``, the formatted figures from the row)."""
     rows = []
-    for a in results.get("ablations", []):
-        changed_only = a.get("changed_only") or {}
+    for a in results.ablations:
+        changed_only = a.changed_only
         rows.append({
-            **a,
-            "evaluated": a.get("evaluated", True),
+            "result": a,
             "signal_text": {"large_drop": "large drop", "small_drop": "small drop", "control": "matched control"}.get(
-                a.get("bias_signal"), a.get("bias_signal") or ""),
-            "n_text": fmt_int(a.get("n")),
-            "changed_text": fmt_int(a.get("changed")),
-            "em_text": fmt_pct(a.get("exact_match")),
-            "f1_text": fmt_pct(a.get("f1")),
-            "baseline_f1_text": fmt_pct(a.get("baseline_f1")),
-            "drop_text": fmt_pct(a.get("f1_drop")),
-            "ci_text": fmt_ci(a.get("ci_low"), a.get("ci_high")),
-            "em_drop_text": fmt_pct(a.get("em_drop")),
-            "changed_drop_text": fmt_pct(changed_only.get("f1_drop")),
-            "changed_ci_text": fmt_ci(changed_only.get("ci_low"), changed_only.get("ci_high")),
-            "changed_n_text": fmt_int(changed_only.get("n")),
-            "ci_summary": ci_summary(a.get("ci_low"), a.get("ci_high"), confidence),
-            "relative_text": fmt_pct(a.get("relative_drop")),
-            "relative_ci_text": fmt_ci(a.get("relative_ci_low"), a.get("relative_ci_high")),
-            "excess_text": (f"{fmt_pct(a.get('excess_drop'))} {fmt_ci(a.get('excess_ci_low'), a.get('excess_ci_high'))} (vs {a.get('control')})"
-                            if a.get("excess_drop") is not None else
-                            (f"recovers {fmt_pct(a.get('recovered_share'))}% {fmt_ci(a.get('recovered_ci_low'), a.get('recovered_ci_high'))} "
-                             f"of {a.get('control')}'s loss" if a.get("recovered_share") is not None else
-                             (f"control for {a.get('control_of')}" if a.get("control_of") else "–"))),
+                a.bias_signal, a.bias_signal or ""),
+            "n_text": fmt_int(a.n),
+            "changed_text": fmt_int(a.changed),
+            "em_text": fmt_pct(a.exact_match),
+            "f1_text": fmt_pct(a.f1),
+            "baseline_f1_text": fmt_pct(a.baseline_f1),
+            "drop_text": fmt_pct(a.f1_drop),
+            "ci_text": fmt_ci(a.ci_low, a.ci_high),
+            "em_drop_text": fmt_pct(a.em_drop),
+            "changed_drop_text": fmt_pct(changed_only.f1_drop if changed_only else None),
+            "changed_ci_text": fmt_ci(changed_only.ci_low, changed_only.ci_high) if changed_only else "",
+            "changed_n_text": fmt_int(changed_only.n if changed_only else None),
+            "ci_summary": ci_summary(a.ci_low, a.ci_high, confidence),
+            "relative_text": fmt_pct(a.relative_drop),
+            "relative_ci_text": fmt_ci(a.relative_ci_low, a.relative_ci_high),
+            "excess_text": _excess_text(a),
             "reference_text": reference_text(a) + (
-                f" (here {a['compared_value']:.1f}%, {a.get('reference')} {a['reference_value']:.1f}% "
-                f"{fmt_ci(a.get('reference_ci_low'), a.get('reference_ci_high'))})"
-                if a.get("reference_bias") not in (None, "inconclusive") else ""),
-            "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
-                             if not a.get("control_of") else "control (no verdict)",
+                f" (here {a.compared_value:.1f}%, {a.reference} {a.reference_value:.1f}% "
+                f"{fmt_ci(a.reference_ci_low, a.reference_ci_high)})"
+                if a.reference_bias not in (None, "inconclusive") else ""),
+            "evidence_text": (EVIDENCE_TEXT.get(a.evidence, "") if a.evaluated else "not evaluated")
+                             if not a.control_of else "control (no verdict)",
             "reference_short": reference_short(a),
-            "reading_sentences": sentences(a.get("reading")),
+            "reading_sentences": sentences(a.reading),
         })
     return rows
+
+
+def _excess_text(a: AblationResult) -> str:
+    """The "over its control" cell: the excess drop over the control, the share of the control's loss recovered
+    (e4 against c4), "control for eN" for a control, or ``"–"``."""
+    if a.excess_drop is not None:
+        return f"{fmt_pct(a.excess_drop)} {fmt_ci(a.excess_ci_low, a.excess_ci_high)} (vs {a.control})"
+    if a.recovered_share is not None:
+        return (f"recovers {fmt_pct(a.recovered_share)}% {fmt_ci(a.recovered_ci_low, a.recovered_ci_high)} "
+                f"of {a.control}'s loss")
+    return f"control for {a.control_of}" if a.control_of else "–"
 
 
 _SENTENCE = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(])")
@@ -280,120 +295,119 @@ def sentences(text: Any) -> list[str]:
     return [t for t in _SENTENCE.split(str(text).strip()) if t] if text else []
 
 
-def reference_short(entry: Mapping[str, Any]) -> str:
+def reference_short(entry: AblationResult) -> str:
     """An ablation's comparison with the reference for the table: ``"+30.2 [+21.0, +39.4]"`` (this
     audit's relative (excess) drop minus the reference's, signed towards the bias as the forest plot draws
     it, :func:`mrclens.categories.toward_bias`: ``+`` is more of the bias, for a ``small_drop`` ablation a
     *smaller* drop); ``"–"`` when not compared."""
-    d, lo, hi = entry.get("reference_difference"), entry.get("reference_difference_ci_low"), entry.get("reference_difference_ci_high")
+    d, lo, hi = entry.reference_difference, entry.reference_difference_ci_low, entry.reference_difference_ci_high
     if not all(isinstance(x, (int, float)) for x in (d, lo, hi)):
         return "–"
-    d, lo, hi = toward_bias(d, lo, hi, entry.get("bias_signal"))
+    d, lo, hi = toward_bias(d, lo, hi, entry.bias_signal)
     return f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 
 # ---- repeated draws / readers (issue 16): the per-draw spread section
 
 
-def _replicate_name(r: Mapping[str, Any], kinds: set[str]) -> str:
+def _replicate_name(r: ReplicateRecord, kinds: set[str]) -> str:
     if kinds == {"reader"}:
-        return f"reader {r.get('reader')}"
+        return f"reader {r.reader}"
     if kinds == {"draw"}:
-        return f"draw {r.get('draw')}"
-    return f"draw {r.get('draw')} × reader {r.get('reader')}"
+        return f"draw {r.draw}"
+    return f"draw {r.draw} × reader {r.reader}"
 
 
-def _replicate_section(results: Mapping[str, Any]) -> dict[str, Any] | None:
+def _replicate_section(results: Results) -> dict[str, Any] | None:
     """The per-draw (per-reader) figures of every ablation and category, or ``None`` for a single run."""
-    records = results.get("replicates") or []
+    records = results.replicates
     if len(records) < 2:
         return None
-    kinds = {k for k, key in (("draw", "draw"), ("reader", "reader")) if len({r.get(key) for r in records}) > 1} or {"draw"}
+    kinds = {k for k in ("draw", "reader") if len({getattr(r, k) for r in records}) > 1} or {"draw"}
     columns = [_replicate_name(r, kinds) for r in records]
 
-    def row(entry: Mapping[str, Any], label: str) -> dict[str, Any]:
-        reps = entry.get("replicates") or []
+    def row(entry: AblationResult | CategoryResult, label: str) -> dict[str, Any]:
         cells = []
-        for rep in reps:
-            text = f"{fmt_pct(rep.get('f1_drop'))} {fmt_ci(rep.get('ci_low'), rep.get('ci_high'))}"
-            if rep.get("excess_drop") is not None:
-                text += f" · excess {fmt_pct(rep.get('excess_drop'))}"
-            if rep.get("recovered_share") is not None:
-                text += f" · recovers {fmt_pct(rep.get('recovered_share'))}%"
-            cells.append({"text": text, "evidence": rep.get("evidence")})
-        spread = (f"{fmt_pct(entry.get('f1_drop_min'))} to {fmt_pct(entry.get('f1_drop_max'))} (SD {fmt_pct(entry.get('f1_drop_sd'))})"
-                  if entry.get("f1_drop_sd") is not None else "–")
+        for rep in entry.replicates:
+            text = f"{fmt_pct(rep.f1_drop)} {fmt_ci(rep.ci_low, rep.ci_high)}"
+            if isinstance(rep, ReplicateFigures) and rep.excess_drop is not None:
+                text += f" · excess {fmt_pct(rep.excess_drop)}"
+            if isinstance(rep, ReplicateFigures) and rep.recovered_share is not None:
+                text += f" · recovers {fmt_pct(rep.recovered_share)}%"
+            cells.append({"text": text, "evidence": rep.evidence})
+        spread = (f"{fmt_pct(entry.f1_drop_min)} to {fmt_pct(entry.f1_drop_max)} (SD {fmt_pct(entry.f1_drop_sd)})"
+                  if entry.f1_drop_sd is not None else "–")
         return {"label": label, "cells": cells, "spread": spread,
-                "combined": f"{fmt_pct(entry.get('f1_drop'))} {fmt_ci(entry.get('ci_low'), entry.get('ci_high'))}",
-                "unstable": entry.get("unstable")}
+                "combined": f"{fmt_pct(entry.f1_drop)} {fmt_ci(entry.ci_low, entry.ci_high)}",
+                "unstable": entry.unstable}
 
     return {
         "what": {frozenset({"draw"}): "draws", frozenset({"reader"}): "readers"}.get(frozenset(kinds), "draws × readers"),
         "columns": columns,
-        "seeds": [{"name": name, "draw_seed": r.get("draw_seed"), "reader_seed": r.get("reader_seed")}
+        "seeds": [{"name": name, "draw_seed": r.draw_seed, "reader_seed": r.reader_seed}
                   for name, r in zip(columns, records)],
-        "method": results.get("variance_method") or "",
-        "ablations": [row(a, a.get("id", "")) for a in results.get("ablations", []) if a.get("replicates")],
-        "categories": [row(c, c.get("category", "")) for c in results.get("categories") or [] if c.get("replicates")],
+        "method": results.variance_method or "",
+        "ablations": [row(a, a.id) for a in results.ablations if a.replicates],
+        "categories": [row(c, c.category) for c in results.categories if c.replicates],
     }
 
 
-def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence: float, metric: str = "F1") -> list[dict[str, Any]]:
-    categories = list(results.get("categories") or [])
-    known = {c.get("category") for c in categories}
-    for a in rows:  # categories without an aggregate still get a verdict line
-        if a.get("category") not in known:
-            known.add(a.get("category"))
-            categories.append({"category": a.get("category"), "ablations": [r["id"] for r in rows if r.get("category") == a.get("category")]})
+def _verdict(results: Results, rows: list[dict[str, Any]], confidence: float, metric: str = "F1") -> list[dict[str, Any]]:
+    """One card per bias category: ``{"result": its CategoryResult, display values}``. A category of the
+    ablations without an aggregate of its own still gets one (a record with its ablations and no figures,
+    "evidence not rated")."""
+    categories = [(c, True) for c in results.categories]
+    known = {c.category for c in results.categories}
+    ablations = [r["result"] for r in rows]
+    for a in ablations:  # categories without an aggregate still get a verdict line
+        if a.category not in known:
+            known.add(a.category)
+            categories.append((CategoryResult(a.category, [b.id for b in ablations if b.category == a.category], [],
+                                              None, None, None), False))
     out = []
-    for c in categories:
-        members = [r for r in rows if r.get("id") in (c.get("ablations") or []) or r.get("category") == c.get("category")]
+    for c, aggregated in categories:
+        members = [r for r in rows if r["result"].id in c.ablations or r["result"].category == c.category]
         out.append({
-            **c,
+            "result": c,
             "members": members,
-            "drop_text": fmt_pct(c.get("f1_drop")),
-            "ci_text": fmt_ci(c.get("ci_low"), c.get("ci_high")),
-            "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high"), confidence),
-            "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
-            "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
-            "colour": get_category(str(c.get("category"))).colour,
+            "drop_text": fmt_pct(c.f1_drop),
+            "ci_text": fmt_ci(c.ci_low, c.ci_high),
+            "ci_summary": ci_summary(c.ci_low, c.ci_high, confidence),
+            "evidence_text": EVIDENCE_TEXT.get(c.evidence, "evidence not rated") if c.evaluated or not aggregated else "not evaluated",
+            "evidence_level": c.evidence if c.evidence in EVIDENCE_TEXT else "unknown",
+            "colour": get_category(str(c.category)).colour,
             "reference_text": reference_text(c),
-            "reading_sentences": sentences(c.get("reading")),
-            "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence,
-                                     external=(results.get("model") or {}).get("kind") == "external",
-                                     ablations=results.get("ablations") or []),
+            "reading_sentences": sentences(c.reading),
+            "glance": category_glance(c, results.model_free, metric=metric, confidence=confidence,
+                                     external=results.model.kind == "external", ablations=results.ablations),
         })
     return out
 
 
-def reference_text(entry: Mapping[str, Any]) -> str:
+def reference_text(entry: AblationResult | CategoryResult) -> str:
     """How an ablation or category compares with the reference audit (issue 17), e.g. ``more than SQuAD
     v1.1: +30.2 [+21.0, +39.4]``; ``""`` when it was not compared. The difference is in percent of the
     baseline F1, signed towards the bias (an ablation's, :func:`mrclens.categories.toward_bias`; a
-    category's: the mean over its ablations)."""
-    bias = entry.get("reference_bias")
+    category's: the mean over its ablations, already signed so)."""
+    bias = entry.reference_bias
     if bias is None:
         return ""
-    name = entry.get("reference") or "the reference"
-    if entry.get("reference_difference") is None:
+    name = entry.reference or "the reference"
+    if entry.reference_difference is None:
         return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
     words = {"more": "more than", "less": "less than", "in line": "in line with", "inconclusive": "inconclusive against"}[bias]
-    d, lo, hi = toward_bias(entry["reference_difference"], entry["reference_difference_ci_low"],
-                            entry["reference_difference_ci_high"], entry.get("bias_signal"))
-    sees = (f"; sees {entry['reference_mde']:.1f} or more (80 % power)"
-            if isinstance(entry.get("reference_mde"), (int, float)) else "")
+    signal = entry.bias_signal if isinstance(entry, AblationResult) else None
+    d, lo, hi = toward_bias(entry.reference_difference, entry.reference_difference_ci_low,
+                            entry.reference_difference_ci_high, signal)
+    mde = entry.reference_mde if isinstance(entry, CategoryResult) else None
+    sees = f"; sees {mde:.1f} or more (80 % power)" if isinstance(mde, (int, float)) else ""
     return f"{words} {name}: {d:+.1f} [{lo:+.1f}, {hi:+.1f}]{sees}"
 
 
-def _sets_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
-    rows = []
-    for name, s in (results.get("sets") or {}).items():
-        s = s or {}
-        rows.append({"name": name, "file": s.get("file") or "", "n_text": fmt_int(s.get("n")),
-                     "em_text": fmt_pct(s.get("exact_match")), "f1_text": fmt_pct(s.get("f1")),
-                     "missing_text": fmt_int(s.get("missing")), "unknown_text": fmt_int(s.get("unknown")),
-                     "evaluated": s.get("evaluated", True)})
-    return rows
+def _sets_rows(results: Results) -> list[dict[str, Any]]:
+    return [{"name": name, "file": s.file or "", "n_text": fmt_int(s.n), "em_text": fmt_pct(s.exact_match),
+             "f1_text": fmt_pct(s.f1), "missing_text": fmt_int(s.missing), "unknown_text": fmt_int(s.unknown),
+             "evaluated": s.evaluated} for name, s in results.sets.items()]
 
 
 class ReportFacts(Protocol):
@@ -429,61 +443,59 @@ def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
     return REPORT_FACTS.of(sources.task)(original, sources.manifest_json())
 
 
-def _examples(rows: list[dict[str, Any]], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
+def _examples(ablations: list[AblationResult], sources: _Sources, k: int, seed: int) -> list[dict[str, Any]]:
     out = []
     m_ablations = sources.manifest_json().get("ablations") or {}
     fill_examples = REPORT_EXAMPLES.of(sources.task)
-    for a in rows:
-        aid = a.get("id")
-        entry = m_ablations.get(aid) or {}
-        baseline_name = a.get("baseline_set") or entry.get("baseline_set") or (
-            "original-truncated" if a.get("eval_set") == "truncated" else "original")
-        block: dict[str, Any] = {"id": aid, "name": a.get("name"), "description": a.get("description"),
+    for a in ablations:
+        entry = m_ablations.get(a.id) or {}
+        baseline_name = a.baseline_set or entry.get("baseline_set") or (
+            "original-truncated" if a.eval_set == "truncated" else "original")
+        block: dict[str, Any] = {"id": a.id, "name": a.name, "description": a.description,
                                  "baseline_set": baseline_name, "examples": [], "note": None, "flips": None}
         baseline = sources.dataset(baseline_name)
-        ablated = sources.dataset(aid)
+        ablated = sources.dataset(a.id)
         if baseline is None or ablated is None:
             block["note"] = "the perturbed files for this ablation are not available; see the notes at the end"
             out.append(block)
             continue
         items = entry.get("items") if isinstance(entry.get("items"), Mapping) else None
         changed_ids = {q for q, r in items.items() if isinstance(r, Mapping) and r.get("changed")} if items is not None else None
-        fill_examples(block, baseline, ablated, sources, baseline_name, ablation_id=aid, seed=seed, k=k,
+        fill_examples(block, baseline, ablated, sources, baseline_name, ablation_id=a.id, seed=seed, k=k,
                       changed_ids=changed_ids, items=items)
         out.append(block)
     return out
 
 
-def _provenance(results: Mapping[str, Any], sources: _Sources) -> dict[str, Any]:
-    model = results.get("model") or {}
-    steps = results.get("step_seconds") or {}
+def _provenance(results: Results, sources: _Sources) -> dict[str, Any]:
+    model = results.model
+    steps = results.step_seconds
     numeric_steps = [v for v in steps.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     source = sources.manifest_json().get("source") or {}
     return {
-        "general": [("created (UTC)", fmt_value(results.get("created"))),
-                    ("MRCLens version", fmt_value(results.get("mrclens_version"))),
-                    ("seed", fmt_value(results.get("seed"))),
-                    ("model", f"{model.get('name') or '–'} ({model.get('kind') or 'unknown kind'})"),
+        "general": [("created (UTC)", fmt_value(results.created)),
+                    ("MRCLens version", fmt_value(results.mrclens_version)),
+                    ("seed", fmt_value(results.seed)),
+                    ("model", f"{model.name or '–'} ({model.kind or 'unknown kind'})"),
                     ("perturbation pipeline", fmt_value(sources.manifest_json().get("pipeline"))),
                     ("perturbed from", f"{source.get('file') or '–'} (sha256 {source.get('sha256') or '–'})")],
-        "inputs": [{"role": str(i.get("role", "")), "file": str(i.get("file", "")), "sha256": str(i.get("sha256", ""))}
-                   for i in results.get("inputs") or [] if isinstance(i, Mapping)],
-        "config": section_blocks(model.get("config")) if isinstance(model.get("config"), Mapping) and model.get("config") else [],
-        "versions": [(str(k), fmt_value(v)) for k, v in (results.get("versions") or {}).items()],
-        "bootstrap": [(label(k), fmt_value(v)) for k, v in (results.get("bootstrap") or {}).items()],
+        "inputs": [{"role": str(i.role), "file": str(i.file), "sha256": str(i.sha256)} for i in results.inputs],
+        "config": section_blocks(model.config) if isinstance(model.config, Mapping) and model.config else [],
+        "versions": [(str(k), fmt_value(v)) for k, v in results.versions.items()],
+        "bootstrap": [(label(f.name), fmt_value(getattr(results.bootstrap, f.name))) for f in fields(results.bootstrap)],
         "steps": [(str(k), fmt_value(v)) for k, v in steps.items()],
         "steps_total": fmt_value(float(sum(numeric_steps))) if numeric_steps else None,
     }
 
 
-def _data_source(results: Mapping[str, Any], sources: _Sources) -> str:
+def _data_source(results: Results, sources: _Sources) -> str:
     """The name of the evaluated data file for the title: the audit's ``dev`` input, else its ``train``
     input (a single file split by title), else the perturbation manifest's source file."""
-    inputs = [e for e in results.get("inputs") or [] if isinstance(e, Mapping) and e.get("file")]
+    inputs = [e for e in results.inputs if e.file]
     for role in ("dev", "eval", "evaluation", "data", "train"):  # the evaluation data first
         for entry in inputs:
-            if entry.get("role") == role:
-                return Path(str(entry["file"])).name
+            if entry.role == role:
+                return Path(str(entry.file)).name
     source = (sources.manifest_json().get("source") or {}).get("file")
     return Path(str(source)).name if source else ""
 
@@ -491,7 +503,12 @@ def _data_source(results: Mapping[str, Any], sources: _Sources) -> str:
 def build_context(results_dir: str | Path, *, results: Results | None = None,
                   question_scores: Mapping[str, SetQuestionScores | None] | None = None,
                   n_examples: int = DEFAULT_EXAMPLES, seed: int | None = None) -> dict[str, Any]:
-    """Everything the template shows, as plain Python values (strings already formatted).
+    """Everything the template shows: the typed results and display values computed from them.
+
+    The template reads the results' own fields from the typed records (``results``, ``model``, each
+    ablation row's and category card's ``result``: :class:`~mrclens.artifacts.results.AblationResult`,
+    :class:`~mrclens.artifacts.results.CategoryResult`) and the formatted figures (strings) from the rows
+    and cards beside them; the dict form of the results (:meth:`Results.to_json`) is only for the file.
 
     Args:
         results_dir: the audit directory holding ``results.json``.
@@ -507,64 +524,61 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
             files are not errors: the page says what is missing).
     """
     results_dir = Path(results_dir)
-    typed = results if results is not None else read_results(results_dir)
+    results = results if results is not None else read_results(results_dir)
     scores_note = None
     if question_scores is None:
         try:
             question_scores = read_question_scores(results_dir)
         except ArtifactError as err:
             scores_note = f"{err}; examples are shown without right/wrong marks"
-    confidence = typed.bootstrap.confidence
-    results = typed.to_json()
+    confidence = results.bootstrap.confidence
     sources = _Sources(_resolve(results_dir, results, "perturbed_dir", PERTURBED_DIR),
                        _resolve(results_dir, results, "predictions_dir", PREDICTIONS_DIR), question_scores, scores_note)
-    seed = int(results.get("seed") or 0) if seed is None else seed
+    seed = int(results.seed or 0) if seed is None else seed
     rows = _ablation_rows(results, confidence)
-    examples = _examples(rows, sources, n_examples, seed)
     sections = [{"key": str(key), "title": (value.get("title") if isinstance(value, Mapping) and isinstance(value.get("title"), str) else label(key)),
-                 "blocks": section_blocks(value)} for key, value in (results.get("sections") or {}).items()]
-    model = results.get("model") or {}
+                 "blocks": section_blocks(value)} for key, value in results.sections.items()]
     data_source = _data_source(results, sources)
-    verdict = _verdict(results, rows, confidence, typed.metric)
+    verdict = _verdict(results, rows, confidence, results.metric)
     forest = results_rows(results)
+    reference_name = next((c.reference for c in results.categories if c.reference), None)
+    training = results.audit.training if results.audit else None
     return {
         "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
         "data_source": data_source,
         "results": results,
-        "model": model,
+        "model": results.model,
         "verdict": verdict,
-        "reference_name": next((c.get("reference") for c in results.get("categories") or [] if c.get("reference")), None),
-        "forest_svg": forest_svg(forest, reference=next((c.get("reference") for c in results.get("categories") or []
-                                                         if c.get("reference")), "the reference"),
-                                 colours={c["category"]: c["colour"] for c in verdict}),
+        "reference_name": reference_name,
+        "forest_svg": forest_svg(forest, reference=reference_name or "the reference",
+                                 colours={c["result"].category: c["colour"] for c in verdict}),
         "forest_scale": scale_note(forest),
         "forest_flipped": sorted({r.label.split(" ", 1)[0] for r in forest if r.flipped and r.kind == "ablation"}),
         "ablations": rows,
-        "has_reference": any(r.get("reference_bias") is not None for r in rows),
+        "has_reference": any(a.reference_bias is not None for a in results.ablations),
         "replicates": _replicate_section(results),
-        "chart_svg": Markup(drop_chart_svg(results.get("ablations", []), results.get("categories") or [], typed.metric)),
-        "examples": examples,
+        "chart_svg": Markup(drop_chart_svg(results.ablations, results.categories, results.metric)),
+        "examples": _examples(results.ablations, sources, n_examples, seed),
         "sets": _sets_rows(results),
-        "v2": v2_view(typed),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)
+        "v2": v2_view(results),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)
         "facts": _dataset_facts(sources),
         "provenance": _provenance(results, sources),
         "sections": sections,
-        "notes": [str(w) for w in results.get("warnings") or []] + sources.notes,
-        "training_notice": typed.audit.training.notice() if typed.audit and typed.audit.training else None,
-        "training_summary": typed.audit.training.summary() if typed.audit and typed.audit.training else None,
+        "notes": [str(w) for w in results.warnings] + sources.notes,
+        "training_notice": training.notice() if training else None,
+        "training_summary": training.summary() if training else None,
         "decimals": PCT_DECIMALS,
         "n_examples": n_examples,
         "example_seed": seed,
         "ci_label": confidence_label(confidence),
         # one audit compares its categories at one level (family-wise over them)
-        "category_ci_label": family_ci_label(next((c.get("reference_confidence") for c in results.get("categories") or []
-                                                   if c.get("reference_confidence") is not None), None), confidence),
-        "metric": typed.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
-        "metric_phrase": task_of(typed).metric_phrase,
+        "category_ci_label": family_ci_label(next((c.reference_confidence for c in results.categories
+                                                   if c.reference_confidence is not None), None), confidence),
+        "metric": results.metric,  # "F1", or "accuracy" for multiple-choice results (issue 20)
+        "metric_phrase": task_of(results).metric_phrase,
         "ci_level": confidence_label(confidence).replace(" CI", ""),
         "generator": f"MRCLens {__version__}",
     }
-
 
 from mrclens.reports.no_answer import v2_view  # noqa: E402  (kept next to its one use)
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import re
 
+from mrclens.artifacts.results import read_results
 from mrclens.reports import render_report
 from mrclens.reports.forest import ForestRow, forest_svg, results_rows, scale_note, scales
 
 
 def test_rows_hold_every_compared_figure_signed_towards_the_bias(compared_audit):
     results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
-    rows = results_rows(results)
+    rows = results_rows(read_results(compared_audit))  # the typed results; checked against the file's figures
     compared = [a for a in results["ablations"] if a.get("reference_difference") is not None]
     assert compared and all(not a.get("control_of") for a in compared)
     by_label = {r.label: r for r in rows}
@@ -49,8 +50,7 @@ def test_the_picture_is_inline_svg_with_every_row_and_the_direction(compared_aud
     figure = figure[: figure.index("</figure>")]
     svg = figure[figure.index("<svg"): figure.index("</svg>") + 6]
     assert "<script" not in svg and "href" not in svg
-    results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
-    rows = results_rows(results)
+    rows = results_rows(read_results(compared_audit))
     assert svg.count('<g class="row') == len(rows)
     assert "more than SQuAD v1.1 →" in svg and "(towards the bias)" in svg
     assert "drawn negated" in figure and "(e3, e4, e5)" in figure  # the legend names the flipped ablations

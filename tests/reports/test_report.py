@@ -12,6 +12,7 @@ from markupsafe import escape
 from click.testing import CliRunner
 
 from perturbed_fixture import score_and_publish
+from mrclens.artifacts.results import AblationResult, CategoryResult, ChangedOnly, Results, read_results
 from mrclens.cli import main
 from mrclens.errors import MRCLensError
 from mrclens.reports import PCT_DECIMALS, ci_summary, fmt_ci, fmt_pct, render_report, section_blocks, write_report
@@ -233,18 +234,34 @@ def test_missing_predictions_and_perturbed_files_are_reported_not_fatal(tmp_path
 
 
 def test_chart_draws_every_evaluated_ablation_and_is_deterministic():
-    abl = [{"id": "e1", "name": "insert question", "category": "Similarity", "f1_drop": 12.5, "ci_low": 10.0, "ci_high": 15.0,
-            "changed_only": {"f1_drop": 13.0}},
-           {"id": "e4", "name": "interrogatives only", "category": "Question", "f1_drop": -2.0, "ci_low": -4.0, "ci_high": 0.5},
-           {"id": "e7", "name": "insert verbs", "category": "Keyword", "evaluated": False, "f1_drop": None}]
-    svg = drop_chart_svg(abl, [{"category": "Similarity", "f1_drop": 12.5}])
+    abl = [AblationResult("e1", "insert question", "Similarity", "truncated", "original-truncated", "large_drop",
+                          evaluated=True, f1_drop=12.5, ci_low=10.0, ci_high=15.0,
+                          changed_only=ChangedOnly(3, None, None, 13.0, None, None)),
+           AblationResult("e4", "interrogatives only", "Question", "full", "original", "small_drop",
+                          evaluated=True, f1_drop=-2.0, ci_low=-4.0, ci_high=0.5),
+           AblationResult("e7", "insert verbs", "Keyword", "truncated", "original-truncated", "large_drop", evaluated=False)]
+    similarity = [CategoryResult("Similarity", ["e1"], ["e1"], 12.5, None, None)]
+    svg = drop_chart_svg(abl, similarity)
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     texts = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)]
     assert "e1" in texts and "e4" in texts and "e7" not in texts
     assert "Similarity" in texts and "Question" in texts and "Keyword" not in texts
     assert "F1 drop (percentage points)" in texts
-    assert svg == drop_chart_svg(abl, [{"category": "Similarity", "f1_drop": 12.5}])
+    assert svg == drop_chart_svg(abl, similarity)
     assert drop_chart_svg([]) == ""
+
+
+def test_the_page_reads_the_typed_results_not_their_dict_form(scored_audit, monkeypatch):
+    """The template reads the records' attributes; Results.to_json() (the dict form) is only for the file."""
+    from mrclens.reports import build_context
+
+    typed = read_results(scored_audit)
+    page = render_report(scored_audit)
+    monkeypatch.setattr(Results, "to_json", lambda self: pytest.fail("the report read the dict form of the results"))
+    assert render_report(scored_audit, results=typed) == page
+    context = build_context(scored_audit, results=typed)
+    assert context["results"] is typed and [r["result"] for r in context["ablations"]] == typed.ablations
+    assert [c["result"] for c in context["verdict"]] == typed.categories
 
 
 def test_write_report_default_path_and_refusals(scored_audit, tmp_path):

@@ -58,7 +58,7 @@ def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(quest
     from mrclens.reports.table import format_table
 
     j = question_more.to_json()
-    row = next(r for r in results_rows(j) if r.label.startswith("e4 "))
+    row = next(r for r in results_rows(question_more) if r.label.startswith("e4 "))
     toward = f"{row.toward:+.1f} [{row.toward_low:+.1f}, {row.toward_high:+.1f}]"
     # e4's difference signed towards the bias: the stored difference and interval, negated and swapped
     e4 = next(a for a in j["ablations"] if a["id"] == "e4")
@@ -68,10 +68,10 @@ def test_the_table_report_card_and_reading_sign_e4_as_the_forest_plot_does(quest
     line = next(x for x in format_table(question_more).splitlines() if x.strip().startswith("e4 "))
     assert line.endswith(f"more ({toward})"), line
     e4 = next(a for a in j["ablations"] if a["id"] == "e4")
-    assert reference_short(e4) == toward
-    assert reference_text(e4).startswith(f"more than SQuAD v1.1: {toward}")
+    assert reference_short(question_more.ablation("e4")) == toward
+    assert reference_text(question_more.ablation("e4")).startswith(f"more than SQuAD v1.1: {toward}")
     e1 = next(a for a in j["ablations"] if a["id"] == "e1")  # a large-drop ablation: as stored
-    assert reference_short(e1) == f"{e1['reference_difference']:+.1f} [{e1['reference_difference_ci_low']:+.1f}, " \
+    assert reference_short(question_more.ablation("e1")) == f"{e1['reference_difference']:+.1f} [{e1['reference_difference_ci_low']:+.1f}, " \
                                   f"{e1['reference_difference_ci_high']:+.1f}]"
 
     # the card: the e4 figure line of its Markdown, and the figures behind the RAI statement (issue 44, item 4:
