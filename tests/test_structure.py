@@ -206,3 +206,20 @@ def test_every_exception_class_is_in_errors_py():
     found = exception_classes()
     assert "mrclens/errors.py: DuplicateKeyError" in found and "mrclens/errors.py: MRCLensError" in found
     assert [f for f in found if not f.startswith("mrclens/errors.py: ")] == []
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """Inside the package, a private name (leading underscore) stays in its module: another module imports it
+    neither by name nor through its module (``mod._name``); a private *module* of a package (``artifacts._files``)
+    is imported only inside that package (the test above)."""
+    found = []
+    for path in _sources(PACKAGE_DIR):
+        importer = _module_name(path)
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mrclens"):
+                for a in node.names:
+                    submodule = PACKAGE_DIR.parent.joinpath(*node.module.split("."), a.name + ".py")
+                    if a.name.startswith("_") and not a.name.startswith("__") and not submodule.is_file() \
+                            and node.module != importer:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {node.module} import {a.name}")
+    assert found == []
