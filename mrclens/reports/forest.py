@@ -38,6 +38,8 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
+from mrclens.categories import DIRECTIONS
+
 #: Unit keys and how they are named in the numbers and the legend.
 UNITS = {"drop": "points", "pp": "pp", "words": "words"}
 #: Mark colours per reading of a row (red: more of the bias than the reference; green: less).
@@ -123,7 +125,8 @@ def results_rows(results: Mapping[str, Any]) -> list[ForestRow]:
             if a.get("category") != cat or not _num(a.get("reference_difference"), a.get("reference_difference_ci_low"),
                                                     a.get("reference_difference_ci_high")):
                 continue
-            flipped = a.get("bias_signal") == "small_drop"
+            signal = DIRECTIONS.get(a.get("bias_signal"))
+            flipped = signal is not None and signal.removes_information
             rows.append(ForestRow(str(cat), f"{a.get('id')} {a.get('name') or ''}".strip(), a["reference_difference"],
                                   a["reference_difference_ci_low"], a["reference_difference_ci_high"], "drop",
                                   a.get("reference_bias"), flipped=flipped))

@@ -34,7 +34,7 @@ from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
 from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
 from mrclens.artifacts.results import Results, read_results
-from mrclens.categories import toward_bias
+from mrclens.categories import DIRECTIONS, toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
@@ -44,7 +44,7 @@ from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
-from mrclens.categories import get_category
+from mrclens.categories import colour_of
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, Task, TaskTable, task_of
@@ -234,8 +234,8 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
         rows.append({
             **a,
             "evaluated": a.get("evaluated", True),
-            "signal_text": {"large_drop": "large drop", "small_drop": "small drop", "control": "matched control"}.get(
-                a.get("bias_signal"), a.get("bias_signal") or ""),
+            "signal_text": (DIRECTIONS[a["bias_signal"]].text if a.get("bias_signal") in DIRECTIONS
+                            else a.get("bias_signal") or ""),
             "n_text": fmt_int(a.get("n")),
             "changed_text": fmt_int(a.get("changed")),
             "em_text": fmt_pct(a.get("exact_match")),
@@ -356,7 +356,7 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high"), confidence),
             "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
             "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
-            "colour": get_category(str(c.get("category"))).colour,
+            "colour": colour_of(str(c.get("category"))),
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
             "glance": category_glance(c, results.get("model_free") or [], metric=metric, confidence=confidence,

@@ -152,7 +152,7 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
     """The figure an ablation is compared on (module docstring), or ``None`` (a control, not evaluated, no baseline F1)."""
     if a.control_of is not None or not a.evaluated or not a.baseline_f1 or a.n is None:
         return None
-    if a.bias_signal == "large_drop" and a.excess_drop is not None and a.excess_ci_low is not None:
+    if a.direction.reads_excess and a.excess_drop is not None and a.excess_ci_low is not None:
         scale = 100.0 / a.baseline_f1
         return ReferenceDrop("relative_excess_drop", a.excess_drop * scale, a.excess_ci_low * scale,
                              a.excess_ci_high * scale, a.excess_n or a.n, a.f1_drop, a.excess_drop)
@@ -198,7 +198,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     z = z_value(confidence)
     se = math.sqrt(se_base ** 2 + (ref.structure_sd or 0.0) ** 2)
     low, high = diff - z * se, diff + z * se
-    sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
+    sign = a.direction.sign  # towards the bias
     bias = "inconclusive" if weak_reader(a) else read_interval(
         sign * diff, min(sign * low, sign * high), max(sign * low, sign * high), band=DROP_BAND)
     return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
@@ -237,7 +237,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     if any(weak_reader(a) for a in done):
         return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
     z = z_value(confidence)
-    signed = [(a.reference_difference if a.bias_signal == "large_drop" else -a.reference_difference) for a in done]
+    signed = [a.direction.toward_bias(a.reference_difference) for a in done]
     ses = [se_from_interval(a.reference_difference_ci_low, a.reference_difference_ci_high, z) for a in done]
     tau = 0.0
     if reference is not None:
