@@ -15,7 +15,8 @@ from __future__ import annotations
 from mrclens.artifacts.reference import read_reference
 from mrclens.artifacts.results import (AblationResult, AuditRecord, BootstrapSettings, CategoryResult, ModelRecord,
                                        Results, SetResult)
-from mrclens.perturbations.registry import ABLATIONS, CATEGORIES
+from mrclens.categories import CATEGORIES
+from mrclens.perturbations.registry import ABLATIONS
 from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.model_free import model_free_figures
 from mrclens.scoring.readings import read_all
@@ -79,7 +80,7 @@ def demo_results(scale: dict[str, float] | None = None, model: ModelRecord | Non
     ablations = [_ablation(aid, drop, base, (scale or {}).get(ABLATIONS[aid].category, 1.0))
                  for aid, drop in audit.ablations.items()]
     categories = []
-    for name, ids in CATEGORIES.items():
+    for name, ids in ((c.name, list(c.ablations)) for c in CATEGORIES.values()):
         members = [a for a in ablations if a.id in ids]
         mean = sum(a.f1_drop for a in members) / len(members)
         half = max((a.ci_high - a.ci_low) / 2 for a in members)

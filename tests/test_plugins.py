@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from mrclens.categories import get_category
 from mrclens.errors import MRCLensError, PluginError
 from mrclens.formats import load_dataset
 from mrclens.squad import Article, Dataset, write_dataset
@@ -52,7 +53,7 @@ def registry_restored():
     from mrclens.perturbations import registry
     from mrclens.stats import plugins
 
-    kept = [registry.ABLATIONS, registry.CATEGORIES, registry.PLUGIN_SOURCES, plugins._FIGURES, plugins._SOURCES,
+    kept = [registry.ABLATIONS, registry.PLUGIN_SOURCES, plugins._FIGURES, plugins._SOURCES,
             mrclens.plugins._broken]
     saved = [{k: (list(v) if isinstance(v, list) else v) for k, v in d.items()} for d in kept]
     loaded = plugins._loaded
@@ -72,7 +73,7 @@ def test_entry_points_fill_the_one_ablation_registry_and_the_figures(tmp_path, m
 
     monkeypatch.syspath_prepend(str(install_probe(tmp_path / "site")))
     assert registry_restored.load_plugin_ablations() == ["x1"]
-    assert list(registry_restored.ABLATIONS)[-1] == "x1" and "x1" in registry_restored.CATEGORIES["Question"]
+    assert list(registry_restored.ABLATIONS)[-1] == "x1" and "x1" in get_category("Question").ablations
     assert resolve_ablations("e4,x1") == ["e4", "c4", "x1"]
     assert load_plugin_figures() == ["answer_chars"]
     assert is_metric("plugins.answer_chars.mean") and not is_metric("plugins.answer_chars.median")

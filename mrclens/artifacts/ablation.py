@@ -15,13 +15,15 @@ the lowest floor the three can all import.
 
 Examples:
     >>> m = AblationMeta("e4", "interrogative words only", "Question", "full", "original", "small_drop")
-    >>> m.baseline_set, m.description
-    ('original', '')
+    >>> m.baseline_set, m.description, m.direction.bias_when
+    ('original', '', 'lower')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from mrclens.categories import Direction, direction
 
 
 @dataclass
@@ -40,7 +42,7 @@ class AblationMeta:
         baseline_set: the unperturbed set its scores are compared with (``"original"`` or
             ``"original-truncated"``).
         bias_signal: which drop signals the bias: ``"small_drop"``, ``"large_drop"``, or
-            ``"control"`` for a matched control.
+            ``"control"`` for a matched control (the name of its :attr:`direction`, as files keep it).
         description: one line.
     """
 
@@ -51,3 +53,12 @@ class AblationMeta:
     baseline_set: str
     bias_signal: str
     description: str = ""
+
+    @property
+    def direction(self) -> Direction:
+        """The :class:`~mrclens.categories.Direction` that :attr:`bias_signal` names, which judges its drop.
+
+        Raises:
+            ValueError: ``bias_signal`` names no direction.
+        """
+        return direction(self.bias_signal)

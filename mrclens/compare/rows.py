@@ -243,9 +243,8 @@ def ablation_rows(sources: Sequence[Source], names: Sequence[str], notes_by_inpu
                                if aid not in d or not d[aid].evaluated]
                     if missing:
                         not_compared[i] = f"ablation {aid} not evaluated in {' and '.join(missing)}"
-            bias_when = "higher" if entry.bias_signal == "large_drop" else "lower"
             rows.append(_row(key, "ablations", f"{aid} {entry.name}: {label}", unit, est, names, confidence,
-                             bias_when=bias_when, category=entry.category, ablation=aid, not_compared=not_compared))
+                             bias_when=entry.direction.bias_when, category=entry.category, ablation=aid, not_compared=not_compared))
     return rows
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from mrclens.artifacts.manifest import ablation_order
-from mrclens.errors import MRCLensError
+from mrclens.categories import direction, read_ablations_from
 from mrclens.formats.multiple_choice import MCQuestion
 from mrclens.parsing import ParsedText
 from mrclens.perturbations.base import Change, changed, unchanged
@@ -301,10 +301,9 @@ def _control_apply(cid: str, ablation_apply: Callable) -> Callable:
 # ---------------------------------------------------------------------------------------------
 # the registry
 
-#: Every multiple-choice ablation and control, in report order (m1, m2, m3, m4, mc4, …, m6, mc6).
+#: Every multiple-choice ablation and control, in report order (m1, m2, m3, m4, mc4, …, m6, mc6); the one
+#: source of each category's multiple-choice ablations (:attr:`mrclens.categories.BiasCategory.mc_ablations`).
 MC_ABLATIONS: dict[str, Ablation] = {}
-#: Ablation ids (controls left out) per bias category, in report order.
-MC_CATEGORIES: dict[str, list[str]] = {}
 
 
 def _add(ablation: Ablation) -> Ablation:
@@ -317,17 +316,13 @@ def _add(ablation: Ablation) -> Ablation:
     """
     if ablation.eval_set not in EVAL_SETS or ablation.bias_signal not in BIAS_SIGNALS:
         raise ValueError(f"ablation {ablation.id}: bad eval_set {ablation.eval_set!r} or bias_signal {ablation.bias_signal!r}")
-    if (ablation.bias_signal == "control") != (ablation.control_of is not None):
+    if direction(ablation.bias_signal).signals != (ablation.control_of is None):
         raise ValueError(f"ablation {ablation.id}: a control has bias_signal 'control' and names the ablation it controls")
     if ablation.id in MC_ABLATIONS:
         raise ValueError(f"ablation id {ablation.id!r} is already registered")
     items = dict(MC_ABLATIONS, **{ablation.id: ablation})
     MC_ABLATIONS.clear()
     MC_ABLATIONS.update(sorted(items.items(), key=lambda kv: ablation_order(kv[0])))
-    MC_CATEGORIES.clear()
-    for a in MC_ABLATIONS.values():
-        if a.control_of is None:
-            MC_CATEGORIES.setdefault(a.category, []).append(a.id)
     return ablation
 
 
@@ -365,6 +360,7 @@ for _aid, (_what, _reason) in _KEYWORD.items():
 M4, MC4, M5, MC5, M6, MC6 = (MC_ABLATIONS[a] for a in ("m4", "mc4", "m5", "mc5", "m6", "mc6"))
 insert_prompt_nouns, insert_prompt_verbs, insert_prompt_adjectives = M4.apply, M5.apply, M6.apply
 del _aid, _what, _reason, _ablation
+read_ablations_from("multiple_choice", MC_ABLATIONS)
 
 
 def resolve_mc_ablations(ids: Iterable[str] | str | None) -> list[str]:

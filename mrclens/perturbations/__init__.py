@@ -1,6 +1,7 @@
 """MRCLens ablations (e1–e10, with the matched controls) and the perturbation driver.
 
-* :mod:`mrclens.perturbations.registry` — the ablation registry (``ABLATIONS``, ``CATEGORIES``).
+* :mod:`mrclens.perturbations.registry` — the ablation registry (``ABLATIONS``; each category's ablations:
+  :attr:`mrclens.categories.BiasCategory.ablations`).
 * :mod:`mrclens.perturbations.ablations` — one module per ablation, with its rule.
 * :mod:`mrclens.perturbations.truncation` — the truncated evaluation set.
 * :func:`perturb_dataset` — write all sets and ``manifest.json``.
@@ -10,7 +11,7 @@ Source: Zhong, Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", Da
 e9 (Position) and e10 (decoy statement): MRCLens issue 17.
 """
 
-from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register  # noqa: F401
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, Ablation, register  # noqa: F401
 from mrclens.perturbations.driver import perturb_dataset, resolve_ablations, to_jsonl  # noqa: F401
 from mrclens.perturbations.registry import load_plugin_ablations
 
@@ -18,5 +19,5 @@ from mrclens.perturbations.registry import load_plugin_ablations
 # the names above exist, so that a plug-in may import them (mrclens.plugins).
 load_plugin_ablations()
 
-__all__ = ["ABLATIONS", "BASELINE_SET", "CATEGORIES", "Ablation", "load_plugin_ablations", "perturb_dataset", "register",
+__all__ = ["ABLATIONS", "BASELINE_SET", "Ablation", "load_plugin_ablations", "perturb_dataset", "register",
            "resolve_ablations", "to_jsonl"]

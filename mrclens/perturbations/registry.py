@@ -39,8 +39,9 @@ from mrclens.plugins import PluginSource, broken, broken_in, describe
 CATEGORY_NAMES = categories.CATEGORY_NAMES
 #: The evaluation sets an ablation may use.
 EVAL_SETS = ("full", "truncated")
-#: Directions of F1 drop that signal a bias (``"control"``: a matched control, which signals nothing itself).
-BIAS_SIGNALS = ("small_drop", "large_drop", "control")
+#: The names of the directions of F1 drop that signal a bias (:data:`mrclens.categories.DIRECTIONS`;
+#: ``"control"``: a matched control, which signals nothing itself).
+BIAS_SIGNALS = tuple(categories.DIRECTIONS)
 
 #: The unperturbed set each ablation's F1 is compared with, by evaluation set
 #: (the file names written by :func:`mrclens.perturbations.perturb_dataset`, without ``.json``).
@@ -105,10 +106,9 @@ class Ablation(AblationMeta):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-#: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10).
+#: Every registered ablation, ordered by number (e1, c1, e2, …, e10, c10); the one source of each
+#: category's span ablations (:attr:`mrclens.categories.BiasCategory.ablations`).
 ABLATIONS: dict[str, Ablation] = {}
-#: Ablation ids per bias category, derived from :data:`ABLATIONS` (categories in report order).
-CATEGORIES: dict[str, list[str]] = {}
 #: Where each plug-in ablation comes from (ablation id -> its entry point and distribution), for messages.
 PLUGIN_SOURCES: dict[str, PluginSource] = {}
 #: The ids MRCLens itself registers (:func:`_discover`); every other ablation is someone else's code.
@@ -123,17 +123,8 @@ def _order(ablation_id: str) -> tuple[int, int, str]:
     return ablation_order(ablation_id)
 
 
-def _rebuild_categories() -> None:
-    CATEGORIES.clear()
-    names = list(CATEGORY_NAMES) + sorted({a.category for a in ABLATIONS.values()} - set(CATEGORY_NAMES))
-    for name in names:
-        ids = [a.id for a in ABLATIONS.values() if a.category == name and a.control_of is None]
-        if ids:
-            CATEGORIES[name] = ids
-
-
 def register(ablation: Ablation) -> Ablation:
-    """Add ``ablation`` to :data:`ABLATIONS` (kept ordered by number) and update :data:`CATEGORIES`.
+    """Add ``ablation`` to :data:`ABLATIONS` (kept ordered by number; its category's record lists it from then on).
 
     Returns:
         the same ablation, so a module can write ``E1 = register(Ablation(...))``.
@@ -146,7 +137,7 @@ def register(ablation: Ablation) -> Ablation:
         raise ValueError(f"ablation {ablation.id}: eval_set must be one of {EVAL_SETS}, got {ablation.eval_set!r}")
     if ablation.bias_signal not in BIAS_SIGNALS:
         raise ValueError(f"ablation {ablation.id}: bias_signal must be one of {BIAS_SIGNALS}, got {ablation.bias_signal!r}")
-    if (ablation.bias_signal == "control") != (ablation.control_of is not None):
+    if categories.direction(ablation.bias_signal).signals != (ablation.control_of is None):
         raise ValueError(f"ablation {ablation.id}: a control has bias_signal 'control' and names the ablation it controls")
     old = ABLATIONS.get(ablation.id)
     if old is not None and old != ablation:
@@ -155,7 +146,6 @@ def register(ablation: Ablation) -> Ablation:
     items[ablation.id] = ablation
     ABLATIONS.clear()
     ABLATIONS.update(sorted(items.items(), key=lambda kv: _order(kv[0])))
-    _rebuild_categories()
     return ablation
 
 
@@ -225,7 +215,6 @@ def load_plugin_ablations() -> list[str]:
             if problems:
                 for a in new:
                     del ABLATIONS[a]
-                _rebuild_categories()
                 raise source.unusable(problems[0])
             PLUGIN_SOURCES.update({a: source for a in new})
             return
@@ -287,3 +276,4 @@ def _discover() -> None:
 
 _discover()
 _BUILT_IN = frozenset(ABLATIONS)
+categories.read_ablations_from("span", ABLATIONS)

@@ -12,12 +12,7 @@ import re
 from typing import Any, Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
-from mrclens.categories import CATEGORIES
-
-#: One colour per bias category (colour-blind-safe Okabe–Ito palette; :attr:`mrclens.categories.BiasCategory.colour`);
-#: other categories cycle.
-CATEGORY_COLOURS = {c.name: c.colour for c in CATEGORIES.values()}
-_EXTRA_COLOURS = ["#E69F00", "#56B4E9", "#F0E442", "#000000"]
+from mrclens.categories import DIRECTIONS, colour_of
 
 
 def _svg_text(fig) -> str:
@@ -61,9 +56,7 @@ def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[Cat
     for a in rows:
         if a.category not in order:
             order.append(a.category)
-    colours = dict(CATEGORY_COLOURS)
-    for i, cat in enumerate(c for c in order if c not in colours):
-        colours[cat] = _EXTRA_COLOURS[i % len(_EXTRA_COLOURS)]
+    colours = {cat: colour_of(str(cat)) for cat in order}  # one colour per category on every surface
     cat_drop = {c.category: c.f1_drop for c in categories}
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10,
@@ -78,8 +71,9 @@ def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[Cat
             for a in group:
                 drop = float(a.f1_drop)
                 lo, hi = a.ci_low, a.ci_high
-                small = a.bias_signal == "small_drop"
-                control = bool(a.control_of) or a.bias_signal == "control"
+                signal = DIRECTIONS.get(a.bias_signal)
+                small = signal is not None and signal.removes_information
+                control = bool(a.control_of) or (signal is not None and not signal.signals)
                 ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.4 if control else 0.85,
                        hatch="///" if small else None, edgecolor="white" if small else None,
                        label=None)

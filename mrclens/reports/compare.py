@@ -24,8 +24,9 @@ import jinja2
 from mrclens import __version__
 from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.layout import COMPARISON_HTML
+from mrclens.categories import colour_of
 from mrclens.io_utils import atomic_write_text
-from mrclens.reports.charts import CATEGORY_COLOURS, INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
+from mrclens.reports.charts import INPUT_COLOURS, distribution_chart_svg, grouped_bars_svg
 from mrclens.reports.forest import comparison_rows, forest_svg
 from mrclens.reports.formatting import fmt_pct
 from mrclens.tasks import get_task, task_of
@@ -111,7 +112,8 @@ def _forests(c: Comparison) -> list[dict[str, Any]]:
         rows = comparison_rows(c, k)
         if rows:
             out.append({"k": k, "name": c.inputs[k].name,
-                        "svg": forest_svg(rows, reference=c.inputs[0].name, colours=CATEGORY_COLOURS)})
+                        "svg": forest_svg(rows, reference=c.inputs[0].name,
+                                          colours={r.group: colour_of(r.group) for r in rows})})
     return out
 
 

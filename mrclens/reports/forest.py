@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 from markupsafe import Markup, escape
 
 from mrclens.artifacts.results import ModelFreeFigure, Results
+from mrclens.categories import DIRECTIONS
 
 #: Unit keys and how they are named in the numbers and the legend.
 UNITS = {"drop": "points", "pp": "pp", "words": "words"}
@@ -125,9 +126,11 @@ def results_rows(results: Results) -> list[ForestRow]:
             if a.category != cat or not _num(a.reference_difference, a.reference_difference_ci_low,
                                              a.reference_difference_ci_high):
                 continue
+            signal = DIRECTIONS.get(a.bias_signal)
+            flipped = signal is not None and signal.removes_information
             rows.append(ForestRow(str(cat), f"{a.id} {a.name or ''}".strip(), a.reference_difference,
                                   a.reference_difference_ci_low, a.reference_difference_ci_high, "drop",
-                                  a.reference_bias, flipped=a.bias_signal == "small_drop"))
+                                  a.reference_bias, flipped=flipped))
         for f in model_free:
             if f.category != cat or not _num(f.difference, f.difference_ci_low, f.difference_ci_high):
                 continue

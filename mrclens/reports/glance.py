@@ -314,8 +314,8 @@ def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
     record = get_category(str(c.get("category") or ""))
     signals = {**record.mc_ablations, **record.ablations}
     ids = [a for a in (c.get("evaluated") or c.get("ablations") or []) if a in signals]
-    small = [a for a in ids if signals[a] == "small_drop"]
-    large = [a for a in ids if signals[a] != "small_drop"]
+    small = [a for a in ids if signals[a].removes_information]
+    large = [a for a in ids if not signals[a].removes_information]
     side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
     if small and not large:
         cost = {"more": "less than", "less": "more than", "in line": "about as much as"}[verdict]

@@ -41,7 +41,7 @@ from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
 from mrclens.artifacts.results import (AblationResult, CategoryResult, ReplicateFigures, ReplicateRecord, Results,
                                       read_results)
-from mrclens.categories import toward_bias
+from mrclens.categories import DIRECTIONS, colour_of, toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
@@ -51,7 +51,6 @@ from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
 from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, fmt_value, label
-from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, Task, TaskTable, task_of
@@ -242,8 +241,7 @@ def _ablation_rows(results: Results, confidence: float) -> list[dict[str, Any]]:
         changed_only = a.changed_only
         rows.append({
             "result": a,
-            "signal_text": {"large_drop": "large drop", "small_drop": "small drop", "control": "matched control"}.get(
-                a.bias_signal, a.bias_signal or ""),
+            "signal_text": (DIRECTIONS[a.bias_signal].text if a.bias_signal in DIRECTIONS else a.bias_signal or ""),
             "n_text": fmt_int(a.n),
             "changed_text": fmt_int(a.changed),
             "em_text": fmt_pct(a.exact_match),
@@ -375,7 +373,7 @@ def _verdict(results: Results, rows: list[dict[str, Any]], confidence: float, me
             "ci_summary": ci_summary(c.ci_low, c.ci_high, confidence),
             "evidence_text": EVIDENCE_TEXT.get(c.evidence, "evidence not rated") if c.evaluated or not aggregated else "not evaluated",
             "evidence_level": c.evidence if c.evidence in EVIDENCE_TEXT else "unknown",
-            "colour": get_category(str(c.category)).colour,
+            "colour": colour_of(str(c.category)),
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.reading),
             "glance": category_glance(c, results.model_free, metric=metric, confidence=confidence,

@@ -152,7 +152,7 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
     """The figure an ablation is compared on (module docstring), or ``None`` (a control, not evaluated, no baseline F1)."""
     if a.control_of is not None or not a.evaluated or not a.baseline_f1 or a.n is None:
         return None
-    if a.bias_signal == "large_drop" and a.excess_drop is not None and a.excess_ci_low is not None:
+    if a.direction.reads_excess and a.excess_drop is not None and a.excess_ci_low is not None:
         scale = 100.0 / a.baseline_f1
         return ReferenceDrop("relative_excess_drop", a.excess_drop * scale, a.excess_ci_low * scale,
                              a.excess_ci_high * scale, a.excess_n or a.n, a.f1_drop, a.excess_drop)
@@ -212,7 +212,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
         return a
     shown = got.difference.with_extra_sd(got.ref.structure_sd)
     low, high = shown.interval(confidence)
-    sign = 1.0 if a.bias_signal == "large_drop" else -1.0  # towards the bias
+    sign = a.direction.sign  # towards the bias
     bias = "inconclusive" if weak_reader(a) else shown.read(confidence, DROP_BAND, sign=sign).reading
     own, ref = got.own, got.ref
     return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
@@ -249,7 +249,7 @@ def member_estimate(a: AblationResult, confidence: float, reference: ReferenceAu
     if reference is not None and a.id in reference.ablations:
         tau = reference.ablations[a.id].structure_sd or 0.0
     own = Estimate(shown.value, math.sqrt(max(shown.se * shown.se - tau * tau, 0.0))) if reference is not None else shown
-    return own if a.bias_signal == "large_drop" else own.scaled(-1.0)
+    return own.scaled(a.direction.sign)  # signed towards the bias
 
 
 def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE,

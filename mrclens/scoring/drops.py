@@ -536,7 +536,7 @@ def _link_controls(ablations: Sequence[AblationEntry], results: Sequence[Ablatio
             continue
         target.control_f1_drop = control.f1_drop
         base, pert, ref = scores[target.baseline_set], scores[target.id], scores[info.id]
-        if target.bias_signal == "small_drop":  # a reference (c4): the loss with the information removed entirely
+        if target.direction.removes_information:  # a reference (c4): the loss with the information removed entirely
             share, low, high, _ = recovered_share(members[target.id][0], base, pert, ref, **boot)
             target.recovered_share, target.recovered_ci_low, target.recovered_ci_high = rounded(share), rounded(low), rounded(high)
             continue

@@ -77,7 +77,7 @@ from dataclasses import replace
 from typing import Mapping, Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
-from mrclens.categories import get_category
+from mrclens.categories import Direction, direction, get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, interval_side
 from mrclens.multiple_choice.ablations import MC_ABLATIONS
 from mrclens.perturbations.registry import ABLATIONS
@@ -136,47 +136,36 @@ def _ci(low: float, high: float, confidence: float) -> str:
     return f"{confidence_label(confidence)} {_fmt(low)} to {_fmt(high)}"
 
 
-def ablation_evidence(bias_signal: str, drop: float, low: float, high: float) -> str:
-    """The evidence level (one of :data:`EVIDENCE_LEVELS`) that a drop and its CI give for the bias.
+def ablation_evidence(bias_signal: str | Direction, drop: float, low: float, high: float) -> str:
+    """The evidence level (one of :data:`EVIDENCE_LEVELS`) that a drop and its CI give for the bias: the
+    ablation's :class:`~mrclens.categories.Direction` judges it (:meth:`~mrclens.categories.Direction.evidence`)
+    with this module's thresholds (:data:`SMALL_DROP`, :data:`LARGE_DROP`).
 
     Args:
-        bias_signal: ``"small_drop"`` or ``"large_drop"``.
+        bias_signal: the direction, or its name: ``"small_drop"`` or ``"large_drop"``.
         drop, low, high: the F1 drop and its CI bounds, in percentage points.
 
     The figures are compared as the readings show them (one decimal, :func:`_shown`), so that a reading
     never says "the interval excludes 0" of an interval shown as ``[0.0, 3.1]`` (issue 33).
 
     Raises:
-        ValueError: unknown ``bias_signal``.
+        ValueError: unknown ``bias_signal``, or a control's (which signals no bias itself).
     """
     drop, low, high = _shown(drop), _shown(low), _shown(high)
-    if bias_signal == "small_drop":
-        if high < SMALL_DROP:
-            return "strong"
-        if drop < SMALL_DROP:
-            return "moderate"
-        if low > LARGE_DROP:
-            return "none"
-        return "weak"
-    if bias_signal == "large_drop":
-        if low > LARGE_DROP:
-            return "strong"
-        if drop > LARGE_DROP or (interval_side(low, high) == "above" and drop >= SMALL_DROP):
-            return "moderate"
-        return "none"
-    raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {bias_signal!r}")
+    return direction(bias_signal).evidence(drop, low, high, small=SMALL_DROP, large=LARGE_DROP,
+                                           above_zero=interval_side(low, high) == "above")
 
 
 def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
-                  controlled_signal: str | None = None) -> tuple[str, str | None]:
+                  controlled_signal: str | Direction | None = None) -> tuple[str, str | None]:
     """A one-paragraph reading of one ablation's result and its evidence level.
 
     Args:
         result: an ablation entry (:func:`mrclens.scoring.drops.score_ablation`).
         confidence: the confidence level of its CI (named in the text).
-        controlled_signal: for a control, the ``bias_signal`` of the ablation it controls;
-            ``"small_drop"`` marks a *reference* (c4: the information removed entirely) rather
-            than an insertion control.
+        controlled_signal: for a control, the direction (or ``bias_signal``) of the ablation it controls;
+            one that removes information (``"small_drop"``) marks a *reference* (c4: the information removed
+            entirely) rather than an insertion control.
 
     Returns:
         ``(reading, evidence)``; evidence is ``None`` when the ablation was not evaluated.
@@ -186,9 +175,10 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     if not result.evaluated:
         return f"{head}: not evaluated ({result.reason_not_evaluated or 'no predictions'}).", None
     drop, low, high = result.f1_drop, result.ci_low, result.ci_high
-    signal = result.bias_signal
+    signal = result.direction
     words = get_category(result.category).wording
-    if result.control_of is not None and controlled_signal == "small_drop":
+    if (result.control_of is not None and controlled_signal is not None
+            and direction(controlled_signal).removes_information):
         return (f"{head}: F1 falls by {_fmt(drop)} points ({_ci(low, high, confidence)}) when the question is removed "
                 f"entirely ({result.description.rstrip('.')}). This is the reference for {result.control_of}: its reading "
                 f"says how much of this loss what {result.control_of} keeps recovers."), None
@@ -202,7 +192,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     ci = _ci(low, high, confidence)
     rel = f", {_fmt(result.relative_drop)}% of the baseline F1" if result.relative_drop is not None and drop >= 0 else ""
     excess = None
-    if signal == "large_drop" and result.excess_drop is not None:
+    if signal.reads_excess and result.excess_drop is not None:
         excess = (f"{_falls(drop)} ({ci}{rel}); its control {result.control} ({words.control}) costs {_fmt(result.control_f1_drop)}, so the excess drop is "
                   f"{_fmt(result.excess_drop)} points ({_ci(result.excess_ci_low, result.excess_ci_high, confidence)})")
         drop, low, high = result.excess_drop, result.excess_ci_low, result.excess_ci_high
@@ -212,17 +202,17 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     has_ans = (result.subsets or {}).get("HasAns")
     weak_baseline = weak_reader(result)
     weak_has_ans = weak_baseline and not (base is not None and base < LOW_BASELINE_F1)  # the floor came from HasAns
-    if weak_baseline and (signal == "small_drop" or level == "none"):
+    if weak_baseline and (signal.removes_information or level == "none"):
         level = "inconclusive"
     kept = (
         f" and keeps {100.0 * result.f1 / base:.0f}% of its baseline F1"
-        if base and signal == "small_drop" and base >= LOW_BASELINE_F1
+        if base and signal.removes_information and base >= LOW_BASELINE_F1
         else ""
     )
     moves = f"F1 falls by {_fmt(drop)} points ({ci}{rel}){kept}" if drop >= 0 else f"F1 rises by {_fmt(-drop)} points ({ci})"
     if excess is not None:
         moves = excess
-    if signal == "small_drop":
+    if signal.removes_information:
         text = {
             "inconclusive": f"{moves}; inconclusive.",
             "strong": f"{moves}, a small drop with the whole interval below {_fmt(SMALL_DROP)}: strong evidence that the model does not need the information this ablation removes, so it answers through a shortcut.",
@@ -255,7 +245,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     other = _registered(aid)
-    if level == "none" and other is not None and other.other_direction and not (signal == "large_drop" and side == "below"):
+    if level == "none" and other is not None and other.other_direction and not (signal.reads_excess and side == "below"):
         text += f" Read the other way: {other.other_direction}"
     if weak_has_ans:
         text += (
@@ -402,7 +392,7 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
         f"Mean F1 drop over {_plural(len(done), 'ablation')}: {_fmt(category.f1_drop)} points "
         f"({_ci(category.ci_low, category.ci_high, confidence)})."
     )
-    signals = {a.bias_signal for a in done}
+    signals = {a.direction for a in done}
     if len(signals) > 1:
         mean += " Its ablations signal the bias in opposite directions (small vs large drop), so read the ablations, not the mean."
     skipped = [a.id for a in members if not a.evaluated]
@@ -429,7 +419,7 @@ def read_all(ablations: Sequence[AblationResult], categories: Sequence[CategoryR
              ) -> tuple[list[AblationResult], list[CategoryResult]]:
     """Copies of the ablation and category entries with ``reading`` and ``evidence`` set (inputs unchanged);
     ``reader``: how the readings name the model (:func:`reader_phrase`)."""
-    signals = {a.id: a.bias_signal for a in ablations}
+    signals = {a.id: a.direction for a in ablations}
     read = [replace(a, reading=r, evidence=e) for a in ablations
             for r, e in [read_ablation(a, confidence, signals.get(a.control_of) if a.control_of else None)]]
     cats = [replace(c, reading=r, evidence=e) for c in categories

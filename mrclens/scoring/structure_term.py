@@ -130,7 +130,7 @@ def _spread(counterparts: Sequence[Results], base: ReferenceAudit, confidence: f
         for c in results.categories:
             members = [compared[i] for i in c.ablations if i in compared]
             if members:
-                signed = [d if a.bias_signal == "large_drop" else -d for a, d, _ in members]
+                signed = [a.direction.toward_bias(d) for a, d, _ in members]
                 se = category_se([s for _, _, s in members], 0.0)
                 per_category.setdefault(c.category, []).append((sum(signed) / len(signed), se))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from mrclens.artifacts.detection_curve import CURVE_JSON, CurvePoint, DetectionCurve
-from mrclens.categories import CATEGORIES
+from mrclens.categories import CATEGORIES, colour_of
 from mrclens.metrics.bootstrap import CONFIDENCE
 from mrclens.metrics.power import family_confidence
 from mrclens.scoring.against_reference import model_free_reading, verdict_family
@@ -131,7 +131,7 @@ def curve_png(curve: DetectionCurve, path: Any) -> None:
     styles = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":")]  # families that coincide stay visible
     for i, family in enumerate(curve.families()):
         ys = [curve.detection_rate(family, r) for r in curve.rates]
-        colour = CATEGORIES[family].colour if family in CATEGORIES else "#555555"
+        colour = colour_of(family)
         marker, line = styles[i % len(styles)]
         offset = 1.5 * (i - (len(curve.families()) - 1) / 2)  # a point apart, so equal curves do not hide
         ax.plot([100 * r for r in curve.rates], [100 * (y or 0) + offset for y in ys], marker=marker,

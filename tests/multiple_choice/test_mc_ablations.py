@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from mrclens.artifacts.manifest import PerturbationManifest, read_manifest
+from mrclens.categories import CATEGORIES
 from mrclens.errors import ArtifactError, MRCLensError
-from mrclens.multiple_choice.ablations import (KEYWORD_TAGS, MC_ABLATIONS, MC_CATEGORIES, MCWordPool, keyword_words,
+from mrclens.multiple_choice.ablations import (KEYWORD_TAGS, MC_ABLATIONS, MCWordPool, keyword_words,
                                                prompt_tokens, resolve_mc_ablations)
 from mrclens.formats.multiple_choice import MCDataset, load_mc_dataset
 from mrclens.multiple_choice.perturb import load_perturbed_mc, perturb_mc
@@ -71,7 +72,8 @@ def _same_except_prompt(q, new):
 
 def test_registry_ids_order_and_categories():
     assert list(MC_ABLATIONS) == ["m1", "m2", "m3", "m4", "mc4", "m5", "mc5", "m6", "mc6"]
-    assert MC_CATEGORIES == {"Question": ["m1", "m2", "m3"], "Keyword": ["m4", "m5", "m6"]}
+    assert {c.name: list(c.mc_ablations) for c in CATEGORIES.values() if c.mc_ablations} == {
+        "Question": ["m1", "m2", "m3"], "Keyword": ["m4", "m5", "m6"]}
     assert {a.bias_signal for a in (MC_ABLATIONS[i] for i in ("m1", "m2", "m3"))} == {"small_drop"}
     assert {a.bias_signal for a in (MC_ABLATIONS[i] for i in ("m4", "m5", "m6"))} == {"large_drop"}
     for cid in ("mc4", "mc5", "mc6"):

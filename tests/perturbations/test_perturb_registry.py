@@ -9,9 +9,10 @@ import json
 import pytest
 
 from mrclens.artifacts.ablation import AblationMeta
-from mrclens.perturbations import perturb_dataset, registry
+from mrclens.perturbations import perturb_dataset
 from mrclens.perturbations.base import changed
-from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, CATEGORIES, Ablation, register
+from mrclens.categories import CATEGORIES, LARGE_DROP, SMALL_DROP, get_category
+from mrclens.perturbations.registry import ABLATIONS, BASELINE_SET, Ablation, register
 from mrclens.squad import Answer, Article, Dataset, Paragraph, Question
 
 
@@ -48,8 +49,11 @@ def test_the_ten_ablations_as_specified():
         ("c10", "e10", "Similarity", "truncated", "control"),
     ]
     assert list(ABLATIONS)[-4:] == ["e9", "c9", "e10", "c10"]  # after c8, each control right after its ablation
-    assert CATEGORIES == {"Similarity": ["e1", "e2", "e3", "e10"], "Question": ["e4", "e5"],
-                          "Keyword": ["e6", "e7", "e8"], "Position": ["e9"]}
+    # each category's record lists the ablations that declare it, in registry order (controls left out)
+    assert {c.name: list(c.ablations) for c in CATEGORIES.values()} == {
+        "Similarity": ["e1", "e2", "e3", "e10"], "Question": ["e4", "e5"], "Keyword": ["e6", "e7", "e8"], "Position": ["e9"]}
+    assert dict(CATEGORIES["Similarity"].ablations) == {"e1": LARGE_DROP, "e2": LARGE_DROP, "e3": SMALL_DROP,
+                                                        "e10": LARGE_DROP}
     assert BASELINE_SET == {"full": "original", "truncated": "original-truncated"}
     for a in ABLATIONS.values():
         assert a.name and a.description and "\n" not in a.description and callable(a.apply)
@@ -89,11 +93,10 @@ def eleventh():
                             apply=_upper_question))
     ABLATIONS.clear()
     ABLATIONS.update(saved)
-    registry._rebuild_categories()
 
 
 def test_an_eleventh_ablation_needs_only_its_registration(eleventh, tmp_path):
-    assert list(ABLATIONS)[-1] == "e11" and CATEGORIES["Noise"] == ["e11"]
+    assert list(ABLATIONS)[-1] == "e11" and dict(get_category("Noise").ablations) == {"e11": SMALL_DROP}
     ds = Dataset([Article("T", [Paragraph("abc def. Ghi.", [Question("q", "Which?", [Answer("abc", 0)])])])], "1.1")
     m = perturb_dataset(ds, tmp_path, ablations="e11", cache_dir=tmp_path / "c", progress=False).to_json()
     assert m["ablations"]["e11"]["changed"] == 1 and m["ablations"]["e11"]["category"] == "Noise"
