@@ -48,13 +48,17 @@ from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, Task, TaskTable, task_of
+from mrclens.verdicts import EVIDENCE_NAMES, INCONCLUSIVE, evidence_level, reading
 
 #: A CI wider than this (percentage points) is flagged as imprecise in the verdict.
 WIDE_CI = 10.0
-#: Badge text for the results' ``evidence`` levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`).
-EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias",
-                 "inconclusive": "inconclusive (weak baseline)"}
+#: Badge text for the results' ``evidence`` levels: :attr:`mrclens.verdicts.EvidenceLevel.badge`.
 
+
+
+def _badge(level: Any, missing: str) -> str:
+    """The report's badge of an evidence level (:attr:`mrclens.verdicts.EvidenceLevel.badge`), ``missing`` for none."""
+    return evidence_level(level).badge if level in EVIDENCE_NAMES else missing
 
 
 # --------------------------------------------------------------------------- formatting
@@ -258,8 +262,8 @@ def _ablation_rows(results: Mapping[str, Any], confidence: float) -> list[dict[s
             "reference_text": reference_text(a) + (
                 f" (here {a['compared_value']:.1f}%, {a.get('reference')} {a['reference_value']:.1f}% "
                 f"{fmt_ci(a.get('reference_ci_low'), a.get('reference_ci_high'))})"
-                if a.get("reference_bias") not in (None, "inconclusive") else ""),
-            "evidence_text": (EVIDENCE_TEXT.get(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
+                if a.get("reference_bias") not in (None, INCONCLUSIVE.name) else ""),
+            "evidence_text": (_badge(a.get("evidence"), "") if a.get("evaluated", True) else "not evaluated")
                              if not a.get("control_of") else "control (no verdict)",
             "reference_short": reference_short(a),
             "reading_sentences": sentences(a.get("reading")),
@@ -354,8 +358,8 @@ def _verdict(results: Mapping[str, Any], rows: list[dict[str, Any]], confidence:
             "drop_text": fmt_pct(c.get("f1_drop")),
             "ci_text": fmt_ci(c.get("ci_low"), c.get("ci_high")),
             "ci_summary": ci_summary(c.get("ci_low"), c.get("ci_high"), confidence),
-            "evidence_text": EVIDENCE_TEXT.get(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
-            "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_TEXT else "unknown",
+            "evidence_text": _badge(c.get("evidence"), "evidence not rated") if c.get("evaluated", True) else "not evaluated",
+            "evidence_level": c.get("evidence") if c.get("evidence") in EVIDENCE_NAMES else "unknown",
             "colour": get_category(str(c.get("category"))).colour,
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.get("reading")),
@@ -376,8 +380,8 @@ def reference_text(entry: Mapping[str, Any]) -> str:
         return ""
     name = entry.get("reference") or "the reference"
     if entry.get("reference_difference") is None:
-        return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
-    words = {"more": "more than", "less": "less than", "in line": "in line with", "inconclusive": "inconclusive against"}[bias]
+        return f"not compared with {name}: the reader is too weak" if bias == INCONCLUSIVE.name else f"{bias} ({name})"
+    words = reading(bias).than
     d, lo, hi = toward_bias(entry["reference_difference"], entry["reference_difference_ci_low"],
                             entry["reference_difference_ci_high"], entry.get("bias_signal"))
     sees = (f"; sees {entry['reference_mde']:.1f} or more (80 % power)"
