@@ -302,9 +302,12 @@ def test_the_colour_finder_finds_them():
 
 
 def test_a_plug_in_category_s_bars_have_its_colour():
+    from mrclens.artifacts.results import AblationResult
     from mrclens.reports.charts import drop_chart_svg
 
-    rows = [{"id": "x1", "category": "Negation", "bias_signal": "large_drop", "f1_drop": 8.0, "ci_low": 5.0, "ci_high": 11.0},
-            {"id": "e9", "category": "Position", "bias_signal": "large_drop", "f1_drop": 1.0, "ci_low": 0.2, "ci_high": 1.8}]
+    rows = [AblationResult("x1", "negate", "Negation", "x1", "original", "large_drop", evaluated=True, f1_drop=8.0, ci_low=5.0,
+                           ci_high=11.0),
+            AblationResult("e9", "move answer sentence", "Position", "e9", "original", "large_drop", evaluated=True, f1_drop=1.0,
+                           ci_low=0.2, ci_high=1.8)]
     svg = drop_chart_svg(rows).lower()
     assert colour_of("Negation").lower() in svg and colour_of("Position").lower() in svg

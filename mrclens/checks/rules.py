@@ -98,14 +98,14 @@ from mrclens.stats.files import FileStats, span_file_stats
 from mrclens.stats.language_free import NOT_COMPUTED
 from mrclens.stats.schema import DEV_SECTION, METRIC_PATHS as SPAN_METRIC_PATHS, is_metric as is_span_metric
 from mrclens.tasks import DEFAULT_TASK, MULTIPLE_CHOICE, SPAN, Task, TaskTable, get_task
+from mrclens.verdicts import INCONCLUSIVE
 
 #: Comparison operators a rule may use.
 OPERATORS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq, "!=": operator.ne}
 
 #: The operators a text threshold may use (a verdict is equal to it or not).
 TEXT_OPERATORS = ("==", "!=")
-#: A verdict that skips a rule on it: the audit could not tell (the reader was too weak).
-INCONCLUSIVE = "inconclusive"
+#: A verdict that skips a rule on it: the audit could not tell (the reader was too weak): :data:`mrclens.verdicts.INCONCLUSIVE`.
 
 #: The roles of an audit's ``inputs`` that are the audited data (span: train, dev; multiple choice: data,
 #: ``fold_k:train`` …), whose sha256 ``--with-audit`` compares with the checked file's.
@@ -553,7 +553,7 @@ def evaluate_rules(rules: list[Rule], stats: dict, audit: dict | None = None, co
             if not isinstance(value, str):
                 raise RulesError(f"rule {rule.id!r}: metric {rule.metric!r} is a number ({value!r}); "
                                  f"its threshold must be a number, not {rule.threshold!r}")
-            if value == INCONCLUSIVE:
+            if value == INCONCLUSIVE.name:
                 results.append(RuleResult(rule, "unsure", value, reason="the audit could not tell: its verdict is "
                                                                         "inconclusive (the reader is too weak to tell)"))
                 continue
@@ -635,7 +635,7 @@ def inconclusive_notes(audit: dict | None, results: list[RuleResult]) -> list[st
     return [f"audit: could not tell the {c.get('category')} bias against {c.get('reference') or 'the reference'} "
             f"(its verdict is inconclusive: the reader is too weak to tell); no rule reads it"
             for c in audit.get("categories") or []
-            if isinstance(c, dict) and c.get("reference_bias") == INCONCLUSIVE and c.get("category") not in read]
+            if isinstance(c, dict) and c.get("reference_bias") == INCONCLUSIVE.name and c.get("category") not in read]
 
 
 def _clusters_by_article(rule: Rule) -> bool:

@@ -40,6 +40,7 @@ from mrclens.metrics import estimate as normal
 from mrclens.metrics.bootstrap import percentile_interval, stable_rng
 from mrclens.scoring.model_free import standard_error, standardised_to, strata_path
 from mrclens.tasks import all_tasks
+from mrclens.verdicts import LESS, MORE
 
 #: Ablation figures: ``(figure, label, unit, absolute)``; absolute figures depend on the reader's strength.
 ABLATION_FIGURES = (
@@ -87,7 +88,7 @@ def difference(first: Estimate, later: Estimate, name: str, confidence: float, b
     significant = bool(low > 0 or high < 0)
     direction = None
     if significant and bias_when in ("higher", "lower"):
-        direction = "more" if (diff > 0) == (bias_when == "higher") else "less"
+        direction = MORE.name if (diff > 0) == (bias_when == "higher") else LESS.name
     return Difference(name, True, _r(diff), _r(low), _r(high), significant, direction, method)
 
 

@@ -1,6 +1,7 @@
 """What a comparison with a reference can see: family-wise levels, equivalence bands and power (issue 41).
 
-A verdict against a reference is one of four readings of a difference's interval (:func:`read_interval`):
+A verdict against a reference is one of four readings of a difference's interval (:func:`read_interval`; their
+records and words: :mod:`mrclens.verdicts`):
 
 * **more** / **less**: the whole interval lies beyond the null on that side (a minimum-effect test
   where the null is a margin, as for the model-free ranks: beyond ``±margin``);
@@ -27,11 +28,10 @@ Examples:
 from __future__ import annotations
 
 from mrclens.metrics.intervals import t_value, z_value
+from mrclens.verdicts import INCONCLUSIVE, IN_LINE, LESS, MORE
 
 #: The power at which the minimum detectable effect is stated (the conventional 80 %; Cohen 1988).
 POWER = 0.80
-#: The readings of a difference against a reference, in the order a user acts on them.
-READINGS = ("more", "in line", "less", "inconclusive")
 
 
 def family_confidence(confidence: float, family: int) -> float:
@@ -97,9 +97,9 @@ def read_interval(value: float, low: float, high: float, *, band: float, margin:
     if band < 0 or margin < 0 or low > high:
         raise ValueError(f"read_interval needs band >= 0, margin >= 0 and low <= high, got {band}, {margin}, {low}, {high}")
     if low > margin:
-        return "more"
+        return MORE.name
     if high < -margin:
-        return "less"
+        return LESS.name
     if -band <= low and high <= band:
-        return "in line"
-    return "inconclusive"
+        return IN_LINE.name
+    return INCONCLUSIVE.name

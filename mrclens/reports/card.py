@@ -58,6 +58,8 @@ from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeF
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
 from mrclens.reports.glance import NOT_COMPARED, REFERENCE_LABEL, ReadingFigure, advice, inconclusive_why, reading_figure
+from mrclens.verdicts import (BASIS_NAMES, CANNOT_TELL, READING_NAMES, UNDECIDED_NAMES, WEAK_READER, basis, reading,
+                              undecided)
 
 #: The longest ``rai:dataBiases`` statement (characters) that still gets the category's definition as its
 #: second sentence; the figures are in ``mrclens:biasFigures``.
@@ -75,7 +77,6 @@ LIMITATIONS = (
 _DRAFT = ("This section was drafted by MRCLens {version} from the audit results ({created}). It is a starting "
           "point for the dataset's authors to check, edit and complete, not a certificate: it reports a few "
           "known shortcut biases as measured with one reader, and says below what it cannot see.")
-_BASIS = {"drops": "drops", "model-free": "model-free figures", "drops and model-free": "drops and model-free figures"}
 
 
 def write_dataset_card(audit_dir: str | os.PathLike, out: str | os.PathLike | None = None, *,
@@ -166,16 +167,14 @@ def reference_name(results: Results) -> str:
 def category_verdict(c: CategoryResult) -> str:
     """``more than SQuAD v1.1`` …, or why there is no verdict."""
     if c.reference_bias is None:
-        return "not compared with a reference"
-    if c.reference_bias in ("more", "less"):
-        return f"{c.reference_bias} than {c.reference or 'the reference'}"
-    if c.reference_bias == "in line":
-        return f"in line with {c.reference or 'the reference'}"
-    if c.reference_bias == "inconclusive":
-        why = {"weak": "the reader is too weak to compare", "opposite": "the drops and the data point opposite ways",
-               "cannot tell": "this audit cannot tell"}.get(c.reference_why or "weak", "this audit cannot tell")
-        return f"inconclusive: {why}"
-    return c.reference_bias
+        return f"{reading(None).than} a reference"
+    if c.reference_bias not in READING_NAMES:
+        return c.reference_bias
+    read = reading(c.reference_bias)
+    if read.decided:
+        return f"{read.than} {c.reference or 'the reference'}"
+    why = c.reference_why or WEAK_READER.name
+    return f"{read.name}: {(undecided(why) if why in UNDECIDED_NAMES else CANNOT_TELL).says}"
 
 
 def deciding_figures(results: Results, c: CategoryResult) -> list[str]:
@@ -269,14 +268,14 @@ def _uncompared_note(results: Results) -> str:
 
 def _verdict_key(c: CategoryResult) -> str:
     """The verdict as :func:`mrclens.reports.glance.advice` reads it (``not compared`` without a reference)."""
-    return c.reference_bias if c.reference_bias in ("more", "in line", "less", "inconclusive") else NOT_COMPARED
+    return c.reference_bias if c.reference_bias in READING_NAMES else NOT_COMPARED
 
 
 def category_advice(c: CategoryResult, external: bool = False) -> str:
     """What to do about the category's verdict (:func:`mrclens.reports.glance.advice`; ``external``: the results
     are an external model's, scored by ``mrclens evaluate``)."""
     verdict = _verdict_key(c)
-    why = inconclusive_why(asdict(c)) if verdict == "inconclusive" else None
+    why = inconclusive_why(asdict(c)) if reading(verdict).is_inconclusive else None
     return advice(c.category, verdict, c.reference, why, c.reference_mde, external)
 
 
@@ -289,7 +288,8 @@ def bias_statements(results: Results) -> list[str]:
     for c in results.categories:
         text = f"{c.category} bias: {category_verdict(c)}"
         if c.reference_basis:
-            text += f" (decided by the {_BASIS.get(c.reference_basis, c.reference_basis)})"
+            words = basis(c.reference_basis).words if c.reference_basis in BASIS_NAMES else c.reference_basis
+            text += f" (decided by the {words})"
         one = category_figure(results, c)
         if one is not None:
             text += f"; {one} ({figure_interval_label(results, c)} interval; {_figure_meaning(results, c)})"
@@ -395,8 +395,8 @@ def card_body(results: Results, source: str = RESULTS_JSON) -> str:
             f"{_num(c.reference_difference, True)} ({_ci(c.reference_difference_ci_low, c.reference_difference_ci_high, True)})"
             if c.reference_difference is not None else "n/a")
         sees = f"{_num(c.reference_mde)} or more" if c.reference_mde is not None else "n/a"
-        basis = f" (by the {_BASIS[c.reference_basis]})" if c.reference_basis in _BASIS else ""
-        lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c) + basis)} | {diff} | {sees} "
+        by = f" (by the {basis(c.reference_basis).words})" if c.reference_basis in BASIS_NAMES else ""
+        lines.append(f"| {md_text(c.category)} | {md_text(category_verdict(c) + by)} | {diff} | {sees} "
                      f"| {md_text(c.evidence or 'n/a')} |")
     if not results.categories:
         lines.append("| (none) | no category was evaluated | | | |")

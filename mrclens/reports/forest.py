@@ -40,11 +40,12 @@ from markupsafe import Markup, escape
 
 from mrclens.artifacts.results import ModelFreeFigure, Results
 from mrclens.categories import DIRECTIONS
+from mrclens.verdicts import IN_LINE, INCONCLUSIVE, LESS, MORE, READING_NAMES, reading
 
 #: Unit keys and how they are named in the numbers and the legend.
 UNITS = {"drop": "points", "pp": "pp", "words": "words"}
-#: Mark colours per reading of a row (red: more of the bias than the reference; green: less).
-VERDICT_COLOURS = {"more": "#b42318", "less": "#1a7f37", "in line": "#3d4a57", "inconclusive": "#9aa4ad", None: "#3d4a57"}
+#: Mark colours per reading of a row: the reading's :attr:`mrclens.verdicts.Reading.colour` (red: more of the bias
+#: than the reference; green: less); a row without a reading gets :data:`mrclens.verdicts.NOT_COMPARED`'s.
 _LABEL_CHARS = 46
 
 
@@ -100,9 +101,11 @@ def unit_of(label: str) -> str:
 
 def _mf_verdict(f: ModelFreeFigure) -> str:
     comparison = f.comparison
-    if comparison in (None, "in line", "inconclusive"):
-        return comparison or "in line"
-    return "more" if comparison == f.bias_when else "less"
+    if comparison is None or comparison == IN_LINE.figure:
+        return IN_LINE.name
+    if comparison == INCONCLUSIVE.figure:
+        return INCONCLUSIVE.name
+    return MORE.name if comparison == f.bias_when else LESS.name
 
 
 def results_rows(results: Results) -> list[ForestRow]:
@@ -167,7 +170,7 @@ def comparison_rows(comparison: Any, k: int) -> list[ForestRow]:
             if r.category != cat or (r.section == "ablations" and picked.get(r.ablation) is not r):
                 continue
             d = r.differences[k - 1]
-            verdict = d.direction if d.significant else "in line"
+            verdict = d.direction if d.significant else IN_LINE.name
             if r.section == "ablations":
                 label, unit, kind = f"{r.ablation} {r.label.split(': ', 1)[0].split(' ', 1)[-1]}", "drop", "ablation"
             else:
@@ -247,7 +250,7 @@ def forest_svg(rows: Sequence[ForestRow], *, reference: str = "the reference", c
             return mid + max(-span, min(span, v * scale))
 
         cy = y + row_h / 2
-        colour = VERDICT_COLOURS.get(r.verdict, VERDICT_COLOURS[None])
+        colour = reading(r.verdict if r.verdict in READING_NAMES else None).colour
         label = r.label + (" (flipped: a smaller value is the bias)" if r.flipped and r.kind != "category" else "")
         weight = ' font-weight="600"' if r.kind == "category" else ""
         body.append(f'<g class="row {escape(r.kind)}"><title>{escape(label)}: {_fmt(r.toward, r.unit)} '

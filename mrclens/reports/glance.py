@@ -40,7 +40,10 @@ from typing import Any, Mapping, Sequence
 
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound
-from mrclens.scoring.readings import EVIDENCE_LEVELS, LOW_BASELINE_F1, deciding_position
+from mrclens.scoring.readings import LOW_BASELINE_F1, deciding_position
+from mrclens.verdicts import (CANNOT_TELL, EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, READING_NAMES,
+                              UNDECIDED_NAMES, WEAK_READER, evidence_level, reading, undecided)
+from mrclens.verdicts import NOT_COMPARED as NOT_COMPARED_READING
 
 #: The label of a category's figure against the reference (:func:`reading_figure`): the mean over its ablations of
 #: this dataset's relative drop minus the reference's, in points of percent of the baseline score, ``+`` towards the bias.
@@ -114,7 +117,7 @@ def deciding_figure(c: Any, ablations: Sequence[Any], metric: str = "F1") -> Rea
     c = _entry(c)
     ids = set(c.get("evaluated") or c.get("ablations") or [])
     done = [a for a in map(_entry, ablations) if a.get("id") in ids and a.get("evaluated", True)
-            and a.get("control_of") is None and a.get("evidence") in EVIDENCE_LEVELS]
+            and a.get("control_of") is None and a.get("evidence") in EVIDENCE_NAMES]
     if not done:
         return None
     a = done[deciding_position([a["evidence"] for a in done])]
@@ -140,13 +143,13 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1",
     * ``None`` otherwise (a reader too weak to compare shows its baseline score).
     """
     c = _entry(c)
-    if c.get("reference_bias") in VERDICTS:
+    if c.get("reference_bias") in READING_NAMES:
         basis = str(c.get("reference_basis") or "drops")
         if "drops" in basis and all(_num(c.get(k)) for k in ("reference_difference", "reference_difference_ci_low",
                                                                 "reference_difference_ci_high")):
             return ReadingFigure(REFERENCE_LABEL, c["reference_difference"], c["reference_difference_ci_low"],
                                  c["reference_difference_ci_high"], signed=True)
-        if basis == "model-free" and c["reference_bias"] in ("more", "less"):
+        if basis == "model-free" and reading(c["reference_bias"]).differs:
             figs = deciding_model_free([_entry(f) for f in model_free], str(c.get("category")), c["reference_bias"])
             f = next((f for f in figs if all(_num(f.get(k)) for k in ("difference", "difference_ci_low",
                                                                       "difference_ci_high"))), None)
@@ -158,54 +161,31 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1",
     return deciding_figure(c, ablations, metric)
 
 
-#: The verdicts against the reference, in the order a reader acts on them, and their badge words.
-VERDICTS = {"more": "more than", "in line": "in line with", "less": "less than", "inconclusive": "inconclusive against"}
 #: What to do about a "more" / "less" from the drops alone that the data's context length may explain (issue 41).
 SHAPE_ADVICE = ("Before acting on it, audit a part of your data whose contexts are as long as the reference's: "
                 "the drops move with the number of sentences alone.")
-#: The verdict of a category that was not compared with any reference.
-NOT_COMPARED = "not compared"
-#: Absolute evidence levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`) as words.
-EVIDENCE_WORDS = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence",
-                  "none": "no sign", "inconclusive": "inconclusive (weak baseline)"}
-
-#: What to do about a verdict other than "more" ("more": each category's own advice, :mod:`mrclens.categories`).
-_ADVICE = {
-    "in line": "No more than the reference: treat it as you treat {ref}'s known shortcuts.",
-    "less": "Nothing to fix here: the data carries less of this shortcut than {ref}.",
-    "inconclusive": "Train a stronger reader (a longer --profile, or --model with your own predictions) "
-                    "and audit again; this reader learned too little to compare.",
-    "cannot tell": "Audit more questions, or with a longer --profile, to see a smaller difference.",
-    "opposite": "Read the examples: the ablations and the data point opposite ways.",
-    NOT_COMPARED: "Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader "
-                  "profile it has, to get a verdict to act on.",
-}
-#: The same advice for an external model's evaluation (``mrclens evaluate``), where it differs: it names what
-#: ``evaluate`` can do (issue 44: never an option that ``evaluate`` does not have).
-_ADVICE_EXTERNAL = {
-    "inconclusive": "Try a stronger model and evaluate again; this model learned too little to compare.",
-    "cannot tell": "Evaluate on more questions (the data's sets and the reference's) to see a smaller difference.",
-    NOT_COMPARED: "Evaluate the model on the reference's sets too (`mrclens perturb --reference`, then `mrclens "
-                  "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.",
-}
+#: The verdict of a category that was not compared with any reference (:data:`mrclens.verdicts.NOT_COMPARED`).
+NOT_COMPARED = NOT_COMPARED_READING.name
 
 
 def advice(category: str, verdict: str, reference: str | None, why: str | None = None, mde: Any = None,
            external: bool = False) -> str:
-    """One short sentence: what a dataset builder does about ``verdict`` (a key of :data:`VERDICTS` or
-    :data:`NOT_COMPARED`) for ``category`` (for "more": the category's
-    :attr:`~mrclens.categories.BiasCategory.advice_more`); ``reference`` names the reference in the sentence;
+    """One short sentence: what a dataset builder does about ``verdict`` (a reading's name,
+    :data:`mrclens.verdicts.READING_NAMES`, or :data:`NOT_COMPARED`) for ``category`` (for "more": the category's
+    :attr:`~mrclens.categories.BiasCategory.advice_more`; otherwise the reading's
+    :attr:`~mrclens.verdicts.Reading.advice`); ``reference`` names the reference in the sentence;
     for "inconclusive", ``why`` (:func:`inconclusive_why`: "weak", "cannot tell" or "opposite") and the
-    minimum detectable effect ``mde`` (points) choose the sentence; ``external``: the model is an external
-    model scored by ``mrclens evaluate`` (the advice names what ``evaluate`` can do: :data:`_ADVICE_EXTERNAL`)."""
-    if verdict == "more":
+    minimum detectable effect ``mde`` (points) choose the sentence (:class:`mrclens.verdicts.Undecided`'s advice);
+    ``external``: the model is an external model scored by ``mrclens evaluate`` (the advice names what
+    ``evaluate`` can do: the records' ``advice_external``)."""
+    if verdict == MORE.name:
         return get_category(category).advice_more
-    key = why if verdict == "inconclusive" and why in ("cannot tell", "opposite") else verdict
-    if key not in _ADVICE:
-        key = NOT_COMPARED
-    table = {**_ADVICE, **_ADVICE_EXTERNAL} if external else _ADVICE
-    return table[key].format(ref=reference or "the reference",
-                                                        mde=_plain(mde) if _num(mde) else "of unknown size")
+    if verdict == INCONCLUSIVE.name:
+        said = undecided(why) if why in UNDECIDED_NAMES else WEAK_READER  # no reason given: the reader's
+    else:
+        said = reading(verdict) if verdict in (*READING_NAMES, NOT_COMPARED) else NOT_COMPARED_READING
+    text = said.advice_external if external and said.advice_external else said.advice
+    return str(text).format(ref=reference or "the reference", mde=_plain(mde) if _num(mde) else "of unknown size")
 
 
 def _plain(x: float) -> str:
@@ -218,14 +198,14 @@ def inconclusive_why(c: Mapping[str, Any]) -> str:
     ``"opposite"`` (the drops read "more" while the data reads "less") or ``"cannot tell"`` (an interval
     reaches beyond its band; :mod:`mrclens.metrics.power`): its ``reference_why``, or for files written before
     issue 41, "weak"."""
-    if c.get("reference_why") in ("weak", "opposite", "cannot tell"):
+    if c.get("reference_why") in UNDECIDED_NAMES:
         return str(c["reference_why"])
     if "drops" in str(c.get("reference_basis") or "drops") and not _num(c.get("reference_mde")) \
             and not _num(c.get("reference_difference")):
-        return "weak"
+        return WEAK_READER.name
     if _num(c.get("reference_difference_ci_low")) and c["reference_difference_ci_low"] > 0:
-        return "opposite"
-    return "cannot tell"
+        return OPPOSITE.name
+    return CANNOT_TELL.name
 
 
 def _num(x: Any) -> bool:
@@ -275,13 +255,13 @@ def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, ver
     the other way; "in line" / "inconclusive": every compared verdict figure (what the data read); any
     other verdict: none.
     """
-    mine = [f for f in figures if f.get("category") == category and f.get("comparison") in ("higher", "lower")
+    mine = [f for f in figures if f.get("category") == category and f.get("comparison") in (MORE.figure, LESS.figure)
             and f.get("role", "verdict") == "verdict"]  # descriptions (raw shares) never decide (issue 32)
-    if verdict == "more":
+    if verdict == MORE.name:
         return [f for f in mine if f.get("comparison") == f.get("bias_when")]
-    if verdict == "less":
-        return [f for f in mine if f.get("comparison") != f.get("bias_when") and f.get("comparison") != "inconclusive"]
-    if verdict in ("in line", "inconclusive"):  # what the data route read, so the card shows why
+    if verdict == LESS.name:
+        return [f for f in mine if f.get("comparison") != f.get("bias_when") and f.get("comparison") != INCONCLUSIVE.figure]
+    if verdict == IN_LINE.name or verdict == INCONCLUSIVE.name:  # what the data route read, so the card shows why
         return [f for f in figures if f.get("category") == category and f.get("role", "verdict") == "verdict"
                 and f.get("comparison") is not None]
     return []
@@ -290,17 +270,17 @@ def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, ver
 def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) -> str:
     if verdict == NOT_COMPARED:
         return "These results hold no comparison with a reference; only the absolute drops below."
-    if verdict == "inconclusive":
+    if verdict == INCONCLUSIVE.name:
         why = inconclusive_why(c)
-        if why == "weak":
+        if why == WEAK_READER.name:
             return (f"The reader is too weak (baseline {metric} below {LOW_BASELINE_F1:.0f}) for its drops to be "
                     f"compared with {ref}'s.")
-        if why == "opposite":
+        if why == OPPOSITE.name:
             return f"Its ablations cost this reader more than on {ref}, while the data itself offers the shortcut less."
         mde = c.get("reference_mde")
         return (f"This audit cannot tell: it sees differences of {mde:.1f} points or more (80 % power)." if _num(mde)
                 else "This audit cannot tell: an interval reaches beyond the band of 'in line'.")
-    side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
+    side = reading(verdict).side
     if basis == "drops and model-free":
         return f"Both its ablations and the data itself show this shortcut {side} {ref}."
     if basis == "model-free":
@@ -316,9 +296,9 @@ def _drops_why(c: Mapping[str, Any], verdict: str, ref: str) -> str:
     ids = [a for a in (c.get("evaluated") or c.get("ablations") or []) if a in signals]
     small = [a for a in ids if signals[a].removes_information]
     large = [a for a in ids if not signals[a].removes_information]
-    side = {"more": "more than", "less": "less than", "in line": "about as much as"}[verdict]
+    side = reading(verdict).side
     if small and not large:
-        cost = {"more": "less than", "less": "more than", "in line": "about as much as"}[verdict]
+        cost = reading(verdict).cost
         return f"Its ablations cost this reader {cost} on {ref}: small drops signal this bias."
     if small:
         return (f"Its drops, read towards the bias (larger for {', '.join(large)}, smaller for {', '.join(small)}), "
@@ -344,7 +324,7 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
             (:func:`deciding_figure`); without them, the category's mean drop stands in.
 
     Returns:
-        ``{"category", "verdict" (a key of VERDICTS or NOT_COMPARED), "badge", "why",
+        ``{"category", "verdict" (a reading's name or NOT_COMPARED), "badge", "why",
         "figures": [{"label", "value", "ci", "detail"}], "figure" (the reading's one figure as
         :func:`reading_figure` gives it, label and all; ``""`` when none), "advice", "sensitivity",
         "reference"}``; every value is plain text (the template escapes it).
@@ -352,24 +332,25 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
     c, model_free = _entry(c), [_entry(f) for f in model_free]
     category = str(c.get("category") or "")
     ref = str(c.get("reference") or "the reference")
-    verdict = c.get("reference_bias") if c.get("reference_bias") in VERDICTS else NOT_COMPARED
+    verdict = c.get("reference_bias") if c.get("reference_bias") in READING_NAMES else NOT_COMPARED
+    read = reading(verdict)
     basis = str(c.get("reference_basis") or "drops")
     figures: list[dict[str, str]] = []
     one = reading_figure(c, ablations, metric, model_free)
     deciding = deciding_figure(c, ablations, metric)
-    if one is not None and verdict in VERDICTS and basis == "model-free":  # the data decided: its figure
+    if one is not None and verdict != NOT_COMPARED and basis == "model-free":  # the data decided: its figure
         f = next(f for f in deciding_model_free(model_free, category, verdict)  # the one reading_figure chose
                  if _num(f.get("difference")) and _num(f.get("difference_ci_low")) and _num(f.get("difference_ci_high")))
         line = model_free_figure_line(f)
         figures.append({**line, "label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"{line['detail']}; {f.get('label')}"})
-    elif one is not None and verdict in VERDICTS:
-        power = (f"; 'in line' within ±{c['reference_band']:g}" if verdict in ("in line", "inconclusive")
+    elif one is not None and verdict != NOT_COMPARED:
+        power = (f"; 'in line' within ±{c['reference_band']:g}" if (read.is_in_line or read.is_inconclusive)
                  and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"vs {ref}, towards the bias, % of baseline {metric}; ablations' "
                                   f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
-    if "model-free" in basis and not (figures and (verdict in ("in line", "inconclusive") or basis == "model-free")):
+    if "model-free" in basis and not (figures and (read.is_in_line or read.is_inconclusive or basis == "model-free")):
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures and deciding is not None:  # inconclusive or not compared: the deciding ablation's figure
         figures.append({"label": deciding.label, "value": deciding.number, "ci": deciding.interval,
@@ -378,7 +359,7 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
     elif not figures and _num(c.get("f1_drop")):  # no ablation entries given: the category's mean drop
         figures.append({"label": f"{metric} drop (not compared)", "value": fmt_bound(c["f1_drop"]),
                         "ci": _ci_unsigned(c.get("ci_low"), c.get("ci_high")), "detail": confidence_label(confidence)})
-    level = EVIDENCE_WORDS.get(c.get("evidence"), "not rated")
+    level = evidence_level(c["evidence"]).phrase if c.get("evidence") in EVIDENCE_NAMES else "not rated"
     if deciding is not None:
         sensitivity = f"how sensitive this reader is: {level} ({deciding})"
     elif _num(c.get("f1_drop")):
@@ -389,16 +370,16 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
     return {
         "category": category,
         "verdict": verdict,
-        "badge": f"{VERDICTS[verdict]} {ref}" if verdict in VERDICTS else "not compared with a reference",
+        "badge": f"{read.than} {ref}" if verdict != NOT_COMPARED else f"{read.than} a reference",
         "why": _why(c, verdict, ref, basis, metric) + (
             f" The shape may explain it: {c['reference_shape']}, and the drops are not standardised by sentence "
-            f"count (the data's own figures are)." if c.get("reference_shape") and verdict in ("more", "less") else ""),
+            f"count (the data's own figures are)." if c.get("reference_shape") and read.differs else ""),
         "figures": figures,
         "figure": "" if one is None else str(one),
-        "advice": SHAPE_ADVICE if c.get("reference_shape") and verdict in ("more", "less") else
-        advice(category, verdict, c.get("reference"), inconclusive_why(c) if verdict == "inconclusive" else None,
+        "advice": SHAPE_ADVICE if c.get("reference_shape") and read.differs else
+        advice(category, verdict, c.get("reference"), inconclusive_why(c) if read.is_inconclusive else None,
                c.get("reference_mde"), external),
         "sensitivity": sensitivity,
         "reference": c.get("reference"),
-        "basis": basis if verdict in ("more", "in line", "less") else None,
+        "basis": basis if read.decided else None,
     }

@@ -54,13 +54,17 @@ from mrclens.reports.formatting import PCT_DECIMALS, fmt_ci, fmt_int, fmt_pct, f
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound, interval_side
 from mrclens.squad import Dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, Task, TaskTable, task_of
+from mrclens.verdicts import EVIDENCE_NAMES, INCONCLUSIVE, evidence_level, reading
 
 #: A CI wider than this (percentage points) is flagged as imprecise in the verdict.
 WIDE_CI = 10.0
-#: Badge text for the results' ``evidence`` levels (:data:`mrclens.scoring.readings.EVIDENCE_LEVELS`).
-EVIDENCE_TEXT = {"strong": "strong evidence", "moderate": "moderate evidence", "weak": "weak evidence", "none": "no sign of bias",
-                 "inconclusive": "inconclusive (weak baseline)"}
+#: Badge text for the results' ``evidence`` levels: :attr:`mrclens.verdicts.EvidenceLevel.badge`.
 
+
+
+def _badge(level: Any, missing: str) -> str:
+    """The report's badge of an evidence level (:attr:`mrclens.verdicts.EvidenceLevel.badge`), ``missing`` for none."""
+    return evidence_level(level).badge if level in EVIDENCE_NAMES else missing
 
 
 # --------------------------------------------------------------------------- formatting
@@ -260,8 +264,8 @@ def _ablation_rows(results: Results, confidence: float) -> list[dict[str, Any]]:
             "reference_text": reference_text(a) + (
                 f" (here {a.compared_value:.1f}%, {a.reference} {a.reference_value:.1f}% "
                 f"{fmt_ci(a.reference_ci_low, a.reference_ci_high)})"
-                if a.reference_bias not in (None, "inconclusive") else ""),
-            "evidence_text": (EVIDENCE_TEXT.get(a.evidence, "") if a.evaluated else "not evaluated")
+                if a.reference_bias not in (None, INCONCLUSIVE.name) else ""),
+            "evidence_text": (_badge(a.evidence, "") if a.evaluated else "not evaluated")
                              if not a.control_of else "control (no verdict)",
             "reference_short": reference_short(a),
             "reading_sentences": sentences(a.reading),
@@ -371,8 +375,8 @@ def _verdict(results: Results, rows: list[dict[str, Any]], confidence: float, me
             "drop_text": fmt_pct(c.f1_drop),
             "ci_text": fmt_ci(c.ci_low, c.ci_high),
             "ci_summary": ci_summary(c.ci_low, c.ci_high, confidence),
-            "evidence_text": EVIDENCE_TEXT.get(c.evidence, "evidence not rated") if c.evaluated or not aggregated else "not evaluated",
-            "evidence_level": c.evidence if c.evidence in EVIDENCE_TEXT else "unknown",
+            "evidence_text": _badge(c.evidence, "evidence not rated") if c.evaluated or not aggregated else "not evaluated",
+            "evidence_level": c.evidence if c.evidence in EVIDENCE_NAMES else "unknown",
             "colour": colour_of(str(c.category)),
             "reference_text": reference_text(c),
             "reading_sentences": sentences(c.reading),
@@ -392,8 +396,8 @@ def reference_text(entry: AblationResult | CategoryResult) -> str:
         return ""
     name = entry.reference or "the reference"
     if entry.reference_difference is None:
-        return f"not compared with {name}: the reader is too weak" if bias == "inconclusive" else f"{bias} ({name})"
-    words = {"more": "more than", "less": "less than", "in line": "in line with", "inconclusive": "inconclusive against"}[bias]
+        return f"not compared with {name}: the reader is too weak" if bias == INCONCLUSIVE.name else f"{bias} ({name})"
+    words = reading(bias).than
     signal = entry.bias_signal if isinstance(entry, AblationResult) else None
     d, lo, hi = toward_bias(entry.reference_difference, entry.reference_difference_ci_low,
                             entry.reference_difference_ci_high, signal)

@@ -49,6 +49,8 @@ from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
 from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, reading_figure
 from mrclens.scoring.readings import LOW_BASELINE_F1
+from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE_LEVEL, LESS, MORE, NOT_COMPARED, READING_NAMES,
+                              WEAK_READER, evidence_level, reading, undecided)
 
 #: The widest line the summary prints (characters).
 WIDTH = 100
@@ -64,17 +66,14 @@ NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
 NO_ACTION = "no action needed"
 ADVICE_OTHER = {"weak": "read the report's examples", "not evaluated": "see the report"}
 #: What to do when the audit could not tell (issue 41), by why: an interval wider than its band, or routes
-#: pointing opposite ways (:func:`mrclens.reports.glance.inconclusive_why`).
-ADVICE_INCONCLUSIVE = {"cannot tell": "audit more questions", "opposite": "read the report's examples"}
+#: pointing opposite ways (:func:`mrclens.reports.glance.inconclusive_why`): the reason's
+#: :attr:`mrclens.verdicts.Undecided.short_advice`.
 #: What to do when the reader was too weak to tell, by the model's kind.
 ADVICE_WEAK_READER = {"baseline": "train longer / on more data", "external": "try a stronger model"}
 #: What to do when a "more" / "less" from the drops alone may come from the data's context length (issue 41,
 #: ``reference_shape``): the category's own advice would treat the shape as a shortcut.
 ADVICE_SHAPE = "may be context length, not a shortcut: see report"
-
-#: The verdict word of an absolute evidence level.
-EVIDENCE_WORDS = {"strong": "strong", "moderate": "moderate", "weak": "weak", "none": "no sign",
-                  "inconclusive": "inconclusive"}
+#: The verdict word of an absolute evidence level: its :attr:`mrclens.verdicts.EvidenceLevel.word`.
 
 
 @dataclass
@@ -131,13 +130,16 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     kind = results.model.kind if results.model.kind in ADVICE_WEAK_READER else "external"
     why = None
     one = reading_figure(c, results.ablations, results.metric, results.model_free)  # every surface shows it (issue 44)
+    read = reading(c.reference_bias) if c.reference_bias in READING_NAMES else None
+    shape = bool(getattr(c, "reference_shape", None)) and read is not None and read.differs \
+        and c.reference_basis != "model-free"  # a "more" / "less" from the drops alone
     if c.reference_bias is not None:
         verdict = c.reference_bias
-        shows_bias = verdict == "more"
-        why = inconclusive_why(asdict(c)) if verdict == "inconclusive" else None
-        if why == "weak":
+        shows_bias = read is not None and read.is_more
+        why = inconclusive_why(asdict(c)) if read is not None and read.is_inconclusive else None
+        if why == WEAK_READER.name:
             figure = _weak_figure(results)
-        elif c.reference_basis == "model-free" and verdict in ("more", "less"):
+        elif c.reference_basis == "model-free" and read is not None and read.differs:
             figure = str(one) if one is not None else ""
             verdict += " (data)"
         elif one is not None:
@@ -150,17 +152,18 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
             figure = model_free_figure(figs[0]) if figs else ""
         against = True
     elif c.evidence is not None:
-        verdict = EVIDENCE_WORDS.get(c.evidence, c.evidence)
-        shows_bias = c.evidence in ("strong", "moderate")
-        figure = _weak_figure(results) if c.evidence == "inconclusive" else str(one or "")
+        level = evidence_level(c.evidence) if c.evidence in EVIDENCE_NAMES else None
+        verdict = level.word if level is not None else c.evidence
+        shows_bias = level is not None and level.shows_bias
+        figure = _weak_figure(results) if level is INCONCLUSIVE_LEVEL else str(one or "")
         against = False
     else:
         verdict, shows_bias, figure, against = "not evaluated", False, "", False
-    if why == "weak" or (verdict == "inconclusive" and not against):
+    if why == WEAK_READER.name or (not against and c.evidence == INCONCLUSIVE_LEVEL.name):
         advice = ADVICE_WEAK_READER[kind]
     elif why is not None:
-        advice = ADVICE_INCONCLUSIVE[why]
-    elif getattr(c, "reference_shape", None) and verdict in ("more", "less"):
+        advice = str(undecided(why).short_advice)
+    elif shape:
         advice = ADVICE_SHAPE
     elif shows_bias:
         advice = get_category(c.category).advice
@@ -220,14 +223,15 @@ def _comparison_verdict(rows: Sequence[Any], k: int) -> tuple[str, str]:
     """``(verdict, figure)`` of later input ``k`` (1-based) against the first, over a category's rows."""
     compared = [(r, r.differences[k - 1]) for r in rows if len(r.differences) >= k and r.differences[k - 1].compared]
     if not compared:
-        return "not compared", ""
-    for direction in ("more", "less"):
+        return NOT_COMPARED.name, ""
+    for side in (MORE, LESS):
+        direction = side.name
         hits = [(r, d) for r, d in compared if d.significant and d.direction == direction]
         if hits:
             r, d = hits[0]
             numbers = f" {_interval(d.difference, d.ci_low, d.ci_high, signed=True)}"
             return direction, fit(MODEL_FREE_SHORT_LABELS.get(r.key, r.label), max(FIGURE_WIDTH - len(numbers), 8)) + numbers
-    return "in line", ""
+    return IN_LINE.name, ""
 
 
 def format_comparison_summary(comparison: Comparison, page: str | None = None) -> str:

@@ -29,6 +29,7 @@ from mrclens.artifacts.results import Results
 from mrclens.categories import toward_bias
 from mrclens.metrics.bootstrap import confidence_label
 from mrclens.reports.glance import reading_figure
+from mrclens.verdicts import INCONCLUSIVE
 
 
 def _num(x: Any, fmt: str = "{:.1f}") -> str:
@@ -58,7 +59,7 @@ def _versus(entry: Any) -> str:
         return "-"
     basis = getattr(entry, "reference_basis", None)
     tag = " (data)" if basis == "model-free" else ""
-    if entry.reference_difference is None or entry.reference_bias == "inconclusive":
+    if entry.reference_difference is None or entry.reference_bias == INCONCLUSIVE.name:
         return entry.reference_bias + tag
     d, low, high = toward_bias(entry.reference_difference, entry.reference_difference_ci_low,
                                entry.reference_difference_ci_high, getattr(entry, "bias_signal", None))

@@ -135,9 +135,9 @@ from mrclens.metrics.estimate import Estimate, round_stored
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
 from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
+from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, WEAK_READER, Reading, reading,
+                              undecided)
 
-#: Values of ``reference_bias``.
-COMPARISONS = ("more", "in line", "less", "inconclusive")
 #: The equivalence band of the drop route (points of relative drop, percent of the baseline F1): a
 #: category's (or an ablation's) difference from the reference reads "in line" only when its whole interval
 #: lies inside ``±DROP_BAND`` (:func:`mrclens.metrics.power.read_interval`). Why 10: the reference's own
@@ -213,7 +213,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
     shown = got.difference.with_extra_sd(got.ref.structure_sd)
     low, high = shown.interval(confidence)
     sign = a.direction.sign  # towards the bias
-    bias = "inconclusive" if weak_reader(a) else shown.read(confidence, DROP_BAND, sign=sign).reading
+    bias = INCONCLUSIVE.name if weak_reader(a) else shown.read(confidence, DROP_BAND, sign=sign).reading
     own, ref = got.own, got.ref
     return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
                    reference_value=round_stored(ref.value), reference_ci_low=round_stored(ref.ci_low), reference_ci_high=round_stored(ref.ci_high),
@@ -269,7 +269,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     if not done:
         return None
     if any(weak_reader(a) for a in done):
-        return DropComparison("inconclusive", math.nan, math.nan, math.nan, math.nan)
+        return DropComparison(INCONCLUSIVE.name, math.nan, math.nan, math.nan, math.nan)
     parts = [member_estimate(a, confidence, reference) for a in done]
     tau = reference.structure_term(category) if reference is not None and category is not None else 0.0
     mean = sum(p.value for p in parts) / len(parts)
@@ -315,9 +315,6 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level)
 
 
-_BIAS_WORDS = {"more": "more than", "less": "less than", "in line": "in line with"}
-
-
 def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER) -> str:
     ci = confidence_label(confidence)
     what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
@@ -326,11 +323,11 @@ def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASEL
     head = (f" Against {a.reference} (same reader profile): {what} {a.compared_value:.1f}% of the baseline F1 "
             f"beside {a.reference_value:.1f}% ({ci} {a.reference_ci_low:.1f} to {a.reference_ci_high:.1f}); "
             f"difference towards the bias {d:+.1f} ({ci} {low:+.1f} to {high:+.1f})")
-    if a.reference_bias == "inconclusive":
+    if a.reference_bias == INCONCLUSIVE.name:
         if weak_reader(a):
             return head + f": not compared, {reader} is too weak."
         return head + f": inconclusive, the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'."
-    return head + f": {_BIAS_WORDS[a.reference_bias]} {a.reference} for this bias."
+    return head + f": {reading(a.reference_bias).than} {a.reference} for this bias."
 
 
 def _verdict_figures(figures: Sequence[Any], category: str) -> list[Any]:
@@ -341,7 +338,7 @@ def _verdict_figures(figures: Sequence[Any], category: str) -> list[Any]:
 
 def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], list[Any]]:
     """The category's model-free figures that differ from the reference towards the shortcut, and away from it."""
-    mine = [f for f in _verdict_figures(figures, category) if f.comparison in ("higher", "lower")]
+    mine = [f for f in _verdict_figures(figures, category) if f.comparison in (MORE.figure, LESS.figure)]
     return [f for f in mine if f.comparison == f.bias_when], [f for f in mine if f.comparison != f.bias_when]
 
 
@@ -360,13 +357,13 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
                  and f.comparison is not None]
     if not mine:
-        return "inconclusive" if any(f.comparison != "in line" for f in described) else None
+        return INCONCLUSIVE.name if any(f.comparison != IN_LINE.figure for f in described) else None
     more, less = _model_free_side(figures, category)
     if more:
-        return "more"
+        return MORE.name
     if less:
-        return "less"
-    return "in line" if all(f.comparison == "in line" for f in [*mine, *described]) else "inconclusive"
+        return LESS.name
+    return IN_LINE.name if all(f.comparison == IN_LINE.figure for f in [*mine, *described]) else INCONCLUSIVE.name
 
 
 def verdict_family(categories: Sequence[CategoryResult], ablations: Sequence[AblationResult],
@@ -395,16 +392,16 @@ def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
     >>> combine_routes("less", "more"), combine_routes("more", "less"), combine_routes("in line", "inconclusive")
     (('more', 'data'), ('inconclusive', 'opposite'), ('inconclusive', 'cannot tell'))
     """
-    if data == "more":
-        return "more", "data"
-    if drops == "more":
-        return ("inconclusive", "opposite") if data == "less" else ("more", "drops")
-    if "less" in (drops, data):
-        return "less", "drops" if drops == "less" else "data"
+    if data == MORE.name:
+        return MORE.name, "data"
+    if drops == MORE.name:
+        return (INCONCLUSIVE.name, OPPOSITE.name) if data == LESS.name else (MORE.name, "drops")
+    if LESS.name in (drops, data):
+        return LESS.name, "drops" if drops == LESS.name else "data"
     routes = [r for r in (drops, data) if r is not None]
-    if routes and all(r == "in line" for r in routes):
-        return "in line", "both" if len(routes) == 2 else ("drops" if drops else "data")
-    return "inconclusive", "weak" if drops == "weak" else "cannot tell"
+    if routes and all(r == IN_LINE.name for r in routes):
+        return IN_LINE.name, "both" if len(routes) == 2 else ("drops" if drops else "data")
+    return INCONCLUSIVE.name, WEAK_READER.name if drops == WEAK_READER.name else CANNOT_TELL.name
 
 
 def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult],
@@ -483,14 +480,14 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     text = ""
     drops = None
     if got is not None:
-        if got.bias == "inconclusive" and math.isnan(got.mean):
-            drops = "weak"
+        if got.bias == INCONCLUSIVE.name and math.isnan(got.mean):
+            drops = WEAK_READER.name
             text = f" Against {name}: the drops are not compared, {reader} is too weak."
         else:
             drops = got.bias
             spread = (f"; the interval includes how much the drops move with the structure alone of clean data"
                       f"{stratum}, SD {tau:.1f}" if tau else "")
-            reads = (f"read {_BIAS_WORDS[drops]} {name} for this bias" if drops in _BIAS_WORDS else
+            reads = (f"read {reading(drops).than} {name} for this bias" if reading(drops).decided else
                      f"cannot tell: the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'")
             text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
                     f"bias {got.mean:+.1f} points of relative drop, {ci} {got.low:+.1f} to {got.high:+.1f}{spread}; "
@@ -500,34 +497,32 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
                           reference_band=DROP_BAND, reference_difference_se=round_stored(got.se),
                           reference_difference_df=got.df)
     more, less = _model_free_side(model_free, c.category)
-    if data == "more":
-        text += _model_free_sentence(name, "more", more, also=drops == "more")
-        if drops in ("less", "in line", "inconclusive"):
+    if data == MORE.name:
+        text += _model_free_sentence(name, MORE, more, also=drops == MORE.name)
+        if drops is not None and drops != MORE.name and drops != WEAK_READER.name:  # the drops read, not "more"
             text += (" The drops do not show it: a reader that already finds the answer by this cue is not "
                      "drawn away by a probe that offers the same cue elsewhere, so the data decides here.")
-    elif data == "less":
-        text += _model_free_sentence(name, "less", less)
+    elif data == LESS.name:
+        text += _model_free_sentence(name, LESS, less)
     elif data is not None:
         figs = _verdict_figures(model_free, c.category)
         text += (f" The data alone ({'; '.join(_figure_words(f) for f in figs)}) reads "
-                 f"{'in line with' if data == 'in line' else 'inconclusive against'} {name}.")
+                 f"{reading(data).than} {name}.")
     bias, why = combine_routes(drops, data)
-    if bias in ("more", "less"):  # the route(s) that read it
+    if reading(bias).differs:  # the route(s) that read it
         basis = ("drops and model-free" if drops == data == bias else "model-free" if data == bias else "drops")
-    elif why == "weak":  # the drops could not be read: the reader is too weak
+    elif why == WEAK_READER.name:  # the drops could not be read: the reader is too weak
         basis = "drops"
     else:  # the routes compared
         basis = ("drops and model-free" if drops is not None and data is not None else
                  "model-free" if data is not None else "drops")
-    if bias == "inconclusive":
-        reason = {"weak": f"{reader} is too weak", "opposite": "the drops and the data point opposite ways",
-                  "cannot tell": "the audit cannot tell within its bands"}[why]
-        verdict = f"inconclusive ({reason})"
+    if bias == INCONCLUSIVE.name:
+        verdict = f"inconclusive ({undecided(why).verdict.format(reader=reader)})"
         fields["reference_why"] = why
     else:
-        verdict = _VERDICT[bias]
+        verdict = reading(bias).sentence
     text += f" Verdict against {name}: {verdict}."
-    if bias in ("more", "less") and basis == "drops" and shape is not None and shape.differs:
+    if reading(bias).differs and basis == "drops" and shape is not None and shape.differs:
         fields["reference_shape"] = shape.sentence(name)
         text += (f" The shape may explain it: {shape.sentence(name)} (a ratio of {shape.ratio:.1f}; beyond "
                  f"{SHAPE_RATIO:g} either way the drops, which are not standardised by sentence count, may move with "
@@ -550,12 +545,8 @@ def _figure_words(f: Any) -> str:
             f"sees {f.mde:.1f} or more")
 
 
-_VERDICT = {"more": "more of this bias than the reference", "less": "less of this bias than the reference",
-            "in line": "in line with the reference"}
-
-
-def _model_free_sentence(name: str, bias: str, figures: Sequence[Any], also: bool = False) -> str:
+def _model_free_sentence(name: str, bias: Reading, figures: Sequence[Any], also: bool = False) -> str:
     what = "; ".join(f"{f.label} {f.value:.1f} against {f.reference_value:.1f}" for f in figures)
     lead = " The data alone agrees" if also else " The data alone"
-    side = "offers this shortcut more than" if bias == "more" else "offers this shortcut less than"
+    side = f"offers this shortcut {bias.side}"
     return f"{lead}: it {side} {name} ({what}; intervals clustered by article)."

@@ -75,6 +75,7 @@ from mrclens.categories import figure_category
 from mrclens.metrics.bootstrap import CONFIDENCE
 from mrclens.metrics.estimate import Estimate
 from mrclens.metrics.intervals import cluster_robust_se
+from mrclens.verdicts import IN_LINE, reading
 
 
 class Figure(NamedTuple):
@@ -316,11 +317,6 @@ def model_free_figures(stats: Mapping[str, Any], reference: Reference | None,
     return out
 
 
-#: What :func:`judge_figure` writes for each reading of :func:`mrclens.metrics.power.read_interval`
-#: (the difference is signed as the figure, not towards the bias: "higher" / "lower").
-_COMPARISON = {"more": "higher", "less": "lower", "in line": "in line", "inconclusive": "inconclusive"}
-
-
 def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> ModelFreeFigure:
     """Set ``fig``'s difference interval at ``level`` (from the one it holds: at ``difference_confidence`` when
     it was judged before, else the normal one at ``confidence``), its
@@ -350,7 +346,8 @@ def judge_figure(fig: ModelFreeFigure, confidence: float, level: float) -> Model
     got = diff.read(level, band, margin=fig.margin)
     fig.difference_ci_low, fig.difference_ci_high, fig.difference_confidence = _r(got.low), _r(got.high), level
     fig.difference_se, fig.difference_df = _r(diff.se), diff.df
-    fig.comparison = _COMPARISON[got.reading]
+    # the reading's word for a figure (:attr:`mrclens.verdicts.Reading.figure`: signed as the figure, "higher" / "lower")
+    fig.comparison = reading(got.reading).figure
     fig.mde = _r(got.mde)
     return fig
 
@@ -532,11 +529,11 @@ def describe(fig: ModelFreeFigure, confidence: float = CONFIDENCE) -> str:
     text += ")"
     if fig.comparison is None:
         return text + "."
-    side = ("in line with" if fig.comparison == "in line" else f"{fig.comparison} than")
+    side = (IN_LINE.than if fig.comparison == IN_LINE.figure else f"{fig.comparison} than")
     margin = getattr(fig, "margin", 0.0) or 0.0
     band = getattr(fig, "band", None) or margin
     toward = ""
-    if fig.comparison != "in line":
+    if fig.comparison != IN_LINE.figure:
         toward = (", in the direction that offers this shortcut" if fig.comparison == fig.bias_when
                   else ", in the direction that offers less of this shortcut")
     weighted = " weighted to this data's sentence counts" if getattr(fig, "reference_standardised", False) else ""

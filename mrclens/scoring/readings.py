@@ -82,6 +82,7 @@ from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, fmt_bound, i
 from mrclens.multiple_choice.ablations import MC_ABLATIONS
 from mrclens.perturbations.registry import ABLATIONS
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, TaskTable
+from mrclens.verdicts import EVIDENCE_LEVELS, INCONCLUSIVE_LEVEL, MODERATE, NO_SIGN, STRONG, WEAK, evidence_level
 
 #: Role ``"ablations"`` (:mod:`mrclens.tasks`): each task's ablation registry (id -> ablation), where
 #: a reading finds an ablation's rule and the direction of its drop that signals the bias.
@@ -94,10 +95,6 @@ LARGE_DROP = 10.0
 
 #: Baseline F1 (percent) below which readings warn about the floor effect (rationale in the module docstring).
 LOW_BASELINE_F1 = 30.0
-
-#: Evidence levels, weakest first.
-EVIDENCE_LEVELS = ("inconclusive", "none", "weak", "moderate", "strong")
-
 
 #: How the readings name the reader whose drops they read, unless told (:func:`reader_phrase`).
 BASELINE_READER = "the baseline reader"
@@ -137,7 +134,7 @@ def _ci(low: float, high: float, confidence: float) -> str:
 
 
 def ablation_evidence(bias_signal: str | Direction, drop: float, low: float, high: float) -> str:
-    """The evidence level (one of :data:`EVIDENCE_LEVELS`) that a drop and its CI give for the bias: the
+    """The evidence level (one of :data:`mrclens.verdicts.EVIDENCE_LEVELS`) that a drop and its CI give for the bias: the
     ablation's :class:`~mrclens.categories.Direction` judges it (:meth:`~mrclens.categories.Direction.evidence`)
     with this module's thresholds (:data:`SMALL_DROP`, :data:`LARGE_DROP`).
 
@@ -202,8 +199,8 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
     has_ans = (result.subsets or {}).get("HasAns")
     weak_baseline = weak_reader(result)
     weak_has_ans = weak_baseline and not (base is not None and base < LOW_BASELINE_F1)  # the floor came from HasAns
-    if weak_baseline and (signal.removes_information or level == "none"):
-        level = "inconclusive"
+    if weak_baseline and (signal.removes_information or level == NO_SIGN.name):
+        level = INCONCLUSIVE_LEVEL.name
     kept = (
         f" and keeps {100.0 * result.f1 / base:.0f}% of its baseline F1"
         if base and signal.removes_information and base >= LOW_BASELINE_F1
@@ -214,22 +211,22 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
         moves = excess
     if signal.removes_information:
         text = {
-            "inconclusive": f"{moves}; inconclusive.",
-            "strong": f"{moves}, a small drop with the whole interval below {_fmt(SMALL_DROP)}: strong evidence that the model does not need the information this ablation removes, so it answers through a shortcut.",
-            "moderate": f"{moves}: the drop is small (under {_fmt(SMALL_DROP)} points) but the interval reaches {_fmt(high)}, so the model probably does not need the removed information; moderate evidence of the bias.",
-            "weak": f"{moves}: a moderate drop, neither clearly small nor clearly large (over {_fmt(LARGE_DROP)}); the model uses the removed information only in part, weak evidence of the bias.",
-            "none": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: the model clearly needs the information this ablation removes; no sign of the bias.",
+            INCONCLUSIVE_LEVEL.name: f"{moves}; inconclusive.",
+            STRONG.name: f"{moves}, a small drop with the whole interval below {_fmt(SMALL_DROP)}: strong evidence that the model does not need the information this ablation removes, so it answers through a shortcut.",
+            MODERATE.name: f"{moves}: the drop is small (under {_fmt(SMALL_DROP)} points) but the interval reaches {_fmt(high)}, so the model probably does not need the removed information; moderate evidence of the bias.",
+            WEAK.name: f"{moves}: a moderate drop, neither clearly small nor clearly large (over {_fmt(LARGE_DROP)}); the model uses the removed information only in part, weak evidence of the bias.",
+            NO_SIGN.name: f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: the model clearly needs the information this ablation removes; no sign of the bias.",
         }[level]
     else:
         text = {
-            "inconclusive": f"{moves}; inconclusive.",
-            "strong": f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that {words.change} draw{words.s} the model away from the answer, i.e. it {words.bias}.",
-            "moderate": (
+            INCONCLUSIVE_LEVEL.name: f"{moves}; inconclusive.",
+            STRONG.name: f"{moves}, the whole interval above {_fmt(LARGE_DROP)}: strong evidence that {words.change} draw{words.s} the model away from the answer, i.e. it {words.bias}.",
+            MODERATE.name: (
                 f"{moves}: a real drop (the interval excludes 0) that shows the model {words.partly}; moderate evidence of the bias."
                 if drop <= LARGE_DROP
                 else f"{moves}: a large drop, though the interval reaches down to {_fmt(low)}; the model likely {words.bias}, moderate evidence of the bias."
             ),
-            "none": (
+            NO_SIGN.name: (
                 f"{moves}: the interval excludes 0 but the drop is under {_fmt(SMALL_DROP)} points, a real but small pull; "
                 f"{words.change} hardly mislead{'s' if words.s else ''} the model, no material sign that it {words.bias}."
                 if side == "above" else
@@ -245,7 +242,7 @@ def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
                  f"({_ci(result.recovered_ci_low, result.recovered_ci_high, confidence)}) of that loss on the questions "
                  f"{aid} changed (100% = as good as the whole question, 0% = worth nothing beyond no question).")
     other = _registered(aid)
-    if level == "none" and other is not None and other.other_direction and not (signal.reads_excess and side == "below"):
+    if level == NO_SIGN.name and other is not None and other.other_direction and not (signal.reads_excess and side == "below"):
         text += f" Read the other way: {other.other_direction}"
     if weak_has_ans:
         text += (
@@ -285,7 +282,7 @@ def category_level(levels: Sequence[str]) -> str:
     (Question: e4, e5) needs both.
 
     Raises:
-        ValueError: ``levels`` is empty or holds a name not in :data:`EVIDENCE_LEVELS`.
+        ValueError: ``levels`` is empty or holds a name not in :data:`mrclens.verdicts.EVIDENCE_LEVELS`.
 
     Examples:
         >>> category_level(["strong", "moderate", "none", "moderate"])
@@ -310,15 +307,27 @@ def deciding_position(levels: Sequence[str]) -> int:
     :func:`mrclens.reports.glance.deciding_figure`).
 
     Raises:
-        ValueError: ``levels`` is empty or holds a name not in :data:`EVIDENCE_LEVELS`.
+        ValueError: ``levels`` is empty or holds a name not in :data:`mrclens.verdicts.EVIDENCE_LEVELS`.
 
     >>> deciding_position(["none", "strong", "moderate"]), deciding_position(["strong"])
     (2, 0)
     """
     if not levels:
         raise ValueError("a category level needs at least one ablation level")
-    ranked = sorted(range(len(levels)), key=lambda i: EVIDENCE_LEVELS.index(levels[i]), reverse=True)
+    ranked = sorted(range(len(levels)), key=lambda i: _rank(levels[i]), reverse=True)
     return ranked[len(ranked) // 2]
+
+
+def _rank(level: str) -> int:
+    """The rank of an evidence level, weakest first (:attr:`mrclens.verdicts.EvidenceLevel.rank`).
+
+    Raises:
+        ValueError: no evidence level has that name.
+    """
+    try:
+        return evidence_level(level).rank
+    except KeyError:
+        raise ValueError(f"{level!r} is not an evidence level") from None
 
 
 def _registered(ablation_id: str):
@@ -349,15 +358,15 @@ def majority_phrase(level: str, levels: Sequence[str]) -> str:
     'only 1 of 3 shows any evidence'
     """
     n = len(levels)
-    rank = EVIDENCE_LEVELS.index
-    if level == "inconclusive":
-        k = sum(lv == "inconclusive" for lv in levels)
+    rank = _rank
+    if level == INCONCLUSIVE_LEVEL.name:
+        k = sum(lv == INCONCLUSIVE_LEVEL.name for lv in levels)
         return f"{k} of {n} {'is' if k == 1 else 'are'} inconclusive"
-    if level == "none":
-        k = sum(rank(lv) > rank("none") for lv in levels)
+    if level == NO_SIGN.name:
+        k = sum(rank(lv) > NO_SIGN.rank for lv in levels)
         return "none of them shows any evidence" if k == 0 else f"only {k} of {n} {'shows' if k == 1 else 'show'} any evidence"
     k = sum(rank(lv) >= rank(level) for lv in levels)
-    more = "" if level == "strong" else " or more"
+    more = "" if level == STRONG.name else " or more"
     return f"{k} of {n} {'reaches' if k == 1 else 'reach'} {level} evidence{more}"
 
 
@@ -383,7 +392,7 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
     if not done:
         return f"{name} bias: not evaluated (none of {', '.join(category.ablations)} could be scored).", None
     level = category_level([a.evidence for a in done])
-    by_level = {lv: [a.id for a in done if a.evidence == lv] for lv in reversed(EVIDENCE_LEVELS)}
+    by_level = {lv.name: [a.id for a in done if a.evidence == lv.name] for lv in reversed(EVIDENCE_LEVELS)}
     parts = "; ".join(f"{lv}: {', '.join(ids)}" for lv, ids in by_level.items() if ids)
     rule = "" if len(done) == 1 else (
         f" The category's level is the one that a majority of its {len(done)} ablations reach "
@@ -399,18 +408,12 @@ def read_category(category: CategoryResult, ablations: Sequence[AblationResult],
     note = f" Not evaluated: {', '.join(skipped)}." if skipped else ""
     for a in ablations:
         reg = _registered(a.id)
-        if (a.evaluated and a.evidence == "none" and a.id not in category.ablations and reg is not None
+        if (a.evaluated and a.evidence == NO_SIGN.name and a.id not in category.ablations and reg is not None
                 and reg.other_direction_category == name and a.f1_drop is not None):
             note += (f" Also: {a.id} ({a.name}, {a.category} bias) costs {_fmt(a.f1_drop)} points "
                      f"({_ci(a.ci_low, a.ci_high, confidence)}), a large drop, which points the same way: "
                      f"{reg.other_direction}")
-    verdict = {
-        "strong": "strong evidence that the model exploits this bias",
-        "moderate": "moderate evidence of this bias",
-        "weak": "weak evidence of this bias",
-        "none": "no sign of this bias",
-        "inconclusive": f"inconclusive, because {reader} is too weak for its drops to mean much",
-    }[level]
+    verdict = evidence_level(level).reading.format(reader=reader)
     return f"{name} bias: {verdict} (evidence per ablation, {parts}).{rule} {mean}{note}", level
 
 

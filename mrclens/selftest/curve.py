@@ -28,6 +28,7 @@ from mrclens.scoring.against_reference import model_free_reading, verdict_family
 from mrclens.scoring.model_free import cluster_standard_errors, judge_figure, model_free_figures
 from mrclens.selftest.plantings import GRADED_RATES, PLANTINGS, SHAPES, plant_graded, plant_shape
 from mrclens.squad import Dataset
+from mrclens.verdicts import MORE, differs
 
 
 def model_free_verdicts(dataset: Dataset, reference: Any, *, confidence: float = CONFIDENCE,
@@ -48,7 +49,7 @@ def model_free_verdicts(dataset: Dataset, reference: Any, *, confidence: float =
 
 
 def _flags(verdicts: dict[str, str | None], family: str | None = None) -> list[str]:
-    return [c for c, v in verdicts.items() if v in ("more", "less") and c != family]
+    return [c for c, v in verdicts.items() if differs(v) and c != family]
 
 
 def detection_curve(dataset: Dataset, reference: Any, *, plantings: Sequence[str] | None = None,
@@ -87,7 +88,7 @@ def detection_curve(dataset: Dataset, reference: Any, *, plantings: Sequence[str
             echo(f"[curve] seed {seed} {name} clean: {_line(got)}")
             for rate, planted in graded.items():
                 got = model_free_verdicts(planted, reference, cache_dir=cache_dir)
-                points.append(CurvePoint("graded", name, family, rate, seed, got, got.get(family) == "more",
+                points.append(CurvePoint("graded", name, family, rate, seed, got, got.get(family) == MORE.name,
                                          _flags(got, family)))
                 echo(f"[curve] seed {seed} {name} {rate:.0%}: {_line(got)}")
         for shape in shape_names:

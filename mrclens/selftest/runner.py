@@ -65,12 +65,13 @@ from mrclens.errors import MRCLensError
 from mrclens.selftest.plantings import MC_PLANTINGS, PLANTINGS, SHAPES, plant, plant_mc, plant_shape
 from mrclens.squad import write_dataset
 from mrclens.tasks import MULTIPLE_CHOICE, SPAN, get_task
+from mrclens.verdicts import EVIDENCE_LEVELS, LESS, MORE, differs
 
 log = logging.getLogger(__name__)
 
 #: Verdicts that count as flagging a category: more of the bias than the reference, or (without a
 #: reference audit for the profile) a moderate or strong absolute evidence level.
-FLAGGED = frozenset({"more", "moderate", "strong"})
+FLAGGED = frozenset({MORE.name, *(level.name for level in EVIDENCE_LEVELS if level.shows_bias)})
 #: Questions of the multiple-choice data a multiple-choice planting keeps (seeded subset,
 #: :func:`mrclens.selftest.plantings.mc_subset`), and the folds its audits cut them into: on CODAH,
 #: 1,000 questions in 3 folds (333 training questions a fold) give a reader that learns the planted
@@ -102,7 +103,7 @@ def judge(planting: str, planted: dict[str, str | None], clean: dict[str, str | 
     """
     family = PLANTINGS[planting].family
     got = planted.get(family)
-    clean_flagged = [c for c, e in clean.items() if e in FLAGGED or e == "less"]  # clean: neither more nor less
+    clean_flagged = [c for c, e in clean.items() if e in FLAGGED or e == LESS.name]  # clean: neither more nor less
     parts = []
     if got in FLAGGED:
         parts.append(f"{family} flagged ({got}) on the planted dataset")
@@ -131,7 +132,7 @@ def judge_shape(categories: dict[str, str | None]) -> tuple[bool, str]:
     >>> judge_shape({"Similarity": "in line", "Position": "less"})
     (False, 'read as more or less than the reference: Position (less)')
     """
-    off = {c: v for c, v in categories.items() if v in ("more", "less")}
+    off = {c: v for c, v in categories.items() if differs(v)}
     if not categories:
         return False, "the audit has no category verdict"
     if off:
@@ -391,7 +392,7 @@ def _run_shape(name: str, source, out: Path, *, seed: int, options: dict, echo: 
     echo(f"[selftest] {name}: {'PASS' if passed else 'FAIL'}: {why}")
     return PlantingVerdict(
         planting=name, family=SHAPE_FAMILY, planted_evidence=None, clean_evidence=None,
-        clean_flagged=[c for c, v in cats.items() if v in ("more", "less")], planted_f1=None, clean_f1=_baseline_f1(results),
+        clean_flagged=[c for c, v in cats.items() if differs(v)], planted_f1=None, clean_f1=_baseline_f1(results),
         planted_categories={}, clean_categories=cats, changed={"clean": n - sum(unchanged.values())},
         passed=passed, why=why)
 

@@ -21,7 +21,7 @@ from mrclens.errors import ArtifactError  # noqa: E402
 from mrclens.formats import load_dataset  # noqa: E402
 from mrclens.metrics.bootstrap import fmt_bound  # noqa: E402
 from mrclens.perturbations import perturb_dataset  # noqa: E402
-from mrclens.scoring.against_reference import COMPARISONS  # noqa: E402
+from mrclens.verdicts import READING_NAMES as COMPARISONS  # noqa: E402
 from mrclens.scoring.own_reference import evaluate_against_own_reference  # noqa: E402
 from mrclens.selftest.plantings import plant  # noqa: E402
 from mrclens.squad import Dataset, write_dataset  # noqa: E402

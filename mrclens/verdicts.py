@@ -1,0 +1,284 @@
+"""The verdict's words: one typed record per reading, per reason for an undecided one, per evidence level (issue 53).
+
+Beside :mod:`mrclens.categories`, this is the home of everything a surface says about a verdict, so that
+the terminal summary, the report, the card and the readings in ``results.json`` name a reading with the
+same words, and a change of wording is one edit here:
+
+* :class:`Reading`: a reading of a difference against a reference (``reference_bias`` in ``results.json``;
+  :func:`mrclens.metrics.power.read_interval`): ``"more"``, ``"in line"``, ``"less"``, ``"inconclusive"``,
+  and :data:`NOT_COMPARED` for a category no reference was read against. Each holds its "than" phrase (the
+  badge: ``more than SQuAD v1.1``), the words of the verdict's sentence, how a model-free figure's
+  comparison names it (``"higher"``), the colour of its mark in the forest plot and what to do about it.
+* :class:`Undecided`: why a reading is ``"inconclusive"`` (``reference_why``): the reader is too weak, the
+  audit cannot tell within its bands, or the routes point opposite ways; each with its words and what to do.
+* :class:`Basis`: what decided a reading (``reference_basis``): the drops, the data's own figures, or both.
+* :class:`EvidenceLevel`: the absolute evidence levels of :mod:`mrclens.scoring.readings` (how far this
+  reader's score falls), weakest first, with the word each surface shows for it.
+
+The names stay the strings ``results.json`` holds; code compares a name with a record's :attr:`Reading.name`
+(or asks a record, :attr:`Reading.is_more`), never with a literal. ``tests/test_verdicts.py`` fails on a
+table of these names anywhere else in :mod:`mrclens` and on a record with a missing part.
+
+Examples:
+    >>> [r.name for r in READINGS]
+    ['more', 'in line', 'less', 'inconclusive']
+    >>> reading("in line").than, reading("more").colour, reading("less").figure
+    ('in line with', '#b42318', 'lower')
+    >>> evidence_level("none").phrase, evidence_level("none").badge, evidence_level("none").word
+    ('no sign', 'no sign of bias', 'no sign')
+    >>> evidence_level("moderate").rank > evidence_level("weak").rank, undecided("opposite").short_advice
+    (True, "read the report's examples")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a difference against a reference, and every word the surfaces say of it.
+
+    Attributes:
+        name: the reading as ``results.json`` holds it (``reference_bias``): ``"more"`` …
+        than: the phrase before the reference's name (``"more than"``, ``"in line with"``,
+            ``"inconclusive against"``): the badge of the glance and the report, the card's verdict.
+        colour: the colour of its mark in the forest plot (:mod:`mrclens.reports.forest`).
+        side: how much of the shortcut it says the data shows, before the reference's name (``"more than"``,
+            ``"about as much as"``); ``None`` for a reading that says no side.
+        cost: what the drops cost when a small drop signals the bias (the other side: ``"less than"`` for
+            "more"); ``None`` as :attr:`side`.
+        sentence: the verdict's words in a category's reading (``"more of this bias than the reference"``);
+            ``None`` where the reading builds its own (inconclusive: :class:`Undecided`).
+        figure: how a model-free figure's comparison names it (``"higher"``: the difference is signed as the
+            figure, not towards the bias); ``None`` for no comparison.
+        advice: what to do about it (``{ref}``: the reference's name); ``None`` where another record says it
+            ("more": the category's :attr:`~mrclens.categories.BiasCategory.advice_more`; inconclusive: the
+            :class:`Undecided` reason's).
+        advice_external: the same for an external model's evaluation (``mrclens evaluate``), where it differs.
+    """
+
+    name: str
+    than: str
+    colour: str
+    side: str | None = None
+    cost: str | None = None
+    sentence: str | None = None
+    figure: str | None = None
+    advice: str | None = None
+    advice_external: str | None = None
+
+    @property
+    def is_more(self) -> bool:
+        return self is MORE
+
+    @property
+    def is_less(self) -> bool:
+        return self is LESS
+
+    @property
+    def is_in_line(self) -> bool:
+        return self is IN_LINE
+
+    @property
+    def is_inconclusive(self) -> bool:
+        return self is INCONCLUSIVE
+
+    @property
+    def differs(self) -> bool:
+        """"more" or "less": the reading says the data differs from the reference."""
+        return self is MORE or self is LESS
+
+    @property
+    def decided(self) -> bool:
+        """"more", "in line" or "less": the reading says where the data stands."""
+        return self.side is not None
+
+
+#: More of the shortcut than the reference (red).
+MORE = Reading("more", "more than", "#b42318", side="more than", cost="less than",
+               sentence="more of this bias than the reference", figure="higher")
+#: Inside the equivalence band around the reference (dark grey).
+IN_LINE = Reading("in line", "in line with", "#3d4a57", side="about as much as", cost="about as much as",
+                  sentence="in line with the reference", figure="in line",
+                  advice="No more than the reference: treat it as you treat {ref}'s known shortcuts.")
+#: Less of the shortcut than the reference (green).
+LESS = Reading("less", "less than", "#1a7f37", side="less than", cost="more than",
+               sentence="less of this bias than the reference", figure="lower",
+               advice="Nothing to fix here: the data carries less of this shortcut than {ref}.")
+#: Neither: the audit could not tell (light grey); why: :class:`Undecided`.
+INCONCLUSIVE = Reading("inconclusive", "inconclusive against", "#9aa4ad", figure="inconclusive")
+#: A category no reference was read against (no ``reference_bias``).
+NOT_COMPARED = Reading(
+    "not compared", "not compared with", "#3d4a57",
+    advice="Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader profile it has, "
+           "to get a verdict to act on.",
+    advice_external="Evaluate the model on the reference's sets too (`mrclens perturb --reference`, then `mrclens "
+                    "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.")
+
+#: The readings of a difference against a reference (the values of ``reference_bias``), in the order a user acts on them.
+READINGS: tuple[Reading, ...] = (MORE, IN_LINE, LESS, INCONCLUSIVE)
+#: Their names, in the same order.
+READING_NAMES: tuple[str, ...] = tuple(r.name for r in READINGS)
+_READING_BY_NAME: Mapping[str, Reading] = MappingProxyType({r.name: r for r in (*READINGS, NOT_COMPARED)})
+
+
+def reading(name: str | None) -> Reading:
+    """The record of a reading by its name; ``None`` (no reference) is :data:`NOT_COMPARED`.
+
+    Raises:
+        KeyError: no reading has that name.
+    """
+    return NOT_COMPARED if name is None else _READING_BY_NAME[name]
+
+
+def differs(name: str | None) -> bool:
+    """Whether ``name`` is a reading that says the data differs from the reference ("more" or "less"); ``False`` for
+    anything else (``None``, another reading, an evidence level where a verdict falls back to it).
+
+    >>> differs("less"), differs("in line"), differs("strong"), differs(None)
+    (True, False, False, False)
+    """
+    return name is not None and name in _READING_BY_NAME and _READING_BY_NAME[name].differs
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """Why a reading is "inconclusive" (``reference_why`` in ``results.json``), and what to do about it.
+
+    Attributes:
+        name: the reason as ``results.json`` holds it (``"weak"``, ``"cannot tell"``, ``"opposite"``).
+        verdict: the reason in a category's reading (``Verdict against …: inconclusive (<verdict>)``;
+            ``{reader}``: how the reading names the model).
+        says: the reason in the card's verdict (``inconclusive: <says>``).
+        advice: what to do (the glance, the card); advice_external: the same for ``mrclens evaluate``, where
+            it differs.
+        short_advice: the terminal summary's few words; ``None`` where the summary names them by the model's
+            kind (a weak reader).
+    """
+
+    name: str
+    verdict: str
+    says: str
+    advice: str
+    advice_external: str | None = None
+    short_advice: str | None = None
+
+
+#: The reader is too weak for its drops to be compared.
+WEAK_READER = Undecided(
+    "weak", "{reader} is too weak", "the reader is too weak to compare",
+    advice="Train a stronger reader (a longer --profile, or --model with your own predictions) and audit again; "
+           "this reader learned too little to compare.",
+    advice_external="Try a stronger model and evaluate again; this model learned too little to compare.")
+#: An interval reaches beyond its band (:mod:`mrclens.metrics.power`).
+CANNOT_TELL = Undecided(
+    "cannot tell", "the audit cannot tell within its bands", "this audit cannot tell",
+    advice="Audit more questions, or with a longer --profile, to see a smaller difference.",
+    advice_external="Evaluate on more questions (the data's sets and the reference's) to see a smaller difference.",
+    short_advice="audit more questions")
+#: The drops read "more" while the data reads "less".
+OPPOSITE = Undecided(
+    "opposite", "the drops and the data point opposite ways", "the drops and the data point opposite ways",
+    advice="Read the examples: the ablations and the data point opposite ways.",
+    short_advice="read the report's examples")
+
+#: The reasons for an "inconclusive" reading.
+UNDECIDED: tuple[Undecided, ...] = (WEAK_READER, CANNOT_TELL, OPPOSITE)
+UNDECIDED_NAMES: tuple[str, ...] = tuple(u.name for u in UNDECIDED)
+_UNDECIDED_BY_NAME: Mapping[str, Undecided] = MappingProxyType({u.name: u for u in UNDECIDED})
+
+
+def undecided(name: str) -> Undecided:
+    """The record of a reason for an "inconclusive" reading by its name.
+
+    Raises:
+        KeyError: no reason has that name.
+    """
+    return _UNDECIDED_BY_NAME[name]
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What decided a reading against the reference (``reference_basis`` in ``results.json``): the drops of the
+    category's ablations, the data's own (model-free) figures, or both.
+
+    Attributes:
+        name: the basis as ``results.json`` holds it (``"drops"``, ``"model-free"``, ``"drops and model-free"``).
+        words: what the card calls it (``decided by the <words>``).
+    """
+
+    name: str
+    words: str
+
+
+DROPS = Basis("drops", "drops")
+MODEL_FREE = Basis("model-free", "model-free figures")
+DROPS_AND_MODEL_FREE = Basis("drops and model-free", "drops and model-free figures")
+#: The bases of a reading against the reference.
+BASES: tuple[Basis, ...] = (DROPS, MODEL_FREE, DROPS_AND_MODEL_FREE)
+BASIS_NAMES: tuple[str, ...] = tuple(b.name for b in BASES)
+_BASIS_BY_NAME: Mapping[str, Basis] = MappingProxyType({b.name: b for b in BASES})
+
+
+def basis(name: str) -> Basis:
+    """The record of a basis by its name.
+
+    Raises:
+        KeyError: no basis has that name.
+    """
+    return _BASIS_BY_NAME[name]
+
+
+@dataclass(frozen=True)
+class EvidenceLevel:
+    """An absolute evidence level (:mod:`mrclens.scoring.readings`: how far this reader's score falls under a
+    category's ablations), and its words on each surface.
+
+    Attributes:
+        name: the level as ``results.json`` holds it (``evidence``): ``"strong"`` …
+        rank: its place, weakest first (0: inconclusive).
+        word: the terminal summary's verdict column (``"strong"``, ``"no sign"``).
+        phrase: the glance's sensitivity line (``"strong evidence"``, ``"no sign"``).
+        badge: the report's badge (``"strong evidence"``, ``"no sign of bias"``).
+        reading: the level in a category's reading (``"no sign of this bias"``; ``{reader}``: how the reading
+            names the model).
+        shows_bias: the level counts as showing the bias where no reference was read (strong, moderate).
+    """
+
+    name: str
+    rank: int
+    word: str
+    phrase: str
+    badge: str
+    reading: str
+    shows_bias: bool = False
+
+
+#: The reader is too weak for a small drop to mean anything.
+INCONCLUSIVE_LEVEL = EvidenceLevel("inconclusive", 0, "inconclusive", "inconclusive (weak baseline)",
+                                   "inconclusive (weak baseline)",
+                                   "inconclusive, because {reader} is too weak for its drops to mean much")
+NO_SIGN = EvidenceLevel("none", 1, "no sign", "no sign", "no sign of bias", "no sign of this bias")
+WEAK = EvidenceLevel("weak", 2, "weak", "weak evidence", "weak evidence", "weak evidence of this bias")
+MODERATE = EvidenceLevel("moderate", 3, "moderate", "moderate evidence", "moderate evidence",
+                         "moderate evidence of this bias", shows_bias=True)
+STRONG = EvidenceLevel("strong", 4, "strong", "strong evidence", "strong evidence",
+                       "strong evidence that the model exploits this bias", shows_bias=True)
+
+#: The evidence levels, weakest first.
+EVIDENCE_LEVELS: tuple[EvidenceLevel, ...] = (INCONCLUSIVE_LEVEL, NO_SIGN, WEAK, MODERATE, STRONG)
+#: Their names, in the same order.
+EVIDENCE_NAMES: tuple[str, ...] = tuple(e.name for e in EVIDENCE_LEVELS)
+_LEVEL_BY_NAME: Mapping[str, EvidenceLevel] = MappingProxyType({e.name: e for e in EVIDENCE_LEVELS})
+
+
+def evidence_level(name: str) -> EvidenceLevel:
+    """The record of an evidence level by its name.
+
+    Raises:
+        KeyError: no level has that name.
+    """
+    return _LEVEL_BY_NAME[name]
