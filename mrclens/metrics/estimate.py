@@ -53,7 +53,7 @@ def se_from_interval(low: float, high: float, z: float) -> float:
     return max(high - low, 0.0) / (2.0 * z)
 
 
-class Reading(NamedTuple):
+class BandReading(NamedTuple):
     """An estimate read against a band (:meth:`Estimate.read`): the reading ("more", "in line", "less",
     "inconclusive"; :func:`mrclens.metrics.power.read_interval`), the interval it was read from (signed as
     read) and the minimum detectable effect at 80 % power (:func:`mrclens.metrics.power.minimum_detectable_effect`);
@@ -152,7 +152,7 @@ class Estimate:
         return Estimate(self.value, factor * self.se, self.df)
 
     def read(self, level: float, band: float, margin: float = 0.0, sign: float = 1.0,
-             power: float = POWER) -> Reading:
+             power: float = POWER) -> BandReading:
         """The reading of this estimate (a difference from a reference) at ``level``: signed by ``sign`` (``+1`` or
         ``-1``, so that ``+`` is towards the bias), "more" beyond ``+margin``, "less" beyond ``−margin``, "in line"
         inside ``±band``, else "inconclusive" (:func:`mrclens.metrics.power.read_interval`), with the minimum
@@ -169,7 +169,7 @@ class Estimate:
         if sign < 0:
             low, high = -high, -low
         reading = read_interval(sign * self.value, low, high, band=band, margin=margin)
-        return Reading(reading, low, high, minimum_detectable_effect(self.se, level, power, margin=margin, df=self.df))
+        return BandReading(reading, low, high, minimum_detectable_effect(self.se, level, power, margin=margin, df=self.df))
 
 
 class Spread(NamedTuple):
