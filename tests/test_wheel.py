@@ -31,7 +31,8 @@ from tests.test_light_install import gold_predictions, small_sample, write_block
 PACKAGE_DATA = ("mrclens/data/squad-v1.1-sample.json.gz", "mrclens/data/reference-squad-v1.1.json",
                 "mrclens/data/default_rules.toml", "mrclens/data/default_rules_mc.toml",
                 "mrclens/data/reader_profiles.toml", "mrclens/data/ci-check.sh",
-                "mrclens/reports/templates/report.html", "mrclens/reports/templates/compare.html")
+                "mrclens/reports/templates/report.html", "mrclens/reports/templates/compare.html",
+                "mrclens/reports/templates/head.html")
 
 
 def _run(args, **kw) -> subprocess.CompletedProcess:

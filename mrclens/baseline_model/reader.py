@@ -44,7 +44,7 @@ from mrclens.baseline_model.checkpoint import (CONFIG_FILE, VOCAB_FILE, check_ar
 from mrclens.baseline_model.config import ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, best_spans
 from mrclens.baseline_model.no_answer import DEFAULT_THRESHOLD, no_answer_probs, threshold_score
-from mrclens.baseline_model.runtime import resolve_device
+from mrclens.baseline_model.runtime import TrainedModel
 from mrclens.baseline_model.tokenize import TokenizedData, tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab
 from mrclens.errors import MRCLensError, CheckpointError
@@ -196,7 +196,7 @@ def length_batches(lengths: np.ndarray, batch_size: int, max_tokens: int | None 
         start = end
 
 
-class Reader:
+class Reader(TrainedModel):
     """A trained co-attention BiLSTM reader.
 
     Attributes:
@@ -216,12 +216,7 @@ class Reader:
     def __init__(self, config: ReaderConfig, vocab: Vocab, model: CoAttentionReader,
                  device: torch.device | str = "cpu", training_log: list[dict[str, Any]] | None = None,
                  training: TrainingRecord | None = None, no_answer: dict[str, Any] | None = None):
-        self.config = config
-        self.vocab = vocab
-        self.device = resolve_device(device) if isinstance(device, str) else device
-        self.model = model.to(self.device)
-        self.training_log = list(training_log or [])
-        self.training = training
+        super().__init__(config, vocab, model, device, training_log, training)
         self.no_answer = dict(no_answer) if no_answer is not None else None
         if self.abstains and self.no_answer is None:
             self.no_answer = {"threshold": DEFAULT_THRESHOLD, "threshold_score": threshold_score(DEFAULT_THRESHOLD),

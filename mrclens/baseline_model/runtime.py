@@ -6,13 +6,16 @@ and the multiple-choice baseline (:mod:`mrclens.multiple_choice.train`):
 * :func:`resolve_device`: a device name (``"auto"``, ``"cpu"``, ``"cuda[:N]"``) as a ``torch.device``;
 * :func:`cpu_determinism`: a fixed torch thread count and deterministic algorithms while training
   on the CPU (the same data, config, seed and thread count then give bitwise identical weights);
-* :func:`peak_rss_mb`: the process's peak resident memory, recorded in the training logs.
+* :func:`peak_rss_mb`: the process's peak resident memory, recorded in the training logs;
+* :class:`TrainedModel`: what both trained readers hold (config, vocabulary, the network on its device,
+  training log and record).
 """
 
 from __future__ import annotations
 
 import contextlib
 import resource
+from typing import Any
 
 import torch
 
@@ -34,6 +37,27 @@ def resolve_device(device: str) -> torch.device:
             raise MRCLensError(f"device {device!r} requested but no CUDA GPU is available (use --device cpu or auto)")
         return torch.device(device)
     raise MRCLensError(f"unknown device {device!r}; use auto, cpu or cuda")
+
+
+class TrainedModel:
+    """What a trained reader holds, the span :class:`~mrclens.baseline_model.reader.Reader` and the
+    multiple-choice :class:`~mrclens.multiple_choice.train.MCReader` alike (attributes as documented there).
+
+    ``model`` is moved to ``device`` (a ``torch.device``, or a name for :func:`resolve_device`);
+    ``training_log`` is copied (``None``: empty).
+
+    Raises:
+        MRCLensError: a bad device name, or CUDA asked for without a GPU.
+    """
+
+    def __init__(self, config: Any, vocab: Any, model: torch.nn.Module, device: torch.device | str,
+                 training_log: list[dict[str, Any]] | None, training: Any) -> None:
+        self.config = config
+        self.vocab = vocab
+        self.device = resolve_device(device) if isinstance(device, str) else device
+        self.model = model.to(self.device)
+        self.training_log = list(training_log or [])
+        self.training = training
 
 
 def peak_rss_mb() -> float:

@@ -22,6 +22,7 @@ Examples:
 from __future__ import annotations
 
 import zlib
+from functools import partial
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -164,70 +165,42 @@ def _paired_arrays(baseline, perturbed, n_resamples: int) -> tuple[np.ndarray, n
     return baseline, perturbed
 
 
-def paired_bootstrap_drop(
+def paired_bootstrap(
     baseline: np.ndarray,
     perturbed: np.ndarray,
     *,
+    statistic: str = "drop",
     seed: int = 0,
     key: str = "",
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
 ) -> tuple[float, float, float]:
-    """Mean drop ``baseline - perturbed`` in percentage points, with a paired bootstrap percentile CI.
+    """A paired drop of ``perturbed`` from ``baseline`` with a paired bootstrap percentile CI.
+
+    ``statistic`` is ``"drop"``, the mean drop ``baseline - perturbed`` in percentage points
+    (:data:`paired_bootstrap_drop`), or ``"relative"``, the drop as a percentage of the baseline score,
+    ``100 * (mean(b) - mean(p)) / mean(b)`` (:data:`paired_bootstrap_relative_drop`). Each resample
+    draws the same question ids for both arrays; for ``"relative"`` it takes the ratio of the
+    resampled means (a ratio estimator; resamples whose baseline mean is 0 are left out of the
+    percentiles).
 
     Args:
         baseline: per-question scores in [0, 1] on the unperturbed set, shape ``(n,)``.
         perturbed: per-question scores in [0, 1] on the perturbed set for the same questions in
             the same order, shape ``(n,)``.
+        statistic: ``"drop"`` or ``"relative"``.
         seed, key: seed the generator (:func:`stable_rng`).
         n_resamples: bootstrap resamples (questions drawn with replacement, the same draw for
             both arrays).
         confidence: the interval's coverage, e.g. 0.95.
 
     Returns:
-        ``(drop, ci_low, ci_high)`` in percentage points (0–100 scale). With no items, all three
-        are ``nan``.
+        ``(drop, ci_low, ci_high)``: in percentage points (0–100 scale) for ``"drop"``, in percent
+        of the baseline score for ``"relative"``. With no items, all three are ``nan``; for
+        ``"relative"`` also when the baseline mean is 0.
 
     Raises:
-        ValueError: the arrays differ in shape, or ``n_resamples`` < 1.
-    """
-    baseline, perturbed = _paired_arrays(baseline, perturbed, n_resamples)
-    n = baseline.size
-    if n == 0:
-        nan = float("nan")
-        return nan, nan, nan
-    diff = 100.0 * (baseline - perturbed)
-    drop = float(diff.mean())
-    rng = stable_rng(seed, key)
-    boot = np.concatenate([counts @ diff / n for counts in resample_counts(rng, n, n_resamples)])
-    low, high = percentile_interval(boot, confidence)
-    return drop, low, high
-
-
-def paired_bootstrap_relative_drop(
-    baseline: np.ndarray,
-    perturbed: np.ndarray,
-    *,
-    seed: int = 0,
-    key: str = "",
-    n_resamples: int = N_RESAMPLES,
-    confidence: float = CONFIDENCE,
-) -> tuple[float, float, float]:
-    """The drop as a percentage of the baseline score, ``100 * (mean(b) - mean(p)) / mean(b)``, with a paired bootstrap CI.
-
-    Each resample draws the same question ids for both arrays and takes the ratio of the resampled
-    means (a ratio estimator; resamples whose baseline mean is 0 are left out of the percentiles).
-
-    Args:
-        baseline, perturbed: per-question scores in [0, 1], shape ``(n,)``, paired by position.
-        seed, key, n_resamples, confidence: as :func:`paired_bootstrap_drop`.
-
-    Returns:
-        ``(relative drop, ci_low, ci_high)`` in percent of the baseline score; all ``nan`` when
-        there are no items or the baseline mean is 0.
-
-    Raises:
-        ValueError: the arrays differ in shape, or ``n_resamples`` < 1.
+        ValueError: unknown ``statistic``; the arrays differ in shape; ``n_resamples`` < 1.
 
     >>> rel, low, high = paired_bootstrap_relative_drop(np.array([1.0, 1.0, 0.5, 0.5]), np.array([0.5, 1.0, 0.5, 0.0]), key="doc")
     >>> round(rel, 4)
@@ -235,21 +208,38 @@ def paired_bootstrap_relative_drop(
     >>> low <= rel <= high
     True
     """
+    if statistic not in ("drop", "relative"):
+        raise ValueError(f"statistic must be 'drop' or 'relative', got {statistic!r}")
     baseline, perturbed = _paired_arrays(baseline, perturbed, n_resamples)
     nan = float("nan")
     n = baseline.size
-    if n == 0 or baseline.sum() == 0:
+    if n == 0 or (statistic == "relative" and baseline.sum() == 0):
         return nan, nan, nan
-    point = float(100.0 * (baseline.sum() - perturbed.sum()) / baseline.sum())
+    if statistic == "drop":
+        diff = 100.0 * (baseline - perturbed)
+        point = float(diff.mean())
+
+        def resampled(counts: np.ndarray) -> np.ndarray:
+            return counts @ diff / n
+    else:
+        point = float(100.0 * (baseline.sum() - perturbed.sum()) / baseline.sum())
+
+        def resampled(counts: np.ndarray) -> np.ndarray:
+            b = counts @ baseline
+            p = counts @ perturbed
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(b > 0, 100.0 * (b - p) / b, np.nan)
+
     rng = stable_rng(seed, key)
-    samples = []
-    for counts in resample_counts(rng, n, n_resamples):
-        b = counts @ baseline
-        p = counts @ perturbed
-        with np.errstate(invalid="ignore", divide="ignore"):
-            samples.append(np.where(b > 0, 100.0 * (b - p) / b, np.nan))
-    low, high = percentile_interval(np.concatenate(samples), confidence)
+    low, high = percentile_interval(np.concatenate([resampled(counts) for counts in resample_counts(rng, n, n_resamples)]),
+                                    confidence)
     return point, low, high
+
+
+#: :func:`paired_bootstrap` of the mean drop (``statistic="drop"``): ``(drop, ci_low, ci_high)`` in percentage points.
+paired_bootstrap_drop = partial(paired_bootstrap, statistic="drop")
+#: :func:`paired_bootstrap` of the drop in percent of the baseline score (``statistic="relative"``).
+paired_bootstrap_relative_drop = partial(paired_bootstrap, statistic="relative")
 
 
 def mean_of_picked(samples: np.ndarray, pick_rng: np.random.Generator) -> np.ndarray:
@@ -302,7 +292,7 @@ def two_stage_bootstrap(
         statistic: ``"drop"`` — ``100 * mean(baseline - perturbed)`` (percentage points);
             ``"relative"`` — ``100 * (sum(baseline) - sum(perturbed)) / sum(baseline)`` (percent;
             a resample whose baseline sum is 0 gives ``nan`` and is left out).
-        seed, key, n_resamples, confidence: as :func:`paired_bootstrap_drop`.
+        seed, key, n_resamples, confidence: as :func:`paired_bootstrap`.
 
     Returns:
         ``(point, ci_low, ci_high, per-replicate statistics)``; ``nan`` numbers when there are no

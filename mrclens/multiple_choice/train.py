@@ -71,7 +71,7 @@ from mrclens.baseline_model.checkpoint import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_
                                                check_task_marker, load_weights, read_training_log,
                                                read_training_record, read_weights, require_files,
                                                write_checkpoint)
-from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
+from mrclens.baseline_model.runtime import TrainedModel, cpu_determinism, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_texts
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.errors import CheckpointError, MRCLensError
@@ -238,7 +238,7 @@ def _softmax64(scores: np.ndarray, n: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------- the reader
-class MCReader:
+class MCReader(TrainedModel):
     """A trained multiple-choice baseline.
 
     Attributes:
@@ -255,12 +255,7 @@ class MCReader:
 
     def __init__(self, config: MCReaderConfig, vocab: Vocab, model: PairScorer, device: torch.device | str = "cpu",
                  training_log: list[dict[str, Any]] | None = None, training: TrainingRecord | None = None):
-        self.config = config
-        self.vocab = vocab
-        self.device = resolve_device(device) if isinstance(device, str) else device
-        self.model = model.to(self.device)
-        self.training_log = list(training_log or [])
-        self.training = training
+        super().__init__(config, vocab, model, device, training_log, training)
 
     # ------------------------------------------------------------------ prediction
     def encode(self, dataset: MCDataset, progress: bool = False) -> MCEncoded:

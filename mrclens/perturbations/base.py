@@ -86,6 +86,28 @@ def copy_question(q: Question, *, question: str | None = None, answers: list[Ans
                     q.answers if answers is None else answers, q.is_impossible, q.extra)
 
 
+def rewrite_questions(example: Paragraph, rewrite) -> tuple[Paragraph, dict[str, Change]]:
+    """The loop shared by e4, e5 and c4: every question's text rewritten, in order; context and answers unchanged.
+
+    ``rewrite(question)`` returns ``(new text, detail)`` or ``(None, reason)``. A rewritten question
+    gets the record ``changed(old=<its text>, new=<new text>, **detail)``; one left as it was keeps
+    its question object and gets ``unchanged(reason)``.
+
+    Returns:
+        ``(new paragraph, {question id: change record})``.
+    """
+    questions, records = [], {}
+    for q in example.questions:
+        new, outcome = rewrite(q)
+        if new is None:
+            records[q.id] = unchanged(outcome)
+            questions.append(q)
+        else:
+            records[q.id] = changed(old=q.question, new=new, **outcome)
+            questions.append(copy_question(q, question=new))
+    return Paragraph(example.context, questions), records
+
+
 def check_answers(paragraph: Paragraph, where: str = "") -> None:
     """Check the offset invariant for every gold answer of every question of ``paragraph``.
 

@@ -133,6 +133,30 @@ class InsertionPool:
         return None
 
 
+def follow_ablation(example: Paragraph, records: dict[str, Change], edit, *, seed: int,
+                    control_id: str) -> tuple[Paragraph, dict[str, Change]]:
+    """The loop every control shares: its ablation's records, question by question in order, decide.
+
+    A question the ablation left unchanged is left unchanged with the same reason; for one it changed,
+    ``edit(current paragraph, question, the ablation's detail, rng)`` returns ``(new paragraph, change
+    record)`` (an unchanged record with the paragraph as it was when the control finds nothing to do),
+    ``rng`` being the control's own generator, seeded from ``(seed, control_id, question id)``
+    (:func:`~mrclens.perturbations.base.make_rng`).
+
+    Returns:
+        ``(new paragraph, {question id: change record})``.
+    """
+    current = example
+    out: dict[str, Change] = {}
+    for q in example.questions:
+        rec = records[q.id]
+        if not rec["changed"]:
+            out[q.id] = unchanged(rec["reason"])
+            continue
+        current, out[q.id] = edit(current, q, rec["detail"], make_rng(seed, control_id, q.id))
+    return current, out
+
+
 def control_apply(control_id: str, ablation_apply: Callable, text: Callable[[InsertionPool, str, str, str, object], str | None]):
     """The ``apply`` function of a control: run the ablation for its positions, insert unrelated text there.
 
@@ -147,23 +171,16 @@ def control_apply(control_id: str, ablation_apply: Callable, text: Callable[[Ins
         if parsed.pool is None:
             raise ValueError(f"control {control_id} needs an InsertionPool in ExampleParse.pool")
         _, records = ablation_apply(example, parsed, rng)
-        current = example
-        out: dict[str, Change] = {}
         title = parsed.pool.title_of.get(example.context, "")
-        for q in example.questions:
-            rec = records[q.id]
-            if not rec["changed"]:
-                out[q.id] = unchanged(rec["reason"])
-                continue
-            detail = rec["detail"]
-            chosen = text(parsed.pool, detail["inserted"], q.question, title, make_rng(parsed.pool.seed, control_id, q.id))
+
+        def insert(current: Paragraph, q, detail: dict, q_rng) -> tuple[Paragraph, Change]:
+            chosen = text(parsed.pool, detail["inserted"], q.question, title, q_rng)
             if chosen is None:
-                out[q.id] = unchanged("no_control_text")
-                continue
-            current = insert_text(current, detail["offset"], chosen)
-            out[q.id] = changed(inserted=chosen, offset=detail["offset"], unit=detail["unit"],
-                                replaces=detail["inserted"])
-        return current, out
+                return current, unchanged("no_control_text")
+            return insert_text(current, detail["offset"], chosen), changed(
+                inserted=chosen, offset=detail["offset"], unit=detail["unit"], replaces=detail["inserted"])
+
+        return follow_ablation(example, records, insert, seed=parsed.pool.seed, control_id=control_id)
 
     apply.__doc__ = (f"Apply control {control_id} to one paragraph: the ablation's positions, unrelated text "
                      "(rules in mrclens.perturbations.controls); returns (new paragraph, {question id: change record}).")

@@ -26,6 +26,29 @@ def _svg_text(fig) -> str:
     return svg.strip()
 
 
+def _rc():
+    """The matplotlib settings of every chart: text kept as text, a fixed hash salt (same bytes), no top/right spines."""
+    return {"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10, "font.family": "sans-serif",
+            "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _finished_svg(fig) -> str:
+    """Lay ``fig`` out, return it as SVG text (:func:`_svg_text`) and close it, also when that fails."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    try:
+        return _svg_text(fig)
+    finally:
+        plt.close(fig)
+
+
+def _inputs_legend(ax, **options) -> None:
+    """The legend of the compared inputs, their names drawn as typed (never as mathtext); ``options`` go to ``ax.legend``."""
+    for text in ax.legend(fontsize=8, frameon=False, **options).get_texts():
+        text.set_parse_math(False)
+
+
 def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[CategoryResult] = (),
                    metric: str = "F1") -> str:
     """A bar chart of the F1 drop (``metric``: ``"accuracy"`` for multiple-choice results) per ablation, grouped by bias category, with CI whiskers (the results' confidence level).
@@ -59,8 +82,7 @@ def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[Cat
     colours = {cat: colour_of(str(cat)) for cat in order}  # one colour per category on every surface
     cat_drop = {c.category: c.f1_drop for c in categories}
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10,
-                                "font.family": "sans-serif", "axes.spines.top": False, "axes.spines.right": False}):
+    with matplotlib.rc_context(_rc()):
         fig, ax = plt.subplots(figsize=(10.0, 3.4))
         x = 0.0
         ticks, labels = [], []
@@ -107,20 +129,11 @@ def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[Cat
                    label="a small drop is the bias")
         if seen_changed or seen_small:
             ax.legend(loc="upper right", fontsize=8, frameon=False)
-        fig.tight_layout()
-        try:
-            return _svg_text(fig)
-        finally:
-            plt.close(fig)
+        return _finished_svg(fig)
 
 
 #: One colour per compared input (Okabe–Ito, colour-blind-safe), in input order; more inputs cycle.
 INPUT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
-
-
-def _rc():
-    return {"svg.fonttype": "none", "svg.hashsalt": "mrclens", "font.size": 10, "font.family": "sans-serif",
-            "axes.spines.top": False, "axes.spines.right": False}
 
 
 def distribution_chart_svg(series: Sequence[dict[str, Any]], xlabel: str) -> str:
@@ -160,13 +173,8 @@ def distribution_chart_svg(series: Sequence[dict[str, Any]], xlabel: str) -> str
         ax.set_ylabel("% of questions")
         ax.grid(axis="y", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
-        for text in ax.legend(fontsize=8, frameon=False).get_texts():
-            text.set_parse_math(False)
-        fig.tight_layout()
-        try:
-            return _svg_text(fig)
-        finally:
-            plt.close(fig)
+        _inputs_legend(ax)
+        return _finished_svg(fig)
 
 
 def grouped_bars_svg(labels: Sequence[str], series: Sequence[dict[str, Any]], ylabel: str, *,
@@ -213,10 +221,5 @@ def grouped_bars_svg(labels: Sequence[str], series: Sequence[dict[str, Any]], yl
         ax.set_ylabel(ylabel)
         ax.grid(axis="y", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
-        for text in ax.legend(fontsize=8, frameon=False, ncol=min(k, 4)).get_texts():
-            text.set_parse_math(False)
-        fig.tight_layout()
-        try:
-            return _svg_text(fig)
-        finally:
-            plt.close(fig)
+        _inputs_legend(ax, ncol=min(k, 4))
+        return _finished_svg(fig)

@@ -22,9 +22,8 @@ question at all), read in e4's reading rather than as an excess drop.
 from __future__ import annotations
 
 from mrclens.perturbations.ablations.e4_interrogative_only import E4
-from mrclens.perturbations.base import changed, copy_question, unchanged
+from mrclens.perturbations.base import rewrite_questions
 from mrclens.perturbations.registry import Ablation, register
-from mrclens.squad import Paragraph
 
 #: The question text of every c4 item (rationale in the module docstring).
 NO_QUESTION = "?"
@@ -36,15 +35,7 @@ def remove_question(example, parsed, rng):
     Returns:
         ``(new paragraph, {question id: change record})``; the detail holds ``old`` (the question text).
     """
-    questions, records = [], {}
-    for q in example.questions:
-        if q.question == NO_QUESTION:
-            records[q.id] = unchanged("already_no_question")
-            questions.append(q)
-        else:
-            records[q.id] = changed(old=q.question, new=NO_QUESTION)
-            questions.append(copy_question(q, question=NO_QUESTION))
-    return Paragraph(example.context, questions), records
+    return rewrite_questions(example, lambda q: (None, "already_no_question") if q.question == NO_QUESTION else (NO_QUESTION, {}))
 
 
 C4 = register(Ablation(

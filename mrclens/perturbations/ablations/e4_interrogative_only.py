@@ -16,9 +16,8 @@ interrogative words; the gold answer stays "no answer".
 
 from __future__ import annotations
 
-from mrclens.perturbations.base import changed, copy_question, unchanged
+from mrclens.perturbations.base import rewrite_questions
 from mrclens.perturbations.registry import Ablation, register
-from mrclens.squad import Paragraph
 from mrclens.vocabulary import WH_WORDS
 
 INTERROGATIVES = frozenset(WH_WORDS)
@@ -39,19 +38,16 @@ def interrogative_only(example, parsed, rng):
         ``(new paragraph, {question id: change record})``; the detail holds ``old`` and ``new``
         (the question texts).
     """
-    questions, records = [], {}
-    for q in example.questions:
+
+    def rewrite(q):
         new = interrogative_question(parsed.questions[q.id])
         if new is None:
-            records[q.id] = unchanged("no_interrogative_word")
-            questions.append(q)
-        elif new == q.question:
-            records[q.id] = unchanged("already_interrogative_only")
-            questions.append(q)
-        else:
-            records[q.id] = changed(old=q.question, new=new)
-            questions.append(copy_question(q, question=new))
-    return Paragraph(example.context, questions), records
+            return None, "no_interrogative_word"
+        if new == q.question:
+            return None, "already_interrogative_only"
+        return new, {}
+
+    return rewrite_questions(example, rewrite)
 
 
 E4 = register(Ablation(

@@ -15,9 +15,8 @@ the gold answer stays "no answer".
 
 from __future__ import annotations
 
-from mrclens.perturbations.base import changed, copy_question, unchanged
+from mrclens.perturbations.base import rewrite_questions
 from mrclens.perturbations.registry import Ablation, register
-from mrclens.squad import Paragraph
 
 _NOT_WORDS = {"PUNCT", "SPACE"}
 
@@ -54,17 +53,15 @@ def shuffle_question(example, parsed, rng):
         ``(new paragraph, {question id: change record})``; the detail holds ``old``, ``new`` and
         ``permutation``.
     """
-    questions, records = [], {}
-    for q in example.questions:
+
+    def rewrite(q):
         result = shuffled_question(parsed.questions[q.id], rng)
         if result is None:
-            records[q.id] = unchanged("fewer_than_two_distinct_words")
-            questions.append(q)
-            continue
+            return None, "fewer_than_two_distinct_words"
         new, order = result
-        records[q.id] = changed(old=q.question, new=new, permutation=order)
-        questions.append(copy_question(q, question=new))
-    return Paragraph(example.context, questions), records
+        return new, {"permutation": order}
+
+    return rewrite_questions(example, rewrite)
 
 
 E5 = register(Ablation(

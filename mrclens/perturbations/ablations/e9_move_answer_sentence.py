@@ -28,7 +28,8 @@ move serves one question: only the truncated set changes).
 
 from __future__ import annotations
 
-from mrclens.perturbations.base import answer_spans, changed, make_rng, reorder_units, unchanged
+from mrclens.perturbations.base import answer_spans, changed, reorder_units, unchanged
+from mrclens.perturbations.controls import follow_ablation
 from mrclens.perturbations.registry import Ablation, register
 from mrclens.units import answer_unit_indices
 
@@ -160,26 +161,19 @@ def move_other_sentence(example, parsed, rng):
     if parsed.pool is None:
         raise ValueError("control c9 needs an InsertionPool in ExampleParse.pool (for its seed)")
     _, records = move_answer_sentence(example, parsed, rng)
-    out = {}
-    current = example
-    for q in example.questions:
-        rec = records[q.id]
-        if not rec["changed"]:
-            out[q.id] = unchanged(rec["reason"])
-            continue
-        d = rec["detail"]
+
+    def move_other(current, q, d, q_rng):
         n, answer = d["n_units"], d["unit"]
-        move = control_move(n, answer, d["displacement"], make_rng(parsed.pool.seed, "c9", q.id))
+        move = control_move(n, answer, d["displacement"], q_rng)
         if move is None:
-            out[q.id] = unchanged("no_control_move")
-            continue
+            return current, unchanged("no_control_move")
         j, target = move
         order = move_order(n, j, target)
-        current = reorder_units(example, parsed.units, order, "c9")
-        out[q.id] = changed(unit=j, **{"from": j, "to": target}, displacement=target - j,
-                            ablation_displacement=d["displacement"], answer_unit=answer,
-                            answer_shift=order.index(answer) - answer, n_units=n, order=order)
-    return current, out
+        return reorder_units(example, parsed.units, order, "c9"), changed(
+            unit=j, **{"from": j, "to": target}, displacement=target - j, ablation_displacement=d["displacement"],
+            answer_unit=answer, answer_shift=order.index(answer) - answer, n_units=n, order=order)
+
+    return follow_ablation(example, records, move_other, seed=parsed.pool.seed, control_id="c9")
 
 
 E9 = register(Ablation(
