@@ -16,7 +16,7 @@ same words, and a change of wording is one edit here:
   reader's score falls), weakest first, with the word each surface shows for it.
 
 The names stay the strings ``results.json`` holds; code compares a name with a record's :attr:`Reading.name`
-(or asks a record, :attr:`Reading.is_more`), never with a literal. ``tests/test_verdicts.py`` fails on a
+(or compares records, ``reading(bias) is MORE``), never with a literal. ``tests/test_verdicts.py`` fails on a
 table of these names anywhere else in :mod:`mrclens` and on a record with a missing part.
 
 Examples:
@@ -34,7 +34,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any
+
+
+class Family(tuple):
+    """Named records in the order a user reads them (a tuple of the records), with :attr:`names` in the same
+    order and :meth:`of`, the record of a name.
+
+    >>> f = Family("basis", Basis("drops", "drops"), Basis("model-free", "model-free figures"))
+    >>> f.names, f.of("model-free").words, len(f)
+    (('drops', 'model-free'), 'model-free figures', 2)
+    """
+
+    def __new__(cls, kind: str, *records: Any) -> "Family":
+        family = super().__new__(cls, records)
+        family.kind = kind
+        family.names = tuple(r.name for r in records)
+        family.by_name = MappingProxyType({r.name: r for r in records})
+        return family
+
+    def of(self, name: str) -> Any:
+        """The record named ``name``.
+
+        Raises:
+            KeyError: no record of this family has that name (the message names the family and its names).
+        """
+        if name not in self.by_name:
+            raise KeyError(f"no {self.kind} named {name!r} (known: {', '.join(self.names)})")
+        return self.by_name[name]
 
 
 @dataclass(frozen=True)
@@ -71,22 +98,6 @@ class Reading:
     advice_external: str | None = None
 
     @property
-    def is_more(self) -> bool:
-        return self is MORE
-
-    @property
-    def is_less(self) -> bool:
-        return self is LESS
-
-    @property
-    def is_in_line(self) -> bool:
-        return self is IN_LINE
-
-    @property
-    def is_inconclusive(self) -> bool:
-        return self is INCONCLUSIVE
-
-    @property
     def differs(self) -> bool:
         """"more" or "less": the reading says the data differs from the reference."""
         return self is MORE or self is LESS
@@ -119,10 +130,9 @@ NOT_COMPARED = Reading(
                     "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.")
 
 #: The readings of a difference against a reference (the values of ``reference_bias``), in the order a user acts on them.
-READINGS: tuple[Reading, ...] = (MORE, IN_LINE, LESS, INCONCLUSIVE)
+READINGS = Family("reading", MORE, IN_LINE, LESS, INCONCLUSIVE)
 #: Their names, in the same order.
-READING_NAMES: tuple[str, ...] = tuple(r.name for r in READINGS)
-_READING_BY_NAME: Mapping[str, Reading] = MappingProxyType({r.name: r for r in (*READINGS, NOT_COMPARED)})
+READING_NAMES: tuple[str, ...] = READINGS.names
 
 
 def reading(name: str | None) -> Reading:
@@ -131,7 +141,7 @@ def reading(name: str | None) -> Reading:
     Raises:
         KeyError: no reading has that name.
     """
-    return NOT_COMPARED if name is None else _READING_BY_NAME[name]
+    return NOT_COMPARED if name is None or name == NOT_COMPARED.name else READINGS.of(name)
 
 
 def differs(name: str | None) -> bool:
@@ -141,7 +151,7 @@ def differs(name: str | None) -> bool:
     >>> differs("less"), differs("in line"), differs("strong"), differs(None)
     (True, False, False, False)
     """
-    return name is not None and name in _READING_BY_NAME and _READING_BY_NAME[name].differs
+    return name in READINGS.by_name and READINGS.by_name[name].differs
 
 
 @dataclass(frozen=True)
@@ -186,18 +196,10 @@ OPPOSITE = Undecided(
     short_advice="read the report's examples")
 
 #: The reasons for an "inconclusive" reading.
-UNDECIDED: tuple[Undecided, ...] = (WEAK_READER, CANNOT_TELL, OPPOSITE)
-UNDECIDED_NAMES: tuple[str, ...] = tuple(u.name for u in UNDECIDED)
-_UNDECIDED_BY_NAME: Mapping[str, Undecided] = MappingProxyType({u.name: u for u in UNDECIDED})
-
-
-def undecided(name: str) -> Undecided:
-    """The record of a reason for an "inconclusive" reading by its name.
-
-    Raises:
-        KeyError: no reason has that name.
-    """
-    return _UNDECIDED_BY_NAME[name]
+UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE)
+UNDECIDED_NAMES: tuple[str, ...] = UNDECIDED.names
+#: The record of a reason by its name (:meth:`Family.of`: ``KeyError`` for another name).
+undecided = UNDECIDED.of
 
 
 @dataclass(frozen=True)
@@ -218,18 +220,10 @@ DROPS = Basis("drops", "drops")
 MODEL_FREE = Basis("model-free", "model-free figures")
 DROPS_AND_MODEL_FREE = Basis("drops and model-free", "drops and model-free figures")
 #: The bases of a reading against the reference.
-BASES: tuple[Basis, ...] = (DROPS, MODEL_FREE, DROPS_AND_MODEL_FREE)
-BASIS_NAMES: tuple[str, ...] = tuple(b.name for b in BASES)
-_BASIS_BY_NAME: Mapping[str, Basis] = MappingProxyType({b.name: b for b in BASES})
-
-
-def basis(name: str) -> Basis:
-    """The record of a basis by its name.
-
-    Raises:
-        KeyError: no basis has that name.
-    """
-    return _BASIS_BY_NAME[name]
+BASES = Family("basis", DROPS, MODEL_FREE, DROPS_AND_MODEL_FREE)
+BASIS_NAMES: tuple[str, ...] = BASES.names
+#: The record of a basis by its name (:meth:`Family.of`: ``KeyError`` for another name).
+basis = BASES.of
 
 
 @dataclass(frozen=True)
@@ -269,16 +263,8 @@ STRONG = EvidenceLevel("strong", 4, "strong", "strong evidence", "strong evidenc
                        "strong evidence that the model exploits this bias", shows_bias=True)
 
 #: The evidence levels, weakest first.
-EVIDENCE_LEVELS: tuple[EvidenceLevel, ...] = (INCONCLUSIVE_LEVEL, NO_SIGN, WEAK, MODERATE, STRONG)
+EVIDENCE_LEVELS = Family("evidence level", INCONCLUSIVE_LEVEL, NO_SIGN, WEAK, MODERATE, STRONG)
 #: Their names, in the same order.
-EVIDENCE_NAMES: tuple[str, ...] = tuple(e.name for e in EVIDENCE_LEVELS)
-_LEVEL_BY_NAME: Mapping[str, EvidenceLevel] = MappingProxyType({e.name: e for e in EVIDENCE_LEVELS})
-
-
-def evidence_level(name: str) -> EvidenceLevel:
-    """The record of an evidence level by its name.
-
-    Raises:
-        KeyError: no level has that name.
-    """
-    return _LEVEL_BY_NAME[name]
+EVIDENCE_NAMES: tuple[str, ...] = EVIDENCE_LEVELS.names
+#: The record of an evidence level by its name (:meth:`Family.of`: ``KeyError`` for another name).
+evidence_level = EVIDENCE_LEVELS.of

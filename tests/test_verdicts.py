@@ -45,7 +45,7 @@ def test_every_reading_has_its_words(r):
     assert r.than.strip() and r.than.startswith(r.name)
     if r.decided:  # more, in line, less: where the data stands, in every wording
         assert r.side and r.cost and r.sentence and r.figure
-    if r is not verdicts.MORE and not r.is_inconclusive:  # "more": the category's advice; inconclusive: the reason's
+    if r is not verdicts.MORE and r is not verdicts.INCONCLUSIVE:  # "more": the category's advice; inconclusive: the reason's
         assert r.advice and "{ref}" in r.advice or r is NOT_COMPARED
     assert [x.name for x in READINGS] == ["more", "in line", "less", "inconclusive"]
     assert reading(None) is NOT_COMPARED
@@ -147,7 +147,7 @@ def _reading_literals(source: str) -> list[tuple[int, str]]:
 
 
 def test_code_names_a_reading_by_its_record():
-    """``bias == MORE.name`` or ``reading(bias).is_more``, never ``bias == "more"``, outside mrclens/verdicts.py."""
+    """``bias == MORE.name`` or ``reading(bias) is MORE``, never ``bias == "more"``, outside mrclens/verdicts.py."""
     offending, other = [], set()
     for path in sorted(PACKAGE.rglob("*.py")):
         if path == HOME:

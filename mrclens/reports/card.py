@@ -58,8 +58,8 @@ from mrclens.artifacts.results import AblationResult, CategoryResult, ModelFreeF
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
 from mrclens.reports.glance import NOT_COMPARED, REFERENCE_LABEL, ReadingFigure, advice, inconclusive_why, reading_figure
-from mrclens.verdicts import (BASIS_NAMES, CANNOT_TELL, READING_NAMES, UNDECIDED_NAMES, WEAK_READER, basis, reading,
-                              undecided)
+from mrclens.verdicts import (BASIS_NAMES, CANNOT_TELL, INCONCLUSIVE, READING_NAMES, UNDECIDED_NAMES, WEAK_READER,
+                              basis, reading, undecided)
 
 #: The longest ``rai:dataBiases`` statement (characters) that still gets the category's definition as its
 #: second sentence; the figures are in ``mrclens:biasFigures``.
@@ -275,7 +275,7 @@ def category_advice(c: CategoryResult, external: bool = False) -> str:
     """What to do about the category's verdict (:func:`mrclens.reports.glance.advice`; ``external``: the results
     are an external model's, scored by ``mrclens evaluate``)."""
     verdict = _verdict_key(c)
-    why = inconclusive_why(asdict(c)) if reading(verdict).is_inconclusive else None
+    why = inconclusive_why(asdict(c)) if reading(verdict) is INCONCLUSIVE else None
     return advice(c.category, verdict, c.reference, why, c.reference_mde, external)
 
 

@@ -345,12 +345,12 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
         figures.append({**line, "label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"{line['detail']}; {f.get('label')}"})
     elif one is not None and verdict != NOT_COMPARED:
-        power = (f"; 'in line' within ±{c['reference_band']:g}" if (read.is_in_line or read.is_inconclusive)
+        power = (f"; 'in line' within ±{c['reference_band']:g}" if read in (IN_LINE, INCONCLUSIVE)
                  and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"vs {ref}, towards the bias, % of baseline {metric}; ablations' "
                                   f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
-    if "model-free" in basis and not (figures and (read.is_in_line or read.is_inconclusive or basis == "model-free")):
+    if "model-free" in basis and not (figures and (read in (IN_LINE, INCONCLUSIVE) or basis == "model-free")):
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures and deciding is not None:  # inconclusive or not compared: the deciding ablation's figure
         figures.append({"label": deciding.label, "value": deciding.number, "ci": deciding.interval,
@@ -377,7 +377,7 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
         "figures": figures,
         "figure": "" if one is None else str(one),
         "advice": SHAPE_ADVICE if c.get("reference_shape") and read.differs else
-        advice(category, verdict, c.get("reference"), inconclusive_why(c) if read.is_inconclusive else None,
+        advice(category, verdict, c.get("reference"), inconclusive_why(c) if read is INCONCLUSIVE else None,
                c.get("reference_mde"), external),
         "sensitivity": sensitivity,
         "reference": c.get("reference"),

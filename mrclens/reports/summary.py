@@ -49,8 +49,8 @@ from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
 from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, reading_figure
 from mrclens.scoring.readings import LOW_BASELINE_F1
-from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE_LEVEL, LESS, MORE, NOT_COMPARED, READING_NAMES,
-                              WEAK_READER, evidence_level, reading, undecided)
+from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, INCONCLUSIVE_LEVEL, LESS, MORE, NOT_COMPARED,
+                              READING_NAMES, WEAK_READER, evidence_level, reading, undecided)
 
 #: The widest line the summary prints (characters).
 WIDTH = 100
@@ -135,8 +135,8 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
         and c.reference_basis != "model-free"  # a "more" / "less" from the drops alone
     if c.reference_bias is not None:
         verdict = c.reference_bias
-        shows_bias = read is not None and read.is_more
-        why = inconclusive_why(asdict(c)) if read is not None and read.is_inconclusive else None
+        shows_bias = read is MORE
+        why = inconclusive_why(asdict(c)) if read is INCONCLUSIVE else None
         if why == WEAK_READER.name:
             figure = _weak_figure(results)
         elif c.reference_basis == "model-free" and read is not None and read.differs:
