@@ -33,7 +33,7 @@ Examples:
     ...             BootstrapSettings(1000, 0.95, 0), sets={"original": SetResult("original.json", 400, 9.0, 12.0)},
     ...             categories=[CategoryResult("Question", ["e4", "e5"], ["e4"], 3.0, 1.0, 5.0, evidence="inconclusive")])
     >>> print(format_summary(r))
-    Evidence of each bias (model 'first sentence', F1 12.0 on 400 questions; no reference):
+    Evidence of each bias (external model 'first sentence', F1 12.0 on 400 questions; no reference):
     Question   inconclusive F1 12.0, under 30                             → try a stronger model
     Readings and every figure: --wide; report.html with --out DIR
 """

@@ -29,9 +29,8 @@ moves between clean datasets that differ from the reference only in structure
 
 **Why a structure term.** A drop is a property of a reader *trained on the audited data*, and the
 shape of that data changes the reader beyond any shortcut: readers trained on clean SQuAD articles
-cut to 3-sentence windows lose 20 % of their F1 to e1's inserted question where SQuAD-trained readers
-lose 40 %, and readers trained on one question per paragraph copy lose 1–3 % to e9 against 10 %
-(BENCHMARKS.md, "The structure term"). That is not a probe effect of the shorter
+cut to 3-sentence windows lose about half as much of their F1 to e1's inserted question as SQuAD-trained
+readers (BENCHMARKS.md, "The structure term"). That is not a probe effect of the shorter
 context: the reference's own readers, on its 3-sentence contexts, lose 27–45 % to e1. So the drops
 of a dataset of another shape differ from the reference's by a spread that no bias explains; the
 comparison treats the dataset's structure as a random effect whose variance is measured on clean
