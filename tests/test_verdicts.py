@@ -100,19 +100,26 @@ def _tables(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def test_no_module_keeps_a_table_of_the_verdict_s_words():
-    """A dict keyed by two or more reading / reason / level names, or a tuple, set or list of them, outside
-    mrclens/verdicts.py (and the :data:`ALLOWED` ones)."""
-    offending, allowed = [], set()
+def _scan(finder, allowances) -> tuple[list[str], set[str]]:
+    """``(offending, used allowances)``: what ``finder`` finds in every module of the package but verdicts.py,
+    as ``path:line (function)``, less the places ``allowances`` names (``path:function``)."""
+    offending, used = [], set()
     for path in sorted(PACKAGE.rglob("*.py")):
         if path == HOME:
             continue
         rel = str(path.relative_to(PACKAGE))
-        for line, where in _tables(path.read_text(encoding="utf-8")):
-            if f"{rel}:{where}" in ALLOWED:
-                allowed.add(f"{rel}:{where}")
+        for line, where in finder(path.read_text(encoding="utf-8")):
+            if f"{rel}:{where}" in allowances:
+                used.add(f"{rel}:{where}")
             else:
                 offending.append(f"{rel}:{line} ({where or 'module'})")
+    return offending, used
+
+
+def test_no_module_keeps_a_table_of_the_verdict_s_words():
+    """A dict keyed by two or more reading / reason / level names, or a tuple, set or list of them, outside
+    mrclens/verdicts.py (and the :data:`ALLOWED` ones)."""
+    offending, allowed = _scan(_tables, ALLOWED)
     assert offending == []
     assert allowed == set(ALLOWED)  # an allowance nothing needs any more goes
 
@@ -148,16 +155,7 @@ def _reading_literals(source: str) -> list[tuple[int, str]]:
 
 def test_code_names_a_reading_by_its_record():
     """``bias == MORE.name`` or ``reading(bias) is MORE``, never ``bias == "more"``, outside mrclens/verdicts.py."""
-    offending, other = [], set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path == HOME:
-            continue
-        rel = str(path.relative_to(PACKAGE))
-        for line, where in _reading_literals(path.read_text(encoding="utf-8")):
-            if f"{rel}:{where}" in OTHER_WORDS:
-                other.add(f"{rel}:{where}")
-            else:
-                offending.append(f"{rel}:{line} ({where or 'module'})")
+    offending, other = _scan(_reading_literals, OTHER_WORDS)
     assert offending == []
     assert other == set(OTHER_WORDS)
 
