@@ -298,7 +298,7 @@ def parse_texts(
             docs = nlp.pipe((distinct[i] for i in todo), batch_size=batch_size, n_process=n_process)
             bar = progress_bar(docs, total=len(todo), desc=label, unit="text", enabled=bool(progress))
             new: list[tuple[bytes, tuple]] = []
-            for i, doc in zip(todo, bar):
+            for doc, i in zip(bar, todo):  # the bar first: it counts the last text before todo ends the zip
                 value = _from_doc(doc, sentences=sentences, pos=pos, entities=entities)
                 values[keys[i]] = value
                 new.append((keys[i], value))
