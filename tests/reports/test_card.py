@@ -292,3 +292,12 @@ def test_the_markdown_names_the_category_intervals_as_the_json_ld_does(audit_dir
     assert re.search(r"\| Figure \((.+?)\) \|", header).group(1) == label
     assert f"with its interval ({label})" in body
     assert "95 % confidence interval" not in body and "95% confidence interval" not in body
+
+
+def test_an_empty_out_is_a_usage_error_not_the_current_folder(audit_dir, tmp_path, monkeypatch):
+    """Issue 55, item 14: `card --out ''` wrote the four files into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    for out in ("", "  "):
+        r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", out])
+        assert r.exit_code == 2 and "--out" in r.output and "is empty" in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
