@@ -158,8 +158,12 @@ def cache_files(directory: str | os.PathLike | None = None, *, count: bool = Tru
     """The cache files in ``directory`` (default :func:`default_cache_dir`), by name: each ``NAME-vN.sqlite``
     with its side files, its size and (``count``) its rows per table, read without writing. Other files in
     the directory are not MRCLens's and are left out. An absent directory has none.
+
+    Raises:
+        CacheError: ``directory`` is a file, or a parent of it is (:func:`check_cache_dir`): no cache
+            folder, not an empty one.
     """
-    folder = Path(directory) if directory is not None else default_cache_dir()
+    folder = check_cache_dir(Path(directory) if directory is not None else default_cache_dir())
     if not folder.is_dir():
         return []
     found: dict[str, CacheFile] = {}
@@ -226,6 +230,24 @@ def clear_caches(directory: str | os.PathLike | None = None, names: Iterable[str
             except OSError as err:
                 raise CacheError(Msg.CACHE_UNUSABLE.format(path=path, err=err.strerror or err)) from None
     return caches
+
+
+def check_cache_dir(directory: str | os.PathLike) -> Path:
+    """``directory`` as a cache folder to read: a folder, or absent (nothing cached yet); never a file.
+
+    Raises:
+        CacheError: ``directory`` is a file (:data:`~mrclens.errors.Msg.CACHE_NOT_DIR`), or its nearest
+            existing parent is one (:data:`~mrclens.errors.Msg.CACHE_PARENT_NOT_DIR`).
+    """
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise CacheError(Msg.CACHE_NOT_DIR.format(path=directory))
+    parent = directory.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not directory.exists() and parent.exists() and not parent.is_dir():
+        raise CacheError(Msg.CACHE_PARENT_NOT_DIR.format(path=directory))
+    return directory
 
 
 def ensure_cache_dir(directory: str | os.PathLike) -> Path:

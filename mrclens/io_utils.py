@@ -309,6 +309,63 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
     return path
 
 
+def atomic_write_files(files: Iterable[tuple[str | os.PathLike, bytes]], *,
+                       protect: tuple[str | os.PathLike, ...] = ()) -> list[Path]:
+    """Write several files, each to any folder, all or nothing: every target is checked first (a target that
+    is a directory or a ``protect`` input stops everything before a byte is written), then every content is
+    written to a temporary file beside its target (:data:`TMP_PREFIX`), and only when all are written are
+    they moved into place with ``os.replace``. When a write fails the temporaries (and any folder this call
+    created) are removed, and every target still holds what it held before. (For files that share one output
+    folder, :func:`staged_output` does the same with a staging directory.)
+
+    Args:
+        files: ``(path, data)`` pairs; ``data`` is the content as it goes to disk (no ``.gz`` compression).
+        protect: input files that must never be overwritten.
+
+    Returns:
+        the paths, in the order given.
+
+    Raises:
+        MRCLensError: a path is one of the ``protect`` files.
+        OutputError: a path is a directory, or a file cannot be written (the message names it); nothing
+            was replaced (a rename failing after all were written, which the checks make rare, is named too).
+    """
+    items = [(Path(path), data) for path, data in files]
+    protected = [Path(p).resolve() for p in protect if p and Path(p).exists()]
+    for path, _ in items:
+        if path.exists() and path.resolve() in protected:
+            raise MRCLensError(f"refusing to overwrite the input file {path}")
+        if path.is_dir():
+            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err="it is a directory"))
+    created: list[Path] = []
+    temps: list[tuple[str, Path]] = []
+    try:
+        for path, data in items:
+            if not path.parent.is_dir() and make_output_dir(path.parent):
+                created.append(path.parent)
+            try:
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path.name), suffix=".tmp")
+                temps.append((tmp, path))
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.chmod(tmp, default_mode())
+            except OSError as err:
+                raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=_os_message(err))) from None
+        for tmp, path in temps:
+            try:
+                os.replace(tmp, path)
+            except OSError as err:
+                raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=_os_message(err))) from None
+    except BaseException:
+        for tmp, _ in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for folder in reversed(created):
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return [path for path, _ in items]
+
+
 def json_text(obj: Any, *, what: str | os.PathLike = "JSON output", **kwargs: Any) -> str:
     """``json.dumps(obj, allow_nan=False, **kwargs)``: every JSON text MRCLens writes (files and
     ``--json`` output) is strict JSON, never ``NaN`` or ``Infinity`` (which ``json.loads`` in other

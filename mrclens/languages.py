@@ -64,6 +64,7 @@ from typing import Any, Iterable, Protocol
 
 from mrclens.diskcache import DiskCache, warn_bad_entries
 from mrclens.errors import LanguageError, LanguageMsg
+from mrclens.invisible import visible
 from mrclens.io_utils import sha256_file
 from mrclens.parsing import default_cache_dir
 from mrclens.squad import Dataset
@@ -274,7 +275,8 @@ _WORDS = re.compile(r"[^\W\d_]+")
 
 
 def prose(text: str) -> str:
-    """The prose of ``text`` whose language is read: markup, URLs, e-mail addresses and DOIs removed
+    """The prose of ``text`` whose language is read: invisible format characters (Unicode Cf: soft hyphen,
+    zero-width space, direction marks, BOM; :func:`mrclens.invisible.visible`) removed, markup, URLs, e-mail addresses and DOIs removed
     (a link's shown text kept), words in phonetic symbols dropped and, when ``text`` has several
     lines, only the lines that read as prose kept (at least :data:`MIN_LINE_WORDS` words, fewer than
     :data:`MAX_CAPITALISED_PCT` % of them capitalised; all lines when none does);
@@ -288,7 +290,7 @@ def prose(text: str) -> str:
     >>> prose('<p>The <a href="x">river</a> flows &amp; the [[Sea|sea]] waits.</p>')
     'The river flows & the sea waits.'
     """
-    text = _MARKUP.sub(lambda m: f" {m.group(1) or ''} ", _BLOCKS.sub(" ", text))
+    text = _MARKUP.sub(lambda m: f" {m.group(1) or ''} ", _BLOCKS.sub(" ", visible(text)))
     text = html.unescape(text)
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1:
@@ -447,7 +449,7 @@ def file_languages(path: str | os.PathLike, *, cache_dir: str | Path | None | bo
     from mrclens.formats import load_dataset
 
     key = hashlib.sha256("\x1f".join([sha256_file(path), on_invalid, str(size), str(seed), lingua_version(),
-                                      f"low;{MIN_CHARS};{WINDOW_CHARS};{MAX_WINDOWS};{MIN_LINE_WORDS};{MAX_CAPITALISED_PCT};{FUNCTION_WORD_PCT}"]).encode()).digest()
+                                      f"low;{MIN_CHARS};{WINDOW_CHARS};{MAX_WINDOWS};{MIN_LINE_WORDS};{MAX_CAPITALISED_PCT};{FUNCTION_WORD_PCT};cf-removed"]).encode()).digest()
     file = None if cache_dir is False else Path(cache_dir or default_cache_dir()) / f"languages-v{_SCHEMA_VERSION}.sqlite"
     if file is not None and file.exists():  # a cache is read where there is one; created only for a result
         cache = DiskCache(file, tables=("reports",))

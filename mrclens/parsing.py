@@ -28,6 +28,7 @@ from typing import Sequence
 from mrclens import nlp as _nlp_module
 from mrclens.diskcache import DiskCache, default_cache_dir, parse_size, warn_bad_entries
 from mrclens.errors import CacheError
+from mrclens.invisible import VisibleText
 from mrclens.io_utils import gc_paused
 from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
 from mrclens.progress import progress as progress_bar
@@ -113,6 +114,21 @@ def _from_doc(doc, *, sentences: bool, pos: bool, entities: bool) -> tuple:
         tags = [strings[int(i)] if i else "" for i in doc.to_array([TAG]).tolist()]
     ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents] if entities else None
     return (starts, ends, pos_list, tags, sent_starts, ents)
+
+
+#: Added to the cache key of a text holding invisible (Cf) characters, parsed without them.
+_VISIBLE_KEY = b"visible|"
+
+
+def _to_original(value: tuple, view: VisibleText) -> tuple:
+    """A parse of ``view.text`` (:func:`_from_doc`) with its offsets mapped back to ``view.original``
+    (:class:`mrclens.invisible.VisibleText`: a token or entity never starts or ends on a removed character)."""
+    if not view.changed:
+        return value
+    starts, ends, pos_list, tags, sent_starts, ents = value
+    return ([view.start(s) for s in starts], [view.end(e) for e in ends], pos_list, tags,
+            None if sent_starts is None else [view.start(s) for s in sent_starts],
+            None if ents is None else [(view.start(s), view.end(e), label) for s, e, label in ents])
 
 
 class _Cache(DiskCache):
@@ -244,6 +260,11 @@ def parse_texts(
 ) -> list[ParsedText]:
     """Parse ``texts`` with ``en_core_web_sm``, each distinct text once, using the disk cache.
 
+    spaCy reads each text without its invisible format characters (Unicode Cf: soft hyphen, zero-width
+    space, direction marks, BOM; :mod:`mrclens.invisible`), and every offset of the parse is mapped back
+    to the text as given: the tokens and sentences are those of the visible text, the offsets those of
+    ``texts``.
+
     The pipeline is :func:`mrclens.nlp.load_pipeline` with the same flags (only the needed
     components: ``senter`` for sentences; tok2vec + tagger + attribute_ruler for POS; tok2vec +
     ner for entities; the tokenizer alone when every flag is off). Texts not in the cache are
@@ -279,7 +300,10 @@ def parse_texts(
         else:
             fingerprint = pipeline_fingerprint(load_pipeline(sentences=sentences, pos=pos, entities=entities))
         prefix = f"{fingerprint}|{flags}|".encode("utf-8")
-        keys = [hashlib.sha256(prefix + t.encode("utf-8", "surrogatepass")).digest() for t in distinct]
+        views = [VisibleText(t) for t in distinct]
+        # a text with invisible characters is parsed without them (its own key: its parse is not the raw text's)
+        keys = [hashlib.sha256(prefix + (_VISIBLE_KEY if v.changed else b"")
+                               + t.encode("utf-8", "surrogatepass")).digest() for t, v in zip(distinct, views)]
         if cache:
             by_key = dict(zip(keys, distinct))
 
@@ -295,11 +319,11 @@ def parse_texts(
         if todo:
             nlp = load_pipeline(sentences=sentences, pos=pos, entities=entities)
             label = progress if isinstance(progress, str) else "parsing"
-            docs = nlp.pipe((distinct[i] for i in todo), batch_size=batch_size, n_process=n_process)
+            docs = nlp.pipe((views[i].text for i in todo), batch_size=batch_size, n_process=n_process)
             bar = progress_bar(docs, total=len(todo), desc=label, unit="text", enabled=bool(progress))
             new: list[tuple[bytes, tuple]] = []
-            for i, doc in zip(todo, bar):
-                value = _from_doc(doc, sentences=sentences, pos=pos, entities=entities)
+            for doc, i in zip(bar, todo):  # the bar first: it counts the last text before todo ends the zip
+                value = _to_original(_from_doc(doc, sentences=sentences, pos=pos, entities=entities), views[i])
                 values[keys[i]] = value
                 new.append((keys[i], value))
             bar.close()

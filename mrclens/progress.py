@@ -13,7 +13,11 @@ standard error goes:
 
   so a redirected log holds readable lines, never bar redraws. The rate is measured over the last
   :data:`RATE_WINDOW_S` seconds (:class:`RateMeter`), not since the start, so a slower stretch shows at
-  once, and the time left is what remains at that rate (a bar on a terminal shows tqdm's own). A loop that ends within the
+  once, and the time left is what remains at that rate, given only once :data:`ETA_MIN_SECONDS` have
+  passed and :data:`ETA_MIN_FRACTION` of the items are done (a bar on a terminal shows tqdm's own).
+  ``$MRCLENS_PROGRESS_INTERVAL`` is a number of seconds, 0 or more (0: a line at every step); any other
+  value (``nan``, ``inf``, ``-5``, ``abc``) is ignored with one warning naming it, and the default
+  interval is used. A loop that ends within the
   interval logs its one ``done`` line at DEBUG (shown with ``-v``), so that many short loops do
   not fill the log;
 * nothing at all when ``enabled`` is false, or when the ``mrclens`` (or ``mrclens.progress``)
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import sys
 import time
@@ -46,6 +51,12 @@ LINE_INTERVAL_S = 30.0
 INTERVAL_ENV = "MRCLENS_PROGRESS_INTERVAL"
 #: Seconds of the most recent progress over which a progress line's rate (and so its time left) is measured.
 RATE_WINDOW_S = 60.0
+#: A progress line gives a time left only once this many seconds have passed since the loop began ...
+ETA_MIN_SECONDS = 5.0
+#: ... and this fraction of the items is done (or a whole :data:`RATE_WINDOW_S` has passed): the first
+#: seconds of a loop (a batch parsed before its first item comes out, a model warming up) give a rate,
+#: and so a time left, that is far off.
+ETA_MIN_FRACTION = 0.05
 
 
 class RateMeter:
@@ -186,11 +197,27 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
+_warned_interval: set[str] = set()
+
+
 def _interval() -> float:
-    try:
-        return max(0.0, float(os.environ.get(INTERVAL_ENV, LINE_INTERVAL_S)))
-    except ValueError:
+    """:data:`LINE_INTERVAL_S`, or ``$MRCLENS_PROGRESS_INTERVAL`` when it is a finite number of seconds, 0 or
+    more; another value gets one warning (per value and process) and the default: a progress line is no
+    reason to stop a long run, and ``nan`` or a negative number must not log a line at every step."""
+    text = os.environ.get(INTERVAL_ENV)
+    if text is None or not text.strip():
         return LINE_INTERVAL_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if math.isfinite(seconds) and seconds >= 0:
+        return seconds
+    if text not in _warned_interval:
+        _warned_interval.add(text)
+        log.warning(f"${INTERVAL_ENV}={text!r} is not a number of seconds (a finite number, 0 or more); "
+                    f"progress lines come every {LINE_INTERVAL_S:g} s")
+    return LINE_INTERVAL_S
 
 
 class _Silent:
@@ -274,7 +301,10 @@ class _Lines(_Silent):
         done = f"{self.n:,}/{self.total:,} {self.unit} ({100 * self.n / self.total:.0f}%)" if self.total else f"{self.n:,} {self.unit}"
         rate = self.meter.rate()
         speed = f", {rate:.1f} {self.unit}/s" if rate is not None else ""
-        left = self.meter.time_left(self.total)
+        elapsed = now - self.start
+        settled = elapsed >= ETA_MIN_SECONDS and (
+            self.n >= ETA_MIN_FRACTION * (self.total or 0) or elapsed >= RATE_WINDOW_S)
+        left = self.meter.time_left(self.total) if settled else None
         eta = f", about {format_duration(left)} left" if left is not None and self.n < (self.total or 0) else ""
         extra = f", {self.postfix}" if self.postfix else ""
         return f"{self.desc}: {done}, {now - self.start:.0f} s{speed}{eta}{extra}"

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
 from mrclens.errors import Problem
+from mrclens.invisible import VisibleText, has_invisible, visible
 from mrclens.io_utils import atomic_write_bytes
 
 
@@ -140,6 +141,32 @@ class QADataset:
             "answers": sum(len(q.answers) + q.invalid_answers for q in qs),
             "unanswerable": sum(1 for q in qs if not q.answers and not q.invalid_answers),
         }
+
+    def visible(self) -> QADataset:
+        """The view of the dataset the analysers read (:mod:`mrclens.invisible`): every context, question, title
+        and answer without its invisible format characters (Unicode Cf), each ``answer_start`` moved back by
+        those before it, so that ``context[answer_start:answer_end] == text`` holds in the view as in the file.
+        ``self`` when no text holds one; the dataset itself is never changed.
+
+        >>> view = QADataset([Article("t", [Paragraph("The Super\u00adBowl was won by Denver.", [Question(
+        ...     "q1", "\ufeffWho won the Super\u200bBowl?", [Answer("Denver", 26)])])])]).visible()
+        >>> p = view.articles[0].paragraphs[0]; a = p.questions[0].answers[0]
+        >>> p.questions[0].question, a.answer_start, p.context[a.answer_start:a.answer_end]
+        ('Who won the SuperBowl?', 25, 'Denver')
+        """
+        if not any(has_invisible(p.context) or any(has_invisible(q.question) or any(has_invisible(a.text) for a in q.answers)
+                                                   for q in p.questions) for _, p in self.iter_paragraphs()):
+            return self
+        articles = []
+        for article in self.articles:
+            paragraphs = []
+            for p in article.paragraphs:
+                view = VisibleText(p.context)
+                questions = [replace(q, question=visible(q.question), answers=[
+                    Answer(visible(a.text), view.to_visible(a.answer_start)) for a in q.answers]) for q in p.questions]
+                paragraphs.append(Paragraph(view.text, questions))
+            articles.append(Article(visible(article.title), paragraphs))
+        return replace(self, articles=articles)
 
     def to_json(self) -> dict[str, Any]:
         """The dataset as the SQuAD JSON object (same schema as the input)."""

@@ -106,5 +106,71 @@ def test_the_done_line_gives_the_rate_of_the_whole_loop(monkeypatch, caplog):
             clock.now += 0.5
     lines = [r.getMessage() for r in caplog.records if r.name == "mrclens.progress"]
     assert lines[0] == "parsing: 1/4 text (25%), 0 s"  # half a second: too short to measure a rate over
-    assert lines[1] == "parsing: 2/4 text (50%), 1 s, 2.0 text/s, about 1 s left"
+    assert lines[1] == "parsing: 2/4 text (50%), 1 s, 2.0 text/s"  # too early for a time left (issue 55, item 14)
     assert lines[-1] == "parsing: done, 4 text in 2.0 s (2.0 text/s)"
+
+
+# ---------------------------------------------------------------------------- issue 55, item 14
+def test_a_parse_that_finishes_ends_with_done_not_stopped_one_short(monkeypatch, caplog, tmp_path):
+    """Every successful parse ended with "stopped at N-1/N": parsing zipped its list of texts before the bar, so
+    the bar never counted the last text."""
+    pytest.importorskip("spacy")
+    from mrclens.parsing import parse_texts
+
+    monkeypatch.setattr(progress_mod, "_stderr_is_terminal", lambda: False)
+    monkeypatch.setenv(progress_mod.INTERVAL_ENV, "0")
+    texts = ["Super Bowl 50 was an American football game.", "The Broncos defeated the Panthers.",
+             "Which NFL team represented the AFC at Super Bowl 50?"]
+    with caplog.at_level(logging.DEBUG, logger="mrclens.progress"):
+        parse_texts(texts, sentences=True, cache_dir=False, progress=True)
+    lines = [r.getMessage() for r in caplog.records if r.name == "mrclens.progress"]
+    assert lines[-1].startswith("parsing: done, 3 text in "), lines
+    assert not any("stopped at" in line for line in lines)
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-5", "abc"])
+def test_an_interval_that_is_not_a_number_of_seconds_warns_once_and_uses_the_default(monkeypatch, caplog, value):
+    """`MRCLENS_PROGRESS_INTERVAL=nan` logged a line at every step (max(0, nan) is 0)."""
+    monkeypatch.setattr(progress_mod, "_stderr_is_terminal", lambda: False)
+    monkeypatch.setattr(progress_mod, "_warned_interval", set())
+    monkeypatch.setenv(progress_mod.INTERVAL_ENV, value)
+    clock = _Clock()
+    with caplog.at_level(logging.INFO, logger="mrclens.progress"):
+        for _ in range(2):
+            bar = progress_mod.progress(total=1000, desc="parsing", unit="text", clock=clock)
+            for _ in range(100):  # 10 s in steps of 0.1 s: under the default 30 s interval
+                clock.now += 0.1
+                bar.update(1)
+            bar.close()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and progress_mod.INTERVAL_ENV in warnings[0] and repr(value) in warnings[0]
+    assert "every 30 s" in warnings[0]
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    assert lines == [], lines  # no line at every step: the default interval
+
+
+def test_a_valid_interval_is_used_as_it_is(monkeypatch):
+    for value, seconds in (("0", 0.0), ("2.5", 2.5), (" 10 ", 10.0), ("", progress_mod.LINE_INTERVAL_S)):
+        monkeypatch.setenv(progress_mod.INTERVAL_ENV, value)
+        assert progress_mod._interval() == seconds
+
+
+def test_no_time_left_before_enough_time_and_items(monkeypatch, caplog):
+    """The first estimate of a parse (a batch of 256 texts comes out at once after the first second) read a few
+    seconds where minutes were left: no time left before 5 s and 5 % of the items (or a whole rate window)."""
+    monkeypatch.setattr(progress_mod, "_stderr_is_terminal", lambda: False)
+    monkeypatch.setenv(progress_mod.INTERVAL_ENV, "1")
+    clock = _Clock()
+    with caplog.at_level(logging.INFO, logger="mrclens.progress"):
+        bar = progress_mod.progress(total=100_000, desc="parsing", unit="text", clock=clock)
+        clock.now += 1.0
+        bar.update(256)  # the first batch, after a second: 256 text/s would promise 6 min 30 s
+        for _ in range(119):  # then 20 text/s: 1 h 21 min left at the end
+            clock.now += 1.0
+            bar.update(20)
+        bar.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "mrclens.progress"]
+    assert all("left" not in line for line in lines[:4]), lines[:4]  # under 5 s
+    assert "left" not in lines[10]  # 11 s, 0.5 % done: not yet
+    assert lines[59].startswith("parsing: 1,436/100,000 text (1%), 60 s") and "left" in lines[59]
+    assert lines[-2].endswith("20.0 text/s, about 1 h 21 min left")

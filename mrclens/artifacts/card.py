@@ -24,7 +24,7 @@ any other ``--out`` is a folder that
 gets both files under their names (``out/card.v2`` too), except an existing file and a name ending
 in another file type's suffix (``notes.txt``, ``card.html``: a file name, but not Markdown), which
 are refused; no ``--out``: the audit directory. An existing
-file is replaced only with ``force`` (:func:`write_card`); each file is written atomically.
+file is replaced only with ``force`` (:func:`write_card`); the four files are written all or nothing.
 
 Examples:
     >>> paths = card_paths("card/notes.md", "audit")
@@ -50,7 +50,7 @@ from typing import Any
 
 from mrclens.artifacts import _files
 from mrclens.errors import ArtifactError, ArtifactMsg, OutputError
-from mrclens.io_utils import atomic_write_json, atomic_write_text
+from mrclens.io_utils import atomic_write_files, json_text
 
 #: The Markdown section's file name in an output folder.
 CARD_MARKDOWN = "bias-card.md"
@@ -175,8 +175,10 @@ def card_paths(out: str | os.PathLike | None, audit_dir: str | os.PathLike) -> C
 
 def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, body: str, recommendations: str,
                force: bool = False, protect: tuple[str | os.PathLike, ...] = ()) -> list[Path]:
-    """Write the Markdown section, the RAI fragment, the section's body and its recommendations (each
-    atomically; the folder is created).
+    """Write the Markdown section, the RAI fragment, the section's body and its recommendations, all or
+    nothing (:func:`mrclens.io_utils.atomic_write_files`: each to a temporary file beside its target, moved
+    into place only when all four are written; the folder is created). When one cannot be written, none
+    is replaced: with ``force``, the old card stays whole, never half old and half new.
 
     Returns:
         the paths written, in the order of :meth:`CardPaths.all`.
@@ -191,13 +193,13 @@ def write_card(paths: CardPaths, markdown: str, fragment: dict[str, Any], *, bod
         names = ", ".join(str(p) for p in existing)
         raise OutputError(f"{names} exist{'s' if len(existing) == 1 else ''} already; choose another --out "
                           f"or pass --force to replace {'it' if len(existing) == 1 else 'them'}")
-    def text(t: str) -> str:
-        return t if t.endswith("\n") else t + "\n"
+    def text(t: str) -> bytes:
+        return (t if t.endswith("\n") else t + "\n").encode("utf-8")
 
-    return [atomic_write_text(paths.markdown, text(markdown), protect=protect),
-            atomic_write_json(paths.rai, fragment, indent=2, protect=protect),
-            atomic_write_text(paths.body, text(body), protect=protect),
-            atomic_write_text(paths.recommendations, text(recommendations), protect=protect)]
+    rai = json_text(fragment, what=paths.rai, ensure_ascii=False, indent=2) + "\n"
+    return atomic_write_files([(paths.markdown, text(markdown)), (paths.rai, rai.encode("utf-8")),
+                               (paths.body, text(body)), (paths.recommendations, text(recommendations))],
+                              protect=protect)
 
 
 def remove_stale_card(folder: str | os.PathLike) -> list[Path]:

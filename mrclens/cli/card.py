@@ -33,5 +33,9 @@ def card(audit_dir: str, out: str | None, force: bool) -> None:
     """
     from mrclens.reports.card import write_dataset_card
 
+    if out is not None and not out.strip():  # '' would write into the current folder
+        raise click.BadParameter("is empty; give a folder or a Markdown file name ending in .md "
+                                 "(leave --out out to write into AUDIT_DIR)", param_hint="'--out'")
+
     for path in write_dataset_card(audit_dir, out, force=force):
         click.echo(str(path))

@@ -222,6 +222,10 @@ def compute_stats_with_values(
     in the module docstring), and the per-question values behind its means (for a bootstrap,
     ``mrclens compare``).
 
+    The figures are those of the dataset's visible text (:meth:`mrclens.squad.QADataset.visible`: invisible
+    format characters such as soft hyphens, zero-width spaces and direction marks removed, answer offsets
+    moved with them), so that such characters split no word and hide no question type.
+
     The steps, each timed in ``timings_s``: parse (:func:`parse_for_stats`), sentence units
     (:func:`units_of`), the TF-IDF-most-similar unit (:func:`similar_units`), the per-question
     figures and baseline scores (:func:`per_question_figures`), duplicates and leakage; then the
@@ -261,6 +265,7 @@ def compute_stats_with_values(
         InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
     """
     require_questions(dataset, dev)
+    dataset, dev = dataset.visible(), dev.visible() if dev is not None else None  # mrclens.invisible
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     n_process = default_jobs() if n_process is None else n_process

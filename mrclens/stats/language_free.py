@@ -58,6 +58,7 @@ def language_free_stats(dataset: Dataset, dev: Dataset | None = None, *, languag
     Raises:
         ValueError: ``sentencizer`` is not a language of :data:`mrclens.stats.sentencizer.LANGUAGES`.
     """
+    dataset, dev = dataset.visible(), dev.visible() if dev is not None else None  # mrclens.invisible
     counts = dataset.counts()
     firsts = [(p.context, q.answers[0]) for _, p, q in dataset.iter_questions() if q.answers]
     counts["answerable"] = len(firsts)

@@ -52,3 +52,22 @@ def test_cache_info_and_clear(tmp_path, monkeypatch):
     assert res.exit_code == 0 and "absent: nothing cached yet" in res.stdout
     res = runner.invoke(main, ["cache", "info", "--cache-dir", str(folder / "keep.txt")])
     assert res.exit_code == 2  # a file is no cache directory
+
+
+def test_a_cache_path_that_is_a_file_is_named_not_read_as_absent(tmp_path, monkeypatch):
+    """Issue 55, item 14: `MRCLENS_CACHE_DIR` naming a file read as "absent: nothing cached yet" (info) and
+    "cleared 0 cache file(s)" (clear), exit 0; it is no cache folder: exit 2 saying so, the file untouched."""
+    file = tmp_path / "notes.txt"
+    file.write_text("mine")
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(file))
+    runner = CliRunner()
+    for args in (["cache", "info"], ["cache", "info", "--json"], ["cache", "clear", "--yes"],
+                 ["cache", "clear", "parses"]):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"cache directory {file} is not a directory (it is a file)" in res.stderr, res.stderr
+        assert "absent" not in res.stdout and "cleared" not in res.stdout
+    assert file.read_text() == "mine"
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(file / "cache"))  # below a file: no folder can be there
+    res = runner.invoke(main, ["cache", "info"])
+    assert res.exit_code == 2 and "a parent of it is a file" in res.stderr, res.output

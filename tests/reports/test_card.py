@@ -117,6 +117,28 @@ def test_existing_card_is_kept_without_force_and_replaced_with_it(audit_dir, tmp
     assert r.exit_code == 2 and "ending in .md" in r.output
 
 
+def test_force_replaces_all_four_files_or_none(audit_dir, tmp_path):
+    """Issue 55, item 6: `card --force` whose last path cannot be written (a directory stands there) leaves the
+    old card whole, not three new files beside an old one, and no temporary file behind."""
+    out = tmp_path / "card"
+    out.mkdir()
+    old = {name: f"the old {name}\n" for name in (CARD_MARKDOWN, CARD_RAI, CARD_BODY)}
+    for name, text in old.items():
+        (out / name).write_text(text)
+    (out / CARD_RECOMMENDATIONS).mkdir()  # the last of the four cannot be written
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out), "--force"])
+    assert r.exit_code == 2, r.output
+    assert str(out / CARD_RECOMMENDATIONS) in r.output and "directory" in r.output
+    assert {name: (out / name).read_text() for name in old} == old
+    assert sorted(p.name for p in out.iterdir()) == sorted([*old, CARD_RECOMMENDATIONS])
+    (out / CARD_RECOMMENDATIONS).rmdir()  # once it can be written, all four are replaced
+    r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(out), "--force"])
+    assert r.exit_code == 0, r.output
+    assert (out / CARD_MARKDOWN).read_text().startswith("## Bias, Risks")
+    assert all((out / name).read_text() != text for name, text in old.items())
+    assert (out / CARD_RECOMMENDATIONS).is_file()
+
+
 def test_a_directory_without_results_and_an_edited_fragment_are_refused_by_name(tmp_path):
     r = CliRunner().invoke(main, ["card", str(tmp_path)])
     assert r.exit_code == 2 and "results.json" in r.output
@@ -270,3 +292,12 @@ def test_the_markdown_names_the_category_intervals_as_the_json_ld_does(audit_dir
     assert re.search(r"\| Figure \((.+?)\) \|", header).group(1) == label
     assert f"with its interval ({label})" in body
     assert "95 % confidence interval" not in body and "95% confidence interval" not in body
+
+
+def test_an_empty_out_is_a_usage_error_not_the_current_folder(audit_dir, tmp_path, monkeypatch):
+    """Issue 55, item 14: `card --out ''` wrote the four files into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    for out in ("", "  "):
+        r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", out])
+        assert r.exit_code == 2 and "--out" in r.output and "is empty" in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
