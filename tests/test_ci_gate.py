@@ -325,3 +325,59 @@ def test_the_gate_skips_json_that_is_no_dataset_but_fails_broken_json(data_repo)
     finally:
         (repo / "broken.json").unlink()
     assert r.returncode == 2 and "broken.json" in r.stderr
+
+
+# ------------------------------------------------------------------ issue 55, items 2, 3, 4 and 12
+@pytest.fixture(scope="module")
+def odd_names_repo(tmp_path_factory):
+    """A git repository whose second commit adds, under data/, three clean datasets (one sample article each)
+    whose names hold a non-ASCII character, a space and a quote (git quotes such names without -z), a dataset
+    whose first line is blank, a Git LFS pointer, a tsconfig.json with comments, and a file in a subdirectory."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset, write_dataset
+
+    tmp = tmp_path_factory.mktemp("gate55")
+    env = _env(tmp)
+    repo = tmp / "repo"
+    (repo / "data" / "sub").mkdir(parents=True)
+    _git(repo, env, "init", "-q", "-b", "main")
+    (repo / "README.md").write_text("data\n")
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "start")
+    sample = load_dataset(SAMPLE)
+    for k, name in enumerate(["données.json", "日本語 set.json", 'q"uote.json']):
+        write_dataset(Dataset(sample.articles[k:k + 1], sample.version), repo / "data" / name)
+    blank = repo / "data" / "sub" / "blank-first-line.json"
+    write_dataset(Dataset(sample.articles[3:4], sample.version), blank)
+    blank.write_text("\n" + blank.read_text())
+    (repo / "data" / "train.parquet").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a2146" * 8 + "\nsize 48213\n")
+    (repo / "tsconfig.json").write_text('{\n  // TypeScript\n  "compilerOptions": {"strict": true,},\n}\n')
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "data")
+    return repo, env
+
+
+ODD_CLEAN = ["données.json", "日本語 set.json", 'q"uote.json', "sub/blank-first-line.json"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", [["--changed-since", "HEAD~1"], ["--all"]])
+def test_every_changed_file_is_checked_whatever_its_name_and_from_a_subdirectory(odd_names_repo, mode):
+    """Item 2: `git diff --name-only` quoted "data/donn\\303\\251es.json", the pattern dropped it ("no dataset
+    file to check", exit 0); a run from a subdirectory said a changed file did not exist. Item 3: an LFS
+    pointer exits 2 naming `lfs: true`, tsconfig.json is skipped with a note. Item 4: the blank first line."""
+    repo, env = odd_names_repo
+    runs = [(repo, "data/"), (repo / "data" / "sub", "../../data/")]  # git's paths, named from where it runs
+    for cwd, prefix in runs if mode[0] == "--changed-since" else runs[1:]:
+        r = _script(cwd, env, *mode, "--check-arg=-q")
+        out = r.stdout + r.stderr
+        assert r.returncode == 2, out  # the LFS pointer; every dataset passes
+        for name in ODD_CLEAN:
+            assert f"== mrclens check {prefix}{name}\n" in r.stdout, (name, out)
+        assert r.stdout.count(", 0 fail") == 4, out  # each dataset read and checked (none fails)
+        assert "train.parquet: this is a Git LFS pointer" in r.stderr and "lfs: true" in r.stderr
+        assert "tsconfig.json: skipped, not a QA dataset (JSON with comments" in r.stderr
+        assert "does not exist" not in out and "cannot tell the format" not in out
