@@ -381,3 +381,54 @@ def test_every_changed_file_is_checked_whatever_its_name_and_from_a_subdirectory
         assert "train.parquet: this is a Git LFS pointer" in r.stderr and "lfs: true" in r.stderr
         assert "tsconfig.json: skipped, not a QA dataset (JSON with comments" in r.stderr
         assert "does not exist" not in out and "cannot tell the format" not in out
+
+
+def _python_with_a_space(tmp: Path) -> Path:
+    """This test's Python, called through a folder whose name holds a space (its environment, linked)."""
+    if os.name == "nt":
+        pytest.skip("the environment link is POSIX")
+    linked = tmp / "Python Env"
+    linked.symlink_to(Path(sys.prefix), target_is_directory=True)
+    python = linked / "bin" / Path(sys.executable).name
+    assert python.exists() and " " in str(python)
+    return python
+
+
+_CONSOLE_SCRIPT = "import sys; from mrclens.cli.gate import main; sys.exit(main())"
+
+
+@pytest.mark.slow
+def test_the_console_script_works_when_its_python_path_holds_a_space_and_with_a_dash_file(data_repo, tmp_path):
+    """Item 12: MRCLENS was "<python> -m mrclens.cli", split on whitespace: exit 127 for every file; a staged
+    `-dash.json` (pre-commit passes `--rules rules.toml -dash.json`) was a usage error."""
+    repo, env = data_repo
+    python = _python_with_a_space(tmp_path)
+    env = {k: v for k, v in env.items() if k not in ("MRCLENS", "MRCLENS_PYTHON")}
+    shutil.copy(repo / "clean.json", repo / "-dash.json")
+    try:
+        r = subprocess.run([str(python), "-c", _CONSOLE_SCRIPT, "--rules", "rules.toml", "clean.json", "-dash.json"],
+                           cwd=repo, env=env, capture_output=True, text=True)
+    finally:
+        (repo / "-dash.json").unlink()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("PASS  answer-position") == 2 and "== mrclens check -dash.json" in r.stdout
+
+
+def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
+    """Item 12: Ctrl-C printed a 20-line traceback. A terminal's Ctrl-C reaches the whole process group."""
+    import signal
+
+    slow = tmp_path / "slow-mrclens"
+    slow.write_text("#!/bin/sh\nsleep 60\n")
+    slow.chmod(0o755)
+    (tmp_path / "a.json").write_text("{}")
+    env = {**_env(tmp_path), "MRCLENS": str(slow)}
+    proc = subprocess.Popen([sys.executable, "-c", _CONSOLE_SCRIPT, "a.json"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout.readline() == "== mrclens check a.json\n"
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "mrclens-ci-check: interrupted (Ctrl-C)" in err
+    assert len(err.strip().splitlines()) <= 2, err

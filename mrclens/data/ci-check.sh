@@ -32,8 +32,10 @@
 # file names; mrclens gets each file name after `--` (`mrclens check [OPTIONS] -- FILE`), so a file named
 # `-dash.json` is read as a file. A usage error (unknown option, missing or empty value, bad --pattern)
 # prints the usage line and exits 2 before anything is checked.
-# Environment: MRCLENS — the command to run (default `mrclens`, which must be on PATH: the environment
-# must have MRCLens installed), e.g. MRCLENS="python -m mrclens.cli".
+# Environment: MRCLENS — the command to run, split on whitespace (default `mrclens`, which must be on PATH:
+# the environment must have MRCLens installed), e.g. MRCLENS="python -m mrclens.cli"; MRCLENS_PYTHON — when
+# MRCLENS is not set, the Python to run `-m mrclens.cli` with, one path that may hold spaces (the
+# `mrclens-ci-check` console script sets it to its own interpreter).
 set -u
 
 USAGE="usage: ci-check.sh [--rules FILE] [--changed-since REF | --all] [--pattern REGEX] [--check-arg ARG]... [--] [FILE ...]"
@@ -121,7 +123,13 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 0
 fi
 
-read -r -a mrclens <<< "${MRCLENS:-mrclens}"
+if [ -n "${MRCLENS:-}" ]; then
+  read -r -a mrclens <<< "$MRCLENS"  # a command line, split on whitespace
+elif [ -n "${MRCLENS_PYTHON:-}" ]; then
+  mrclens=("$MRCLENS_PYTHON" -m mrclens.cli)  # one path, spaces and all (the console script sets it)
+else
+  mrclens=(mrclens)
+fi
 status=0
 for f in "${files[@]}"; do
   echo "== mrclens check $f"
