@@ -2,8 +2,9 @@
 # MRCLens CI gate: run `mrclens check` (model-free, seconds per file) on dataset files; exit with the
 # worst status: 0 every rule passes, 1 a rule fails (a finding about the data), 2 bad input (a bad file,
 # or a bad use of this script), 3 a bug. A file that is surely no QA dataset by its content (package.json,
-# dataset_infos.json, croissant.json, JSON Lines of other records) is skipped with a note on stderr
-# (`mrclens check --skip-non-dataset`), never failed; a file that is no valid JSON is still checked and fails.
+# dataset_infos.json, croissant.json, tsconfig.json with comments, a Plotly figure, JSON Lines of other
+# records) is skipped with a note on stderr (`mrclens check --skip-non-dataset`), never failed; a file that
+# is no valid JSON (empty, plain text, a Git LFS pointer) is still checked and fails (docs/ci-gate.md).
 #
 # Used by the pre-commit hook (.pre-commit-hooks.yaml: the `mrclens-ci-check` console script runs this file;
 # pre-commit passes the staged files) and by the GitHub Actions composite action (action.yml: the files a
