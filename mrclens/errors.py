@@ -362,6 +362,9 @@ class FormatMsg:
     """
 
     UNKNOWN_FORMAT = "cannot tell the format of this file ({why}); MRCLens reads: {known}"
+    LFS_WHY = "it is a Git LFS pointer ({pointer}), not the data"
+    LFS_POINTER = ("this is a Git LFS pointer ({pointer}), not the data: the checkout did not fetch the file from "
+                   "Git LFS; run `git lfs pull` (in GitHub Actions: actions/checkout with `lfs: true`)")
     UNKNOWN_FORMAT_NAME = "unknown format {name!r}; MRCLens reads: {known}"
     UNKNOWN_OBJECT = "cannot read a Python {kind} as a dataset; MRCLens reads: {known}"
     HUB_ID = ("no such file or folder; {name!r} looks like a Hugging Face Hub dataset id, and MRCLens reads local "

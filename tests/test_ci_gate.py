@@ -325,3 +325,110 @@ def test_the_gate_skips_json_that_is_no_dataset_but_fails_broken_json(data_repo)
     finally:
         (repo / "broken.json").unlink()
     assert r.returncode == 2 and "broken.json" in r.stderr
+
+
+# ------------------------------------------------------------------ issue 55, items 2, 3, 4 and 12
+@pytest.fixture(scope="module")
+def odd_names_repo(tmp_path_factory):
+    """A git repository whose second commit adds, under data/, three clean datasets (one sample article each)
+    whose names hold a non-ASCII character, a space and a quote (git quotes such names without -z), a dataset
+    whose first line is blank, a Git LFS pointer, a tsconfig.json with comments, and a file in a subdirectory."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset, write_dataset
+
+    tmp = tmp_path_factory.mktemp("gate55")
+    env = _env(tmp)
+    repo = tmp / "repo"
+    (repo / "data" / "sub").mkdir(parents=True)
+    _git(repo, env, "init", "-q", "-b", "main")
+    (repo / "README.md").write_text("data\n")
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "start")
+    sample = load_dataset(SAMPLE)
+    for k, name in enumerate(["données.json", "日本語 set.json", 'q"uote.json']):
+        write_dataset(Dataset(sample.articles[k:k + 1], sample.version), repo / "data" / name)
+    blank = repo / "data" / "sub" / "blank-first-line.json"
+    write_dataset(Dataset(sample.articles[3:4], sample.version), blank)
+    blank.write_text("\n" + blank.read_text())
+    (repo / "data" / "train.parquet").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a2146" * 8 + "\nsize 48213\n")
+    (repo / "tsconfig.json").write_text('{\n  // TypeScript\n  "compilerOptions": {"strict": true,},\n}\n')
+    _git(repo, env, "add", ".")
+    _git(repo, env, "commit", "-qm", "data")
+    return repo, env
+
+
+ODD_CLEAN = ["données.json", "日本語 set.json", 'q"uote.json', "sub/blank-first-line.json"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", [["--changed-since", "HEAD~1"], ["--all"]])
+def test_every_changed_file_is_checked_whatever_its_name_and_from_a_subdirectory(odd_names_repo, mode):
+    """Item 2: `git diff --name-only` quoted "data/donn\\303\\251es.json", the pattern dropped it ("no dataset
+    file to check", exit 0); a run from a subdirectory said a changed file did not exist. Item 3: an LFS
+    pointer exits 2 naming `lfs: true`, tsconfig.json is skipped with a note. Item 4: the blank first line."""
+    repo, env = odd_names_repo
+    runs = [(repo, "data/"), (repo / "data" / "sub", "../../data/")]  # git's paths, named from where it runs
+    for cwd, prefix in runs if mode[0] == "--changed-since" else runs[1:]:
+        r = _script(cwd, env, *mode, "--check-arg=-q")
+        out = r.stdout + r.stderr
+        assert r.returncode == 2, out  # the LFS pointer; every dataset passes
+        for name in ODD_CLEAN:
+            assert f"== mrclens check {prefix}{name}\n" in r.stdout, (name, out)
+        assert r.stdout.count(", 0 fail") == 4, out  # each dataset read and checked (none fails)
+        assert "train.parquet: this is a Git LFS pointer" in r.stderr and "lfs: true" in r.stderr
+        assert "tsconfig.json: skipped, not a QA dataset (JSON with comments" in r.stderr
+        assert "does not exist" not in out and "cannot tell the format" not in out
+
+
+def _python_with_a_space(tmp: Path) -> Path:
+    """This test's Python, called through a folder whose name holds a space (its environment, linked)."""
+    if os.name == "nt":
+        pytest.skip("the environment link is POSIX")
+    linked = tmp / "Python Env"
+    linked.symlink_to(Path(sys.prefix), target_is_directory=True)
+    python = linked / "bin" / Path(sys.executable).name
+    assert python.exists() and " " in str(python)
+    return python
+
+
+_CONSOLE_SCRIPT = "import sys; from mrclens.cli.gate import main; sys.exit(main())"
+
+
+@pytest.mark.slow
+def test_the_console_script_works_when_its_python_path_holds_a_space_and_with_a_dash_file(data_repo, tmp_path):
+    """Item 12: MRCLENS was "<python> -m mrclens.cli", split on whitespace: exit 127 for every file; a staged
+    `-dash.json` (pre-commit passes `--rules rules.toml -dash.json`) was a usage error."""
+    repo, env = data_repo
+    python = _python_with_a_space(tmp_path)
+    env = {k: v for k, v in env.items() if k not in ("MRCLENS", "MRCLENS_PYTHON")}
+    shutil.copy(repo / "clean.json", repo / "-dash.json")
+    try:
+        r = subprocess.run([str(python), "-c", _CONSOLE_SCRIPT, "--rules", "rules.toml", "clean.json", "-dash.json"],
+                           cwd=repo, env=env, capture_output=True, text=True)
+    finally:
+        (repo / "-dash.json").unlink()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("PASS  answer-position") == 2 and "== mrclens check -dash.json" in r.stdout
+
+
+def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
+    """Item 12: Ctrl-C printed a 20-line traceback. A terminal's Ctrl-C reaches the whole process group."""
+    import signal
+
+    slow = tmp_path / "slow-mrclens"
+    slow.write_text("#!/bin/sh\nsleep 60\n")
+    slow.chmod(0o755)
+    (tmp_path / "a.json").write_text("{}")
+    env = {**_env(tmp_path), "MRCLENS": str(slow)}
+    proc = subprocess.Popen([sys.executable, "-c", _CONSOLE_SCRIPT, "a.json"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout.readline() == "== mrclens check a.json\n"
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "mrclens-ci-check: interrupted (Ctrl-C)" in err
+    assert len(err.strip().splitlines()) <= 2, err

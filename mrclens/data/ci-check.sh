@@ -2,8 +2,9 @@
 # MRCLens CI gate: run `mrclens check` (model-free, seconds per file) on dataset files; exit with the
 # worst status: 0 every rule passes, 1 a rule fails (a finding about the data), 2 bad input (a bad file,
 # or a bad use of this script), 3 a bug. A file that is surely no QA dataset by its content (package.json,
-# dataset_infos.json, croissant.json, JSON Lines of other records) is skipped with a note on stderr
-# (`mrclens check --skip-non-dataset`), never failed; a file that is no valid JSON is still checked and fails.
+# dataset_infos.json, croissant.json, tsconfig.json with comments, a Plotly figure, JSON Lines of other
+# records) is skipped with a note on stderr (`mrclens check --skip-non-dataset`), never failed; a file that
+# is no valid JSON (empty, plain text, a Git LFS pointer) is still checked and fails (docs/ci-gate.md).
 #
 # Used by the pre-commit hook (.pre-commit-hooks.yaml: the `mrclens-ci-check` console script runs this file;
 # pre-commit passes the staged files) and by the GitHub Actions composite action (action.yml: the files a
@@ -13,13 +14,16 @@
 # Usage: ci-check.sh [--rules FILE] [--changed-since REF | --all] [--pattern REGEX] [--check-arg ARG]... [--] [FILE ...]
 #   --rules FILE         the `mrclens check --rules` file (default: MRCLens's default rules)
 #   --changed-since REF  also check the files changed between REF and HEAD (added, copied, modified,
-#                        renamed; `git diff --name-only --diff-filter=ACMR REF HEAD`) that match --pattern.
+#                        renamed; `git diff -z --name-only --diff-filter=ACMR REF HEAD`) that match --pattern.
 #                        REF 0000000000000000000000000000000000000000 (GitHub's base of a branch's first
 #                        push: there is no base commit) checks every tracked file that matches, as --all,
 #                        and says so
-#   --all                also check every tracked file (`git ls-files`) that matches --pattern
-#   --pattern REGEX      extended regex (grep -E) for --changed-since and --all (default: SQuAD/flat
-#                        dataset file names); a regex grep cannot compile is a usage error (exit 2)
+#   --all                also check every tracked file of the repository (`git ls-files -z` at its top
+#                        level) that matches --pattern
+#   --pattern REGEX      extended regex (grep -E) for --changed-since and --all, matched against each path
+#                        relative to the repository's top level, whatever the directory the script runs in
+#                        (default: SQuAD/flat dataset file names); a regex grep cannot compile is a usage
+#                        error (exit 2). Paths come from git NUL-separated: any character in a name is fine
 #   --check-arg ARG      pass ARG on to every `mrclens check` run (repeat it for several), e.g.
 #                        `--check-arg --language-ok` for data not in English, or
 #                        `--check-arg --dev=dev.json`, `--check-arg --on-invalid=skip`
@@ -29,8 +33,10 @@
 # file names; mrclens gets each file name after `--` (`mrclens check [OPTIONS] -- FILE`), so a file named
 # `-dash.json` is read as a file. A usage error (unknown option, missing or empty value, bad --pattern)
 # prints the usage line and exits 2 before anything is checked.
-# Environment: MRCLENS — the command to run (default `mrclens`, which must be on PATH: the environment
-# must have MRCLens installed), e.g. MRCLENS="python -m mrclens.cli".
+# Environment: MRCLENS — the command to run, split on whitespace (default `mrclens`, which must be on PATH:
+# the environment must have MRCLens installed), e.g. MRCLENS="python -m mrclens.cli"; MRCLENS_PYTHON — when
+# MRCLENS is not set, the Python to run `-m mrclens.cli` with, one path that may hold spaces (the
+# `mrclens-ci-check` console script sets it to its own interpreter).
 set -u
 
 USAGE="usage: ci-check.sh [--rules FILE] [--changed-since REF | --all] [--pattern REGEX] [--check-arg ARG]... [--] [FILE ...]"
@@ -82,26 +88,35 @@ fi
 
 files=("$@")
 if [ -n "$since" ] || [ "$all" -eq 1 ]; then
+  # paths from git are NUL-separated (-z: a name with a non-ASCII character, a quote or a newline comes as it
+  # is, never quoted), relative to the top level (as --pattern sees them), then named from here (a run from a
+  # subdirectory gets ../data/x.json)
+  if ! top=$(git rev-parse --show-toplevel 2>/dev/null) || ! up=$(git rev-parse --show-cdup 2>/dev/null); then
+    echo "ci-check.sh: --changed-since/--all: not in a git repository (git rev-parse --show-toplevel failed)" >&2
+    exit 2
+  fi
+  listed=$(mktemp) || { echo "ci-check.sh: cannot make a temporary file (mktemp)" >&2; exit 2; }
+  trap 'rm -f "$listed" "$listed.m"' EXIT
   if [ "$all" -eq 1 ]; then
-    if ! changed=$(git ls-files); then
-      echo "ci-check.sh: --all: cannot list the tracked files (git ls-files failed: not a git repository?)" >&2
+    if ! git -C "$top" ls-files -z >"$listed"; then
+      echo "ci-check.sh: --all: cannot list the tracked files (git ls-files failed)" >&2
       exit 2
     fi
   elif ! git rev-parse --verify --quiet "$since^{commit}" >/dev/null; then
     echo "ci-check.sh: base $since is not a commit in this clone (fetch the history: actions/checkout with fetch-depth: 0; after a force push the old base is gone: give --all)" >&2
     exit 2
-  elif ! changed=$(git diff --name-only --diff-filter=ACMR "$since" HEAD); then
+  elif ! git -C "$top" diff -z --name-only --diff-filter=ACMR "$since" HEAD >"$listed"; then
     echo "ci-check.sh: cannot list the files changed since $since" >&2
     exit 2
   fi
-  matched=$(printf '%s\n' "$changed" | grep -E -- "$pattern")
+  grep -z -E -- "$pattern" <"$listed" >"$listed.m"
   if [ $? -gt 1 ]; then  # 0: some matched, 1: none matched, 2: grep failed
-    echo "ci-check.sh: grep -E failed on --pattern $pattern" >&2
+    echo "ci-check.sh: grep -z -E failed on --pattern $pattern" >&2
     exit 2
   fi
-  while IFS= read -r f; do
-    [ -n "$f" ] && files+=("$f")
-  done <<< "$matched"
+  while IFS= read -r -d '' f; do
+    [ -n "$f" ] && files+=("$up$f")
+  done <"$listed.m"
 fi
 
 if [ ${#files[@]} -eq 0 ]; then
@@ -109,7 +124,13 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 0
 fi
 
-read -r -a mrclens <<< "${MRCLENS:-mrclens}"
+if [ -n "${MRCLENS:-}" ]; then
+  read -r -a mrclens <<< "$MRCLENS"  # a command line, split on whitespace
+elif [ -n "${MRCLENS_PYTHON:-}" ]; then
+  mrclens=("$MRCLENS_PYTHON" -m mrclens.cli)  # one path, spaces and all (the console script sets it)
+else
+  mrclens=(mrclens)
+fi
 status=0
 for f in "${files[@]}"; do
   echo "== mrclens check $f"

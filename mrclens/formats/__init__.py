@@ -54,7 +54,8 @@ from mrclens import inputs
 from mrclens.errors import DataError, DuplicateKeyError, FormatMsg, InvariantError, MRCLensError, Msg, Problem
 from mrclens.formats import hf_datasets, hf_flat, squad_json
 from mrclens.formats.base import FORMAT_REGISTRY, Loaded, known_formats, read_text
-from mrclens.formats.detect import sniff
+from mrclens.formats.detect import first_line, lfs_pointer, sniff
+from mrclens.formats.other_json import no_dataset_shape, strip_jsonc
 from mrclens.formats.multiple_choice import MCDataset, is_mc_input, load_mc_dataset, sniff_mc
 from mrclens.io_utils import atomic_write_bytes, loads_unique
 from mrclens.formats.squad_schema import ON_INVALID
@@ -199,6 +200,9 @@ def unknown_format_problem(path: str | os.PathLike, why: str) -> Problem:
     TSV, multiple-choice JSON Lines; :func:`detect_task`) says which task it is and which commands
     read it (:attr:`mrclens.tasks.Task.commands`); anything else lists the span formats MRCLens reads."""
     file = str(path)
+    pointer = lfs_pointer(path)
+    if pointer is not None:
+        return Problem(file, FormatMsg.LFS_POINTER.format(pointer=pointer))
     _, problems = read_text(path)
     if problems:
         return problems[0]
@@ -435,15 +439,19 @@ def _detect_task(path: Any, table: TaskTable) -> Task:
 def not_a_dataset(path: str | os.PathLike) -> str | None:
     """Why the file at ``path`` is surely no QA dataset (content sniffed, not the name), or ``None`` when it may
     be one (then reading it reports any problem it has). For a CI gate that is given every ``.json`` of a
-    commit: ``package.json``, ``dataset_infos.json`` or a ``croissant.json`` are skipped, not failed.
+    commit: ``package.json``, ``dataset_infos.json``, a ``croissant.json``, a ``tsconfig.json`` are skipped,
+    not failed.
 
-    A file is taken as a possible dataset when a task's sniffer claims it (multiple-choice data), when the
-    first line names a span format (SQuAD, MRQA, simplified NQ, flat Hugging Face JSON Lines), when it is
-    parquet with ``context`` and ``question`` columns, when it is one JSON document that is an object with a
-    ``data`` list or a list whose first item has ``context`` and ``question``, and when it cannot be read as
-    JSON at all (a damaged dataset must still fail, not pass unseen). Everything else is no dataset: valid
-    JSON of another shape, JSON Lines of other records, text that is no JSON. Reads the whole file when it
-    is one JSON document (its size in memory, once).
+    Skipped (a reason is returned): valid JSON of another shape (an object without a ``data`` list, a list of
+    other records, a scalar, a Plotly figure or a JSON:API document:
+    :func:`mrclens.formats.other_json.no_dataset_shape`), JSON with comments (JSONC, as ``tsconfig.json`` and
+    VS Code's settings: :func:`~mrclens.formats.other_json.strip_jsonc`) of such a shape, JSON Lines of other
+    records, parquet without ``context`` and ``question`` columns. Everything else may be a dataset, and is
+    read (``None``): data a task's sniffer claims (multiple-choice data), a span format's first line (SQuAD,
+    MRQA, simplified NQ, flat Hugging Face JSON Lines), original Natural Questions (reading it says to
+    simplify it first), and whatever cannot be read as JSON at all — an empty file, plain text, NUL bytes, a
+    Git LFS pointer, a damaged dataset — which must fail, not pass unseen. Reads the whole file when it is one
+    JSON document (its size in memory, once).
 
     >>> import json, tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -466,7 +474,7 @@ def not_a_dataset(path: str | os.PathLike) -> str | None:
             return None  # a task's sniffer claims it (multiple-choice data)
     fmt, container = sniff(path)
     if fmt is None:
-        return container  # sniff's reason: empty, not JSON / JSON Lines / parquet, JSON Lines of other records
+        return container if _other_records(path) else None  # else empty, no JSON, an LFS pointer: reading it fails
     if container == "parquet":
         try:
             import pyarrow.parquet as pq
@@ -481,16 +489,23 @@ def not_a_dataset(path: str | os.PathLike) -> str | None:
     if text is None:
         return None  # not gzip / not UTF-8: reading it reports the problem
     try:
-        obj = json.loads(text)
+        return no_dataset_shape(json.loads(text))
     except ValueError:
-        return None  # not valid JSON: may be a damaged dataset, reading it reports where
-    if isinstance(obj, dict):
-        if isinstance(obj.get("data"), list):
-            return None
-        return f"one JSON object with keys {sorted(obj)[:8]} and no 'data' list"
-    if isinstance(obj, list):
-        first = obj[0] if obj else None
-        if isinstance(first, dict) and {"context", "question"} <= set(first):
-            return None
-        return "a JSON list whose first item is no record with 'context' and 'question'" if obj else "an empty JSON list"
-    return f"a JSON {type(obj).__name__}, not an object or a list"
+        pass
+    jsonc = strip_jsonc(text)
+    try:
+        obj = json.loads(jsonc) if jsonc is not None else None
+    except ValueError:
+        return None  # not valid JSON, with or without comments: may be a damaged dataset, reading it reports where
+    why = no_dataset_shape(obj) if jsonc is not None else None
+    return None if why is None else f"JSON with comments (JSONC, as tsconfig.json or VS Code settings): {why}"
+
+
+def _other_records(path: Path) -> bool:
+    """Whether the first line of the file (which no format claims) is a JSON object of other records: JSON Lines
+    of something else, not original Natural Questions (reading that says to simplify it first)."""
+    try:
+        obj = json.loads(first_line(path))
+    except (ValueError, OSError, EOFError):
+        return False
+    return isinstance(obj, dict) and not {"document_tokens", "document_html"} & set(obj)
