@@ -319,6 +319,12 @@ class ArtifactMsg:
                            "{sha}…): a reference is never the data it judges; write the reference's sets with "
                            "`mrclens perturb --reference --out DIR` (or from SQuAD v1.1 dev: `mrclens perturb "
                            "--reference dev-v1.1.json --out DIR`)")
+    #: the same data under another name or compression (issue 55, item 7): compared by question ids and texts
+    REFERENCE_SETS_SAME_DATA = ("{path}: these reference sets hold the same questions as {own} ({what}: the same "
+                                "question ids and texts, whatever the file's name or compression; {file} and "
+                                "{own_file}): a reference is never the data it judges; write the reference's sets with "
+                                "`mrclens perturb --reference --out DIR` (or from SQuAD v1.1 dev: `mrclens perturb "
+                                "--reference dev-v1.1.json --out DIR`)")
     REFERENCE_SETS_TASK = ("{path}: reference sets of the {task} task, and {own} is of the {own_task} task: "
                            "a model is read against a reference of its own task")
     REFERENCE_SETS_RULE = ("{path}: its truncated set was made by the truncation rule {rule!r}, and {own}'s by "
@@ -327,6 +333,15 @@ class ArtifactMsg:
     REFERENCE_PREDICTIONS_OTHER = ("{path}: none of its {unknown:,} prediction(s) is for a question of the reference "
                                    "set {set!r} ({n:,} questions): predictions made on other sets (the audited sets?); "
                                    "run the model on the reference sets and give that folder")
+    #: a reference set a compared ablation needs without (enough) predictions (issue 55, item 1)
+    REFERENCE_PREDICTIONS_MISSING = ("{path}: the reference predictions cannot be compared with {own}'s: {problems}; "
+                                     "the verdict would compare less than it says (a question without a prediction "
+                                     "scores 0 and moves the reference's drops); run the model on every reference set "
+                                     "(`mrclens perturb --reference` wrote them) and give every file")
+    #: a prediction file of the audited sets that matches none of its set's ids (issue 55, item 8)
+    PREDICTIONS_OTHER = ("{path}: {what} for a question of the set {set!r} of {sets} ({n:,} questions): predictions "
+                         "made on other sets (another split, the reference's sets?) score as a model that answers "
+                         "nothing; run the model on the sets of {sets} and give that folder")
 
 
 class LanguageMsg:

@@ -77,11 +77,16 @@ def evaluate(data, predictions, as_json, predictions_dir, reference_sets, refere
         bootstrap 95% CIs and a reading of each, from one prediction file per set
         that `mrclens perturb` wrote into PERTURBED_DIR. Prints the verdict per
         bias category at a glance (--wide: the full table and readings before it).
+        A prediction file none of whose ids is a question of its set stops with
+        exit code 2.
     mrclens evaluate PERTURBED_DIR --predictions-dir PRED_DIR --reference-sets REF_SETS
                      --reference-predictions-dir REF_PRED_DIR
         The same, each category read against the model's own evaluation on the
         reference's sets (`mrclens perturb --reference`): more / in line / less /
         inconclusive, with the audit's bands and power (docs/external-model.md).
+        Reference sets of the same questions as PERTURBED_DIR, and a reference
+        that lacks a file or more than 2% of a set's ids that a compared ablation
+        needs, stop with exit code 2; fewer missing ids are a warning.
     """
     if Path(data).is_dir():
         if predictions is not None and Path(predictions).is_dir():

@@ -29,7 +29,7 @@ from typing import Mapping, Sequence
 from mrclens import __version__
 from mrclens.artifacts.manifest import AblationEntry, PerturbationManifest, manifest_path, read_manifest
 from mrclens.artifacts.predictions import PredictionsDir, read_predictions_dir
-from mrclens.errors import ArtifactError
+from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.artifacts.question_scores import SetQuestionScores
 from mrclens.artifacts.results import (
     DEFAULT_MODEL_NAME,
@@ -196,8 +196,28 @@ def score_replicates(
     return scored
 
 
-def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str) -> list[str]:
-    out = []
+def refuse_foreign_predictions(scored: Scored, found: PredictionsDir, sets: str | os.PathLike) -> None:
+    """Refuse a prediction file that matches none of its set's question ids (issue 55, item 8): predictions made
+    on other sets (another split, the reference's sets) or an empty file would score as a model that answers
+    nothing ("F1 0.0"), a verdict on the wrong predictions. Draw 0 of reader 0 (``scored.set_scores``) only.
+
+    Args:
+        scored: the scores (``set_scores[name]``: ``n``, ``missing``, ``unknown``).
+        found: the prediction files read (names the file).
+        sets: the perturbed folder (named in the message).
+
+    Raises:
+        ArtifactError: :attr:`~mrclens.errors.ArtifactMsg.PREDICTIONS_OTHER`, naming the first such file.
+    """
+    for name, s in scored.set_scores.items():
+        if s.evaluated and s.n and s.missing == s.n:
+            what = (f"none of its {s.unknown:,} prediction(s) is" if s.unknown else "it holds no prediction")
+            raise ArtifactError(ArtifactMsg.PREDICTIONS_OTHER.format(path=found.file(name), what=what, set=name,
+                                                                     sets=sets, n=s.n))
+
+
+def _warnings(scored: Scored, extra: Sequence[str], predictions_dir: str, more: Sequence[str] = ()) -> list[str]:
+    out = list(more)
     for name, s in scored.set_scores.items():
         if not s.evaluated:
             out.append(f"{name}: not evaluated ({s.reason})")
@@ -252,6 +272,8 @@ def evaluate_perturbed(
     model_free: Sequence[ModelFreeFigure] = (),
     reference: ReferenceChoice | None = None,
     shape: ContextShape | None = None,
+    warnings: Sequence[str] = (),
+    check_ids: bool = True,
 ) -> Evaluation:
     """Score one prediction file per set against a perturbed directory (the one scoring path).
 
@@ -281,13 +303,14 @@ def evaluate_perturbed(
             :func:`mrclens.scoring.against_reference.compare_with_reference`; ``shape``: the
             data's context length beside the reference's, :func:`mrclens.scoring.model_free.context_shape`);
             ``None``: no comparison.
+        warnings: the caller's, first in ``results.warnings`` (the reference's: :mod:`~mrclens.scoring.own_reference`).
+        check_ids: :func:`refuse_foreign_predictions` (``False``: the caller checks the ids itself).
 
     Returns:
-        an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction
-        counts per set.
+        an :class:`Evaluation`; ``results.warnings`` lists unknown-id and missing-prediction counts per set.
 
     Raises:
-        ArtifactError: bad perturbed or predictions directory (exit 2 in the CLI);
+        ArtifactError: bad perturbed or predictions directory, a file of no id of its set (exit 2 in the CLI);
         PredictionsError: a malformed prediction file (names the file);
         DataError: a malformed set file.
     """
@@ -306,6 +329,8 @@ def evaluate_perturbed(
     reader = reader_phrase(model.kind, model.name)  # an external model is named, never "the baseline reader"
     scored = score_replicates([r.scoring_input() for r in every], [r.label for r in every], seed=seed,
                               n_resamples=n_resamples, confidence=confidence, reader=reader)
+    if check_ids:  # issue 55, item 8
+        refuse_foreign_predictions(scored, found, perturbed_dir)
     scored.categories = cite_model_free(scored.categories, model_free, confidence)
     scored.ablations, scored.categories = compare_with_reference(scored.ablations, scored.categories, reference,
                                                                  confidence, model_free, reader=reader,
@@ -330,7 +355,7 @@ def evaluate_perturbed(
         ablations=scored.ablations,
         categories=scored.categories,
         paths={"perturbed_dir": _rel(perturbed_dir, results_dir), "predictions_dir": _rel(predictions_dir, results_dir)},
-        warnings=_warnings(scored, found.extra_files, str(predictions_dir)),
+        warnings=_warnings(scored, found.extra_files, str(predictions_dir), warnings),
         audit=audit,
         replicates=records if len(records) > 1 else [],
         variance_method=VARIANCE_METHOD if len(records) > 1 else None,

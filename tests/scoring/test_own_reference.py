@@ -5,12 +5,15 @@ sentence readers of :mod:`sentence_readers`), no figure written by hand."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sentence_readers import predict_dir  # noqa: E402
@@ -151,3 +154,116 @@ def test_perturb_needs_data_unless_it_writes_the_reference_sets(tmp_path):
     result = CliRunner().invoke(main, ["perturb", "--out", str(tmp_path / "sets")])
     assert result.exit_code == 2 and "--reference" in result.output
     assert not (tmp_path / "sets").exists()
+
+
+# ---- issue 55: the reference side's predictions are checked like the audited side's (item 1), the reference is
+# ---- compared with the audited data by its questions (item 7), foreign predictions are refused (item 8)
+
+def _copy_predictions(src: Path, dst: Path, drop_files=(), drop_every: dict | None = None, empty=()) -> Path:
+    """A copy of a predictions folder without ``drop_files``, ``{}`` for ``empty``, and in each file of
+    ``drop_every`` (``{set name: k}``) every k-th id removed (the first kept)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for path in sorted(src.glob("*.json")):
+        name = path.stem
+        if name in drop_files:
+            continue
+        preds = json.loads(path.read_text())
+        if name in empty:
+            preds = {}
+        elif drop_every and name in drop_every:
+            preds = {q: a for i, (q, a) in enumerate(preds.items()) if i % drop_every[name] != 1 % drop_every[name]}
+        (dst / path.name).write_text(json.dumps(preds))
+    return dst
+
+
+def _cli(sets, reference_predictions, out=None):
+    args = ["evaluate", str(sets["clean"]), "--predictions-dir", str(sets["clean-similar"]), "--reference-sets",
+            str(sets["reference"]), "--reference-predictions-dir", str(reference_predictions), "--resamples", "200"]
+    return CliRunner().invoke(main, args + (["--out", str(out)] if out else []))
+
+
+def test_a_reference_missing_every_second_id_of_the_ablation_sets_is_refused(sets, tmp_path):
+    """Issue 55, item 1: this reference flipped Question to "more" (+50 points), exit 0, nothing on stderr."""
+    ablations = [p.stem for p in sets["reference-similar"].glob("*.json") if p.stem[0] in "ec"]
+    half = _copy_predictions(sets["reference-similar"], tmp_path / "half", drop_every=dict.fromkeys(ablations, 2))
+    result = _cli(sets, half, tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "the reference predictions cannot be compared" in result.output and "e1.json" in result.output
+    assert "more than 2%" in result.output and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("change", [{"empty": ("e3",)}, {"drop_files": ("e9",)}, {"drop_files": ("original",)},
+                                    {"drop_files": ("original-truncated",)}])
+def test_a_reference_without_the_predictions_a_compared_ablation_needs_is_refused(sets, tmp_path, change):
+    """Issue 55, item 1: a `{}` file or a missing e9.json, original.json or original-truncated.json dropped
+    categories from a comparison whose header still said "Verdict against … (same model)"."""
+    name = (change.get("empty") or change.get("drop_files"))[0]
+    result = _cli(sets, _copy_predictions(sets["reference-similar"], tmp_path / "ref", **change))
+    assert result.exit_code == 2, result.output
+    assert f"{name}.json" in result.output and "the reference predictions cannot be compared" in result.output
+
+
+def test_a_few_missing_reference_ids_are_a_warning_everywhere(sets, tmp_path):
+    """At most 2 % of a set missing: the verdict stands, and says so on stderr, in results.json and the report."""
+    n = len(json.loads((sets["reference-similar"] / "original.json").read_text()))
+    few = _copy_predictions(sets["reference-similar"], tmp_path / "few", drop_every={"original": n})
+    assert len(json.loads((few / "original.json").read_text())) == n - 1
+    result = _cli(sets, few, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    warning = f"reference predictions {few}: original: 1 of {n:,} question(s) have no prediction and score 0"
+    assert warning in result.stderr
+    assert warning in json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
+    assert "reference predictions" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_complete_reference_predictions_add_no_warning(sets):
+    results, _ = _verdicts(sets, "clean", "similar")
+    assert not [w for w in results.warnings if w.startswith("reference predictions")]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=st.sets(st.sampled_from(["original", "original-truncated", "e1", "c1", "e3", "e5", "e9", "e10"]),
+                     max_size=2),
+       every=st.dictionaries(st.sampled_from(["original", "original-truncated", "e2", "c2", "e4", "e7", "e8"]),
+                             st.integers(2, 400), min_size=0, max_size=2))
+def test_every_removal_from_the_reference_refuses_or_warns_never_a_silent_verdict(sets, tmp_path_factory, files,
+                                                                                 every):
+    """Property (issue 55, item 1): whatever files or ids are removed from the reference's predictions, the
+    comparison is refused (exit 2, naming a file) or its results carry a warning about the reference."""
+    folder = _copy_predictions(sets["reference-similar"], tmp_path_factory.mktemp("ref"), drop_files=files,
+                               drop_every=every)
+    removed = bool(files) or any(len(json.loads((folder / f"{n}.json").read_text())) < len(
+        json.loads((sets["reference-similar"] / f"{n}.json").read_text())) for n in every)
+    try:
+        evaluation, _ = evaluate_against_own_reference(sets["clean"], sets["clean-similar"], sets["reference"], folder,
+                                                       n_resamples=50, progress=False)
+    except ArtifactError as err:
+        assert removed and ".json" in str(err)
+        return
+    warned = [w for w in evaluation.results.warnings if w.startswith(f"reference predictions {folder}")]
+    assert bool(warned) == removed
+
+
+def test_reference_sets_made_from_a_gzipped_copy_of_the_audited_file_are_refused(sets, tmp_path):
+    """Issue 55, item 7: the same data under another name and compression has another sha256."""
+    copy = tmp_path / "renamed-copy.json.gz"
+    copy.write_bytes(gzip.compress((sets["root"] / "clean.json").read_bytes()))
+    made = CliRunner().invoke(main, ["perturb", str(copy), "--out", str(tmp_path / "copy-sets"), "-q"])
+    assert made.exit_code == 0, made.output
+    result = CliRunner().invoke(main, ["evaluate", str(sets["clean"]), "--predictions-dir", str(sets["clean-similar"]),
+                                       "--reference-sets", str(tmp_path / "copy-sets"), "--reference-predictions-dir",
+                                       str(sets["clean-similar"])])
+    assert result.exit_code == 2, result.output
+    assert "the same question ids and texts" in result.output and "never the data it judges" in result.output
+
+
+def test_predictions_for_other_sets_are_refused_not_scored_as_a_weak_model(sets, tmp_path):
+    """Issue 55, item 8: the reference's predictions given for the audited sets matched 0 ids and read as F1 0.0."""
+    result = CliRunner().invoke(main, ["evaluate", str(sets["clean"]), "--predictions-dir",
+                                       str(sets["reference-similar"]), "--resamples", "50"])
+    assert result.exit_code == 2, result.output
+    assert "original.json" in result.output and "predictions made on other sets" in result.output
+    empty = _copy_predictions(sets["clean-similar"], tmp_path / "empty", empty=("e4",))
+    result = CliRunner().invoke(main, ["evaluate", str(sets["clean"]), "--predictions-dir", str(empty),
+                                       "--resamples", "50"])
+    assert result.exit_code == 2 and "e4.json: it holds no prediction" in result.output, result.output
