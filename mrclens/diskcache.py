@@ -31,6 +31,7 @@ import os
 import re
 import sqlite3
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -87,6 +88,8 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "mrclens"
 
 
+#: The largest size :func:`parse_size` accepts: ``2**63 − 1`` bytes (8 EiB), SQLite's largest integer.
+MAX_SIZE = 2**63 - 1
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 1000**2, "mb": 1000**2, "g": 1000**3, "gb": 1000**3,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "t": 1000**4, "tb": 1000**4, "tib": 2**40}
 
@@ -100,7 +103,7 @@ def parse_size(text: str) -> int | None:
     (2147483648, 500000000, None)
 
     Raises:
-        ValueError: not a size (the message says what is accepted).
+        ValueError: not a size, or over :data:`MAX_SIZE` (the message says what is accepted).
     """
     value = text.strip().lower()
     if value in ("none", "unlimited"):
@@ -109,7 +112,11 @@ def parse_size(text: str) -> int | None:
     if match is None or match.group(2) not in _UNITS:
         raise ValueError(f"{text!r} is not a size: give a number of bytes with an optional unit (500MB, 2GiB), "
                          "or 'unlimited'")
-    return int(float(match.group(1)) * _UNITS[match.group(2)])
+    size = Decimal(match.group(1)) * _UNITS[match.group(2)]  # exact, however many digits (a float: inf at 309)
+    if size > MAX_SIZE:
+        raise ValueError(f"{text[:40]!r}{'…' if len(text) > 40 else ''} is out of range: give 0 to {MAX_SIZE:,} "
+                         "bytes (8 EiB), e.g. 500MB or 2GiB, or 'unlimited'")
+    return int(size)
 
 
 def format_size(n: int) -> str:

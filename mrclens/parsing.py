@@ -30,7 +30,7 @@ from mrclens.diskcache import DiskCache, default_cache_dir, parse_size, warn_bad
 from mrclens.errors import CacheError
 from mrclens.invisible import VisibleText
 from mrclens.io_utils import gc_paused
-from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint
+from mrclens.nlp import installed_pipeline_name, load_pipeline, pipeline_fingerprint, refuse_too_long
 from mrclens.progress import progress as progress_bar
 
 _SCHEMA_VERSION = 2  # 2: values are JSON (1 was pickle and is never read)
@@ -286,9 +286,11 @@ def parse_texts(
 
     Raises:
         PipelineNotInstalled: no English spaCy pipeline is installed.
+        MRCLensError: a text is longer than :data:`mrclens.nlp.MAX_TEXT_CHARS` characters (exit 2).
     """
     flags = f"s{int(sentences)}p{int(pos)}e{int(entities)}"
     distinct = list(dict.fromkeys(texts))
+    refuse_too_long(distinct)  # cached or not: the figures of such a text are not computed either
     cache = None if cache_dir is False else _Cache(Path(cache_dir) if cache_dir else default_cache_dir())
     try:
         if cache:

@@ -80,3 +80,19 @@ def test_sizes_and_the_default_directory(monkeypatch, tmp_path):
         parsing.parse_cache_limit()
     monkeypatch.delenv("MRCLENS_PARSE_CACHE_MAX")
     assert parsing.parse_cache_limit() == 2 * 2**30
+
+
+def test_a_size_too_large_for_a_number_is_refused_naming_the_range(monkeypatch):
+    """Issue 55, item 11: a 400-digit $MRCLENS_PARSE_CACHE_MAX raised OverflowError (exit 3). It is refused
+    (CacheError, exit 2) naming the variable and the accepted range; the largest accepted size still works."""
+    import mrclens.parsing as parsing
+    from mrclens.diskcache import MAX_SIZE
+
+    for big in ("9" * 400, "9" * 5000, str(MAX_SIZE + 1), "9000000 TiB"):
+        monkeypatch.setenv("MRCLENS_PARSE_CACHE_MAX", big)
+        with pytest.raises(CacheError, match=r"\$MRCLENS_PARSE_CACHE_MAX: .* is out of range: give 0 to "
+                                             r"9,223,372,036,854,775,807 bytes"):
+            parsing.parse_cache_limit()
+    monkeypatch.setenv("MRCLENS_PARSE_CACHE_MAX", str(MAX_SIZE))
+    assert parsing.parse_cache_limit() == MAX_SIZE
+    assert parse_size("1.5 GiB") == 3 * 2**29

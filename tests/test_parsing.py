@@ -119,3 +119,31 @@ def test_the_parse_cache_stays_under_its_cap(tmp_path, monkeypatch):
         cache.close()
     again = parse_texts(old[:3], sentences=True, cache_dir=tmp_path)  # evicted: parsed again, same result
     assert again == parse_texts(old[:3], sentences=True, cache_dir=False)
+
+
+def test_a_context_longer_than_spacy_s_limit_is_refused_with_exit_2_not_parsed(tmp_path):
+    """Issue 55, item 9: a context over 1,000,000 characters (spaCy's nlp.max_length) made check, stats and
+    perturb exit 3. A real SQuAD context repeated to 1.1 million characters is refused (exit 2) before any parse,
+    cached or not, naming its length and its start."""
+    import gzip
+    import json
+
+    from click.testing import CliRunner
+
+    from mrclens.cli import main
+    from mrclens.errors import MRCLensError
+    from mrclens.nlp import MAX_TEXT_CHARS
+    from tests.conftest import SAMPLE
+
+    article = json.loads(gzip.decompress(SAMPLE.read_bytes()))["data"][0]
+    para = article["paragraphs"][0]
+    context = " ".join([para["context"]] * (1_100_000 // len(para["context"]) + 1))
+    assert len(context) > MAX_TEXT_CHARS
+    with pytest.raises(MRCLensError, match=r"a text of 1,1\d\d,\d{3} characters .* 'The exact nature"):
+        parse_texts(["A short one.", context], sentences=True, cache_dir=tmp_path)
+    data = tmp_path / "long.json"
+    data.write_text(json.dumps({"version": "1.1", "data": [{"title": article["title"], "paragraphs": [
+        {"context": context, "qas": para["qas"]}]}]}), encoding="utf-8")
+    for args in (["stats", str(data)], ["check", str(data)], ["perturb", str(data), "--out", str(tmp_path / "p")]):
+        res = CliRunner().invoke(main, args + ["--cache-dir", str(tmp_path / "cache")])
+        assert res.exit_code == 2 and "longer than MRCLens parses (1,000,000 characters" in res.output, (args, res.output)

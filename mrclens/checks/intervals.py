@@ -43,6 +43,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -78,6 +79,11 @@ BOUNDED_N: tuple[tuple[str, str], ...] = (
     (r"heuristics\.(first_k|type_matched_sentence|sliding_window)\.(exact_match|f1|upper_bound_exact_match|"
      r"upper_bound_f1)", "heuristics.{1}.n"),
 )
+#: How a clustered figure's interval of a one-article file is described: unbounded, as ``k → 1`` gives t on 0 df.
+ONE_ARTICLE = ("one article: its questions are not independent (they share its passages, topic and annotators), "
+               "and one article says nothing of how the figure varies between articles: the interval is unbounded")
+#: How the interval of a mean whose values all agree (standard deviation 0, ``n`` > 1) is described.
+AGREE = "its values all agree, which says nothing of their spread: the interval is unbounded"
 #: Figures that are not clustered by article (they count the dev file's items).
 NOT_CLUSTERED = re.compile(r"leakage\.")
 #: The interval's name for a figure's own recorded interval, by the figure's name (else ``<name>_ci_low`` …).
@@ -134,10 +140,14 @@ def recorded_interval(path: str, lookup: Lookup) -> FigureInterval | None:
 
 def _clustered(path: str, value: float, n_path: str, per_article: Sequence[Lookup] | None,
                article_path: str | None, confidence: float) -> tuple[float, float, int] | None:
+    """The cluster-robust interval by article ``(low, high, k)``; with one article of positive weight
+    ``(-inf, inf, 1)`` (:data:`ONE_ARTICLE`); ``None`` when not clustered."""
     if not per_article or NOT_CLUSTERED.match(path):
         return None
     pairs = [(a(article_path or path), a(n_path)) for a in per_article]
     pairs = [(v, w) for v, w in pairs if _number(v) and _number(w) and w > 0]
+    if len(pairs) == 1:
+        return -math.inf, math.inf, 1
     got = cluster_robust_interval([v for v, _ in pairs], [w for _, w in pairs], value, confidence)
     return None if got is None else (got[0], got[1], len(pairs))
 
@@ -147,7 +157,8 @@ def _widen(low: float, high: float, method: str, clustered: tuple[float, float, 
     if clustered is not None:
         low, high = min(low, clustered[0]), max(high, clustered[1])
         k = clustered[2]
-        method += f", widened by article where wider (cluster-robust, {k:,} articles, t on {k - 1} df)"
+        method += (f", {ONE_ARTICLE}" if k == 1 else
+                   f", widened by article where wider (cluster-robust, {k:,} articles, t on {k - 1} df)")
     lo_bound, hi_bound = bounds
     if lo_bound is not None:
         low, high = max(low, lo_bound), max(high, lo_bound)
@@ -172,7 +183,7 @@ def figure_interval(path: str, lookup: Lookup, per_article: Sequence[Lookup] | N
     value = float(value)
     recorded = recorded_interval(path, lookup)
     if recorded is not None:
-        return recorded
+        return _unless_a_point(path, value, recorded, lookup, confidence)
     special = _multiple_choice_interval(path, value, lookup, confidence)
     if special is not None:
         return special
@@ -201,6 +212,9 @@ def figure_interval(path: str, lookup: Lookup, per_article: Sequence[Lookup] | N
             method = f"t interval of the mean, n = {int(n):,}"
             unit = lookup(f"{node}.unit")
             percent = isinstance(unit, str) and "percent" in unit and 0.0 <= value <= 100.0
+            if not percent and std == 0.0 and n > 1:  # values that agree say nothing of their spread
+                low, high = -math.inf, math.inf
+                method += f" ({AGREE})"
             if percent:  # a mean of values in 0-100: never narrower than the Wilson interval of such a mean
                 w_low, w_high = wilson_interval(value, int(n), confidence)
                 if w_low < low or w_high > high:
@@ -211,6 +225,29 @@ def figure_interval(path: str, lookup: Lookup, per_article: Sequence[Lookup] | N
             clustered = _clustered(path, value, f"{node}.n", per_article, None, confidence)
             return _widen(low, high, method, clustered, bounds)
     return None
+
+
+def _unless_a_point(path: str, value: float, recorded: FigureInterval, lookup: Lookup,
+                    confidence: float) -> FigureInterval:
+    """``recorded``, or where it is a point and the figure is a multiple-choice heuristic's accuracy (or
+    accuracy above chance) of ``n`` questions, the Wilson interval of that accuracy (shifted as the figure is).
+
+    A bootstrap of outcomes that all agree (one question; every question right or every one wrong) resamples
+    no spread and records a point: ``[75, 75]`` on a 1-question file. The Wilson interval of the accuracy
+    does not collapse there (module docstring).
+    """
+    if recorded.low != recorded.high:
+        return recorded
+    parent = path.rpartition(".")[0]
+    prefix = f"{parent}." if parent else ""
+    accuracy, n = lookup(f"{prefix}accuracy"), lookup(f"{prefix}n")
+    if not (_number(accuracy) and _number(n) and n >= 1 and 0.0 <= accuracy <= 100.0):
+        return recorded
+    low, high = wilson_interval(float(accuracy), int(n), confidence)
+    shift = value - float(accuracy)
+    return FigureInterval(low + shift, high + shift,
+                          f"Wilson score interval of the accuracy, n = {int(n):,} (the bootstrap interval recorded "
+                          f"beside it is a point: its {int(n):,} outcome(s) agree)")
 
 
 def _multiple_choice_interval(path: str, value: float, lookup: Lookup, confidence: float) -> FigureInterval | None:
@@ -261,18 +298,25 @@ def decide(op: str, threshold: float, low: float, high: float) -> str:
 
 
 def per_article_figures(dataset: Any, *, cache_dir: Any = None, progress: bool = False,
-                        stats_options: Mapping[str, Any] | None = None) -> list[dict] | None:
+                        stats_options: Mapping[str, Any] | None = None,
+                        whole: Mapping[str, Any] | None = None) -> list[dict] | None:
     """The statistics of each article of a span ``dataset`` on its own (the figures behind the
     cluster-robust intervals), computed as the whole file's were: :func:`mrclens.stats.compute_stats`,
     or :func:`~mrclens.stats.language_free.language_free_stats` with ``stats_options`` (``language``,
     ``sentencizer``: what reads no words, for data that is not English). ``None`` for anything but a
-    span dataset of at least two articles.
+    span dataset of at least one article.
+
+    A dataset of one article gives its one article's figures, which are ``whole`` (the file's figures) when
+    given: a figure of one article has an unbounded interval by article (:data:`ONE_ARTICLE`), as two
+    articles' have a wide one.
     """
     from mrclens.progress import progress as bar
     from mrclens.squad import Dataset
 
-    if not isinstance(dataset, Dataset) or len(dataset.articles) < 2:
+    if not isinstance(dataset, Dataset) or not dataset.articles:
         return None
+    if len(dataset.articles) == 1 and whole is not None:
+        return [dict(whole)]
     options = dict(stats_options or {})
     out = []
     for article in bar(dataset.articles, desc="statistics per article (for the intervals)", unit="article",

@@ -201,9 +201,16 @@ class RuleResult:
     method: str = ""
 
     def to_json(self) -> dict:
+        """The result as JSON: an unbounded interval end (one value, values that all agree, one article:
+        :mod:`mrclens.checks.intervals`) is written ``null`` — JSON has no Infinity — and named in
+        ``ci_unbounded`` (``"low"``, ``"high"``); ``ci_low``/``ci_high`` both ``null`` without ``ci_unbounded``:
+        a point threshold."""
         d = asdict(self.rule)
-        d.update(status=self.status, value=self.value, reason=self.reason, ci_low=self.ci_low, ci_high=self.ci_high,
-                 interval_method=self.method or None)
+        ends = {"low": self.ci_low, "high": self.ci_high}
+        unbounded = [k for k, x in ends.items() if isinstance(x, float) and not math.isfinite(x)]
+        d.update(status=self.status, value=self.value, reason=self.reason,
+                 **{f"ci_{k}": None if k in unbounded else x for k, x in ends.items()},
+                 interval_method=self.method or None, **({"ci_unbounded": unbounded} if unbounded else {}))
         return d
 
 
@@ -738,7 +745,7 @@ def run_check(
         from mrclens.checks.intervals import per_article_figures
 
         per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
-                                          stats_options=language.stats_options)
+                                          stats_options=language.stats_options, whole=stats.figures)
     results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
                        str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,

@@ -82,7 +82,8 @@ def wilson_interval(pct: float, n: int, confidence: float = CONFIDENCE) -> tuple
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2.0 * n)) / denom
     half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
-    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
+    # the interval always holds the share (its low end is exactly 0 at 0 %; rounding gave 7e-16)
+    return min(100.0 * max(0.0, centre - half), pct), max(100.0 * min(1.0, centre + half), pct)
 
 
 def mean_interval(mean: float, std: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:

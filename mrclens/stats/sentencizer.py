@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import importlib
 
+from mrclens.nlp import refuse_too_long
 from mrclens.parsing import ParsedText
 from mrclens.squad import Dataset
 from mrclens.stats.chance import CHANCE_FIGURES, RANK_FIGURES, percentile_rank, top_share
@@ -91,6 +92,7 @@ def sentencizer_ranks(dataset: Dataset, lang: str) -> tuple[dict, tuple[list[flo
     paragraphs = [p for _, p in dataset.iter_paragraphs()]
     answerable = [(pi, q) for pi, p in enumerate(paragraphs) for q in p.questions if q.answers]
     units, unit_tokens = [], []
+    refuse_too_long([p.context for p in paragraphs])
     for p, doc in zip(paragraphs, nlp.pipe(p.context for p in paragraphs)):
         parsed = ParsedText(p.context, [t.idx for t in doc], [t.idx + len(t) for t in doc],
                             sent_starts=[s.start_char for s in doc.sents])
