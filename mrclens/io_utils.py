@@ -262,7 +262,7 @@ def staged_output(out_dir: str | os.PathLike, *, protect: Iterable[str | os.Path
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[str | os.PathLike, ...] = ()) -> Path:
-    """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
+    """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``; :func:`atomic_write_files` with one file).
 
     Names ending in ``.gz`` are gzip-compressed with a fixed timestamp (``mtime=0``),
     so the same content always gives the same bytes.
@@ -277,36 +277,17 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, protect: tuple[s
         OutputError: ``path`` or its directory cannot be written (read-only, a parent is a
             file, ``path`` is a directory, disk full).
     """
-    path = Path(path)
-    for other in protect:
-        if other and Path(other).exists() and path.exists() and path.resolve() == Path(other).resolve():
-            raise MRCLensError(f"refusing to overwrite the input file {other}")
-    if path.is_dir():
-        raise OutputError(Msg.CANNOT_WRITE.format(path=path, err="it is a directory"))
-    created = None
-    if not path.parent.is_dir():
-        created = make_output_dir(path.parent) and path.parent
-    if path.name.endswith(".gz"):
-        buf = io.BytesIO()
-        with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as gz:
-            gz.write(data)
-        data = buf.getvalue()
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path.name), suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, default_mode())  # mkstemp creates 0600; give the usual permissions of a new file
-        os.replace(tmp, path)
-    except BaseException as err:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        if created:
-            shutil.rmtree(created, ignore_errors=True)
-        if isinstance(err, OSError):
-            raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=_os_message(err))) from None
-        raise
-    return path
+    return atomic_write_files([(path, data)], protect=protect)[0]
+
+
+def _on_disk(path: Path, data: bytes) -> bytes:
+    """``data`` as it goes to ``path``: gzip-compressed with ``mtime=0`` for a ``.gz`` name, else as it is."""
+    if not path.name.endswith(".gz"):
+        return data
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as gz:
+        gz.write(data)
+    return buf.getvalue()
 
 
 def atomic_write_files(files: Iterable[tuple[str | os.PathLike, bytes]], *,
@@ -319,7 +300,8 @@ def atomic_write_files(files: Iterable[tuple[str | os.PathLike, bytes]], *,
     folder, :func:`staged_output` does the same with a staging directory.)
 
     Args:
-        files: ``(path, data)`` pairs; ``data`` is the content as it goes to disk (no ``.gz`` compression).
+        files: ``(path, data)`` pairs; ``data`` is the uncompressed content (a ``.gz`` name is gzip-compressed
+            with ``mtime=0``, as :func:`atomic_write_bytes` does).
         protect: input files that must never be overwritten.
 
     Returns:
@@ -347,8 +329,8 @@ def atomic_write_files(files: Iterable[tuple[str | os.PathLike, bytes]], *,
                 fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path.name), suffix=".tmp")
                 temps.append((tmp, path))
                 with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.chmod(tmp, default_mode())
+                    fh.write(_on_disk(path, data))
+                os.chmod(tmp, default_mode())  # mkstemp creates 0600; give the usual permissions of a new file
             except OSError as err:
                 raise OutputError(Msg.CANNOT_WRITE.format(path=path, err=_os_message(err))) from None
         for tmp, path in temps:
