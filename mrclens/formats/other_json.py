@@ -21,27 +21,32 @@ from typing import Any
 QA_KEYS = frozenset({"paragraphs", "context", "question", "qas", "answers", "question_text", "document_text",
                      "document_tokens"})
 
+#: The longest text :func:`strip_jsonc` reads as JSON with comments (characters).
+JSONC_MAX_CHARS = 1 << 20
+
 
 def strip_jsonc(text: str) -> str | None:
     """``text`` without its ``//`` and ``/* */`` comments and trailing commas (before ``}`` or ``]``), strings
-    kept as they are; ``None`` when it has neither (then it is no JSONC: plain JSON or no JSON at all).
+    kept as they are; ``None`` when it has neither (then it is no JSONC: plain JSON or no JSON at all), and for a
+    text over :data:`JSONC_MAX_CHARS` characters (configuration files are small; a damaged dataset of many
+    megabytes is read, not scanned character by character here).
 
     >>> strip_jsonc('{\\n  // strict mode\\n  "strict": true, /* more */\\n  "url": "http://x",\\n}')
     '{\\n  \\n  "strict": true,  \\n  "url": "http://x"\\n}'
     >>> strip_jsonc('{"a": 1}') is None
     True
     """
+    if len(text) > JSONC_MAX_CHARS:
+        return None
     out: list[str] = []
     changed = False
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         if ch == '"':  # a string, escapes included: copied as it is
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
         elif text.startswith("//", i):
             end = text.find("\n", i)
             i = n if end < 0 else end
@@ -61,6 +66,15 @@ def strip_jsonc(text: str) -> str | None:
     return without_commas if changed or without_commas != stripped else None
 
 
+def _string_end(text: str, i: int) -> int:
+    """The index just after the JSON string that starts with the quote at ``text[i]`` (escapes skipped; the end of
+    ``text`` for an unclosed string)."""
+    j, n = i + 1, len(text)
+    while j < n and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
 def _drop_trailing_commas(text: str) -> str:
     """``text`` (no comments left) without a comma that only whitespace separates from a ``}`` or ``]``."""
     out: list[str] = []
@@ -68,11 +82,9 @@ def _drop_trailing_commas(text: str) -> str:
     while i < n:
         ch = text[i]
         if ch == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
             continue
         if ch == ",":
             j = i + 1
