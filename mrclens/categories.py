@@ -20,7 +20,7 @@ The direction of a test (CheckList's ``Expect``: the expectation as an object th
 :class:`Direction` here too: :data:`LARGE_DROP`, :data:`SMALL_DROP` and :data:`CONTROL`, looked up by the
 name that ``results.json`` and the manifests keep (``bias_signal``, :func:`direction`). It says which way of
 a drop is the bias (:meth:`Direction.toward_bias`), what the comparison calls the bias side
-(:attr:`Direction.bias_when`) and the evidence a drop gives (:meth:`Direction.evidence`); no stage compares
+(:attr:`Direction.bias_when`); no stage compares
 ``bias_signal`` with a name of its own (``tests/test_categories.py``).
 
 Adding a category is one record in :data:`CATEGORIES` (and the files DEVELOPERS.md's recipe lists);
@@ -109,49 +109,6 @@ class Direction:
         if self.removes_information:
             return -difference, -high, -low
         return difference, low, high
-
-    def evidence(self, drop: float, low: float, high: float, *, small: float, large: float,
-                 above_zero: bool) -> str:
-        """The evidence level a drop and its interval give for the bias (the rules and the thresholds' rationale:
-        :mod:`mrclens.scoring.readings`, whose :func:`~mrclens.scoring.readings.ablation_evidence` calls this
-        with the figures as the readings show them).
-
-        Args:
-            drop, low, high: the F1 drop (or excess drop) and its interval, percentage points.
-            small: a drop below it is small (:data:`mrclens.scoring.readings.SMALL_DROP`, 5).
-            large: a drop above it is large (:data:`mrclens.scoring.readings.LARGE_DROP`, 10).
-            above_zero: the interval lies wholly above 0 (:func:`mrclens.metrics.bootstrap.interval_side`).
-
-        Returns:
-            ``"strong"``, ``"moderate"``, ``"weak"`` or ``"none"``.
-
-        Raises:
-            ValueError: a control's direction (a control signals nothing itself).
-
-        Examples:
-            >>> SMALL_DROP.evidence(2.0, 0.5, 3.5, small=5.0, large=10.0, above_zero=True)   # e4 barely hurts
-            'strong'
-            >>> LARGE_DROP.evidence(6.2, 3.9, 8.4, small=5.0, large=10.0, above_zero=True)   # a real, limited pull
-            'moderate'
-            >>> LARGE_DROP.evidence(0.6, -0.3, 1.4, small=5.0, large=10.0, above_zero=False)
-            'none'
-        """
-        if not self.signals:
-            raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {self.name!r}: "
-                             f"a {self.text} signals no bias itself")
-        if self.removes_information:
-            if high < small:
-                return "strong"
-            if drop < small:
-                return "moderate"
-            if low > large:
-                return "none"
-            return "weak"
-        if low > large:
-            return "strong"
-        if drop > large or (above_zero and drop >= small):
-            return "moderate"
-        return "none"
 
 
 #: An ablation that adds distracting text (e1, e2, e6–e10, m4–m6): a large drop signals the bias.

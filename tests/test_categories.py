@@ -225,15 +225,18 @@ def test_a_direction_signs_a_difference_towards_the_bias():
     (LARGE_DROP, 0.6, -0.3, 1.4, False, "none"),      # e9 on full SQuAD v1.1, seed 0
 ])
 def test_a_direction_judges_the_evidence_of_a_drop(judge, drop, low, high, above, level):
-    from mrclens.scoring.readings import LARGE_DROP as LARGE, SMALL_DROP as SMALL, ablation_evidence
+    from mrclens.metrics.bootstrap import interval_side
+    from mrclens.scoring.readings import ablation_evidence
 
-    assert judge.evidence(drop, low, high, small=SMALL, large=LARGE, above_zero=above) == level
+    assert (interval_side(low, high) == "above") == above
     assert ablation_evidence(judge.name, drop, low, high) == level == ablation_evidence(judge, drop, low, high)
 
 
 def test_a_control_judges_nothing():
+    from mrclens.scoring.readings import ablation_evidence
+
     with pytest.raises(ValueError, match="control"):
-        CONTROL.evidence(3.0, 1.0, 5.0, small=5.0, large=10.0, above_zero=True)
+        ablation_evidence(CONTROL, 3.0, 1.0, 5.0)
 
 
 def _compares_a_direction_name(node: ast.AST, source: str) -> bool:

@@ -134,9 +134,16 @@ def _ci(low: float, high: float, confidence: float) -> str:
 
 
 def ablation_evidence(bias_signal: str | Direction, drop: float, low: float, high: float) -> str:
-    """The evidence level (one of :data:`mrclens.verdicts.EVIDENCE_LEVELS`) that a drop and its CI give for the bias: the
-    ablation's :class:`~mrclens.categories.Direction` judges it (:meth:`~mrclens.categories.Direction.evidence`)
-    with this module's thresholds (:data:`SMALL_DROP`, :data:`LARGE_DROP`).
+    """The evidence level (one of :data:`mrclens.verdicts.EVIDENCE_LEVELS`) that a drop and its CI give for the bias,
+    read the way the ablation's :class:`~mrclens.categories.Direction` says, with this module's thresholds
+    (:data:`SMALL_DROP`, :data:`LARGE_DROP`): for an ablation that removes information a small drop is the bias
+    (strong when the whole interval is below :data:`SMALL_DROP`, moderate when the drop is; none when the whole
+    interval is above :data:`LARGE_DROP`; else weak), for one that adds text a large drop is (strong when the whole
+    interval is above :data:`LARGE_DROP`; moderate when the drop is, or when it is at least :data:`SMALL_DROP` with
+    the interval above 0; else none).
+
+    >>> ablation_evidence("small_drop", 2.1, 0.4, 3.8), ablation_evidence("large_drop", 6.2, 3.9, 8.4)
+    ('strong', 'moderate')
 
     Args:
         bias_signal: the direction, or its name: ``"small_drop"`` or ``"large_drop"``.
@@ -148,9 +155,22 @@ def ablation_evidence(bias_signal: str | Direction, drop: float, low: float, hig
     Raises:
         ValueError: unknown ``bias_signal``, or a control's (which signals no bias itself).
     """
+    judge = direction(bias_signal)
+    if not judge.signals:
+        raise ValueError(f"bias_signal must be 'small_drop' or 'large_drop', got {judge.name!r}: "
+                         f"a {judge.text} signals no bias itself")
     drop, low, high = _shown(drop), _shown(low), _shown(high)
-    return direction(bias_signal).evidence(drop, low, high, small=SMALL_DROP, large=LARGE_DROP,
-                                           above_zero=interval_side(low, high) == "above")
+    if judge.removes_information:
+        if high < SMALL_DROP:
+            return STRONG.name
+        if drop < SMALL_DROP:
+            return MODERATE.name
+        return NO_SIGN.name if low > LARGE_DROP else WEAK.name
+    if low > LARGE_DROP:
+        return STRONG.name
+    if drop > LARGE_DROP or (interval_side(low, high) == "above" and drop >= SMALL_DROP):
+        return MODERATE.name
+    return NO_SIGN.name
 
 
 def read_ablation(result: AblationResult, confidence: float = CONFIDENCE,
