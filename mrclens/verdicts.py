@@ -5,7 +5,8 @@ the terminal summary, the report, the card and the readings in ``results.json`` 
 same words, and a change of wording is one edit here:
 
 * :class:`Reading`: a reading of a difference against a reference (``reference_bias`` in ``results.json``;
-  :func:`mrclens.metrics.power.read_interval`): ``"more"``, ``"in line"``, ``"less"``, ``"inconclusive"``,
+  :func:`mrclens.metrics.power.read_interval`): ``"more"``, ``"slightly more"`` (real, but inside the band),
+  ``"in line"``, ``"slightly less"``, ``"less"``, ``"inconclusive"``,
   and :data:`NOT_COMPARED` for a category no reference was read against. Each holds its "than" phrase (the
   badge: ``more than SQuAD v1.1``), the words of the verdict's sentence, how a model-free figure's
   comparison names it (``"higher"``), the colour of its mark in the forest plot and what to do about it.
@@ -21,7 +22,7 @@ table of these names anywhere else in :mod:`mrclens` and on a record with a miss
 
 Examples:
     >>> [r.name for r in READINGS]
-    ['more', 'in line', 'less', 'inconclusive']
+    ['more', 'slightly more', 'in line', 'slightly less', 'less', 'inconclusive']
     >>> reading("in line").than, reading("more").colour, reading("less").figure
     ('in line with', '#b42318', 'lower')
     >>> evidence_level("none").phrase, evidence_level("none").badge, evidence_level("none").word
@@ -103,6 +104,16 @@ class Reading:
         return self is MORE or self is LESS
 
     @property
+    def within_band(self) -> bool:
+        """"in line", "slightly more" or "slightly less": the whole interval lies inside the band."""
+        return self is IN_LINE or self is SLIGHTLY_MORE or self is SLIGHTLY_LESS
+
+    @property
+    def towards(self) -> int:
+        """``+1`` for "more" and "slightly more", ``-1`` for "less" and "slightly less", else 0."""
+        return 1 if self is MORE or self is SLIGHTLY_MORE else -1 if self is LESS or self is SLIGHTLY_LESS else 0
+
+    @property
     def decided(self) -> bool:
         """"more", "in line" or "less": the reading says where the data stands."""
         return self.side is not None
@@ -115,6 +126,20 @@ MORE = Reading("more", "more than", "#b42318", side="more than", cost="less than
 IN_LINE = Reading("in line", "in line with", "#3d4a57", side="about as much as", cost="about as much as",
                   sentence="in line with the reference", figure="in line",
                   advice="No more than the reference: treat it as you treat {ref}'s known shortcuts.")
+#: More of the shortcut than the reference, but the whole interval inside the band: a real difference smaller than
+#: the category's smallest effect of interest (issue 54: no fix-it advice; light red).
+SLIGHTLY_MORE = Reading("slightly more", "slightly more than", "#e8a29a", side="slightly more than",
+                        cost="slightly less than",
+                        sentence="slightly more of this bias than the reference, within the band",
+                        figure="slightly higher",
+                        advice="Within the band: a difference smaller than the effect that matters; treat it as you "
+                               "treat {ref}'s known shortcuts.")
+#: Less of the shortcut than the reference, the whole interval inside the band (light green).
+SLIGHTLY_LESS = Reading("slightly less", "slightly less than", "#8cc79a", side="slightly less than",
+                        cost="slightly more than",
+                        sentence="slightly less of this bias than the reference, within the band",
+                        figure="slightly lower",
+                        advice="Within the band: slightly less of this shortcut than {ref}; nothing to fix.")
 #: Less of the shortcut than the reference (green).
 LESS = Reading("less", "less than", "#1a7f37", side="less than", cost="more than",
                sentence="less of this bias than the reference", figure="lower",
@@ -130,7 +155,7 @@ NOT_COMPARED = Reading(
                     "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.")
 
 #: The readings of a difference against a reference (the values of ``reference_bias``), in the order a user acts on them.
-READINGS = Family("reading", MORE, IN_LINE, LESS, INCONCLUSIVE)
+READINGS = Family("reading", MORE, SLIGHTLY_MORE, IN_LINE, SLIGHTLY_LESS, LESS, INCONCLUSIVE)
 #: Their names, in the same order.
 READING_NAMES: tuple[str, ...] = READINGS.names
 
@@ -142,6 +167,24 @@ def reading(name: str | None) -> Reading:
         KeyError: no reading has that name.
     """
     return NOT_COMPARED if name is None or name == NOT_COMPARED.name else READINGS.of(name)
+
+
+def figure_reading(comparison: str | None, bias_when: str = "higher") -> Reading:
+    """A model-free figure's ``comparison`` (signed as the figure: ``"higher"``, ``"slightly lower"`` …,
+    :attr:`Reading.figure`) as a reading towards the bias, where ``bias_when`` is the comparison that offers the
+    shortcut (``"higher"`` or ``"lower"``); :data:`INCONCLUSIVE` for an unknown one, :data:`NOT_COMPARED` for ``None``.
+
+    >>> figure_reading("slightly higher").name, figure_reading("higher", bias_when="lower").name
+    ('slightly more', 'less')
+    """
+    if comparison is None:
+        return NOT_COMPARED
+    for r in READINGS:
+        if comparison == r.figure:
+            if bias_when == MORE.figure or not r.towards:
+                return r
+            return {MORE: LESS, LESS: MORE, SLIGHTLY_MORE: SLIGHTLY_LESS, SLIGHTLY_LESS: SLIGHTLY_MORE}[r]
+    return INCONCLUSIVE
 
 
 def differs(name: str | None) -> bool:
@@ -195,8 +238,19 @@ OPPOSITE = Undecided(
     advice="Read the examples: the ablations and the data point opposite ways.",
     short_advice="read the report's examples")
 
+#: The data's figure cannot read "in line" with any number of questions: clean data of other articles spreads wider
+#: than its band (issue 54: never advise what cannot help).
+OUT_OF_REACH = Undecided(
+    "out of reach", "no number of questions can read it in line: clean SQuAD articles differ by more than the band",
+    "clean data spreads wider than the band",
+    advice="Adding questions will not settle it: clean SQuAD articles differ from each other by more than this "
+           "band. Read the interval as how much of the shortcut the data may carry; an audit's drops (`mrclens audit`) "
+           "can still read it in line.",
+    advice_external="Evaluating on more questions will not settle it: clean SQuAD articles differ from each other by "
+                    "more than this band. Read the interval as how much of the shortcut the data may carry.",
+    short_advice="read the interval")
 #: The reasons for an "inconclusive" reading.
-UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE)
+UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE, OUT_OF_REACH)
 UNDECIDED_NAMES: tuple[str, ...] = UNDECIDED.names
 #: The record of a reason by its name (:meth:`Family.of`: ``KeyError`` for another name).
 undecided = UNDECIDED.of

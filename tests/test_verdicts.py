@@ -47,7 +47,9 @@ def test_every_reading_has_its_words(r):
         assert r.side and r.cost and r.sentence and r.figure
     if r is not verdicts.MORE and r is not verdicts.INCONCLUSIVE:  # "more": the category's advice; inconclusive: the reason's
         assert r.advice and "{ref}" in r.advice or r is NOT_COMPARED
-    assert [x.name for x in READINGS] == ["more", "in line", "less", "inconclusive"]
+    assert [x.name for x in READINGS] == ["more", "slightly more", "in line", "slightly less", "less", "inconclusive"]
+    assert r.within_band == (r.name in ("in line", "slightly more", "slightly less"))
+    assert r.towards == {"more": 1, "slightly more": 1, "less": -1, "slightly less": -1}.get(r.name, 0)
     assert reading(None) is NOT_COMPARED
 
 
@@ -67,7 +69,7 @@ def test_every_evidence_level_has_its_words(e):
 def test_lookups_refuse_an_unknown_name():
     for lookup in (reading, undecided, evidence_level):
         with pytest.raises(KeyError):
-            lookup("slightly more")
+            lookup("somewhat more")
 
 
 def _named(node: ast.AST | None) -> set[tuple[str, str]]:

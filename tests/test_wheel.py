@@ -29,6 +29,7 @@ from tests.test_light_install import gold_predictions, small_sample, write_block
 
 #: What the wheel must hold (the package data the commands read at run time).
 PACKAGE_DATA = ("mrclens/data/squad-v1.1-sample.json.gz", "mrclens/data/reference-squad-v1.1.json",
+                "mrclens/data/idf-squad-v1.1.json.gz",
                 "mrclens/data/default_rules.toml", "mrclens/data/default_rules_mc.toml",
                 "mrclens/data/reader_profiles.toml", "mrclens/data/ci-check.sh",
                 "mrclens/reports/templates/report.html", "mrclens/reports/templates/compare.html",

@@ -267,17 +267,20 @@ class ModelFreeFigure:
     ``value`` and its CI are in the figure's unit (percent, or words for n-gram lengths); ``n``
     counts questions; ``difference`` = value − reference value with its CI (at ``difference_confidence``:
     family-wise over the tests an audit reads together for a verdict figure, issue 41); ``comparison`` is
-    ``"higher"``, ``"lower"``, ``"in line"`` (the interval inside ``±margin``), ``"inconclusive"`` (neither)
-    or ``None`` (no reference); ``mde``: the smallest difference beyond the margin read at 80 % power
+    ``"higher"``, ``"lower"`` (beyond the band), ``"slightly higher"``, ``"slightly lower"`` (inside it, clear of
+    ``±margin``), ``"in line"`` (inside it), ``"inconclusive"`` (neither) or ``None`` (no reference); ``mde``: the
+    smallest difference beyond the band read at 80 % power
     (:func:`mrclens.metrics.power.minimum_detectable_effect`); ``bias_when`` is the
     direction that offers the shortcut. ``role`` is ``"verdict"`` for a chance-corrected figure that
     the category verdict reads, ``"description"`` for a raw figure shown beside it (files written
     before issue 32 have only verdict figures); ``chance`` is the figure's value under chance (50 for
     a percentile rank, the share a random sentence gives for a raw share; ``None``: not defined);
     ``reference_standardised``: the reference value was re-weighted to this data's sentence counts;
-    ``margin``: the difference (points) its interval must clear to read "higher"/"lower" and lie inside to
-    read "in line" (0: any); ``band``: where set, the interval must lie inside ``±band`` instead to read
-    "in line" (a chance-corrected top-1 share: margin 5, band 10 points; issue 41).
+    ``margin``: the difference (points) its interval must clear to read "slightly higher"/"slightly lower" (0: any);
+    ``band``: the smallest effect of interest — beyond it "higher"/"lower", inside it "in line" (without a band, the
+    margin is the band; issue 54); ``per_planted_pct``: points of the figure per percent of questions planted with
+    its family's shortcut (:data:`mrclens.scoring.model_free.PER_PLANTED_PCT`; ``None``: not calibrated, files
+    written before issue 54), the scale of :meth:`planted`.
     """
 
     category: str
@@ -308,3 +311,15 @@ class ModelFreeFigure:
     #: the standard error and degrees of freedom (``None``: normal) the difference's interval is drawn with
     difference_se: float | None = None
     difference_df: float | None = None
+    per_planted_pct: float | None = None
+
+    def planted(self, points: float | None) -> float | None:
+        """``points`` of this figure (a difference, a band) as a planted share: "as much as a shortcut in N % of the
+        questions" (percent; ``None`` without a scale or a value).
+
+        >>> ModelFreeFigure("Position", "p", "l", "higher", 60.0, 58.0, 62.0, 100, per_planted_pct=0.5).planted(2.0)
+        4.0
+        """
+        if points is None or not self.per_planted_pct:
+            return None
+        return points / self.per_planted_pct

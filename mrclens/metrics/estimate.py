@@ -26,8 +26,8 @@ Examples:
     >>> round(d.value, 1), round(d.se, 2), [round(x, 1) for x in d.interval(0.95)]
     (26.7, 5.59, [15.7, 37.7])
     >>> r = d.read(0.95, band=10.0)
-    >>> r.reading, round(r.mde, 1)
-    ('more', 15.7)
+    >>> r.reading, round(r.mde, 1)    # the smallest difference read "more" (beyond the band) at 80 % power
+    ('more', 25.7)
 """
 
 from __future__ import annotations
@@ -154,13 +154,15 @@ class Estimate:
     def read(self, level: float, band: float, margin: float = 0.0, sign: float = 1.0,
              power: float = POWER) -> BandReading:
         """The reading of this estimate (a difference from a reference) at ``level``: signed by ``sign`` (``+1`` or
-        ``-1``, so that ``+`` is towards the bias), "more" beyond ``+margin``, "less" beyond ``−margin``, "in line"
-        inside ``±band``, else "inconclusive" (:func:`mrclens.metrics.power.read_interval`), with the minimum
-        detectable effect beyond ``margin`` at ``power`` (:func:`mrclens.metrics.power.minimum_detectable_effect`,
+        ``-1``, so that ``+`` is towards the bias), "more" beyond ``+band`` (the smallest effect of interest),
+        "less" beyond ``−band``, "in line" inside ``±band`` ("slightly more" / "slightly less" when the interval
+        also clears ``±margin``), else "inconclusive" (:func:`mrclens.metrics.power.read_interval`), with the
+        minimum detectable effect beyond ``band`` at ``power`` (:func:`mrclens.metrics.power.minimum_detectable_effect`,
         t with :attr:`df`). The unit of ``value``.
 
         Raises:
-            ValueError: ``band`` or ``margin`` negative (:func:`~mrclens.metrics.power.read_interval`).
+            ValueError: ``band`` or ``margin`` negative, or ``margin > band``
+                (:func:`~mrclens.metrics.power.read_interval`).
 
         >>> Estimate(-26.7, 5.59).read(0.95, band=10.0, sign=-1).reading
         'more'
@@ -169,7 +171,7 @@ class Estimate:
         if sign < 0:
             low, high = -high, -low
         reading = read_interval(sign * self.value, low, high, band=band, margin=margin)
-        return BandReading(reading, low, high, minimum_detectable_effect(self.se, level, power, margin=margin, df=self.df))
+        return BandReading(reading, low, high, minimum_detectable_effect(self.se, level, power, margin=band, df=self.df))
 
 
 class Spread(NamedTuple):

@@ -1,16 +1,21 @@
 """What a comparison with a reference can see: family-wise levels, equivalence bands and power (issue 41).
 
-A verdict against a reference is one of four readings of a difference's interval (:func:`read_interval`; their
-records and words: :mod:`mrclens.verdicts`):
+A verdict against a reference is one of six readings of a difference's interval (:func:`read_interval`; their
+records and words: :mod:`mrclens.verdicts`), with the band ``±band`` the category's **smallest effect of
+interest** (issue 54):
 
-* **more** / **less**: the whole interval lies beyond the null on that side (a minimum-effect test
-  where the null is a margin, as for the model-free ranks: beyond ``±margin``);
+* **more** / **less**: the whole interval lies beyond the band on that side — a minimum-effect test (Murphy &
+  Myors 1999, "Testing the hypothesis that treatments have negligible effects", *J. Applied Psychology* 84(2);
+  Lakens 2017): a difference only "more" when it is larger than the effect that matters;
 * **in line**: the whole interval lies inside the equivalence band ``[-band, +band]`` — the two
   one-sided tests of equivalence (Schuirmann 1987; Lakens 2017, "Equivalence Tests", *Social
   Psychological and Personality Science* 8(4)) read at the interval's level, which is conservative:
   "in line" is a claim that the data is as clean as the reference within the band, so it needs the
   precision to make it;
-* **inconclusive**: neither; the audit could not tell, and :func:`minimum_detectable_effect` says how
+* **slightly more** / **slightly less**: inside the band too, but the interval also lies beyond ``margin``
+  (0 unless a figure states one) on that side: a real difference, smaller than the effect that matters — no
+  fix-it advice;
+* **inconclusive**: none of these; the audit could not tell, and :func:`minimum_detectable_effect` says how
   large a difference it would have seen.
 
 The levels are family-wise (:func:`family_confidence`, Bonferroni) over every test an audit reads
@@ -19,8 +24,10 @@ together, so a clean dataset reads "more" or "less" somewhere at most ``1 - conf
 Examples:
     >>> read_interval(-2.2, -18.0, 13.6, band=10.0)
     'inconclusive'
-    >>> read_interval(1.0, -4.0, 6.0, band=10.0), read_interval(12.0, 3.0, 21.0, band=10.0)
+    >>> read_interval(1.0, -4.0, 6.0, band=10.0), read_interval(16.0, 11.0, 21.0, band=10.0)
     ('in line', 'more')
+    >>> read_interval(5.0, 1.0, 9.0, band=10.0), read_interval(12.0, 3.0, 21.0, band=10.0)
+    ('slightly more', 'inconclusive')
     >>> round(minimum_detectable_effect(5.0, 0.9875), 1)   # se 5 points, four categories at 95 % family-wise
     16.7
 """
@@ -28,7 +35,7 @@ Examples:
 from __future__ import annotations
 
 from mrclens.metrics.intervals import t_value, z_value
-from mrclens.verdicts import INCONCLUSIVE, IN_LINE, LESS, MORE
+from mrclens.verdicts import INCONCLUSIVE, IN_LINE, LESS, MORE, SLIGHTLY_LESS, SLIGHTLY_MORE
 
 #: The power at which the minimum detectable effect is stated (the conventional 80 %; Cohen 1988).
 POWER = 0.80
@@ -86,20 +93,21 @@ def minimum_detectable_effect(se: float, confidence: float, power: float = POWER
 
 
 def read_interval(value: float, low: float, high: float, *, band: float, margin: float = 0.0) -> str:
-    """The reading of a difference (signed so that ``+`` is towards the bias) from its interval: "more" when
-    ``low > margin``, "less" when ``high < -margin``, "in line" when ``-band <= low`` and ``high <= band``,
-    else "inconclusive" (module docstring). ``value`` is not used for the reading (the interval decides);
-    it is taken so that calls read as the figure they judge.
+    """The reading of a difference (signed so that ``+`` is towards the bias) from its interval (module docstring):
+    "more" when ``low > band``, "less" when ``high < -band``; inside ``[-band, +band]``: "slightly more" when
+    ``low > margin``, "slightly less" when ``high < -margin``, else "in line"; otherwise "inconclusive". ``value``
+    is not used for the reading (the interval decides); it is taken so that calls read as the figure they judge.
 
     Raises:
-        ValueError: ``band`` or ``margin`` is negative, or ``low > high``.
+        ValueError: ``band`` or ``margin`` is negative, ``margin > band``, or ``low > high``.
     """
-    if band < 0 or margin < 0 or low > high:
-        raise ValueError(f"read_interval needs band >= 0, margin >= 0 and low <= high, got {band}, {margin}, {low}, {high}")
-    if low > margin:
+    if band < 0 or margin < 0 or margin > band or low > high:
+        raise ValueError(f"read_interval needs 0 <= margin <= band and low <= high, got band {band}, margin {margin}, "
+                         f"interval [{low}, {high}]")
+    if low > band:
         return MORE.name
-    if high < -margin:
+    if high < -band:
         return LESS.name
     if -band <= low and high <= band:
-        return IN_LINE.name
+        return SLIGHTLY_MORE.name if low > margin else SLIGHTLY_LESS.name if high < -margin else IN_LINE.name
     return INCONCLUSIVE.name

@@ -207,8 +207,15 @@ def _figure_line(f: ModelFreeFigure, level: str) -> str:
                       if f.difference_confidence else f"{level} CI")
         line += (f" against {_num(f.reference_value)} in {f.reference}; difference {_num(f.difference, True)} "
                  f"({diff_level} {_ci(f.difference_ci_low, f.difference_ci_high, True)}): {f.comparison}")
+        band = f.band if f.band is not None else f.margin
+        planted = f.planted(f.difference)
+        if planted is not None:  # issue 54: the band and the difference as planted shares
+            line += (f"; as much as a shortcut in {planted:+.0f} % of the questions "
+                     f"({_ci(f.planted(f.difference_ci_low), f.planted(f.difference_ci_high), True)})")
         if f.mde is not None and f.role == "verdict":
-            line += f" ('in line' within ±{f.margin:g}; sees differences of {_num(f.mde)} or more at 80 % power)"
+            line += (f" ('in line' within ±{_num(band)}" + (f", {f.planted(band):g} % of the questions" if planted is not None
+                                                          else "")
+                     + f"; sees differences of {_num(f.mde)} or more at 80 % power)")
     if f.role == "description":  # issue 32: a raw figure, beside its chance level; it never decides
         line += (f" (a description, beside what a sentence drawn at random gives: {_num(f.chance)})"
                  if f.chance is not None else " (a description; it does not decide the verdict)")

@@ -40,7 +40,7 @@ from markupsafe import Markup, escape
 
 from mrclens.artifacts.results import ModelFreeFigure, Results
 from mrclens.categories import DIRECTIONS
-from mrclens.verdicts import IN_LINE, INCONCLUSIVE, LESS, MORE, READING_NAMES, reading
+from mrclens.verdicts import IN_LINE, READING_NAMES, figure_reading, reading
 
 #: Unit keys and how they are named in the numbers and the legend.
 UNITS = {"drop": "points", "pp": "pp", "words": "words"}
@@ -100,12 +100,11 @@ def unit_of(label: str) -> str:
 
 
 def _mf_verdict(f: ModelFreeFigure) -> str:
-    comparison = f.comparison
-    if comparison is None or comparison == IN_LINE.figure:
+    """A model-free figure's comparison as a reading towards the bias (:func:`mrclens.verdicts.figure_reading`);
+    no comparison draws as "in line"."""
+    if f.comparison is None:
         return IN_LINE.name
-    if comparison == INCONCLUSIVE.figure:
-        return INCONCLUSIVE.name
-    return MORE.name if comparison == f.bias_when else LESS.name
+    return figure_reading(f.comparison, f.bias_when).name
 
 
 def results_rows(results: Results) -> list[ForestRow]:

@@ -41,8 +41,8 @@ from typing import Any, Mapping, Sequence
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label, family_ci_label, fmt_bound
 from mrclens.scoring.readings import LOW_BASELINE_F1, deciding_position
-from mrclens.verdicts import (CANNOT_TELL, EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, READING_NAMES,
-                              UNDECIDED_NAMES, WEAK_READER, evidence_level, reading, undecided)
+from mrclens.verdicts import (CANNOT_TELL, EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, MORE, OPPOSITE, READING_NAMES,
+                              UNDECIDED_NAMES, WEAK_READER, evidence_level, figure_reading, reading, undecided)
 from mrclens.verdicts import NOT_COMPARED as NOT_COMPARED_READING
 
 #: The label of a category's figure against the reference (:func:`reading_figure`): the mean over its ablations of
@@ -66,19 +66,31 @@ class ReadingFigure:
     low: float
     high: float
     signed: bool = False
+    #: the unit after the number (``"%"``: a planted share, percent of the questions; issue 54), and the band of
+    #: "in line" in that unit (``None``: not shown)
+    unit: str = ""
+    band: float | None = None
 
     @property
     def number(self) -> str:
-        return fmt_bound(self.value, self.signed)
+        return self._bound(self.value) + (f"{self.unit} of q." if self.unit else "")
 
     @property
     def interval(self) -> str:
-        return f"[{fmt_bound(self.low, self.signed)}, {fmt_bound(self.high, self.signed)}]"
+        return f"[{self._bound(self.low)}, {self._bound(self.high)}]"
+
+    def _bound(self, x: float) -> str:
+        """A planted share in whole percent (``+23``; issue 54); any other figure by :func:`fmt_bound`."""
+        if self.unit:
+            text = f"{x:+.0f}" if self.signed else f"{x:.0f}"
+            return text.replace("-0", "+0" if self.signed else "0") if text in ("-0",) else text
+        return fmt_bound(x, self.signed)
 
     @property
     def text(self) -> str:
-        """``+1.2 [-3.0, +5.4]``: the figure and its interval."""
-        return f"{self.number} {self.interval}"
+        """``+1.2 [-3.0, +5.4]``: the figure and its interval; a planted share ``+23% of q. [+5, +42], band ±5%``."""
+        band = f", band ±{self.band:g}{self.unit}" if self.band is not None else ""
+        return f"{self.number} {self.interval}{band}"
 
     def __str__(self) -> str:
         return f"{self.label} {self.text}"
@@ -149,16 +161,40 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1",
                                                                 "reference_difference_ci_high")):
             return ReadingFigure(REFERENCE_LABEL, c["reference_difference"], c["reference_difference_ci_low"],
                                  c["reference_difference_ci_high"], signed=True)
-        if basis == "model-free" and reading(c["reference_bias"]).differs:
+        if basis == "model-free" and reading(c["reference_bias"]).towards:
             figs = deciding_model_free([_entry(f) for f in model_free], str(c.get("category")), c["reference_bias"])
             f = next((f for f in figs if all(_num(f.get(k)) for k in ("difference", "difference_ci_low",
                                                                       "difference_ci_high"))), None)
             if f is not None:
-                name = MODEL_FREE_SHORT_LABELS.get(str(f.get("path")), str(f.get("label") or f.get("path")))
-                return ReadingFigure(name + MODEL_FREE_SUFFIX, f["difference"], f["difference_ci_low"],
-                                     f["difference_ci_high"], signed=True)
+                return model_free_reading_figure(f)
         return None
     return deciding_figure(c, ablations, metric)
+
+
+#: The label of a data-route figure stated as a planted share (issue 54): the data offers as much more of the
+#: shortcut than the reference as a shortcut planted in N % of the questions would (the category names which).
+PLANTED_LABEL = "shortcut ≈"
+
+
+def model_free_reading_figure(f: Mapping[str, Any]) -> ReadingFigure:
+    """A model-free verdict figure's difference from the reference as the one figure of a reading: in percent of
+    the questions planted with its family's shortcut (``per_planted_pct``, issue 54: ``shortcut ≈ +3% of q.
+    [-15, +21], band ±5%``), or in the figure's own unit for a file without that scale.
+
+    >>> str(model_free_reading_figure({"path": "chance_corrected.position_rank", "difference": 2.0,
+    ...     "difference_ci_low": -1.0, "difference_ci_high": 5.0, "per_planted_pct": 0.5, "band": 2.5}))
+    'shortcut ≈ +4% of q. [-2, +10], band ±5%'
+    """
+    f = _entry(f)
+    name = MODEL_FREE_SHORT_LABELS.get(str(f.get("path")), str(f.get("label") or f.get("path")))
+    scale = f.get("per_planted_pct")
+    if _num(scale) and scale > 0:
+        band = f["band"] / scale if _num(f.get("band")) else None
+        return ReadingFigure(PLANTED_LABEL, f["difference"] / scale, f["difference_ci_low"] / scale,
+                             f["difference_ci_high"] / scale, signed=True, unit="%",
+                             band=None if band is None else round(band, 1))
+    return ReadingFigure(name + MODEL_FREE_SUFFIX, f["difference"], f["difference_ci_low"], f["difference_ci_high"],
+                         signed=True)
 
 
 #: What to do about a "more" / "less" from the drops alone that the data's context length may explain (issue 41).
@@ -242,28 +278,33 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
               if _num(value) and _num(ref_value) else "")
     band = f["band"] if _num(f.get("band")) else f.get("margin")   # a top-1 share: a band, no margin (issue 41)
-    if _num(f.get("mde")) and band:
+    scale = f.get("per_planted_pct")
+    if _num(scale) and scale > 0 and _num(f.get("difference")):  # issue 54: the unit users read, a planted share
+        detail += (f"; difference {_signed(f.get('difference'), d)} "
+                   f"{_signed_ci(f.get('difference_ci_low'), f.get('difference_ci_high'), d)} points")
+        if _num(f.get("mde")) and band:
+            detail += (f"; 'in line' within ±{band / scale:.0f}% of the questions (±{band:.2f} points), "
+                       f"sees {f['mde'] / scale:.0f}%")
+    elif _num(f.get("mde")) and band:
         detail += f"; 'in line' within ±{band:g}, sees {f['mde']:.{d}f}"
     return {"label": label, "value": _signed(f.get("difference"), d),
             "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}
 
 
 def deciding_model_free(figures: Sequence[Mapping[str, Any]], category: str, verdict: str) -> list[Mapping[str, Any]]:
-    """The category's model-free figures that differ from the reference on the verdict's side.
+    """The category's model-free verdict figures that read on the verdict's side.
 
-    "more": ``comparison == bias_when`` (the data offers the shortcut more); "less": a difference
-    the other way; "in line" / "inconclusive": every compared verdict figure (what the data read); any
-    other verdict: none.
+    "more" / "slightly more" / "less" / "slightly less": the figures whose comparison, read towards the bias
+    (:func:`mrclens.verdicts.figure_reading`), is that reading; "in line" / "inconclusive": every compared verdict
+    figure (what the data read); any other verdict: none.
     """
-    mine = [f for f in figures if f.get("category") == category and f.get("comparison") in (MORE.figure, LESS.figure)
+    mine = [f for f in figures if f.get("category") == category and f.get("comparison") is not None
             and f.get("role", "verdict") == "verdict"]  # descriptions (raw shares) never decide (issue 32)
-    if verdict == MORE.name:
-        return [f for f in mine if f.get("comparison") == f.get("bias_when")]
-    if verdict == LESS.name:
-        return [f for f in mine if f.get("comparison") != f.get("bias_when") and f.get("comparison") != INCONCLUSIVE.figure]
+    said = reading(verdict) if verdict in READING_NAMES else None
+    if said is not None and said.towards:
+        return [f for f in mine if figure_reading(f.get("comparison"), str(f.get("bias_when") or MORE.figure)) is said]
     if verdict == IN_LINE.name or verdict == INCONCLUSIVE.name:  # what the data route read, so the card shows why
-        return [f for f in figures if f.get("category") == category and f.get("role", "verdict") == "verdict"
-                and f.get("comparison") is not None]
+        return mine
     return []
 
 

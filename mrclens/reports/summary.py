@@ -47,7 +47,7 @@ from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
-from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, reading_figure
+from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, model_free_reading_figure, reading_figure
 from mrclens.scoring.readings import LOW_BASELINE_F1
 from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, INCONCLUSIVE_LEVEL, LESS, MORE, NOT_COMPARED,
                               READING_NAMES, WEAK_READER, evidence_level, reading, undecided)
@@ -105,7 +105,11 @@ def _interval(value: float, low: float, high: float, signed: bool = False) -> st
 
 def model_free_figure(fig: ModelFreeFigure) -> str:
     """``similar-sentence % 98.0 [96.1, 99.9] vs 80.6``: a model-free figure, its interval and the
-    reference's value, at most :data:`FIGURE_WIDTH` characters (the label is cut to fit)."""
+    reference's value, at most :data:`FIGURE_WIDTH` characters (the label is cut to fit); a verdict figure with a
+    planted-share scale as its difference in that unit (:func:`mrclens.reports.glance.model_free_reading_figure`)."""
+    if fig.per_planted_pct and fig.difference is not None and fig.difference_ci_low is not None \
+            and fig.difference_ci_high is not None:
+        return str(model_free_reading_figure(fig))
     numbers = f" {_interval(fig.value, fig.ci_low, fig.ci_high)}"
     if fig.reference_value is not None:
         numbers += f" vs {fmt_bound(fig.reference_value)}"

@@ -132,10 +132,10 @@ from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.metrics.estimate import Estimate, round_stored
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
-from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, judge_figure
+from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
-from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, WEAK_READER, Reading, reading,
-                              undecided)
+from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, OUT_OF_REACH, READINGS,
+                              SLIGHTLY_LESS, SLIGHTLY_MORE, WEAK_READER, Reading, figure_reading, reading, undecided)
 
 #: The equivalence band of the drop route (points of relative drop, percent of the baseline F1): a
 #: category's (or an ablation's) difference from the reference reads "in line" only when its whole interval
@@ -281,7 +281,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
                  other_shape: bool | None = False) -> float | None:
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
-    family-wise level of ``family`` tests) for an audit like **one run of the reference** ``audit``: same
+    family-wise level of ``family`` tests, beyond the ±:data:`DROP_BAND` band: issue 54) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed; with the structure term of data of the reference's context length, or of
     another length with ``other_shape`` (``None``: the larger of the two;
     :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`).
@@ -297,7 +297,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     Examples:
         >>> d = ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=1)
         >>> round(expected_mde(ReferenceAudit("quick", 50.0, {}, {"e9": d}), "Position", family=1), 2)
-        4.04
+        14.04
     """
     audit = audit.for_shape(other_shape)
     ses = []
@@ -311,7 +311,7 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     if not ses:
         return None
     level = family_confidence(confidence, family)
-    return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level)
+    return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level, margin=DROP_BAND)
 
 
 def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER) -> str:
@@ -341,6 +341,32 @@ def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], 
     return [f for f in mine if f.comparison == f.bias_when], [f for f in mine if f.comparison != f.bias_when]
 
 
+def within_band_reading(readings: Sequence[Reading]) -> Reading:
+    """The reading of several readings that all lie inside their bands: "slightly more" when one is slightly
+    more and none slightly less, "slightly less" the other way, else "in line".
+
+    >>> within_band_reading([IN_LINE, SLIGHTLY_MORE]).name, within_band_reading([SLIGHTLY_LESS, SLIGHTLY_MORE]).name
+    ('slightly more', 'in line')
+    """
+    sides = {r.towards for r in readings} - {0}
+    return SLIGHTLY_MORE if sides == {1} else SLIGHTLY_LESS if sides == {-1} else IN_LINE
+
+
+def data_out_of_reach(figures: Sequence[Any], category: str) -> bool:
+    """Whether the category's data route is inconclusive only because no number of questions can read it in line:
+    each of its verdict figures lies inside its band, or is "inconclusive" with an interval that holds 0 and a band
+    narrower than clean data's spread (:func:`mrclens.scoring.model_free.in_line_reachable`), at least one so; and no
+    description moved beyond its band."""
+    mine = _verdict_figures(figures, category)
+    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
+                 and f.comparison is not None]
+    if any(f.comparison != IN_LINE.figure for f in described):
+        return False
+    stuck = [f for f in mine if f.comparison == INCONCLUSIVE.figure and not in_line_reachable(f)
+             and f.difference_ci_low is not None and f.difference_ci_low <= 0 <= f.difference_ci_high]
+    return bool(stuck) and all(f in stuck or figure_reading(f.comparison, f.bias_when).within_band for f in mine)
+
+
 def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     """The model-free route's reading of a category: "more" when a verdict figure differs from the reference
     towards the shortcut, "less" when one differs away from it (and none towards), "in line" when every
@@ -362,7 +388,10 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
         return MORE.name
     if less:
         return LESS.name
-    return IN_LINE.name if all(f.comparison == IN_LINE.figure for f in [*mine, *described]) else INCONCLUSIVE.name
+    readings = [figure_reading(f.comparison, f.bias_when) for f in [*mine, *described]]
+    if all(r.within_band for r in readings):
+        return within_band_reading([figure_reading(f.comparison, f.bias_when) for f in mine]).name
+    return INCONCLUSIVE.name
 
 
 def verdict_family(categories: Sequence[CategoryResult], ablations: Sequence[AblationResult],
@@ -384,12 +413,15 @@ def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
     * the drops "more" decide "more" unless the data reads "less": then the routes point opposite
       ways and the verdict is "inconclusive";
     * "less" from either route, the other not "more";
-    * "in line" only when every compared route reads "in line";
+    * "in line" only when every compared route lies inside its band: "slightly more" when a route reads
+      "slightly more" and none "slightly less" (:func:`within_band_reading`), "slightly less" the other way;
     * otherwise "inconclusive" (``why``: "weak" when the reader is too weak for its drops to be compared,
       "cannot tell" when an interval reaches beyond its band, "opposite" when the routes disagree).
 
     >>> combine_routes("less", "more"), combine_routes("more", "less"), combine_routes("in line", "inconclusive")
     (('more', 'data'), ('inconclusive', 'opposite'), ('inconclusive', 'cannot tell'))
+    >>> combine_routes("in line", "slightly more")
+    ('slightly more', 'both')
     """
     if data == MORE.name:
         return MORE.name, "data"
@@ -398,8 +430,9 @@ def combine_routes(drops: str | None, data: str | None) -> tuple[str, str]:
     if LESS.name in (drops, data):
         return LESS.name, "drops" if drops == LESS.name else "data"
     routes = [r for r in (drops, data) if r is not None]
-    if routes and all(r == IN_LINE.name for r in routes):
-        return IN_LINE.name, "both" if len(routes) == 2 else ("drops" if drops else "data")
+    if routes and all(r in READINGS.names and reading(r).within_band for r in routes):
+        return (within_band_reading([reading(r) for r in routes]).name,
+                "both" if len(routes) == 2 else ("drops" if drops else "data"))
     return INCONCLUSIVE.name, WEAK_READER.name if drops == WEAK_READER.name else CANNOT_TELL.name
 
 
@@ -507,14 +540,24 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
         figs = _verdict_figures(model_free, c.category)
         text += (f" The data alone ({'; '.join(_figure_words(f) for f in figs)}) reads "
                  f"{reading(data).than} {name}.")
-    bias, why = combine_routes(drops, data)
+    out_of_reach = data == INCONCLUSIVE.name and data_out_of_reach(model_free, c.category)
+    # a data figure no number of questions can read in line, whose interval holds 0, neither supports nor vetoes
+    # "in line": the drops decide it (issue 54)
+    routed = None if out_of_reach and drops not in (None, WEAK_READER.name) else data
+    bias, why = combine_routes(drops, routed)
+    if out_of_reach and drops is None:
+        why = OUT_OF_REACH.name  # the data alone: more questions cannot help, an audit's drops can
+    if out_of_reach:
+        text += (" No number of questions can read the data's figure in line: clean SQuAD articles differ from each "
+                 "other by more than its band" + (", so the drops decide." if drops not in (None, WEAK_READER.name)
+                                                  else "."))
     if reading(bias).differs:  # the route(s) that read it
         basis = ("drops and model-free" if drops == data == bias else "model-free" if data == bias else "drops")
     elif why == WEAK_READER.name:  # the drops could not be read: the reader is too weak
         basis = "drops"
     else:  # the routes compared
-        basis = ("drops and model-free" if drops is not None and data is not None else
-                 "model-free" if data is not None else "drops")
+        basis = ("drops and model-free" if drops is not None and routed is not None else
+                 "model-free" if routed is not None else "drops")
     if bias == INCONCLUSIVE.name:
         verdict = f"inconclusive ({undecided(why).verdict.format(reader=reader)})"
         fields["reference_why"] = why
@@ -540,7 +583,7 @@ def _stratum(other_shape: bool | None) -> str:
 
 def _figure_words(f: Any) -> str:
     return (f"{f.label} {f.value:.1f} against {f.reference_value:.1f}, difference {f.difference:+.1f} "
-            f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}] against a band of ±{f.margin:g}; "
+            f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}] against a band of ±{f.band or f.margin:g}; "
             f"sees {f.mde:.1f} or more")
 
 

@@ -504,7 +504,7 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
         "similarity": {
             "answer_in_most_similar_sentence_pct": share_pct(in_sim),
             "n": sum(1 for f in in_sim if f is not None),
-            "method": "TF-IDF cosine (scikit-learn TfidfVectorizer fitted on the dataset's sentence units)",
+            "method": "TF-IDF cosine, IDF of the reference corpus's sentence units (mrclens.stats.idf)",
         },
         "overlap": {
             "longest_shared_ngram": summarize(longest, bins=integer_bins(20), unit="word tokens"),

@@ -5,10 +5,13 @@ call questions whose answer lies in the context sentence most similar to the que
 "easy"; the MRCLens paper, Zhong, Wang & Xing 2022, reports this share for SQuAD v1.1 dev).
 The similarity measure is TF-IDF cosine, as the MRCLens issue specifies:
 
-* A scikit-learn :class:`~sklearn.feature_extraction.text.TfidfVectorizer` with its
-  defaults (lower-casing, tokens ``(?u)\\b\\w\\w+\\b``, smoothed idf, sublinear tf off, L2
-  norm, no stop-word list) is fitted on the sentence units of every paragraph of the dataset.
-* Each question is transformed with it, and its cosine similarity with each sentence unit of
+* Words are counted with scikit-learn's word analyzer (:class:`~sklearn.feature_extraction.text.CountVectorizer`
+  defaults: lower-casing, tokens ``(?u)\\b\\w\\w+\\b``, no stop-word list) and weighted by the **shipped IDF**
+  of the reference corpus (:mod:`mrclens.stats.idf`; issue 54: an IDF fitted on the audited file made the figure
+  measure the file's size), raw term counts times IDF, L2-normalised (scikit-learn's ``TfidfTransformer``
+  with ``smooth_idf``, ``sublinear_tf`` off). A question's figure depends on its own paragraph alone, not on
+  which other questions share its file.
+* Each question is transformed alike, and its cosine similarity with each sentence unit of
   its own paragraph is the dot product of the two L2-normalised rows.
 * The most similar unit is the one with the highest cosine; ties go to the earliest unit (a
   question sharing no word with its paragraph therefore gets unit 0).
@@ -19,7 +22,6 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 
 def most_similar_units(
@@ -33,7 +35,7 @@ def most_similar_units(
         questions: the question texts, length ``n_questions``.
         question_paragraph: for each question, the index of its paragraph in ``paragraph_units``.
         paragraph_units: for each paragraph, the texts of its sentence units (in context
-            order); the vectorizer is fitted on all of them.
+            order); words are weighted by the shipped IDF (:func:`weighted_matrices`).
 
     Returns:
         ``(unit_index, cosine)``: two lists of length ``n_questions``; ``unit_index`` is
@@ -79,18 +81,16 @@ def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
     """``(counts, seg_starts, within, cos)`` over every (question, unit of its paragraph) pair, question
     by question (``counts``: units per question; ``within``: the unit's index in its paragraph), or
     ``None`` when there is no vocabulary (no unit, or no word in any unit). ``analyzer``: the
-    vectorizer's (default: scikit-learn's word analyzer)."""
+    word analyzer (default: scikit-learn's, :func:`weighted_matrices`)."""
     sizes = np.array([len(u) for u in paragraph_units], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     all_units = [t for units in paragraph_units for t in units]
     if not all_units:
         return None
-    vectorizer = TfidfVectorizer() if analyzer is None else TfidfVectorizer(analyzer=analyzer)
-    try:
-        unit_matrix = vectorizer.fit_transform(all_units).tocsr()
-    except ValueError:  # every sentence is empty of words: no vocabulary
+    weighted = weighted_matrices(all_units, questions, analyzer)
+    if weighted is None:  # every sentence is empty of words: no vocabulary
         return None
-    question_matrix = vectorizer.transform(questions).tocsr()
+    unit_matrix, question_matrix = weighted
     n_q = len(questions)
     qp = np.asarray(question_paragraph, dtype=np.int64)
     counts = sizes[qp]  # units per question
@@ -102,14 +102,52 @@ def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
     return counts, seg_starts, within, cos
 
 
+def weighted_matrices(units: Sequence[str], questions: Sequence[str],
+                      analyzer: Callable[[str], list[str]] | None = None):
+    """``(unit_matrix, question_matrix)``: the L2-normalised TF-IDF rows (CSR, one per text) of ``units`` and
+    ``questions`` over their joint vocabulary, the words weighted by the shipped IDF
+    (:meth:`mrclens.stats.idf.IdfTable.weights`; a word the corpus lacks weighs as the rarest), or ``None`` when
+    no unit holds a word. With a custom ``analyzer`` (the tokens of a language
+    other than the reference corpus's, :mod:`mrclens.stats.sentencizer`) the English corpus's counts do not
+    apply: every word is weighted by its rate among the distinct ``units`` (scikit-learn's smoothed IDF over them).
+
+    >>> units, questions = weighted_matrices(["The cat slept.", "A dog ran."], ["Where did the cat sleep?"])
+    >>> units.shape[0], questions.shape[0], round(float(units[0].multiply(units[0]).sum()), 6)
+    (2, 1, 1.0)
+    """
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.preprocessing import normalize
+
+    from mrclens.stats.idf import IdfTable, shipped_idf_table
+
+    counter = CountVectorizer() if analyzer is None else CountVectorizer(analyzer=analyzer)
+    try:
+        counter.fit(list(units) + list(questions))
+    except ValueError:  # no word anywhere
+        return None
+    unit_counts = counter.transform(units).tocsr()
+    if unit_counts.nnz == 0:
+        return None
+    first: dict[str, int] = {}
+    distinct = [first.setdefault(t, i) == i for i, t in enumerate(units)]
+    data_df = np.asarray((unit_counts[np.flatnonzero(distinct)] > 0).sum(axis=0)).ravel()
+    words = list(counter.get_feature_names_out())
+    table = (shipped_idf_table() if analyzer is None
+             else IdfTable.of_units("the data's own", words, data_df.tolist(), int(sum(distinct))))
+    idf = np.asarray(table.weights(words))
+    unit_matrix = normalize(unit_counts.multiply(idf).tocsr())
+    question_matrix = normalize(counter.transform(questions).multiply(idf).tocsr())
+    return unit_matrix, question_matrix
+
+
 def similarity_ranks(questions: Sequence[str], question_paragraph: Sequence[int],
                      paragraph_units: Sequence[Sequence[str]], target_units: Sequence[int | None], *,
                      analyzer: Callable[[str], list[str]] | None = None) -> list[float | None]:
     """For each question, the percentile rank (percent; :func:`mrclens.stats.chance.percentile_rank`)
     of unit ``target_units[i]`` (e.g. its answer's sentence unit) among its paragraph's units by
-    TF-IDF cosine with the question (the vectorizer of :func:`most_similar_units`): 100 = the most
+    TF-IDF cosine with the question (the weighting of :func:`most_similar_units`): 100 = the most
     similar, 0 = the least, 50 = a unit drawn at random; ties share the rank. ``analyzer`` replaces
-    the vectorizer's word analyzer (e.g. ``str.split`` on texts that are tokens joined by spaces).
+    the word analyzer (e.g. ``str.split`` on texts that are tokens joined by spaces).
 
     Returns:
         one value per question; ``None`` where the paragraph has fewer than two units or the target

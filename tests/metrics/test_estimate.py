@@ -81,12 +81,15 @@ def test_the_reading_and_mde_are_those_of_metrics_power(value, se, df, band, mar
     s_low, s_high = min(sign * low, sign * high), max(sign * low, sign * high)
     assert (got.low, got.high) == (s_low, s_high)
     assert got.reading == read_interval(sign * value, s_low, s_high, band=band, margin=margin)
-    assert got.mde == minimum_detectable_effect(se, level, margin=margin, df=df)
+    assert got.mde == minimum_detectable_effect(se, level, margin=band, df=df)  # beyond the smallest effect of interest
 
 
 def test_the_readings_cover_every_side():
-    assert [Estimate(v, 3.0).read(0.95, 10.0).reading for v in (12.0, 0.5, -12.0, 5.0)] == \
-        ["more", "in line", "less", "inconclusive"]
+    assert [Estimate(v, 3.0).read(0.95, 10.0).reading for v in (17.0, 0.5, -17.0, 12.0, 5.0)] == \
+        ["more", "in line", "less", "inconclusive", "inconclusive"]
+    # inside the band but clear of 0 (or of a stated margin): a real difference smaller than the effect that matters
+    assert [Estimate(v, 1.0).read(0.95, 10.0).reading for v in (6.0, -6.0)] == ["slightly more", "slightly less"]
+    assert Estimate(6.0, 1.0).read(0.95, 10.0, margin=5.0).reading == "in line" 
 
 
 def test_a_negative_standard_error_is_refused_and_nan_kept():

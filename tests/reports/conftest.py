@@ -50,8 +50,9 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     :func:`report_fixtures.overlap_sentence_reader` (instead of training one: baseline F1 about 79),
     scored by the one scoring path with the data's own model-free figures
     (:func:`mrclens.scoring.model_free.model_free_figures`, article-clustered) and the reference's
-    audit for the quick profile — the verdict against the reference the report leads with (here
-    Similarity and Question "more"; Keyword and Position "inconclusive").
+    audit for the quick profile, its Similarity and Question probes moved towards less of the shortcut
+    (:func:`report_fixtures.shortcut_reference`, a test device) — the verdict against the reference the report leads
+    with (here Similarity and Question "more"; Keyword and Position "inconclusive").
     """
     import json
 
@@ -59,18 +60,17 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     from mrclens.audit.span import truncation_rule
     from mrclens.formats import load_dataset
     from mrclens.io_utils import atomic_write_json
-    from mrclens.scoring.reference_builder import read_any_reference
     from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.squad import Dataset
     from mrclens.stats import compute_stats, compute_stats_per_article
 
-    from report_fixtures import overlap_sentence_reader
+    from report_fixtures import overlap_sentence_reader, shortcut_reference
 
     root = tmp_path_factory.mktemp("compared") / "audit"
     full = load_dataset(sample_path)
     small = Dataset(full.articles[-3:], full.version, str(sample_path))
     cache = root / "cache"
-    reference, _ = read_any_reference(None)
+    reference, _ = shortcut_reference()
     manifest = perturbations.perturb_dataset(small, root / "perturbed", seed=0, cache_dir=cache, progress=False,
                                              truncation=truncation_rule(reference.audit_for("quick")))  # as an audit perturbs
     for name, file in manifest.set_files().items():

@@ -246,3 +246,31 @@ def overlap_sentence_reader(squad: dict) -> dict[str, str]:
                 if s <= gold["answer_start"] < e:
                     out[qa["id"]] = gold["text"]
     return out
+
+
+#: How far :func:`shortcut_reference` moves the reference's drops of the Similarity and Question probes towards less of
+#: the shortcut (points of relative drop).
+SHORTCUT_SHIFT = {"e1": -12.0, "e2": -12.0, "e4": 12.0, "e5": 12.0}
+
+
+def shortcut_reference():
+    """The bundled reference with its ``quick`` audit's e1/e2 drops lowered and e4/e5 drops raised by
+    :data:`SHORTCUT_SHIFT`: a test device. :func:`overlap_sentence_reader` on three articles differs from the real
+    reference by about +17 [+4, +29] points on Similarity and Question, which the minimum-effect test (issue 54: "more"
+    only beyond the ±10-point band) cannot call "more"; against this reference its shortcut reads beyond the band, so
+    the surfaces' "more" can be tested on a real audit.
+
+    Returns:
+        ``(reference, choice)``: the :class:`~mrclens.artifacts.reference.Reference` and its ``quick``
+        :class:`~mrclens.artifacts.reference.ReferenceChoice`.
+    """
+    from dataclasses import replace
+
+    from mrclens.scoring.reference_builder import read_any_reference
+
+    reference, _ = read_any_reference(None)
+    quick = reference.audits["quick"]
+    moved = {aid: replace(d, value=d.value + SHORTCUT_SHIFT.get(aid, 0.0), ci_low=d.ci_low + SHORTCUT_SHIFT.get(aid, 0.0),
+                          ci_high=d.ci_high + SHORTCUT_SHIFT.get(aid, 0.0)) for aid, d in quick.ablations.items()}
+    reference = replace(reference, audits={**reference.audits, "quick": replace(quick, ablations=moved)})
+    return reference, reference.audit_for("quick")

@@ -17,6 +17,7 @@ from mrclens.reports.glance import SHAPE_ADVICE, category_glance
 from mrclens.reports.summary import ADVICE_SHAPE, summarize_category
 from mrclens.scoring.against_reference import compare_with_reference
 from mrclens.scoring.reference_builder import read_any_reference
+from report_fixtures import shortcut_reference
 from mrclens.scoring.model_free import ContextShape, context_shape
 
 
@@ -52,7 +53,7 @@ def test_a_drop_verdict_on_data_of_another_shape_says_the_shape_may_explain_it(c
     typed = read_results(compared_audit)
     # the audit records the shape it was read with: it picks the structure term's stratum (ReferenceAudit.for_shape)
     assert typed.context_shape is not None and typed.context_shape["reference_sentences"] == "5"
-    reference, _ = read_any_reference(None)
+    reference, _ = shortcut_reference()  # the reference the fixture was read against
     plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
                      reference_difference_ci_low=None, reference_difference_ci_high=None, reference_why=None)
              for c in typed.categories]

@@ -85,16 +85,20 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
         if c.category == "Similarity":
             [fig] = line["figures"]
             f = figures[0]
-            # the one figure (issue 44): the deciding figure's difference, under its short name, as the terminal,
-            # the card and the table show it; its full label and both values in the detail
-            assert fig["label"] == "most-similar top-1 vs ref" and fig["value"] == f"{f.difference:+.1f}"
-            assert fig["ci"] == f"[{f.difference_ci_low:+.1f}, {f.difference_ci_high:+.1f}]"
-            assert fig["detail"] == (f"95.0 here, 68.0 in a made-up reference; 'in line' within ±10, sees {f.mde:.1f}; "
-                                     f"{f.label}")
-            assert line["figure"] == f"most-similar top-1 vs ref {fig['value']} {fig['ci']}"
+            # the one figure (issue 44): the deciding figure's difference, as the terminal, the card and the table
+            # show it — as a planted share, percent of the questions (issue 54); its full label, both values and the
+            # difference in points in the detail
+            share = f.planted
+            assert fig["label"] == "shortcut ≈" and fig["value"] == f"{share(f.difference):+.0f}% of q."
+            assert fig["ci"] == f"[{share(f.difference_ci_low):+.0f}, {share(f.difference_ci_high):+.0f}]"
+            assert fig["detail"] == (
+                f"95.0 here, 68.0 in a made-up reference; difference {f.difference:+.1f} [{f.difference_ci_low:+.1f}, "
+                f"{f.difference_ci_high:+.1f}] points; 'in line' within ±10% of the questions (±{f.band:.2f} points), "
+                f"sees {share(f.mde):.0f}%; {f.label}")
+            assert line["figure"] == f"shortcut ≈ {fig['value']} {fig['ci']}, band ±10%"
             assert line["badge"] == "more than a made-up reference" and "data itself" in line["why"]
         elif c.category == "Position":
-            assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == ["position rank vs ref"]
+            assert line["verdict"] == "less" and [x["label"] for x in line["figures"]] == ["shortcut ≈"]
             assert line["advice"].startswith("Nothing to fix")
         else:  # Question, Keyword: nothing decided them, the page says "not compared" and shows the drop
             assert line["verdict"] == NOT_COMPARED and line["figures"][0]["label"] == "F1 drop (not compared)"

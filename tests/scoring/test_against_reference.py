@@ -15,7 +15,7 @@ from mrclens.artifacts.results import (AblationResult, BootstrapSettings, Catego
 from mrclens.errors import ArtifactError
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
 from mrclens.scoring.against_reference import (category_comparison, compare_ablation, compare_with_reference,
-                                               expected_mde, relative_figure)
+                                               expected_mde, relative_figure, DROP_BAND)
 from mrclens.scoring.reference_builder import combine_reference_audits, read_any_reference, reference_audit_from_results
 
 Z = 1.959963984540054
@@ -63,9 +63,12 @@ def test_the_difference_and_its_interval_combine_both_standard_errors():
 
 @pytest.mark.parametrize("own, ref, expected", [
     # insertion (large_drop): a larger relative excess drop is more of the bias
-    ((30.0, 24.0, 36.0), (20.0, 15.0, 25.0), "more"),
+    ((40.0, 34.0, 46.0), (20.0, 15.0, 25.0), "more"),
     ((3.0, 0.0, 6.0), (20.0, 15.0, 25.0), "less"),
     ((12.0, 6.0, 18.0), (10.0, 6.0, 14.0), "in line"),
+    # beyond the reference but not beyond the band (issue 54: a minimum-effect test): not "more"
+    ((30.0, 24.0, 36.0), (20.0, 15.0, 25.0), "inconclusive"),
+    ((16.0, 14.0, 18.0), (10.0, 9.0, 11.0), "slightly more"),
 ])
 def test_insertions_read_in_both_directions(own, ref, expected):
     excess, low, high = (v * 60.0 / 100 for v in own)
@@ -95,21 +98,21 @@ def test_a_weak_reader_is_not_compared_and_a_missing_figure_is_not_invented():
 def test_a_category_is_the_mean_signed_difference_so_one_probe_far_beyond_the_reference_counts():
     ref = _ref(e6=("relative_excess_drop", 10.0, 7.0, 13.0, 900), e7=("relative_excess_drop", 2.0, 0.0, 4.0, 900),
                e8=("relative_excess_drop", 1.0, -1.0, 3.0, 900))
-    e6 = _insertion("e6", excess=24.0, low=21.0, high=27.0, category="Keyword")   # 40 % vs 10 %: more
+    e6 = _insertion("e6", excess=42.0, low=39.0, high=45.0, category="Keyword")   # 70 % vs 10 %: more
     e7 = _insertion("e7", excess=1.2, low=0.0, high=2.4, category="Keyword")     # 2 % vs 2 %: in line
     e8 = _insertion("e8", excess=0.6, low=-0.6, high=1.8, category="Keyword")    # 1 % vs 1 %: in line
     members = [compare_ablation(a, ref, "R") for a in (e6, e7, e8)]
     assert [m.reference_bias for m in members] == ["more", "in line", "in line"]
     got = category_comparison(members)
     bias, mean, low, high, mde = got[:5]
-    assert bias == "more" and mean == pytest.approx(10.0, abs=0.01) and low > 0
+    assert bias == "more" and mean == pytest.approx(20.0, abs=0.01) and low > 10  # beyond the band
     # the standard error beside the interval gives it back (normal: df None; 1.96 at 95 %)
     assert got.df is None and (high - low) / 2 == pytest.approx(1.959964 * got.se)
     # signed towards the bias: a removal whose drop is smaller than the reference's adds to "more"
     q = [compare_ablation(_removal(rel=20.0, low=17.0, high=23.0), _ref(e4=("relative_drop", 70.0, 67.0, 73.0, 9)), "R")]
     assert category_comparison(q)[0] == "more" and category_comparison(q)[1] == pytest.approx(50.0)
     # both ways at once cancel out
-    mixed = members[:1] + [compare_ablation(_insertion("e7", excess=-18.0, low=-21.0, high=-15.0), ref, "R")]
+    mixed = members[:1] + [compare_ablation(_insertion("e7", excess=-36.0, low=-39.0, high=-33.0), ref, "R")]
     assert category_comparison(mixed)[0] == "in line"
 
 
@@ -128,7 +131,7 @@ def test_the_expected_mde_is_the_comparisons_own_for_a_run_like_the_references_a
     se_ref = (d.ci_high - d.ci_low) / (2 * Z)
     once = math.sqrt(2.0 ** 2 + se_ref ** 2 + d.run_sd ** 2)
     twice = math.sqrt(3 * se_ref ** 2 + se_ref ** 2 + d.run_sd ** 2)
-    assert mde == pytest.approx(minimum_detectable_effect(once, family_confidence(0.95, 7)), rel=1e-3)
+    assert mde == pytest.approx(minimum_detectable_effect(once, family_confidence(0.95, 7), margin=DROP_BAND), rel=1e-3)
     assert twice > 1.1 * once
     assert expected_mde(ref, "Keyword", family=7) is None
 
@@ -215,9 +218,9 @@ def test_two_runs_combine_into_their_mean_and_their_spread_widens_the_comparison
     se = 2.0 / Z
     assert e1.value == 25.0 and e1.run_sd == pytest.approx(math.sqrt(50.0 - se ** 2), abs=1e-3)
     assert (e1.ci_low, e1.ci_high) == pytest.approx((25.0 - Z * 5.0, 25.0 + Z * 5.0), abs=1e-3)
-    # a new run at 31 % is "more" against one run at 20 % but cannot be told apart from the two runs' spread:
-    # its interval then crosses 0 and reaches beyond the +-10-point band of "in line" (issue 41)
-    new = _insertion(excess=31.0 * 0.6, low=29.0 * 0.6, high=33.0 * 0.6)
+    # a new run at 36 % is "more" against one run at 20 % (beyond the +-10-point band) but cannot be told apart
+    # from the two runs' spread: its interval then reaches into the band (issue 41; issue 54: "more" beyond it)
+    new = _insertion(excess=36.0 * 0.6, low=34.0 * 0.6, high=38.0 * 0.6)
     assert compare_ablation(new, run0, "R").reference_bias == "more"
     widened = compare_ablation(new, both, "R")
     assert widened.reference_bias == "inconclusive" and widened.reference_difference_ci_low < 0
@@ -302,9 +305,9 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     assert audit.structure_sd["Position"] == pytest.approx(expected, abs=1e-3)
     assert details["categories"]["Position"]["differences"] == pytest.approx([-8.0, 8.0, 0.0], abs=1e-3)
     assert details["counterparts"] == 3
-    # a dataset 9 points below the reference with a tight CI reads "less" without the term; with it, the
-    # interval crosses 0 and reaches beyond the +-10-point band: "inconclusive" (issue 41; "in line" before)
-    low = _counterpart(0.4)
+    # a dataset 15 points below the reference with a tight CI reads "less" (beyond the +-10-point band) without the
+    # term; with it, the interval reaches into the band: "inconclusive" (issue 41; issue 54: "less" beyond the band)
+    low = _counterpart(-2.0)
     cat = CategoryResult("Position", ["e9"], ["e9"], 0.0, 0.0, 0.0, reading="Position: x.")
     _, plain = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": ref}).audit_for("quick"))
     _, wide = compare_with_reference(low.ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
@@ -601,3 +604,47 @@ def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarel
     assert "98.75% CI, family-wise 95% CI over the 4 tests read together (Bonferroni)" in together[0].reading
     with pytest.raises(ValueError):
         family_confidence(0.95, 0)
+
+
+def _top_figure(difference, half, articles=400, category="Similarity", path="chance_corrected.similarity_top"):
+    """A verdict figure (Similarity's chance-corrected top-1 share) with a difference and interval half-width (points)."""
+    from mrclens.artifacts.results import ModelFreeFigure
+    from mrclens.scoring.model_free import PER_PLANTED_PCT, PLANTED_BAND
+
+    scale = PER_PLANTED_PCT[path]
+    return ModelFreeFigure(category, path, "top-1", "higher", 68.0 + difference,
+                           67.0, 69.0, 8000, reference="R", reference_value=68.0, reference_n=80000,
+                           difference=difference, difference_ci_low=difference - half,
+                           difference_ci_high=difference + half, articles=articles, band=PLANTED_BAND * scale,
+                           per_planted_pct=scale)
+
+
+def _audit_figures(difference, half):
+    """Similarity's figure beside Keyword's and Position's at 0: the family of the data route's three tests."""
+    return [_top_figure(difference, half), _top_figure(0.0, 1.0, category="Keyword", path="chance_corrected.keyword_top"),
+            _top_figure(0.0, 1.0, category="Position", path="chance_corrected.position_rank")]
+
+
+def test_a_data_figure_that_no_size_can_read_in_line_leaves_in_line_to_the_drops():
+    """Issue 54: Similarity's band (10 % of the questions planted, 2.8 points) is narrower than the spread of clean
+    SQuAD articles alone at an audit's level, so no number of questions reads its figure "in line". With its interval
+    holding 0 it neither supports nor vetoes "in line": the drops decide; on the data alone the verdict says no
+    number of questions can settle it, and does not advise adding them. A figure beyond its band still decides."""
+    from mrclens.scoring.model_free import in_line_reachable
+
+    ref = _ref(e1=("relative_excess_drop", 20.0, 18.0, 22.0, 2000))
+    e1 = _insertion(excess=12.0, low=11.0, high=13.0, base=60.0)      # 20 % of F1, as the reference: in line
+    cat = CategoryResult("Similarity", ["e1"], ["e1"], 0.0, 0.0, 0.0, reading="Similarity: x.")
+    choice = Reference("R", {}, {}, {"quick": ref}).audit_for("quick")
+    for difference, half, drops, data_only in ((0.5, 4.0, "in line", ("inconclusive", "out of reach")),
+                                               (9.0, 4.0, "more", ("more", None)),
+                                               (4.0, 2.0, "inconclusive", ("inconclusive", "cannot tell"))):
+        figures = _audit_figures(difference, half)
+        _, [both] = compare_with_reference([e1], [cat], choice, model_free=figures)
+        assert not in_line_reachable(figures[0])  # judged in place at the family-wise level of 4 tests
+        assert both.reference_bias == drops, (difference, half)
+        if drops == "in line":
+            assert both.reference_basis == "drops" and "so the drops decide" in both.reading
+        _, [alone] = compare_with_reference([], [cat], replace(choice, audit=None),
+                                            model_free=_audit_figures(difference, half))
+        assert (alone.reference_bias, alone.reference_why) == data_only, (difference, half)
