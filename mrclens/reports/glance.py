@@ -408,16 +408,21 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
         sensitivity = f"how sensitive this reader is: {level} ({metric} drop {fmt_bound(c['f1_drop'])}{' ' + ci if ci else ''})"
     else:
         sensitivity = f"how sensitive this reader is: {level}"
+    # a "more" / "less" from the drops alone on data of another length (issue 41); every reading of such data
+    # names its shape (issue 54: data route included)
+    shape_explains = bool(c.get("reference_shape")) and read.differs and basis == "drops"
     return {
         "category": category,
         "verdict": verdict,
         "badge": f"{read.than} {ref}" if verdict != NOT_COMPARED else f"{read.than} a reference",
         "why": _why(c, verdict, ref, basis, metric) + (
             f" The shape may explain it: {c['reference_shape']}, and the drops are not standardised by sentence "
-            f"count (the data's own figures are)." if c.get("reference_shape") and read.differs else ""),
+            f"count (the data's own figures are)." if shape_explains else
+            f" Shape: {c['reference_shape']}; the data's own figures are weighted to its sentence counts."
+            if c.get("reference_shape") else ""),
         "figures": figures,
         "figure": "" if one is None else str(one),
-        "advice": SHAPE_ADVICE if c.get("reference_shape") and read.differs else
+        "advice": SHAPE_ADVICE if shape_explains else
         advice(category, verdict, c.get("reference"), inconclusive_why(c) if read is INCONCLUSIVE else None,
                c.get("reference_mde"), external),
         "sensitivity": sensitivity,

@@ -136,7 +136,7 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     one = reading_figure(c, results.ablations, results.metric, results.model_free)  # every surface shows it (issue 44)
     read = reading(c.reference_bias) if c.reference_bias in READING_NAMES else None
     shape = bool(getattr(c, "reference_shape", None)) and read is not None and read.differs \
-        and c.reference_basis != "model-free"  # a "more" / "less" from the drops alone
+        and c.reference_basis == "drops"  # a "more" / "less" from the drops alone
     if c.reference_bias is not None:
         verdict = c.reference_bias
         shows_bias = read is MORE

@@ -452,7 +452,8 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     (:func:`mrclens.scoring.readings.reader_phrase`). ``shape``: the data's context length beside the
     reference's (:func:`mrclens.scoring.model_free.context_shape`); where it differs (:data:`SHAPE_RATIO`), a
     category read "more" or "less" from its drops alone says that the shape may explain it (issue 41:
-    ``reference_shape``; the drops are not standardised by sentence count, the data's figures are). ``shape``
+    ``reference_shape``; the drops are not standardised by sentence count, the data's figures are), and every other
+    reading names the shape too (issue 54). ``shape``
     also picks the stratum of the structure term (:meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`:
     the reference's context length, another, or — ``None`` — the larger of the two). The
     evidence levels (absolute, :mod:`mrclens.scoring.readings`) are unchanged.
@@ -564,7 +565,12 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     else:
         verdict = reading(bias).sentence
     text += f" Verdict against {name}: {verdict}."
-    if reading(bias).differs and basis == "drops" and shape is not None and shape.differs:
+    if shape is not None and shape.differs and not (reading(bias).differs and basis == "drops"):
+        # issue 54: every reading of data of another length names it, the data route's too
+        fields["reference_shape"] = shape.sentence(name)
+        text += (f" Shape: {shape.sentence(name)}; the data's own figures are weighted to its sentence counts, the "
+                 f"drops are not.")
+    elif reading(bias).differs and basis == "drops" and shape is not None and shape.differs:
         fields["reference_shape"] = shape.sentence(name)
         text += (f" The shape may explain it: {shape.sentence(name)} (a ratio of {shape.ratio:.1f}; beyond "
                  f"{SHAPE_RATIO:g} either way the drops, which are not standardised by sentence count, may move with "
