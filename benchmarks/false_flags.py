@@ -9,7 +9,7 @@ paragraph (the IDF is shipped, :mod:`mrclens.stats.idf`), so a set's figures are
 (:func:`pooled_stats`), and the corpus is computed once, article by article::
 
     PYTHONPATH=. .venv/bin/python benchmarks/false_flags.py ../shared/data/squad/dev-v1.1.json.gz \\
-        ../shared/data/squad/train-v1.1.json.gz --exclude mrclens/data/squad-v1.1-sample.json.gz --subsets 60 --fit 30
+        ../shared/data/squad/train-v1.1.json.gz --exclude mrclens/data/squad-v1.1-sample.json.gz --subsets 80 --fit 30
 
 Prints each subset's verdict figures and readings, then per category the share read "more" or "less" with its
 Clopper-Pearson 95 % interval, the share with any, and the mean and SD of each verdict figure's difference.

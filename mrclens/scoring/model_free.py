@@ -36,7 +36,7 @@ longest n-gram shared by question and passage (Bartolo et al. 2020, "Beat the AI
 3.0 words, adversarial sets 2.0–2.2), the share of the question's content words in the answer
 sentence, and for Question the share of questions answered exactly by the span of the answer type
 their wh-word asks for in the most similar sentence (the type-matched heuristic of
-:mod:`mrclens.stats.heuristics.type_matched`, after Weissenborn et al. 2017; SQuAD v1.1 dev: 27.4 %).
+:mod:`mrclens.stats.heuristics.type_matched`, after Weissenborn et al. 2017; SQuAD v1.1 dev: 26.8 %).
 
 Uncertainty: a share ``p`` (percent) over ``n`` questions has standard error
 ``sqrt(p (100 − p) / n)``; a mean has ``std / sqrt(n)``. Questions are not independent, though:
@@ -140,9 +140,9 @@ TOP_MARGIN = 0.0
 #: The between-dataset SD of each verdict figure on clean SQuAD data of other articles, beyond their own errors,
 #: added to the difference's standard error (points): the 80 % Q-profile upper bound (Viechtbauer 2007;
 #: :func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`) around 0, fitted on 30 random 40-article subsets
-#: of SQuAD v1.1 train, each read against the reference without its articles, and validated on 30 others
-#: (``benchmarks/false_flags.py --subsets 60 --fit 30``; BENCHMARKS.md, "False flags on clean data"). The upper
-#: bound, not the point estimate (issue 54): the point estimate is the value that detects the most.
+#: of SQuAD v1.1 train, each read against the reference without its articles, and validated on 50 others: none read
+#: "more" or "less" (``benchmarks/false_flags.py --subsets 80 --fit 30``; BENCHMARKS.md, "Verdict figures and their
+#: bands"). The upper bound, not the point estimate (issue 54): the point estimate is the value that detects the most.
 TOP_SPREAD = {"chance_corrected.similarity_top": 1.22, "chance_corrected.keyword_top": 1.38,
               "chance_corrected.position_rank": 0.61}
 _RANDOM = "chance_corrected.random_sentence_share_pct"
@@ -151,7 +151,7 @@ _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: only when its descriptions too lie inside their bands (:func:`mrclens.scoring.against_reference.model_free_reading`):
 #: a share that moved beyond ±5 points, or the longest shared n-gram beyond ±0.5 words (SQuAD v1.1 dev:
 #: 3.1 words; the ``overlap`` planting: 12.2), leaves "in line" unsupported. Measured on the bundled sample
-#: (BENCHMARKS.md, "Verdict figures and their margins").
+#: (BENCHMARKS.md, "Verdict figures and their bands").
 DESCRIPTION_BANDS = {"share": 5.0, "words": 0.5}
 
 #: The model-free figures, by category: each category's chance-corrected figure (``role`` ``"verdict"``,
