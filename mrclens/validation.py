@@ -13,6 +13,7 @@ from typing import Any
 from mrclens.errors import DataError, Problem
 from mrclens.formats import LOAD_SET, detect_task, read
 from mrclens.formats.squad_schema import RecordCounts
+from mrclens.nlp import long_context_problems
 from mrclens.tasks import DEFAULT_TASK, Task, get_task
 
 
@@ -75,4 +76,5 @@ def validate_file(path: str, on_invalid: str = "refuse", split: str | None = Non
             return ValidationReport(str(path), {"questions": 0}, list(err.problems), task=task)
         return ValidationReport(str(path), data.counts(), list(data.notes), data, task=task)
     loaded = read(path, on_invalid=on_invalid, split=split)
-    return ValidationReport(str(path), loaded.dataset.counts(), loaded.problems, loaded.dataset, loaded.records)
+    problems = [*loaded.problems, *long_context_problems(loaded.dataset)]  # what every other command refuses (issue 55)
+    return ValidationReport(str(path), loaded.dataset.counts(), problems, loaded.dataset, loaded.records)

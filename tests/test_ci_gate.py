@@ -254,6 +254,12 @@ def test_the_action_passes_check_args_and_files_as_files(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     # both files pass the gate (6 questions each: the duplicates share is too small to tell, issue 44, which is no failure)
     assert r.stdout.count(", 0 fail") == 2 and "== mrclens check -es.json" in r.stdout
+    # one path per line (a YAML block scalar): a path may hold spaces (issue 55)
+    shutil.copy(tmp_path / "es.json", tmp_path / "my data.json")
+    r = subprocess.run(["bash", "-c", run], cwd=tmp_path, capture_output=True, text=True,
+                       env={**env, "FILES": "my data.json\n\nes.json\n", "CHECK_ARGS": "--language-ok -q"})
+    assert r.returncode == 0 and r.stdout.count(", 0 fail") == 2 and "== mrclens check my data.json" in r.stdout, (
+        r.stdout + r.stderr)
 
 
 # ------------------------------------------------------------------ issue 44, item 1: the Action's base and set-up

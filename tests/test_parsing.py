@@ -144,6 +144,11 @@ def test_a_context_longer_than_spacy_s_limit_is_refused_with_exit_2_not_parsed(t
     data = tmp_path / "long.json"
     data.write_text(json.dumps({"version": "1.1", "data": [{"title": article["title"], "paragraphs": [
         {"context": context, "qas": para["qas"]}]}]}), encoding="utf-8")
+    # every command refuses it before any work, naming the file, the article and the paragraph; validate too
     for args in (["stats", str(data)], ["check", str(data)], ["perturb", str(data), "--out", str(tmp_path / "p")]):
         res = CliRunner().invoke(main, args + ["--cache-dir", str(tmp_path / "cache")])
-        assert res.exit_code == 2 and "longer than MRCLens parses (1,000,000 characters" in res.output, (args, res.output)
+        assert res.exit_code == 2 and "more than MRCLens parses (1,000,000" in res.output, (args, res.output)
+        assert str(data) in res.output and article["title"] in res.output and "paragraph #0" in res.output
+        assert not (tmp_path / "p").exists()
+    res = CliRunner().invoke(main, ["validate", str(data)])
+    assert res.exit_code != 0 and "paragraph #0: the context holds" in res.output, res.output

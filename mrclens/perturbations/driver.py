@@ -21,6 +21,7 @@ from mrclens.artifacts.layout import MANIFEST
 from mrclens.artifacts.manifest import (AblationEntry, PerturbationManifest, SetEntry, SourceRecord, TRUNCATION_RULES,
                                         write_manifest)
 from mrclens.errors import DataError, MRCLensError, Msg, Problem
+from mrclens.nlp import refuse_long_contexts
 from mrclens.io_utils import atomic_write_bytes, gc_paused, sha256_file
 from mrclens.parsing import parse_texts, pipeline_fingerprint_for
 from mrclens.perturbations.base import ExampleParse, answer_spans, make_rng
@@ -143,8 +144,9 @@ def perturb_dataset(
         the manifest written to ``manifest.json``.
 
     Raises:
-        DataError: the file breaks the SQuAD schema (from :func:`mrclens.formats.load_dataset`), or the
-            dataset has no question (nothing is written, as ``mrclens stats`` refuses it).
+        DataError: the file breaks the SQuAD schema (from :func:`mrclens.formats.load_dataset`), the
+            dataset has no question (nothing is written, as ``mrclens stats`` refuses it), or a context is longer
+            than MRCLens parses (:func:`mrclens.nlp.refuse_long_contexts`).
         FileNotFoundError: the file does not exist.
         MRCLensError: an unknown ablation id or format; an output path is the input file.
         OutputError: ``out_dir`` cannot be written, or holds something else and ``force`` is off.
@@ -189,6 +191,7 @@ def _perturb(dataset, out_dir, *, ablations, seed, cache_dir, formats, progress,
         dataset = load_dataset(dataset)
     if not any(True for _ in dataset.iter_questions()):  # as `stats` and `check` refuse it, before any file
         raise DataError([Problem(dataset.source or "<memory>", Msg.NO_QUESTIONS.format(what="perturbed sets"))])
+    refuse_long_contexts(dataset)  # before any file, naming the file, the article and the paragraph (issue 55)
     protect = (dataset.source,) if dataset.source else ()
     with write_folder(out_dir, PERTURB, force=force, protect=protect, last=(MANIFEST,)) as stage:
         return _write_all(dataset, stage, ids=ids, seed=seed, base_seed=base_seed, draw=draw, cache_dir=cache_dir,

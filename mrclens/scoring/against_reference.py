@@ -202,17 +202,20 @@ def ablation_difference(a: AblationResult, reference: ReferenceAudit, confidence
 
 
 def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
-                     confidence: float = CONFIDENCE) -> AblationResult:
+                     confidence: float = CONFIDENCE, level: float | None = None) -> AblationResult:
     """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
-    when it has no figure or the reference lacks it. Its interval holds the ablation's structure term; its
-    ``reference_difference_se`` is the standard error that interval is drawn with (normal: ``_df`` ``None``)."""
+    when it has no figure or the reference lacks it. Its interval (at ``confidence``) holds the ablation's structure
+    term; its ``reference_difference_se`` is the standard error that interval is drawn with (normal: ``_df``
+    ``None``). Its reading (``reference_bias``) is read at ``level`` — the audit's family-wise level, so that a
+    per-ablation badge is no looser than the verdict it stands beside (issue 54) — or at ``confidence`` without one."""
     got = ablation_difference(a, reference, confidence)
     if got is None:
         return a
     shown = got.difference.with_extra_sd(got.ref.structure_sd)
     low, high = shown.interval(confidence)
     sign = a.direction.sign  # towards the bias
-    bias = INCONCLUSIVE.name if weak_reader(a) else shown.read(confidence, DROP_BAND, sign=sign).reading
+    bias = (INCONCLUSIVE.name if weak_reader(a) else
+            shown.read(confidence if level is None else level, DROP_BAND, sign=sign).reading)
     own, ref = got.own, got.ref
     return replace(a, reference=name, reference_figure=own.figure, compared_value=round_stored(own.value),
                    reference_value=round_stored(ref.value), reference_ci_low=round_stored(ref.ci_low), reference_ci_high=round_stored(ref.ci_high),
@@ -314,8 +317,10 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level, margin=DROP_BAND)
 
 
-def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER) -> str:
+def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER,
+                       level: float | None = None) -> str:
     ci = confidence_label(confidence)
+    at = f" (read at the audit's family-wise level, {confidence_label(level)})" if level and level != confidence else ""
     what = "excess drop" if a.reference_figure == "relative_excess_drop" else "drop"
     d, low, high = toward_bias(a.reference_difference, a.reference_difference_ci_low, a.reference_difference_ci_high,
                                a.bias_signal)  # issue 44: + is more of the bias, as the category's mean reads it
@@ -325,8 +330,8 @@ def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASEL
     if a.reference_bias == INCONCLUSIVE.name:
         if weak_reader(a):
             return head + f": not compared, {reader} is too weak."
-        return head + f": inconclusive, the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'."
-    return head + f": {reading(a.reference_bias).than} {a.reference} for this bias."
+        return head + f": inconclusive{at}, the interval reaches across the ±{DROP_BAND:g}-point band."
+    return head + f": {reading(a.reference_bias).than} {a.reference} for this bias{at}."
 
 
 def _verdict_figures(figures: Sequence[Any], category: str) -> list[Any]:
@@ -485,9 +490,9 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
         return list(ablations), cats
     compared = []
     for a in ablations:
-        b = compare_ablation(a, audit, reference.name, confidence)
+        b = compare_ablation(a, audit, reference.name, confidence, level)
         if b.reference_bias is not None and b.reading is not None:
-            b = replace(b, reading=b.reading + _describe_ablation(b, confidence, reader))
+            b = replace(b, reading=b.reading + _describe_ablation(b, confidence, reader, level))
         compared.append(b)
     cats = []
     for c in categories:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from mrclens.errors import DataError, Msg, Problem
+from mrclens.nlp import refuse_long_contexts
 from mrclens.progress import progress as progress_bar
 from mrclens.metrics.official import evaluate_set as evaluate
 from mrclens.parsing import ParsedText, default_cache_dir, parse_texts
@@ -260,11 +261,15 @@ def compute_stats_with_values(
 
     Raises:
         DataError: ``dataset`` or ``dev`` has no questions (``{"data": []}``, a header-only MRQA
-            file; the message names the file): there is nothing to describe.
+            file; the message names the file): there is nothing to describe; or a context is longer than MRCLens
+            parses (:func:`mrclens.nlp.refuse_long_contexts`: the file, the article and the paragraph).
         PipelineNotInstalled: no English spaCy pipeline is installed.
         InternalError: the result does not match :mod:`mrclens.stats.schema` (a bug).
     """
     require_questions(dataset, dev)
+    for d in (dataset, dev):
+        if d is not None:
+            refuse_long_contexts(d)  # before any work, naming the file, the article and the paragraph (issue 55)
     dataset, dev = dataset.visible(), dev.visible() if dev is not None else None  # mrclens.invisible
     timings: dict[str, float] = {}
     t0 = time.perf_counter()

@@ -648,3 +648,19 @@ def test_a_data_figure_that_no_size_can_read_in_line_leaves_in_line_to_the_drops
         _, [alone] = compare_with_reference([], [cat], replace(choice, audit=None),
                                             model_free=_audit_figures(difference, half))
         assert (alone.reference_bias, alone.reference_why) == data_only, (difference, half)
+
+
+def test_a_per_ablation_badge_is_read_at_the_audits_family_wise_level():
+    """Issue 54: the per-ablation badges sat outside the family (95 % each) and lit up on clean audits; read at the
+    audit's family-wise level, an ablation beyond the band at 95 % but not at that level reads inconclusive, and its
+    reading says at which level it was read. Its interval stays the 95 % one its category is built from."""
+    ref = _ref(e1=("relative_excess_drop", 20.0, 18.0, 22.0, 2000))
+    e1 = _insertion(excess=20.4, low=18.4, high=22.4, base=60.0)   # 34 % of F1 [30.7, 37.3] against 20 %: +14
+    cat = CategoryResult("Similarity", ["e1"], ["e1"], 0.0, 0.0, 0.0, reading="Similarity: x.")
+    alone = compare_ablation(e1, ref, "R")
+    assert alone.reference_bias == "more" and alone.reference_difference_ci_low > 10  # beyond the band at 95 %
+    choice = Reference("R", {}, {}, {"quick": ref}).audit_for("quick")
+    [b], _ = compare_with_reference([e1], [cat], choice, model_free=_audit_figures(0.0, 1.0))
+    assert (b.reference_difference_ci_low, b.reference_difference_ci_high) == (
+        alone.reference_difference_ci_low, alone.reference_difference_ci_high)
+    assert b.reference_bias == "inconclusive" and "read at the audit's family-wise level, 98.75% CI" in b.reading
