@@ -40,12 +40,13 @@ import json
 import os
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from mrclens.errors import DataError, FormatMsg, MRCLensError, Problem
 from mrclens.formats.base import RecordLog, iter_jsonl, open_text, read_text
+from mrclens.invisible import has_invisible, visible
 from mrclens.io_utils import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -152,6 +153,21 @@ class MCDataset:
         """The questions with these ids, in this dataset's order."""
         keep = set(ids)
         return MCDataset([q for q in self.questions if q.id in keep], self.source, self.format)
+
+    def visible(self) -> "MCDataset":
+        """The view of the dataset the statistics read (:mod:`mrclens.invisible`): every prompt and ending
+        without its invisible format characters (Unicode Cf: soft hyphen, zero-width space, direction marks,
+        BOM), ids, labels and categories unchanged; ``self`` when no text holds one. The data is never changed.
+
+        Examples:
+            >>> MCDataset([MCQuestion("a", "Wh\u00adat next?", ("It\u200b slept.", "Ran."), 0)]).visible().questions[0]
+            MCQuestion(id='a', prompt='What next?', endings=('It slept.', 'Ran.'), label=0, categories=())
+        """
+        if not any(has_invisible(q.prompt) or any(has_invisible(e) for e in q.endings) for q in self.questions):
+            return self
+        questions = [replace(q, prompt=visible(q.prompt), endings=tuple(visible(e) for e in q.endings))
+                     for q in self.questions]
+        return MCDataset(questions, self.source, self.format, self.notes)
 
     def labels(self) -> "np.ndarray":
         """``(n,)`` int64 gold labels (NumPy is imported here, so that reading data needs none)."""

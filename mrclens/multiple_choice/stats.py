@@ -48,6 +48,7 @@ Words are ``\\w+`` runs (:func:`mrclens.perturbations.controls.word_count`), con
 lower-cased ``\\w+`` words not in spaCy's English stop-word list
 (:func:`~mrclens.perturbations.controls.content_words`), and texts are compared *normalised*:
 lower-cased ``\\w+`` words joined by single spaces (case, punctuation and spacing ignored).
+Every figure reads the text without its invisible format characters (Unicode Cf; :mod:`mrclens.invisible`).
 
 Per-question values stay out of the JSON: :func:`mc_heuristic_predictions` gives each heuristic's
 prediction per question id, for an audit to reuse.
@@ -254,8 +255,9 @@ def _pick(scores: list[np.ndarray], labels: np.ndarray) -> tuple[np.ndarray, np.
 
 def mc_heuristic_predictions(dataset: MCDataset) -> dict[str, dict[str, int]]:
     """Each heuristic's predicted ending index per question id: ``{heuristic: {id: index}}`` for
-    :data:`MC_HEURISTICS` (ties go to the lowest index, as in :func:`mc_stats`)."""
-    values = _values(dataset)
+    :data:`MC_HEURISTICS` (ties go to the lowest index, as in :func:`mc_stats`; read on the dataset's
+    :meth:`~mrclens.formats.multiple_choice.MCDataset.visible` view, as the figures are)."""
+    values = _values(dataset.visible())
     return {name: dict(zip(values.ids, (int(p) for p in _pick(_scores(values, name), values.labels)[0])))
             for name in MC_HEURISTICS}
 
@@ -523,6 +525,9 @@ def _check_layout(result: dict) -> None:
 
 def _mc_stats(dataset: MCDataset, leakage_parts: Sequence[tuple[str, MCDataset, MCDataset]] | None, *, seed: int,
               n_resamples: int, source: str | None = None, form: str | None = None, note: str = "") -> dict:
+    # the figures read the text without its invisible format characters (mrclens.invisible), as span data's do
+    dataset = dataset.visible()
+    leakage_parts = [(name, test.visible(), train.visible()) for name, test, train in leakage_parts or ()]
     values = _values(dataset)
     heuristics, chance = _heuristics(values, seed=seed, n_resamples=n_resamples)
     result = {

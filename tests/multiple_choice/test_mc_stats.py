@@ -268,3 +268,27 @@ def test_mc_rules_reject_span_metrics(tmp_path):
         load_rules(f, task=MULTIPLE_CHOICE)
     f.write_text('[[rule]]\nid = "x"\nmetric = "audit.ablations.m1.f1_drop"\nop = ">="\nthreshold = 1\n')
     assert [r.id for r in load_rules(f, task=MULTIPLE_CHOICE)][-1] == "x"
+
+
+def test_invisible_format_characters_leave_every_figure_unchanged(full):
+    """Issue 55, item 13: the multiple-choice figures read the text without its invisible format characters
+    (Unicode Cf), as span data's do. Before, a soft hyphen inside a word split it in two for every length and
+    overlap figure, and a zero-width space between two words joined them."""
+    cf = ("\u00ad", "\u200b", "\u200e", "\ufeff")
+    clean = MCDataset(full.questions[:300], full.source, full.format)
+
+    def dirty(text: str, k: int) -> str:  # a Cf character inside every other word and before the text
+        words = text.split(" ")
+        return cf[k % 4] + " ".join(w[:1] + cf[(k + i) % 4] + w[1:] if i % 2 and len(w) > 1 else w
+                                    for i, w in enumerate(words))
+
+    soiled = MCDataset([MCQuestion(q.id, dirty(q.prompt, n), tuple(dirty(e, n + j) for j, e in enumerate(q.endings)),
+                                   q.label, q.categories) for n, q in enumerate(clean.questions)],
+                       full.source, full.format)
+    assert all(q.prompt != c.prompt for q, c in zip(soiled.questions, clean.questions))
+    assert soiled.visible().questions == clean.questions and clean.visible() is clean
+    a, b = mc_stats(clean, train=clean, n_resamples=50), mc_stats(soiled, train=soiled, n_resamples=50)
+    assert b == a
+    assert mc_heuristic_predictions(soiled) == mc_heuristic_predictions(clean)
+    # without the view the words differ: a soft hyphen or zero-width space splits a word for \w+
+    assert sum(normalise(q.prompt) != normalise(c.prompt) for q, c in zip(soiled.questions, clean.questions)) > 250
