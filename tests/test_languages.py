@@ -192,6 +192,36 @@ def test_function_words_rescue_english_lingua_misreads_and_not_spanish():
     assert languages.read_windows(spanish) == ["Spanish"] * len(spanish)
 
 
+#: English prose dense with Portuguese names (issue 55, item 13: read as Portuguese before), and Portuguese prose
+#: with the same kind of names, which must stay Portuguese.
+NAME_DENSE_ENGLISH = (
+    "Edson Arantes do Nascimento, Pelé, joined Santos Futebol Clube in São Paulo. João Havelange, Nílton Santos, "
+    "Mário Zagallo, Garrincha, Vavá and Didi won the 1958 Copa do Mundo in Solna. Later Pelé played for Santos and "
+    "New York Cosmos; Carlos Alberto, Tostão, Jairzinho, Gérson and Rivellino won in Ciudad de México.",
+    "Luís Vaz de Camões wrote Os Lusíadas about Vasco da Gama. Fernão Mendes Pinto, Gil Vicente, Sá de Miranda and "
+    "António Ferreira were read at the Universidade de Coimbra and in Lisboa, Évora and Braga, as was Padre António "
+    "Vieira, whose Sermão de Santo António aos Peixes was printed in Lisboa.",
+    "Pedro Álvares Cabral reached Porto Seguro in Bahia. Tomé de Sousa founded Salvador da Bahia; Mem de Sá, "
+    "Estácio de Sá and Manuel da Nóbrega founded São Sebastião do Rio de Janeiro. Dom João VI, Dom Pedro I and Dom "
+    "Pedro II ruled from Rio de Janeiro and Petrópolis.")
+PORTUGUESE = (
+    "Edson Arantes do Nascimento, conhecido como Pelé, entrou no Santos Futebol Clube em São Paulo. Com Nílton "
+    "Santos, Garrincha, Vavá e Didi venceu a Copa do Mundo de 1958 na Suécia, e mais tarde jogou pelo New York Cosmos.",
+    "Luís Vaz de Camões escreveu Os Lusíadas sobre a viagem de Vasco da Gama à Índia. O poema foi lido na "
+    "Universidade de Coimbra e em Lisboa, onde o Padre António Vieira pregou o Sermão de Santo António aos Peixes.",
+    "Pedro Álvares Cabral chegou a Porto Seguro, na Bahia, em 1500. Tomé de Sousa fundou Salvador, e Estácio de Sá "
+    "fundou a cidade de São Sebastião do Rio de Janeiro, de onde Dom Pedro II governou o império até 1889.")
+
+
+def test_english_dense_with_names_reads_as_english_and_portuguese_stays_portuguese():
+    """Names are left out of the function-word share: the English prose above holds 10-14 % function words among
+    all its words (under the 15 % that reads a window back as English) and 27-47 % among its other words."""
+    assert set(languages.detect(list(NAME_DENSE_ENGLISH))) == {"Portuguese"}  # what the detector alone says
+    assert languages.read_windows(list(NAME_DENSE_ENGLISH)) == ["English"] * 3
+    assert languages.read_windows(list(PORTUGUESE)) == ["Portuguese"] * 3
+    assert max(map(languages.function_word_pct, PORTUGUESE)) < 5.0, [languages.function_word_pct(t) for t in PORTUGUESE]
+
+
 def test_newcastle_upon_tyne_reads_as_english(squad_dev_path, tmp_path):
     """Three paragraphs of SQuAD v1.1 dev's own article (the first opens with its pronunciation in IPA):
     read as 33 % Tagalog before issue 42."""
