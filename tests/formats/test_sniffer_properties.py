@@ -48,7 +48,7 @@ def _ids(path: Path) -> list[str]:
     return [(q.id, p.context, q.question) for _, p, q in loaded.dataset.iter_questions()]
 
 
-@settings(SETTINGS, max_examples=30)  # each example reads two files of 2 articles
+@settings(SETTINGS, max_examples=100)  # each example reads two files of 2 articles
 @given(prefix=leading, bom=st.booleans(), blank_lines=st.integers(0, 3), text=st.sampled_from(["squad", "flat"]))
 def test_leading_whitespace_blank_lines_and_a_bom_change_nothing(prefix, bom, blank_lines, text):
     body = SQUAD_TEXT if text == "squad" else FLAT_LINES
@@ -111,7 +111,7 @@ def test_json_with_comments_of_another_shape_is_skipped_with_a_note(obj, comment
     assert why is not None and why.startswith("JSON with comments (JSONC"), why
 
 
-@settings(SETTINGS, max_examples=20)
+@settings(SETTINGS, max_examples=60)
 @given(comments=st.lists(comment, min_size=1, max_size=3))
 def test_a_dataset_with_comments_is_never_skipped(comments):
     lines = SQUAD_TEXT.split("\n")

@@ -221,7 +221,7 @@ def test_complete_reference_predictions_add_no_warning(sets):
     assert not [w for w in results.warnings if w.startswith("reference predictions")]
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=st.sets(st.sampled_from(["original", "original-truncated", "e1", "c1", "e3", "e5", "e9", "e10"]),
                      max_size=2),
        every=st.dictionaries(st.sampled_from(["original", "original-truncated", "e2", "c2", "e4", "e7", "e8"]),
