@@ -138,6 +138,17 @@ def direction(name: str | Direction) -> Direction:
     return DIRECTIONS[name]
 
 
+def known_direction(name: str | None) -> Direction | None:
+    """The :class:`Direction` called ``name``, or ``None`` for a name MRCLens does not know: the reports' tolerant
+    look-up of a ``bias_signal`` read from a ``results.json`` that another version or a plug-in wrote (what is
+    unknown is drawn and written plainly, never refused; :func:`direction` raises instead).
+
+    >>> known_direction("small_drop").removes_information, known_direction("sideways")
+    (True, None)
+    """
+    return DIRECTIONS.get(name) if name is not None else None
+
+
 @dataclass(frozen=True)
 class DropWording:
     """How a reading names a large F1 drop of a category's ablation (:mod:`mrclens.scoring.readings`).

@@ -12,7 +12,7 @@ import re
 from typing import Any, Sequence
 
 from mrclens.artifacts.results import AblationResult, CategoryResult
-from mrclens.categories import DIRECTIONS, colour_of
+from mrclens.categories import colour_of, known_direction
 
 
 def _svg_text(fig) -> str:
@@ -93,7 +93,7 @@ def drop_chart_svg(ablations: Sequence[AblationResult], categories: Sequence[Cat
             for a in group:
                 drop = float(a.f1_drop)
                 lo, hi = a.ci_low, a.ci_high
-                signal = DIRECTIONS.get(a.bias_signal)
+                signal = known_direction(a.bias_signal)
                 small = signal is not None and signal.removes_information
                 control = bool(a.control_of) or (signal is not None and not signal.signals)
                 ax.bar(x, drop, width=0.7, color=colours[cat], alpha=0.4 if control else 0.85,

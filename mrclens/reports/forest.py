@@ -39,7 +39,7 @@ from typing import Any, Mapping, Sequence
 from markupsafe import Markup, escape
 
 from mrclens.artifacts.results import ModelFreeFigure, Results
-from mrclens.categories import DIRECTIONS
+from mrclens.categories import known_direction
 from mrclens.verdicts import IN_LINE, READING_NAMES, figure_reading, reading
 
 #: Unit keys and how they are named in the numbers and the legend.
@@ -128,7 +128,7 @@ def results_rows(results: Results) -> list[ForestRow]:
             if a.category != cat or not _num(a.reference_difference, a.reference_difference_ci_low,
                                              a.reference_difference_ci_high):
                 continue
-            signal = DIRECTIONS.get(a.bias_signal)
+            signal = known_direction(a.bias_signal)
             flipped = signal is not None and signal.removes_information
             rows.append(ForestRow(str(cat), f"{a.id} {a.name or ''}".strip(), a.reference_difference,
                                   a.reference_difference_ci_low, a.reference_difference_ci_high, "drop",

@@ -41,7 +41,7 @@ from mrclens.artifacts.predictions import read_predictions
 from mrclens.artifacts.question_scores import SetQuestionScores, read_question_scores
 from mrclens.artifacts.results import (AblationResult, CategoryResult, ReplicateFigures, ReplicateRecord, Results,
                                       read_results)
-from mrclens.categories import DIRECTIONS, colour_of, toward_bias
+from mrclens.categories import colour_of, known_direction, toward_bias
 from mrclens.errors import ArtifactError, ArtifactMsg, DataError, MRCLensError, PredictionsError
 from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
@@ -245,7 +245,7 @@ def _ablation_rows(results: Results, confidence: float) -> list[dict[str, Any]]:
         changed_only = a.changed_only
         rows.append({
             "result": a,
-            "signal_text": (DIRECTIONS[a.bias_signal].text if a.bias_signal in DIRECTIONS else a.bias_signal or ""),
+            "signal_text": (signal.text if (signal := known_direction(a.bias_signal)) else a.bias_signal or ""),
             "n_text": fmt_int(a.n),
             "changed_text": fmt_int(a.changed),
             "em_text": fmt_pct(a.exact_match),
