@@ -14,19 +14,44 @@ script, and a staged file named ``-dash.json`` is a file, not an unknown option.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from mrclens.errors import InternalError
+
 #: The gate's script, installed with the package data.
 SCRIPT = Path(__file__).resolve().parents[1] / "data" / "ci-check.sh"
-#: The script's options that take a value (``--rules FILE``), and those that take none.
-VALUED = ("--rules", "--changed-since", "--pattern", "--check-arg")
-FLAGS = ("--all", "-h", "--help")
+#: The script's usage line (``USAGE="usage: ci-check.sh [--rules FILE] ... [--] [FILE ...]"``): the one list of its
+#: options, read by :func:`script_options`.
+_USAGE = re.compile(r'^USAGE="usage: ci-check\.sh (?P<usage>.*)"$', re.MULTILINE)
+_OPTION = re.compile(r"(?P<name>--[a-z][a-z-]*)(?P<value> [A-Z]+)?")
 #: The exit status of a run stopped with Ctrl-C (128 + SIGINT, as a shell gives).
 INTERRUPTED = 130
+
+
+@functools.lru_cache(maxsize=1)
+def script_options() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(valued, flags)``: the options of :data:`SCRIPT` that take a value (``--rules FILE``) and those that take
+    none (``--all``; with ``-h`` and ``--help``), read from the script's usage line, so the script is the one
+    place its options are listed.
+
+    >>> script_options()
+    (('--rules', '--changed-since', '--pattern', '--check-arg'), ('--all', '-h', '--help'))
+
+    Raises:
+        InternalError: the installed script has no usage line this function can read.
+    """
+    found = _USAGE.search(SCRIPT.read_text(encoding="utf-8"))
+    if found is None:
+        raise InternalError(f"{SCRIPT}: no USAGE= line listing the gate's options")
+    options = [(m["name"], bool(m["value"])) for m in _OPTION.finditer(found["usage"])]
+    return (tuple(name for name, valued in options if valued),
+            (*(name for name, valued in options if not valued), "-h", "--help"))
 
 
 def with_files_marked(args: list[str]) -> list[str]:
@@ -39,14 +64,15 @@ def with_files_marked(args: list[str]) -> list[str]:
     >>> with_files_marked(["--all"]), with_files_marked(["--", "-x.json"]), with_files_marked(["--bogus"])
     (['--all'], ['--', '-x.json'], ['--bogus'])
     """
+    valued, flags = script_options()
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
             return list(args)
-        if arg in VALUED:
+        if arg in valued:
             i += 2
-        elif arg in FLAGS or arg.startswith(tuple(f"{v}=" for v in VALUED)):
+        elif arg in flags or arg.startswith(tuple(f"{v}=" for v in valued)):
             i += 1
         elif arg.startswith("-") and not os.path.lexists(arg):
             return list(args)  # an unknown option: the script says so
