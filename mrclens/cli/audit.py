@@ -91,8 +91,8 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
 
     With no TRAIN, runs on the bundled real sample (40 SQuAD v1.1 articles), by default with the
     quick profile. Step messages and progress go to standard error; standard output ends with the
-    verdict at a glance (at most 6 lines: one per bias category, its deciding figure and what to do;
-    --wide adds the full table before it); OUT/results.json records the options used and where each
+    verdict at a glance (one line per bias category, its deciding figure and what to do; two where they do
+    not fit 100 characters; --wide adds the full table before it); OUT/results.json records the options used and where each
     came from.
 
     Multiple-choice data (issue 20) — a CODAH folder with cv_split/fold_k/, a CODAH TSV file or

@@ -1,9 +1,11 @@
 """The verdict at a glance: the few lines that end ``mrclens audit``, ``evaluate`` and ``compare`` (issue 33).
 
 The full table (``--wide``, :mod:`mrclens.reports.table`) is ~200 columns wide; these lines give the
-answer first. :func:`format_summary` prints at most :data:`MAX_LINES` lines of at most
-:data:`WIDTH` characters: a header, one line per bias category (at most :data:`MAX_CATEGORIES`) and
-one line pointing to the report. Each category line holds
+answer first. :func:`format_summary` prints lines of at most :data:`WIDTH` characters (at most :data:`MAX_LINES`): a
+header, one line per bias category (at most :data:`MAX_CATEGORIES`) and one line pointing to the report. No
+number is ever cut (issue 57): a category whose figure and advice do not fit one line continues on a second,
+indented (the advice, after ``→``), and a longer text wraps at spaces, never inside an interval. Each category
+line holds
 
 * the **verdict** — against the reference audit when the category was compared
   (``CategoryResult.reference_bias``: ``more`` / ``in line`` / ``less`` / ``inconclusive``;
@@ -40,6 +42,8 @@ Examples:
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
@@ -56,8 +60,9 @@ from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, INCONCLUSIV
 WIDTH = 100
 #: Category lines at most (the four bias categories); more are named in the last line.
 MAX_CATEGORIES = 4
-#: Lines at most: a header, :data:`MAX_CATEGORIES` categories, the pointer to the report.
-MAX_LINES = MAX_CATEGORIES + 2
+#: Lines at most: a header (two lines when a long model name wraps it), :data:`MAX_CATEGORIES` categories of at
+#: most two lines each (:func:`category_lines`), the pointer to the report.
+MAX_LINES = 2 * MAX_CATEGORIES + 3
 #: Column widths of a category line: name, verdict, figure (the advice takes the rest).
 NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
 
@@ -90,8 +95,26 @@ class CategorySummary:
 
 
 def fit(text: str, width: int = WIDTH) -> str:
-    """``text`` cut to ``width`` characters, ending with ``…`` when cut."""
+    """``text`` cut to ``width`` characters, ending with ``…`` when cut (a label, never a figure: :func:`wrap`)."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: An interval or a bracketed figure, which :func:`wrap` never splits.
+_BRACKETS = re.compile(r"\[[^\]]*\]")
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "", first_indent: str = "") -> list[str]:
+    """``text`` wrapped at spaces into lines of at most ``width`` characters, the later ones starting with
+    ``indent``; a bracketed interval (``[+10.0, +19.5]``) is never split and no word is cut (a single word longer
+    than a line stays whole on its own line).
+
+    >>> wrap("shortcut ≈ +38% of q. [+20, +56], band ±10% → paraphrase the questions", 40, "  ")
+    ['shortcut ≈ +38% of q. [+20, +56], band', '  ±10% → paraphrase the questions']
+    """
+    kept = _BRACKETS.sub(lambda m: m.group(0).replace(" ", "\u00a0"), text)  # textwrap splits ASCII spaces only
+    lines = textwrap.wrap(kept, width=width, initial_indent=first_indent, subsequent_indent=indent,
+                          break_long_words=False, break_on_hyphens=False)
+    return [line.replace("\u00a0", " ") for line in lines] or [first_indent.rstrip()]
 
 
 def fit_left(path: str, width: int) -> str:
@@ -176,10 +199,16 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
     return CategorySummary(c.category, verdict, figure, advice, against)
 
 
-def category_line(s: CategorySummary) -> str:
-    """One category's line: name, verdict, figure, ``→ advice`` (at most :data:`WIDTH` characters)."""
-    head = f"{s.category:<{NAME_WIDTH}} {s.verdict:<{VERDICT_WIDTH}} {fit(s.figure, FIGURE_WIDTH):<{FIGURE_WIDTH}}"
-    return fit(f"{head} → {s.advice}")
+def category_lines(s: CategorySummary) -> list[str]:
+    """One category's line: name, verdict, figure, ``→ advice``; where they do not fit :data:`WIDTH` characters,
+    the figure whole on the first line and the advice on a second, indented under the verdict (:func:`wrap` where
+    even that is too long). No number is cut (issue 57)."""
+    head = f"{s.category:<{NAME_WIDTH}} {s.verdict:<{VERDICT_WIDTH}} "
+    one = f"{head}{s.figure:<{FIGURE_WIDTH}} → {s.advice}"
+    if len(one) <= WIDTH:
+        return [one]
+    indent = " " * (NAME_WIDTH + 1)
+    return wrap(f"{head}{s.figure}", WIDTH, indent) + wrap(f"→ {s.advice}", WIDTH, indent + "  ", indent)
 
 
 def _score_label(results: Results) -> str:
@@ -203,12 +232,12 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
     references = {c.reference for c in results.categories if c.reference_bias is not None and c.reference}
     who = results.reader_label + _score_label(results)
     if references:
-        lines = [fit(f"Verdict against {' / '.join(sorted(references))} ({who}):")]
+        lines = wrap(f"Verdict against {' / '.join(sorted(references))} ({who}):", WIDTH, "  ")
     else:
-        lines = [fit(f"Evidence of each bias ({who}; no reference):")]
+        lines = wrap(f"Evidence of each bias ({who}; no reference):", WIDTH, "  ")
     if not summaries:
         lines.append("No bias category was scored.")
-    lines += [category_line(s) for s in summaries[:MAX_CATEGORIES]]
+    lines += [line for s in summaries[:MAX_CATEGORIES] for line in category_lines(s)]
     rest = [s.category for s in summaries[MAX_CATEGORIES:]]
     more = f" (also: {', '.join(rest)})" if rest else ""
     wide = "--wide" if wide_hint else "above"
@@ -216,7 +245,7 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
         head, tail = "Readings and examples: ", f"; every figure: {wide}{more}"
         lines.append(head + fit_left(report, WIDTH - len(head) - len(tail)) + tail)
     else:
-        lines.append(fit(f"Readings and every figure: {wide}; report.html with --out DIR{more}"))
+        lines += wrap(f"Readings and every figure: {wide}; report.html with --out DIR{more}", WIDTH, "  ")
     return "\n".join(lines)
 
 
@@ -244,19 +273,21 @@ def format_comparison_summary(comparison: Comparison, page: str | None = None) -
     rows, with its interval) or ``in line``; at most :data:`MAX_LINES` lines of at most :data:`WIDTH`
     characters. ``page``: the written ``comparison.html`` (``None``: nothing was written)."""
     names = [i.name for i in comparison.inputs]
-    lines = [fit(f"{' / '.join(names[1:])} against {names[0]} (more / less of the shortcut, per bias category):")]
+    lines = wrap(f"{' / '.join(names[1:])} against {names[0]} (more / less of the shortcut, per bias category):",
+                 WIDTH, "  ")
     categories = list(dict.fromkeys(r.category for r in comparison.rows if r.category))
     for cat in categories[:MAX_CATEGORIES]:
         rows = [r for r in comparison.rows if r.category == cat]
         parts = [_comparison_verdict(rows, k) for k in range(1, len(names))]
         if len(parts) == 1:
             verdict, figure = parts[0]
-            lines.append(fit(f"{cat:<{NAME_WIDTH}} {verdict:<{VERDICT_WIDTH}} {figure}".rstrip()))
+            lines += wrap(f"{cat:<{NAME_WIDTH}} {verdict:<{VERDICT_WIDTH}} {figure}".rstrip(), WIDTH,
+                          " " * (NAME_WIDTH + 1))
         else:
             each = "; ".join(f"{n}: {v}" for n, (v, _) in zip(names[1:], parts))
-            lines.append(fit(f"{cat:<{NAME_WIDTH}} {each}"))
+            lines += wrap(f"{cat:<{NAME_WIDTH}} {each}", WIDTH, " " * (NAME_WIDTH + 1))
     if not categories:
         lines.append("No figure tied to a bias category was compared.")
     where = f"{page}" if page is not None else "comparison.html with --out DIR"
-    lines.append(fit(f"Every figure: --wide; charts: {where}"))
+    lines += wrap(f"Every figure: --wide; charts: {where}", WIDTH, "  ")
     return "\n".join(lines)

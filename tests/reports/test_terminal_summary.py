@@ -179,3 +179,48 @@ def test_a_category_never_scored_says_so():
     s = summarize_category(empty, results)
     assert (s.verdict, s.figure, s.advice) == ("not evaluated", "", "see the report")
 
+
+
+def _longest_figures() -> list[str]:
+    """The widest figures a category line carries: a drop difference with its MDE, a planted share with its band
+    (data route), a model-free figure against the reference's value, and a weak reader's score."""
+    from mrclens.reports.glance import ReadingFigure, model_free_reading_figure
+
+    return [f"{ReadingFigure('rel. drop vs ref', -1234.5, -1299.9, -1100.1, signed=True)}; MDE 145",
+            str(model_free_reading_figure({"path": "chance_corrected.similarity_top", "difference": -44.4,
+                                           "difference_ci_low": -99.9, "difference_ci_high": 11.1,
+                                           "per_planted_pct": 0.123, "band": 2.82})),
+            str(ReadingFigure("most-similar top-1 vs ref", +14.6, +10.0, +19.5, signed=True)),
+            "HasAns F1 12.3, under 30"]
+
+
+def test_no_terminal_line_cuts_a_number_whatever_the_reading_route_or_note():
+    """Issue 57, item 2: the 100-character line ended "… +14.6 [+10.0, +19.… → paraphrase the questions" and
+    "→ may be context length, not …". Every reading (and its "(data)" route) with the widest figures and every
+    advice the summary gives: every figure and advice stands whole, no line is wider than WIDTH, none is cut."""
+    from mrclens.categories import CATEGORY_NAMES, get_category
+    from mrclens.reports.summary import (ADVICE_OTHER, ADVICE_SHAPE, ADVICE_WEAK_READER, NO_ACTION, CategorySummary,
+                                         category_lines)
+    from mrclens.verdicts import READING_NAMES, UNDECIDED
+
+    advices = [ADVICE_SHAPE, NO_ACTION, *ADVICE_OTHER.values(), *ADVICE_WEAK_READER.values(),
+               *(u.short_advice for u in UNDECIDED if u.short_advice), *(get_category(c).advice for c in CATEGORY_NAMES)]
+    for verdict in [*READING_NAMES, *(f"{v} (data)" for v in READING_NAMES)]:
+        for figure in _longest_figures():
+            for advice in advices:
+                lines = category_lines(CategorySummary("Similarity", verdict, figure, advice, True))
+                assert 1 <= len(lines) <= 2 and all(len(line) <= WIDTH for line in lines), lines
+                joined = " ".join(line.strip() for line in lines)
+                assert figure in joined and joined.endswith(f"→ {advice}") and "…" not in joined, lines
+                assert re.search(r"\[[^\]]*$", lines[0]) is None  # an interval is never split across lines
+
+
+def test_the_summary_keeps_the_whole_figure_when_a_verdict_is_wide():
+    """A verdict from far drops (the figure wider than its column) keeps its MDE, within WIDTH."""
+    results = demo_results({"Similarity": 30.0, "Position": 5.0})
+    text = format_summary(results, report="mrclens-audit/report.html")
+    lines = _fits(text)
+    assert "…" not in text
+    for c in results.categories:
+        s = summarize_category(c, results)
+        assert s.figure in " ".join(line.strip() for line in lines)
