@@ -397,7 +397,11 @@ def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     part: they need no reader, and more questions and articles narrow their intervals (issue 41) — beside
     ``reference`` (issue 17; :func:`mrclens.scoring.model_free.model_free_figures`, clustered by
     article), and the data's context length beside the reference's
-    (:func:`mrclens.scoring.model_free.context_shape`; ``None`` without strata). Sets ``seconds["stats"]``."""
+    (:func:`mrclens.scoring.model_free.context_shape`; ``None`` without strata). Sets ``seconds["stats"]``, and
+    reports the data route alone as a preliminary verdict (:func:`mrclens.scoring.data_route.data_route`), before
+    any reader is trained."""
+    from mrclens.reports.summary import format_data_route
+    from mrclens.scoring.data_route import DEFAULT_PROFILE, data_route
     from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.stats import compute_stats, compute_stats_per_article
 
@@ -405,13 +409,16 @@ def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     audited = Dataset([*run.data.train.articles, *run.data.eval.articles], run.data.eval.version)
     t0 = time.perf_counter()
     stats = compute_stats(audited, cache_dir=options.cache_dir, progress=options.progress, n_process=1)
-    model_free = model_free_figures(stats, reference,
-                                    clusters=cluster_standard_errors(compute_stats_per_article(audited, options.cache_dir)))
+    per_article = compute_stats_per_article(audited, options.cache_dir)
+    model_free = model_free_figures(stats, reference, clusters=cluster_standard_errors(per_article))
     shape = context_shape(stats, reference)
     run.seconds["stats"] = time.perf_counter() - t0
     n = audited.counts()["questions"]
     run.echo(f"[stats] {len(model_free)} model-free figures of the audited data ({n:,} questions, training and "
              f"evaluation parts) beside {reference.name} ({run.seconds['stats']:.1f} s)")
+    # the first verdict before the reader trains (issue 57): the data route alone, read as this audit will read it
+    run.echo(format_data_route(data_route(stats, per_article, reference, options.profile or DEFAULT_PROFILE),
+                               preliminary=True))
     return model_free, shape
 
 

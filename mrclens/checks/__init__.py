@@ -10,8 +10,9 @@ Public API (the names other floors and the CLI use)::
 from mrclens.checks.intervals import INTERVAL_CHOICES, ORDER_OPERATORS, decide, figure_interval, per_article_figures
 from mrclens.checks.rules import (AUDIT_SECTION, COMPARE_SECTION, EXIT_FAIL, EXIT_PASS, FILE_STATS, IS_METRIC,
                                   KNOWN_METRICS, STATUSES, CheckReport, Rule, RuleResult, RulesError,
-                                  default_rules_text, evaluate_rules, exit_code, format_report, inconclusive_notes,
-                                  load_rules, run_check)
+                                  default_rules_text, evaluate_rules, exit_code, inconclusive_notes, load_rules,
+                                  run_check)
+from mrclens.checks.report import format_report
 
 __all__ = [
     "AUDIT_SECTION", "COMPARE_SECTION", "EXIT_FAIL", "EXIT_PASS", "FILE_STATS", "INTERVAL_CHOICES", "IS_METRIC",

@@ -228,6 +228,10 @@ class CheckReport:
     comparison: Any = field(default=None, repr=False)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: the data route alone (:func:`mrclens.scoring.data_route.data_route`): each category read from the data's
+    #: own figures as an audit reads them (``None``: multiple-choice data, data not read as English, no articles).
+    #: It informs; it never changes :attr:`exit_code` (a rule on it does: ``audit.`` rules read an audit).
+    data_route: Any = field(default=None, repr=False)
 
     @property
     def exit_code(self) -> int:
@@ -247,7 +251,9 @@ class CheckReport:
             "rules": [r.to_json() for r in self.results],
             **({"invalid_input": self.notes} if self.notes else {}),
             **({"warnings": self.warnings} if self.warnings else {}),
+            **({"data_verdicts": self.data_route.to_json()} if self.data_route is not None else {}),
         }
+
 
 
 def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str | Task = DEFAULT_TASK) -> Rule:
@@ -479,8 +485,8 @@ def _numeric_result(rule: Rule, value: float, path: str, source: Any, per_articl
         ok = OPERATORS[rule.op](value, rule.threshold)
         return RuleResult(rule, "pass" if ok else "fail", float(value))
     status = decide(rule.op, float(rule.threshold), interval.low, interval.high)
-    reason = (f"too small to tell: the {confidence_label(confidence)} [{_fmt(interval.low)}, {_fmt(interval.high)}] "
-              f"holds the threshold {_fmt(rule.threshold)}" if status == "unsure" else "")
+    reason = (f"too small to tell: the {confidence_label(confidence)} [{fmt_value(interval.low)}, {fmt_value(interval.high)}] "
+              f"holds the threshold {fmt_value(rule.threshold)}" if status == "unsure" else "")
     return RuleResult(rule, status, float(value), reason, interval.low, interval.high, interval.method)
 
 
@@ -747,48 +753,27 @@ def run_check(
         per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
                                           stats_options=language.stats_options, whole=stats.figures)
     results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
+    route = None
+    if task.name == "span" and not language.language_free and stats.datasets and stats.datasets[0].articles:
+        from mrclens.artifacts.reference import read_reference
+        from mrclens.checks.intervals import per_article_figures
+        from mrclens.scoring.data_route import data_route
+
+        if per_article is None:
+            per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
+                                              stats_options=language.stats_options, whole=stats.figures)
+        route = data_route(stats.figures, per_article or [], read_reference())
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
                        str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,
                        compare_with=str(compare_with) if compare_with is not None else None, comparison=comparison,
-                       warnings=warnings + inconclusive_notes(audit, results))
+                       warnings=warnings + inconclusive_notes(audit, results), data_route=route)
 
 
-def _fmt(x: float | str | None) -> str:
+def fmt_value(x: float | str | None) -> str:
+    """A rule's value, interval end or threshold as the report prints it: ``-`` for none, a whole number without
+    decimals, else two; a text as it is (quoted when blank or padded)."""
     if x is None:
         return "-"
     if isinstance(x, str):
         return repr(x) if x.strip() != x or not x else x
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
-
-
-def format_report(report: CheckReport) -> str:
-    """One line per rule (status, id, label = value with its interval, op threshold), the meaning under
-    each failure, why under each unsure rule, and a closing summary line."""
-    lines = []
-    level = confidence_label(CONFIDENCE)
-    for r in report.results:
-        rule = r.rule
-        ci = f" ({level} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}])" if r.ci_low is not None else ""
-        head = f"{r.status.upper():4}  {rule.id}: {rule.label or rule.metric} = {_fmt(r.value)}{ci} (rule: {rule.op} {_fmt(rule.threshold)})"
-        if r.status == "skip":
-            head = f"SKIP  {rule.id}: {rule.label or rule.metric} ({r.reason})"
-        lines.append(head)
-        if r.status == "fail" and rule.meaning:
-            lines.append(f"      means: {rule.meaning}")
-        if r.status == "unsure":
-            lines.append(f"      {r.reason}")
-    verdicts = [r for r in report.results if r.status != "skip" and isinstance(r.rule.threshold, str)]
-    if verdicts and len(verdicts) < sum(1 for r in report.results if r.status != "skip"):
-        lines.append("note: the audit rules gate on the audit's own verdicts against its reference (its summary);")
-        lines.append("      the other rules are thresholds on the data alone")
-    if any(r.ci_low is not None for r in report.results):
-        lines.append(f"note: a rule with an interval fails only when its whole {level} lies beyond the threshold, "
-                     "passes when it lies wholly within, else it is UNSURE (too small to tell; exit 0)")
-    c = report.to_json()["counts"]
-    if report.exit_code != EXIT_PASS:
-        verdict = f"{c['fail']} rule(s) FAIL"
-    else:
-        verdict = f"no rule fails; {c['unsure']} too small to tell" if c["unsure"] else "all rules pass"
-    unsure = f", {c['unsure']} unsure" if c["unsure"] else ""
-    lines.append(f"{verdict} ({c['pass']} pass, {c['fail']} fail{unsure}, {c['skip']} skipped)")
-    return "\n".join(lines)

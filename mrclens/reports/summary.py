@@ -249,6 +249,56 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------- the data route alone
+
+#: What the data route says of a category no figure of the data measures (Question): its drops decide.
+DATA_NO_FIGURE = "no figure of the data measures it"
+ADVICE_RUN_AUDIT = "the audit's drops read it"
+
+
+def data_route_summary(v: Any, route: Any) -> CategorySummary:
+    """One category's line of the data route alone (:class:`mrclens.scoring.data_route.DataVerdict` ``v`` of
+    ``route``): its reading, its verdict figure as a planted share with its interval, band and minimum detectable
+    effect (percent of the questions), and what to do, by the audit's rules."""
+    from mrclens.scoring.against_reference import data_out_of_reach
+    from mrclens.verdicts import CANNOT_TELL, OUT_OF_REACH
+
+    if v.reading is None or v.figure is None:
+        return CategorySummary(v.category, v.reading or NOT_COMPARED.name, DATA_NO_FIGURE, ADVICE_RUN_AUDIT, False)
+    f = v.figure
+    figure = str(model_free_reading_figure(f))
+    mde = f.planted(f.mde) if f.per_planted_pct else f.mde
+    if mde is not None:
+        figure += f"; MDE {mde:.0f}%" if f.per_planted_pct else f"; MDE {mde:.1f}"
+    read = reading(v.reading)
+    if read is MORE:
+        advice = get_category(v.category).advice
+    elif read is INCONCLUSIVE:
+        advice = str((OUT_OF_REACH if data_out_of_reach(route.figures, v.category) else CANNOT_TELL).short_advice)
+    else:
+        advice = NO_ACTION
+    verdict = v.reading + (" (data)" if read.differs else "")
+    return CategorySummary(v.category, verdict, figure, advice, True)
+
+
+def format_data_route(route: Any, preliminary: bool = False) -> str:
+    """The data route alone at a glance (:func:`mrclens.scoring.data_route.data_route`): a header naming the
+    reference, the family-wise level and the audit profile it is read as; one line per category
+    (:func:`category_lines`; no number cut); the shape note where the data's contexts are of another length.
+    ``preliminary``: marked as the audit's preliminary verdict (before its reader is trained)."""
+    from mrclens.metrics.bootstrap import CONFIDENCE
+
+    what = "Preliminary verdict from the data alone" if preliminary else "Verdict from the data alone"
+    lines = wrap(f"{what}, against {route.reference} (as a {route.profile} audit reads it; {100 * CONFIDENCE:.0f}% "
+                 f"family-wise over {route.family} tests):", WIDTH, "  ")
+    for v in route.verdicts:
+        lines += category_lines(data_route_summary(v, route))
+    if route.shape is not None and route.shape.differs:
+        lines += wrap(f"Shape: {route.shape.sentence(route.reference)}; the figures are weighted to your sentence "
+                      "counts.", WIDTH, "  ")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------- comparisons
 
 

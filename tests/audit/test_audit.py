@@ -100,6 +100,19 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
         mf_more = [m for m in on_disk["model_free"] if m["category"] == c["category"] and m["comparison"] == m["bias_when"]
                    and m["role"] == "verdict"]  # issue 32: only a chance-corrected figure decides
         assert (c["reference_bias"] == "more") == bool(mf_more)  # a figure towards the shortcut decides
+    # issue 57: the data route alone is printed before the reader trains, read as the audit reads its figures
+    prelim = next(i for i, line in enumerate(lines) if line.startswith("Preliminary verdict from the data alone"))
+    assert prelim < next(i for i, line in enumerate(lines) if line.startswith("[train]"))
+    from mrclens.artifacts.results import ModelFreeFigure
+    from mrclens.reports.summary import NAME_WIDTH
+    from mrclens.scoring.against_reference import model_free_reading
+    from mrclens.verdicts import NOT_COMPARED
+
+    judged = [ModelFreeFigure(**m) for m in on_disk["model_free"]]
+    for c in by_cat.values():
+        read = model_free_reading(judged, c["category"])
+        row = next(row for row in lines[prelim].splitlines() if row.startswith(c["category"]))
+        assert row[NAME_WIDTH + 1:].startswith(read or NOT_COMPARED.name), (row, read)
     by_id = {a["id"]: a for a in on_disk["ablations"]}
     assert list(by_id) == ALL_ABLATION_IDS
     for a in by_id.values():

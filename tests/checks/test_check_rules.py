@@ -19,11 +19,11 @@ from mrclens.checks.rules import (  # noqa: E402
     RulesError,
     evaluate_rules,
     exit_code,
-    format_report,
     load_rules,
     resolve_metric,
     run_check,
 )
+from mrclens.checks.report import format_report  # noqa: E402
 from mrclens.cli import main  # noqa: E402
 from mrclens.formats import load_dataset  # noqa: E402
 from mrclens.squad import write_dataset  # noqa: E402
@@ -462,3 +462,43 @@ def test_an_inconclusive_category_is_reported_even_without_a_rule_on_it(files):
     assert inconclusive_notes(audit, got) == [
         "audit: could not tell the Question bias against SQuAD v1.1 (its verdict is inconclusive: the reader is too "
         "weak to tell); no rule reads it"]
+
+
+def test_check_prints_the_data_route_the_audit_reads(sample_path, tmp_path, monkeypatch):
+    """Issue 57, item 1: `check` gives, beside its rules, each category read from the data's own figures as the
+    audit reads them (:func:`mrclens.scoring.data_route.data_route`), in text and in --json; its exit status stays
+    the rules'. On 8 real articles of the bundled sample."""
+    from mrclens.artifacts.reference import read_reference
+    from mrclens.categories import CATEGORY_NAMES
+    from mrclens.formats import load_dataset
+    from mrclens.scoring.data_route import data_route
+    from mrclens.squad import Dataset
+    from mrclens.stats import compute_stats, compute_stats_per_article
+
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
+    sample = load_dataset(sample_path)
+    part = Dataset(sample.articles[:8], sample.version)
+    path = write_dataset(part, tmp_path / "part.json")
+    r = _run(["check", str(path), "--json", "--quiet"])
+    out = json.loads(r.stdout)
+    assert r.exit_code == out["exit_code"]
+    expected = data_route(compute_stats(part, cache_dir=tmp_path / "cache", progress=False, n_process=1),
+                          compute_stats_per_article(part, tmp_path / "cache"), read_reference()).to_json()
+    assert out["data_verdicts"] == json.loads(json.dumps(expected))
+    assert [c["category"] for c in out["data_verdicts"]["categories"]] == list(CATEGORY_NAMES)
+    text = _run(["check", str(path), "--quiet"]).stdout
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("Verdict from the data alone, against SQuAD v1.1"))
+    for c in out["data_verdicts"]["categories"]:
+        row = next(line for line in lines[head:] if line.startswith(c["category"]))
+        if c.get("planted_pct"):
+            p = c["planted_pct"]
+            assert f"band ±{p['band']:g}%" in row and f"MDE {p['mde']:.0f}%" in row
+        else:
+            assert "no figure of the data measures it" in row
+
+
+def test_multiple_choice_and_language_free_checks_have_no_data_route(tmp_path):
+    from mrclens.checks import CheckReport
+
+    assert "data_verdicts" not in CheckReport([]).to_json() and "from the data alone" not in format_report(CheckReport([]))
