@@ -16,7 +16,7 @@ parses, :mod:`mrclens.stats.cache` per-paragraph statistics, :mod:`mrclens.langu
 reports.
 
 Where the caches live and what they hold (``mrclens cache info|clear``): :func:`default_cache_dir`
-(``$MRCLENS_CACHE_DIR`` or ``~/.cache/mrclens``), :func:`cache_files` (each cache file with its size
+(``$MRCLENS_CACHE_DIR``, else ``$XDG_CACHE_HOME/mrclens`` or ``~/.cache/mrclens``), :func:`cache_files` (each cache file with its size
 and entries) and :func:`clear_caches` (removes cache files, all or by name, and nothing else).
 :meth:`DiskCache.trim` keeps a table under a size by removing its oldest entries first (the parse
 cache's cap, :func:`mrclens.parsing.parse_cache_limit`).
@@ -83,9 +83,13 @@ CACHE_DIR_ENV = "MRCLENS_CACHE_DIR"
 
 
 def default_cache_dir() -> Path:
-    """The cache directory: ``$MRCLENS_CACHE_DIR`` if set, else ``~/.cache/mrclens``."""
+    """The cache directory: ``$MRCLENS_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/mrclens`` where that is an
+    absolute path (the XDG Base Directory Specification 0.8: a relative one is ignored), else ``~/.cache/mrclens``."""
     env = os.environ.get(CACHE_DIR_ENV)
-    return Path(env) if env else Path.home() / ".cache" / "mrclens"
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg) / "mrclens" if xdg and Path(xdg).is_absolute() else Path.home() / ".cache" / "mrclens"
 
 
 #: The largest size :func:`parse_size` accepts: ``2**63 − 1`` bytes (8 EiB), SQLite's largest integer.

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from pathlib import Path
+
 import pytest
 
 from mrclens.diskcache import DiskCache, cache_files, clear_caches, default_cache_dir, parse_size
@@ -80,6 +82,18 @@ def test_sizes_and_the_default_directory(monkeypatch, tmp_path):
         parsing.parse_cache_limit()
     monkeypatch.delenv("MRCLENS_PARSE_CACHE_MAX")
     assert parsing.parse_cache_limit() == 2 * 2**30
+
+
+def test_xdg_cache_home_is_honoured_when_absolute(monkeypatch, tmp_path):
+    """Issue 57, item 5: the XDG Base Directory Specification's cache home; ``$MRCLENS_CACHE_DIR`` still wins, and
+    a relative ``$XDG_CACHE_HOME`` is ignored, as the specification says."""
+    monkeypatch.delenv("MRCLENS_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "mrclens"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert default_cache_dir() == Path.home() / ".cache" / "mrclens"
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "mine"))
+    assert default_cache_dir() == tmp_path / "mine"
 
 
 def test_a_size_too_large_for_a_number_is_refused_naming_the_range(monkeypatch):

@@ -92,6 +92,7 @@ def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "x"))
     assert default_cache_dir() == tmp_path / "x"
     monkeypatch.delenv("MRCLENS_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert default_cache_dir().parts[-2:] == (".cache", "mrclens")
 
 

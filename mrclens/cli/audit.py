@@ -70,7 +70,7 @@ _FIELDS = {"resamples": "n_resamples"}
               metavar="R", help="Readers trained with seeds derived from --seed (each costs a training run); "
                                 "every reader scores every draw.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
-              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @click.option("--reference", type=click.Path(), default=None, metavar="FILE|AUDIT_DIR",
               help="What the drops and model-free figures are read against: a reference file (written by "
                    "benchmarks/make_reference.py) or an earlier audit's --out directory, e.g. the previous "

@@ -1,7 +1,7 @@
 """``mrclens cache info|clear``: where the caches are, what they hold, and removing them.
 
-``info`` lists each cache file of the cache directory (``--cache-dir``, else ``$MRCLENS_CACHE_DIR`` or
-``~/.cache/mrclens``) with its size and entries, and the parse cache's cap
+``info`` lists each cache file of the cache directory (``--cache-dir``, else ``$MRCLENS_CACHE_DIR``,
+``$XDG_CACHE_HOME/mrclens`` or ``~/.cache/mrclens``) with its size and entries, and the parse cache's cap
 (:func:`mrclens.parsing.parse_cache_limit`); ``clear`` removes them: the caches named
 (``mrclens cache clear parses``), or every one with ``--yes`` (:func:`mrclens.diskcache.clear_caches`).
 Nothing else in the directory is touched; every cache is rebuilt as commands need it.
@@ -21,7 +21,7 @@ from mrclens.io_utils import json_text
 @click.argument("action", type=click.Choice(["info", "clear"]))
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option("--cache-dir", type=click.Path(file_okay=False),
-              help="The cache directory (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+              help="The cache directory (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @click.option("--yes", is_flag=True, help="clear: remove every cache (without NAME, clear asks for this flag).")
 @click.option("--json", "as_json", is_flag=True,
               help=JSON_HELP + " Fields: directory, caches (each: name, file, bytes, entries per table, files), "

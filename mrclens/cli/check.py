@@ -26,7 +26,7 @@ from mrclens.io_utils import json_text
 @click.option("--compare-with", "compare_with", type=click.Path(exists=True),
               help="A reference (dataset, `mrclens stats` JSON or audit directory) to compare DATA with: enables the rules on compare.… (as `mrclens compare REF DATA`).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @jobs_option("Worker processes for the per-question statistics (spaCy parses in one).", show_default="CPUs available, at most 4")
 @click.option("--language-ok", is_flag=True,
               help="DATA is not in English (MRCLens parses English only): run only what reads no words (counts, "

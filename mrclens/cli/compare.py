@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True, help="Bootstrap resamples.")
 @click.option("--confidence", type=FiniteFloat(0.5, 0.999), default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the statistics of dataset inputs.")
 @click.option("--force", is_flag=True, help="Write into a non-empty --out that does not hold an earlier comparison (same-named files are replaced).")

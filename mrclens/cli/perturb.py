@@ -60,7 +60,7 @@ PERTURB_FILE: TaskTable[PerturbFile] = TaskTable("perturb_file", PerturbFile, {
               type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: SQuAD JSON only; jsonl: also the Hugging Face `datasets` flat form (.jsonl) of every set.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
-              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+              help="spaCy parse cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @jobs_option("spaCy worker processes.", default=1, show_default=True, old=("--n-process",))
 @click.option("--force", is_flag=True,
               help="Write into a non-empty --out that does not hold an earlier `mrclens perturb` output (same-named files are replaced).")

@@ -30,7 +30,7 @@ from mrclens.errors import EXIT_CHECK_FAILED
 @click.option("--profile", default="quick", show_default=True, type=click.Choice(list(reader_profile_names())),
               help="Reader profile of the audits.")
 @click.option("--device", default="auto", show_default=True, type=click.Choice(["auto", "cpu", "cuda"]))
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="spaCy parse cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @click.option("--curve", is_flag=True,
               help="Instead of audits: the detection curve of the model-free route (no reader; minutes): each span "
                    "planting in --rates of the questions, beside its clean and the shape counterparts, for --seeds "

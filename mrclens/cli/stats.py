@@ -39,7 +39,7 @@ class _StatsCommand(click.Command):
 @click.option("--out", "json_out", type=click.Path(dir_okay=False), metavar="FILE",
               help="Output file: also write every figure (histograms included) to this JSON file.")
 @click.option("--first-k", type=click.IntRange(min=1), default=3, show_default=True, help="k of the first-k-tokens baseline.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR or ~/.cache/mrclens).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Parse and statistics cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, show_default="CPUs available, at most 4",
               help="Worker processes for the per-question statistics (spaCy parses in one).")
 @click.option("--language-ok", is_flag=True,
