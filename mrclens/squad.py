@@ -74,6 +74,30 @@ class Article:
     paragraphs: list[Paragraph] = field(default_factory=list)
 
 
+#: The columns of a flat SQuAD record on the Hugging Face Hub (``datasets.load_dataset("squad")``), in order.
+HUB_COLUMNS = ("id", "title", "context", "question", "answers")
+
+
+def question_record(article: Article, paragraph: Paragraph, q: Question, extra_columns: bool = False) -> dict[str, Any]:
+    """One question as a flat Hugging Face SQuAD record: ``{"id", "title", "context", "question", "answers": {"text":
+    [str, ...], "answer_start": [int, ...]}}`` (:data:`HUB_COLUMNS`; ``answer_start`` in characters of ``context``);
+    ``extra_columns``: also ``is_impossible`` (where the file gives it) and every other field of the question
+    (``Question.extra``, e.g. ``plausible_answers``). The one place this record is built
+    (:func:`mrclens.formats.hf_flat.to_records`, :meth:`QADataset.__getitem__`)."""
+    rec: dict[str, Any] = {
+        "id": q.id,
+        "title": article.title,
+        "context": paragraph.context,
+        "question": q.question,
+        "answers": {"text": [a.text for a in q.answers], "answer_start": [a.answer_start for a in q.answers]},
+    }
+    if extra_columns:
+        if q.is_impossible is not None:
+            rec["is_impossible"] = q.is_impossible
+        rec.update(q.extra)
+    return rec
+
+
 @dataclass
 class QADataset:
     """A whole SQuAD-format file (``mrclens.QADataset``; :data:`Dataset` is the same class).
@@ -124,6 +148,36 @@ class QADataset:
 
     def questions_by_id(self) -> dict[str, Question]:
         return {q.id: q for _, _, q in self.iter_questions()}
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        """The ``index``-th question (file order; negative and slices as for a list) as a flat Hugging Face SQuAD
+        record (:func:`question_record`), the form ``datasets`` gives: ``{"id", "title", "context", "question",
+        "answers": {"text": [...], "answer_start": [...]}}``, ``answer_start`` in characters.
+
+        Raises:
+            IndexError: no question at ``index``. TypeError: ``index`` is no integer or slice.
+        """
+        if not isinstance(index, (int, slice)):
+            raise TypeError(f"a dataset is indexed by question number or slice, not {type(index).__name__}")
+        picked = list(self.iter_questions())[index]
+        return [question_record(*t) for t in picked] if isinstance(index, slice) else question_record(*picked)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """Every question as a flat record (:meth:`__getitem__`), in file order."""
+        return (question_record(*t) for t in self.iter_questions())
+
+    def to_pandas(self, extra_columns: bool = False) -> Any:
+        """A ``pandas.DataFrame``, one row per question in file order, with the columns of :func:`question_record`
+        (``extra_columns``: also ``is_impossible`` and every other question field).
+
+        >>> QADataset([Article("T", [Paragraph("Paris is in France.", [Question("q1", "Where is Paris?",
+        ...     [Answer("France", 12)])])])]).to_pandas()[["id", "question"]].to_dict("records")
+        [{'id': 'q1', 'question': 'Where is Paris?'}]
+        """
+        import pandas as pd
+
+        return pd.DataFrame([question_record(*t, extra_columns=extra_columns) for t in self.iter_questions()],
+                            columns=None if extra_columns else list(HUB_COLUMNS))
 
     def counts(self) -> dict[str, int]:
         """Counts of articles, paragraphs, questions, gold answers and unanswerable questions.

@@ -81,3 +81,25 @@ def test_dataset_repr_is_one_line_and_len_counts_questions(tmp_path):
     assert len(ds) == counts["questions"] > 0
     empty = Dataset([])
     assert len(empty) == 0 and repr(empty) == "QADataset(0 articles, 0 paragraphs, 0 questions, source None)"
+
+
+def test_a_dataset_reads_like_the_hubs_in_a_notebook(sample_path):
+    """Issue 57, item 7: indexing, iteration and to_pandas() give the flat records `datasets` gives for SQuAD (the
+    same as mrclens.formats.hf_flat.to_records), in file order, with the answers' offsets exact."""
+    import mrclens
+    from mrclens.formats.hf_flat import HUB_COLUMNS, to_records
+
+    d = mrclens.load_qa_dataset(sample_path)
+    records = to_records(d)
+    assert d[0] == records[0] and d[-1] == records[-1] and d[10:13] == records[10:13]
+    assert list(d) == records and len(records) == len(d) == 8774
+    for r in records[:500]:
+        for text, start in zip(r["answers"]["text"], r["answers"]["answer_start"]):
+            assert r["context"][start:start + len(text)] == text
+    frame = d.to_pandas()
+    assert list(frame.columns) == list(HUB_COLUMNS) and len(frame) == len(d)
+    assert frame.iloc[5].to_dict() == d[5]
+    with pytest.raises(IndexError):
+        d[len(d)]
+    with pytest.raises(TypeError, match="indexed by question number"):
+        d["q1"]

@@ -44,13 +44,9 @@ from typing import Any, Iterable
 from mrclens.errors import FormatMsg, Problem
 from mrclens.formats.base import Format, Loaded, RecordLog, iter_jsonl, register_format, validated
 from mrclens.formats.squad_schema import RecordCounts
-from mrclens.squad import Dataset
+from mrclens.squad import HUB_COLUMNS, Dataset, question_record
 
 _KNOWN = {"id", "title", "context", "question", "answers", "is_impossible"}
-
-#: The columns of the Hub's ``squad`` and ``squad_v2`` datasets, in their order.
-HUB_COLUMNS = ("id", "title", "context", "question", "answers")
-
 
 def hub_arrow_schema():
     """The Arrow schema of the Hub's ``squad`` / ``squad_v2`` features (their dataset cards:
@@ -194,21 +190,7 @@ def to_records(dataset: Dataset, extra_columns: bool = False) -> list[dict[str, 
             (``extra``, e.g. ``plausible_answers``) as a column of its own, so that the set reads back
             with nothing lost.
     """
-    records = []
-    for article, paragraph, q in dataset.iter_questions():
-        rec: dict[str, Any] = {
-            "id": q.id,
-            "title": article.title,
-            "context": paragraph.context,
-            "question": q.question,
-            "answers": {"text": [a.text for a in q.answers], "answer_start": [a.answer_start for a in q.answers]},
-        }
-        if extra_columns:
-            if q.is_impossible is not None:
-                rec["is_impossible"] = q.is_impossible
-            rec.update(q.extra)
-        records.append(rec)
-    return records
+    return [question_record(article, paragraph, q, extra_columns) for article, paragraph, q in dataset.iter_questions()]
 
 
 def left_out(dataset: Dataset) -> dict[str, int]:
