@@ -425,14 +425,19 @@ def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
     import signal
 
     slow = tmp_path / "slow-mrclens"
-    slow.write_text("#!/bin/sh\nsleep 60\n")
+    started = tmp_path / "started"
+    slow.write_text(f"#!/bin/sh\ntouch '{started}'\nexec sleep 60\n")
     slow.chmod(0o755)
     (tmp_path / "a.json").write_text("{}")
     env = {**_env(tmp_path), "MRCLENS": str(slow)}
     proc = subprocess.Popen([sys.executable, "-c", _CONSOLE_SCRIPT, "a.json"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout.readline() == "== mrclens check a.json\n"
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60  # Ctrl-C while the check runs, however loaded the machine (not a fixed wait)
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists()
+    time.sleep(0.2)  # the touch done, the exec of sleep follows at once
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
