@@ -88,10 +88,10 @@ def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(
                        cwd=repo, env=env, capture_output=True, text=True)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "clean.json" not in r.stdout
-    assert "FAIL  answer-position" in r.stdout
+    assert "FAIL    answer-position" in r.stdout
     r = subprocess.run([str(script), "--rules", "rules.toml", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "PASS  answer-position" in r.stdout
+    assert "PASS    answer-position" in r.stdout
     r = subprocess.run([str(script), "--changed-since", "HEAD~1", "--pattern", r"\.parquet$"], cwd=repo, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 0 and "no dataset file to check" in r.stdout
@@ -132,7 +132,7 @@ def test_the_pre_commit_hook_installs_itself_skips_other_json_and_fails_a_biased
     assert "Failed" in r.stdout and "package.json: skipped, not a QA dataset" in r.stdout
     assert "dataset_infos.json: skipped" in r.stdout
     clean, biased = r.stdout.split("== mrclens check clean.json")[1].split("== mrclens check biased.json")
-    assert "PASS  answer-position" in clean and "FAIL  answer-position" in biased
+    assert "PASS    answer-position" in clean and "FAIL    answer-position" in biased
     # a user's .pre-commit-config.yaml with the rules file as input, as docs/ci-gate.md shows it
     rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True, capture_output=True, text=True).stdout.strip()
     (repo / ".pre-commit-config.yaml").write_text(
@@ -147,13 +147,13 @@ def test_the_pre_commit_hook_installs_itself_skips_other_json_and_fails_a_biased
     r = run("clean.json", "package.json")
     print(f"pre-commit run (install into PRE_COMMIT_HOME + check): {time.monotonic() - start:.1f} s")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Passed" in r.stdout and "PASS  answer-position" in r.stdout
+    assert "Passed" in r.stdout and "PASS    answer-position" in r.stdout
     env_dirs = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*"))
     assert env_dirs and list(env_dirs[0].glob("lib/python*/site-packages/mrclens"))
     assert not list(env_dirs[0].glob("lib/python*/site-packages/torch")), "the hook installed torch"
     r = run("clean.json", "biased.json")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "== mrclens check biased.json" in r.stdout and "FAIL  answer-position" in r.stdout
+    assert "== mrclens check biased.json" in r.stdout and "FAIL    answer-position" in r.stdout
     (repo / ".pre-commit-config.yaml").unlink()
 
 
@@ -217,7 +217,7 @@ def test_a_file_named_like_an_option_is_checked_as_a_file(data_repo):
     try:
         r = _script(repo, env, "--rules", "rules.toml", "--", "-dash.json")  # was: mrclens "No such option '-d'"
         assert r.returncode == 0, r.stdout + r.stderr
-        assert "== mrclens check -dash.json" in r.stdout and "PASS  answer-position" in r.stdout
+        assert "== mrclens check -dash.json" in r.stdout and "PASS    answer-position" in r.stdout
     finally:
         dash.unlink()
 
@@ -306,7 +306,7 @@ def test_a_first_push_or_no_base_checks_every_matching_file_and_says_so(data_rep
     assert says in r.stderr
     for name in ("biased.json", "clean.json", "package.json", "dataset_infos.json"):
         assert f"== mrclens check {name}" in r.stdout
-    assert "package.json: skipped, not a QA dataset" in r.stderr and "FAIL  answer-position" in r.stdout
+    assert "package.json: skipped, not a QA dataset" in r.stderr and "FAIL    answer-position" in r.stdout
     assert "fetch the history" not in r.stderr
 
 
@@ -417,7 +417,7 @@ def test_the_console_script_works_when_its_python_path_holds_a_space_and_with_a_
     finally:
         (repo / "-dash.json").unlink()
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("PASS  answer-position") == 2 and "== mrclens check -dash.json" in r.stdout
+    assert r.stdout.count("PASS    answer-position") == 2 and "== mrclens check -dash.json" in r.stdout
 
 
 def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):

@@ -333,4 +333,4 @@ def test_a_plug_in_ablation_and_figure_end_to_end(tmp_path):
     rules.write_text('replace_defaults = true\n[[rule]]\nid = "short-answers"\nmetric = "plugins.answer_chars.mean"\n'
                      'op = "<="\nthreshold = 5\nmeaning = "answers are short"\n')
     r = _mrclens(env, "check", str(data), "--rules", str(rules), "--jobs", "1")
-    assert r.returncode == 1 and "FAIL  short-answers" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 1 and "FAIL    short-answers" in r.stdout, r.stdout + r.stderr

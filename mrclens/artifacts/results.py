@@ -239,6 +239,36 @@ class Results:
         named = self.model.name and self.model.name != DEFAULT_MODEL_NAME
         return f"{DEFAULT_MODEL_NAME} {self.model.name!r}" if named else DEFAULT_MODEL_NAME
 
+    def __repr__(self) -> str:
+        """One line for a notebook (never the whole record): the model, its score and each category's verdict, e.g.
+        ``Results(baseline reader, quick profile; F1 45.8 on 1,693 questions; against SQuAD v1.1: Similarity
+        inconclusive, Question inconclusive, Keyword inconclusive, Position in line)``."""
+        s = self.sets.get("original")
+        score = f"; {self.metric} {s.f1:.1f} on {s.n:,} questions" if s is not None and s.f1 is not None else ""
+        references = sorted({c.reference for c in self.categories if c.reference_bias is not None and c.reference})
+        verdicts = ", ".join(f"{c.category} {c.reference_bias or c.evidence or 'not evaluated'}" for c in self.categories)
+        against = f"; against {' / '.join(references)}: " if references else "; " if verdicts else ""
+        return f"Results({self.reader_label}{score}{against}{verdicts})"
+
+    def _repr_html_(self) -> str:
+        """The verdicts as an HTML table for Jupyter: per category its verdict, the route that decided it and its
+        difference from the reference with the family-wise interval (percentage points of relative drop), escaped."""
+        from html import escape
+
+        def cell(x: Any) -> str:
+            return f"<td>{escape(str(x))}</td>"
+
+        rows = []
+        for c in self.categories:
+            diff = (f"{c.reference_difference:+.1f} [{c.reference_difference_ci_low:+.1f}, "
+                    f"{c.reference_difference_ci_high:+.1f}]" if c.reference_difference is not None
+                    and c.reference_difference_ci_low is not None and c.reference_difference_ci_high is not None else "")
+            rows.append("<tr>" + cell(c.category) + cell(c.reference_bias or c.evidence or "not evaluated")
+                        + cell(c.reference_basis or "") + cell(diff) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in ("category", "verdict", "decided by", "drops vs reference [CI]"))
+        return (f"<p>{escape(repr(self))}</p><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
+                "</table>")
+
     def to_pandas(self, table: str = "ablations"):
         """One table of these results as a :class:`pandas.DataFrame`, one row per entry:
         ``"ablations"`` (the columns of ``results.csv``), ``"categories"``, ``"model_free"`` or

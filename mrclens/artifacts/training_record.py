@@ -7,7 +7,7 @@ One typed record, written in two places: ``training.json`` in the reader checkpo
 
     {"format_version": 1, "stopped_by": "epochs" | "steps" | "time_limit", "steps", "epoch",
      "epochs", "max_steps", "max_minutes", "seed", "device", "processes", "cpu_threads",
-     "deterministic_algorithms", "time_dependent", "reproducible"}
+     "deterministic_algorithms", "time_dependent", "reproducible", "cpu", "cpu_capability", "torch"}
 
 ``steps`` counts optimizer steps; ``epoch`` is the position in the data when training stopped
 (fractional mid-epoch); ``epochs``, ``max_steps``, ``max_minutes`` are the budgets it ran under
@@ -15,7 +15,10 @@ One typed record, written in two places: ``training.json`` in the reader checkpo
 the CPU (``None`` on a GPU). ``time_dependent`` is true when a wall clock decided something
 that shapes the weights (the time cap stopped training, or dev evaluations at time marks chose
 the kept weights); ``reproducible`` is true when the same data, options and seed give the same
-weights again: CPU training that is not time dependent (CUDA kernels are not bitwise deterministic).
+weights again: CPU training that is not time dependent (CUDA kernels are not bitwise deterministic), **on the same
+machine**: the same CPU instruction set (``cpu_capability``, what torch's kernels use: ``"AVX2"``, ``"AVX512"``),
+thread count and library versions (``torch``). Another CPU gives other floating-point sums, so other weights and
+figures (issue 57). ``cpu`` is the CPU's model name. The three are ``None`` in records written before them.
 
 Examples:
     >>> r = TrainingRecord(stopped_by="time_limit", steps=812, epoch=3.76, epochs=10, max_steps=None,
@@ -43,6 +46,7 @@ FORMAT_VERSION = 1
 STOP_REASONS = ("epochs", "steps", "time_limit")
 
 _INT = (int, type(None))
+_STR = (str, type(None))
 _NUM = (float, type(None))
 
 
@@ -63,6 +67,9 @@ class TrainingRecord:
     deterministic_algorithms: bool
     time_dependent: bool
     reproducible: bool
+    cpu: str | None = None
+    cpu_capability: str | None = None
+    torch: str | None = None
     format_version: int = FORMAT_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -93,7 +100,9 @@ class TrainingRecord:
                    cpu_threads=f(obj, "cpu_threads", _INT, path, where, None),
                    deterministic_algorithms=f(obj, "deterministic_algorithms", bool, path, where, False),
                    time_dependent=f(obj, "time_dependent", bool, path, where, stopped_by == "time_limit"),
-                   reproducible=f(obj, "reproducible", bool, path, where, False), format_version=version)
+                   reproducible=f(obj, "reproducible", bool, path, where, False),
+                   cpu=f(obj, "cpu", _STR, path, where, None), cpu_capability=f(obj, "cpu_capability", _STR, path, where, None),
+                   torch=f(obj, "torch", _STR, path, where, None), format_version=version)
 
     def notice(self) -> str | None:
         """The warning to show prominently when a wall clock shaped the result, else ``None``."""
@@ -112,5 +121,6 @@ class TrainingRecord:
                "time_limit": f"wall-clock cap of {self.max_minutes:g} min reached"
                if self.max_minutes is not None else "wall-clock cap reached"}[self.stopped_by]
         where = self.device + (f", {self.cpu_threads} thread(s)" if self.cpu_threads else "")
+        where += f", {self.cpu_capability}" if self.device == "cpu" and self.cpu_capability else ""
         where += f", {self.processes} processes" if self.processes > 1 else ""
         return f"training stopped after {self.steps:,} steps (epoch {self.epoch:g}): {why} [{where}, seed {self.seed}]"

@@ -65,6 +65,31 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def cpu_model() -> str | None:
+    """The CPU's model name as the kernel reports it (``/proc/cpuinfo`` ``model name``; ``platform.processor()``
+    elsewhere), ``None`` when neither says."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip() or None
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def cpu_capability() -> str | None:
+    """The vector instruction set torch's CPU kernels use here (``torch.backends.cpu.get_cpu_capability()``:
+    ``"DEFAULT"``, ``"AVX2"``, ``"AVX512"``, ...): CPU training is bit-identical only where it, the thread count
+    and the library versions are the same (issue 57); ``None`` where torch does not say."""
+    try:
+        return str(torch.backends.cpu.get_cpu_capability())
+    except (AttributeError, RuntimeError):  # an older torch
+        return None
+
+
 #: Whether torch fills new tensors with NaN while training deterministically on the CPU (see
 #: :func:`cpu_determinism`; off: the fill costs 18-20 % of a step and changes no weight).
 FILL_UNINITIALIZED_MEMORY = False

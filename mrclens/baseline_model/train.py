@@ -77,7 +77,7 @@ from mrclens.baseline_model.averaging import WeightAverage
 from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import EncodedData, Reader, amp_dtype, autocast, encode, make_batch
-from mrclens.baseline_model.runtime import cpu_determinism, peak_rss_mb, resolve_device
+from mrclens.baseline_model.runtime import cpu_capability, cpu_determinism, cpu_model, peak_rss_mb, resolve_device
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.defaults import resolve_profile
@@ -672,7 +672,8 @@ class _TrainingRun:
             stopped_by=stopped or "epochs", steps=self.step, epoch=round(self.epoch_pos, 4), epochs=budget.epochs,
             max_steps=budget.max_steps, max_minutes=budget.max_minutes, seed=self.seed, device=self.device.type,
             processes=self.info.world_size, cpu_threads=threads, deterministic_algorithms=threads is not None,
-            time_dependent=time_dependent, reproducible=self.device.type == "cpu" and not time_dependent)
+            time_dependent=time_dependent, reproducible=self.device.type == "cpu" and not time_dependent,
+            cpu=cpu_model(), cpu_capability=cpu_capability(), torch=torch.__version__)
         if self.main and stopped == "time_limit":
             _logger.warning(reader.training.notice())
         return reader

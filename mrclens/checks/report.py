@@ -3,8 +3,14 @@ and the data route alone (:func:`mrclens.reports.summary.format_data_route`) whe
 
 from __future__ import annotations
 
-from mrclens.checks.rules import EXIT_PASS, CheckReport, fmt_value
+from mrclens.checks.rules import EXIT_PASS, STATUSES, CheckReport, fmt_value
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
+
+
+#: The status column's width: the longest status, ``UNSURE``, so every rule id starts in one column (issue 57).
+STATUS_WIDTH = max(len(s) for s in STATUSES)
+#: A rule's second line (its meaning, or why it is unsure) starts under its id.
+INDENT = " " * (STATUS_WIDTH + 2)
 
 
 def format_report(report: CheckReport) -> str:
@@ -15,18 +21,18 @@ def format_report(report: CheckReport) -> str:
     for r in report.results:
         rule = r.rule
         ci = f" ({level} [{fmt_value(r.ci_low)}, {fmt_value(r.ci_high)}])" if r.ci_low is not None else ""
-        head = f"{r.status.upper():4}  {rule.id}: {rule.label or rule.metric} = {fmt_value(r.value)}{ci} (rule: {rule.op} {fmt_value(rule.threshold)})"
+        head = f"{r.status.upper():{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} = {fmt_value(r.value)}{ci} (rule: {rule.op} {fmt_value(rule.threshold)})"
         if r.status == "skip":
-            head = f"SKIP  {rule.id}: {rule.label or rule.metric} ({r.reason})"
+            head = f"{'SKIP':{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} ({r.reason})"
         lines.append(head)
         if r.status == "fail" and rule.meaning:
-            lines.append(f"      means: {rule.meaning}")
+            lines.append(f"{INDENT}means: {rule.meaning}")
         if r.status == "unsure":
-            lines.append(f"      {r.reason}")
+            lines.append(f"{INDENT}{r.reason}")
     verdicts = [r for r in report.results if r.status != "skip" and isinstance(r.rule.threshold, str)]
     if verdicts and len(verdicts) < sum(1 for r in report.results if r.status != "skip"):
         lines.append("note: the audit rules gate on the audit's own verdicts against its reference (its summary);")
-        lines.append("      the other rules are thresholds on the data alone")
+        lines.append(f"{INDENT}the other rules are thresholds on the data alone")
     if any(r.ci_low is not None for r in report.results):
         lines.append(f"note: a rule with an interval fails only when its whole {level} lies beyond the threshold, "
                      "passes when it lies wholly within, else it is UNSURE (too small to tell; exit 0)")

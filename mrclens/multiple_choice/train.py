@@ -71,7 +71,8 @@ from mrclens.baseline_model.checkpoint import (CONFIG_FILE, VOCAB_FILE, WEIGHTS_
                                                check_task_marker, load_weights, read_training_log,
                                                read_training_record, read_weights, require_files,
                                                write_checkpoint)
-from mrclens.baseline_model.runtime import TrainedModel, cpu_determinism, peak_rss_mb, resolve_device
+from mrclens.baseline_model.runtime import (TrainedModel, cpu_capability, cpu_determinism, cpu_model, peak_rss_mb,
+                                            resolve_device)
 from mrclens.baseline_model.tokenize import tokenize_texts
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.errors import CheckpointError, MRCLensError
@@ -474,5 +475,6 @@ def _train(train: MCDataset, config: MCReaderConfig, dev: MCDataset | None, seed
     reader.training = TrainingRecord(
         stopped_by="epochs", steps=step, epoch=float(config.epochs), epochs=config.epochs, max_steps=None,
         max_minutes=None, seed=seed, device=device.type, processes=1, cpu_threads=threads,
-        deterministic_algorithms=threads is not None, time_dependent=False, reproducible=device.type == "cpu")
+        deterministic_algorithms=threads is not None, time_dependent=False, reproducible=device.type == "cpu",
+        cpu=cpu_model(), cpu_capability=cpu_capability(), torch=torch.__version__)
     return reader

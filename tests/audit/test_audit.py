@@ -38,6 +38,10 @@ def _opts(files, out, **kw):
     return AuditOptions(**base)
 
 
+def lines_text(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
 def _run(opts):
     lines: list[str] = []
     return run_audit(opts, echo=lines.append).to_json(), lines
@@ -65,6 +69,11 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert (training["stopped_by"], training["steps"], training["cpu_threads"], training["reproducible"]) == (
         "steps", 8, 2, True)
     assert json.loads((out / "model" / "training.json").read_text()) == training
+    # issue 57: what "reproducible" holds on: the CPU, the instruction set torch's kernels use, torch's version
+    import torch
+
+    assert training["torch"] == torch.__version__ and training["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+    assert training["cpu"] and training["cpu_capability"] in lines_text(lines)
     assert any("training stopped after 8 steps" in line for line in lines)
     # the effective options: defaults resolved (all ablations, the budget trained under)
     assert on_disk["audit"]["options"]["ablations"] == ALL_ABLATION_IDS

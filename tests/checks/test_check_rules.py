@@ -227,7 +227,7 @@ def test_format_report_lines():
 
     results = evaluate_rules([Rule("sim", "similarity.answer_in_most_similar_sentence_pct", "<=", 70, "share (%)", "similarity bias")], STATS)
     text = format_report(CheckReport(results))
-    assert text.splitlines()[0] == "FAIL  sim: share (%) = 77 (rule: <= 70)"
+    assert text.splitlines()[0] == "FAIL    sim: share (%) = 77 (rule: <= 70)"
     assert "means: similarity bias" in text and "1 rule(s) FAIL" in text
 
 
@@ -259,7 +259,7 @@ def test_cli_exit_codes(files):
     r = _run(["check", str(train), "--rules", str(loose), "--quiet"])
     assert r.exit_code == 0, r.output
     # the mini set: 80 % of 5 questions, 95 % CI [0, 100] by article, holds 90: too small to tell
-    assert "UNSURE  sim" in r.output and "too small to tell" in r.output and "SKIP  e4" in r.output
+    assert "UNSURE  sim" in r.output and "too small to tell" in r.output and "SKIP    e4" in r.output
     r = _run(["check", str(train), "--rules", str(loose), "--with-audit", str(audit), "--json"])
     assert r.exit_code == 0
     out = json.loads(r.stdout)
@@ -420,7 +420,7 @@ def test_the_defaults_do_not_flap_on_slices_of_squad_dev_and_still_fail_a_plante
     write_dataset(plant(load_dataset(tmp_path / "dev2.json"), "position", seed=0).planted, planted)
     r = _run(["check", str(planted), "--quiet"])
     assert r.exit_code == 1, r.output
-    assert "FAIL  answer-position" in r.output and "(95% CI [99.62, 100])" in r.output
+    assert "FAIL    answer-position" in r.output and "(95% CI [99.62, 100])" in r.output
 
 
 # ------------------------------------------------- issue 44, item 5: --with-audit checks what it was given

@@ -105,7 +105,7 @@ def test_check_fails_with_an_impossible_threshold(full, tmp_path):
     rules = _rules(tmp_path, '[[rule]]\nid = "mc-longest-ending"\nthreshold = -100.0\n')
     r = run("check", full, "--rules", rules, "--quiet")
     assert r.exit_code == EXIT_CHECK_FAILED, r.output
-    assert "FAIL  mc-longest-ending" in r.output and "means: the correct ending is often the longest" in r.output
+    assert "FAIL    mc-longest-ending" in r.output and "means: the correct ending is often the longest" in r.output
     # a new rule on a data-dependent path (a label index) also works
     rules = _rules(tmp_path, 'replace_defaults = true\n[[rule]]\nid = "l3"\nmetric = "labels.counts.3"\nop = "=="\n'
                              'threshold = 706\n')
@@ -140,7 +140,7 @@ def test_check_audit_rules_on_an_mc_audit(full, tmp_path):
     [res] = [x for x in json.loads(r.output)["rules"] if x["id"] == "prompt-needed"]
     assert res["status"] == "pass" and res["value"] == 30.0
     r = run("check", full, "--rules", rules, "--quiet")  # without the audit: skipped
-    assert r.exit_code == EXIT_OK and "SKIP  prompt-needed" in r.output
+    assert r.exit_code == EXIT_OK and "SKIP    prompt-needed" in r.output
 
 
 # ---------------------------------------------------------------- bad input: exit 2, the file named, no traceback
