@@ -2,11 +2,13 @@
 
 Each subset is ``--size`` articles of SQuAD v1.1 train drawn as :mod:`benchmarks.false_flags` draws its subsets
 (``random.Random(i).sample`` of the train titles without the bundled sample's, ``i`` in ``--subsets``; the default
-30–35 are among the subsets the data route's spreads were not fitted on). Each is written to ``OUT/subset-<i>.json``
-and audited as ``mrclens audit`` audits one file (split by article title, 20 % evaluation, ``--profile``) into
-``OUT/subset-<i>-audit``; finished audits are reused. The reference audit (the drops) is built from the bundled
-sample's articles, so the drops of every subset are out of sample; the data's own figures are read against the
-shipped model-free reference as an audit reads them (the false flags of that route alone, each subset removed
+30–35 are among the subsets the data route's spreads were not fitted on), here also without the 40 articles the
+quick reference audit was run on (:func:`make_reference_sample.reference_article_indices`), so that the drops are out
+of sample; ``--keep-reference-articles`` draws from :mod:`benchmarks.false_flags`'s pool as it is (the run of
+2026-12-01: its subsets 30–35 share 3–7 of their 40 articles with the reference audit's). Each is written to
+``OUT/subset-<i>.json`` and audited as ``mrclens audit`` audits one file (split by article title, 20 % evaluation,
+``--profile``) into ``OUT/subset-<i>-audit``; finished audits are reused. The data's own figures are read against
+the shipped model-free reference as an audit reads them (the false flags of that route alone, each subset removed
 from the reference, are :mod:`benchmarks.false_flags`'s).
 
 Prints per subset each category's verdict and basis, the drops-only reading (the categories compared with the
@@ -14,7 +16,7 @@ reference audit without the data's figures), then per route the count read "more
 its Clopper–Pearson 95 % interval::
 
     PYTHONPATH=. .venv/bin/python benchmarks/clean_audits.py ../shared/data/squad/train-v1.1.json.gz \\
-        --exclude mrclens/data/squad-v1.1-sample.json.gz --out /work/clean-audits --subsets 30-35
+        --exclude mrclens/data/squad-v1.1-sample.json.gz --out DIR --subsets 30-35
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="quick")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache-dir", default=None)
+    parser.add_argument("--keep-reference-articles", action="store_true",
+                        help="draw from false_flags.py's pool as it is (the reference audit's articles kept in it)")
     args = parser.parse_args(argv)
 
     from mrclens.artifacts.reference import read_reference
@@ -51,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
 
     train = load_dataset(args.train)
     excluded = {a.title for a in load_dataset(args.exclude).articles} if args.exclude else set()
+    if not args.keep_reference_articles:  # the quick reference audit's 40 articles: the drops out of sample
+        from make_reference_sample import reference_article_indices
+
+        excluded |= {train.articles[i].title for i in reference_article_indices(len(train.articles))}
     pool = sorted(a.title for a in train.articles if a.title not in excluded)
     by_title = {a.title: a for a in train.articles}
     first, _, last = args.subsets.partition("-")
