@@ -332,7 +332,7 @@ def function_word_pct(text: str) -> float:
     foreign names reads by its own words (issue 55: such prose read as Portuguese); 0 for a text without them.
 
     >>> function_word_pct("The Mahābhāṣya is the commentary on the Aṣṭādhyāyī and Vārtikas")
-    57.14285714285714
+    57.142857142857146
     >>> function_word_pct("El río atraviesa el casco antiguo")
     0.0
     """

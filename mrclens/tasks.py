@@ -88,6 +88,9 @@ class Task:
         rules_file: the shipped ``mrclens check`` rules, a file under ``mrclens/data/``.
         check_compare_with: whether ``mrclens check --compare-with`` (rules on the differences
             from a reference dataset) is available for its data.
+        data_route: whether its data is read against the shipped reference's model-free figures, before any
+            reader (``mrclens check``'s verdict from the data alone, the audit's preliminary verdict;
+            :mod:`mrclens.scoring.data_route`).
         commands: the ``mrclens`` commands that read its data, named in the message about a file of
             this task given to a command of another (:func:`mrclens.formats.unknown_format_problem`).
         prediction_form: what a prediction file gives per question id: ``"text"`` (the answer text,
@@ -102,6 +105,7 @@ class Task:
     metric_phrase: str
     rules_file: str
     check_compare_with: bool = False
+    data_route: bool = False
     commands: tuple[str, ...] = ()
     prediction_form: str = "text"
 
@@ -271,6 +275,7 @@ SPAN = register(Task(
     metric_phrase="the official SQuAD F1",
     rules_file="default_rules.toml",
     check_compare_with=True,
+    data_route=True,
     commands=_DATA_COMMANDS,
 ))
 

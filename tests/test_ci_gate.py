@@ -430,8 +430,11 @@ def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
     slow.chmod(0o755)
     (tmp_path / "a.json").write_text("{}")
     env = {**_env(tmp_path), "MRCLENS": str(slow)}
+    # as from a terminal: Ctrl-C is not ignored (a job a shell starts in the background inherits SIGINT ignored,
+    # and Python then installs no KeyboardInterrupt handler: that is no terminal a user presses Ctrl-C in)
     proc = subprocess.Popen([sys.executable, "-c", _CONSOLE_SCRIPT, "a.json"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline() == "== mrclens check a.json\n"
     deadline = time.monotonic() + 60  # Ctrl-C while the check runs, however loaded the machine (not a fixed wait)
     while not started.exists() and time.monotonic() < deadline:

@@ -754,7 +754,7 @@ def run_check(
                                           stats_options=language.stats_options, whole=stats.figures)
     results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
     route = None
-    if task.name == "span" and not language.language_free and stats.datasets and stats.datasets[0].articles:
+    if task.data_route and not language.language_free and stats.datasets and stats.datasets[0].articles:
         from mrclens.artifacts.reference import read_reference
         from mrclens.checks.intervals import per_article_figures
         from mrclens.scoring.data_route import data_route
