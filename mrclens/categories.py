@@ -146,7 +146,7 @@ def known_direction(name: str | None) -> Direction | None:
     >>> known_direction("small_drop").removes_information, known_direction("sideways")
     (True, None)
     """
-    return DIRECTIONS.get(name) if name is not None else None
+    return DIRECTIONS.get(name)
 
 
 @dataclass(frozen=True)

@@ -446,3 +446,18 @@ def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "mrclens-ci-check: interrupted (Ctrl-C)" in err
     assert len(err.strip().splitlines()) <= 2, err
+
+
+def test_an_unreadable_gate_script_is_a_damaged_install_not_a_traceback(monkeypatch, tmp_path, capsys):
+    """The console script reads its options from the installed script: a missing one (a damaged install) is
+    named with exit 2, the way bash missing from PATH is."""
+    from mrclens.cli import gate
+
+    gate.script_options.cache_clear()
+    monkeypatch.setattr(gate, "SCRIPT", tmp_path / "missing" / "ci-check.sh")
+    try:
+        assert gate.main(["a.json"]) == 2
+    finally:
+        gate.script_options.cache_clear()
+    err = capsys.readouterr().err
+    assert "cannot read the gate's script" in err and "reinstall mrclens" in err and "Traceback" not in err

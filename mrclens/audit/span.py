@@ -401,7 +401,7 @@ def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     reports the data route alone as a preliminary verdict (:func:`mrclens.scoring.data_route.data_route`), before
     any reader is trained."""
     from mrclens.reports.summary import format_data_route
-    from mrclens.scoring.data_route import DEFAULT_PROFILE, data_route
+    from mrclens.scoring.data_route import data_route
     from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.stats import compute_stats, compute_stats_per_article
 
@@ -417,8 +417,7 @@ def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     run.echo(f"[stats] {len(model_free)} model-free figures of the audited data ({n:,} questions, training and "
              f"evaluation parts) beside {reference.name} ({run.seconds['stats']:.1f} s)")
     # the first verdict before the reader trains (issue 57): the data route alone, read as this audit will read it
-    run.echo(format_data_route(data_route(stats, per_article, reference, options.profile or DEFAULT_PROFILE),
-                               preliminary=True))
+    run.echo(format_data_route(data_route(stats, per_article, reference, options.profile), preliminary=True))
     return model_free, shape
 
 

@@ -255,7 +255,6 @@ class CheckReport:
         }
 
 
-
 def _rule_from_table(table: Any, where: str, base: Rule | None = None, task: str | Task = DEFAULT_TASK) -> Rule:
     if not isinstance(table, dict):
         raise RulesError(f"{where}: each [[rule]] must be a table")
@@ -746,22 +745,20 @@ def run_check(
 
         comparison = compare_sources([reference, source_from_stats(stats.figures, "data", str(data), values=stats.values,
                                                                    kind="dataset")])
+    # the data route alone (issue 57): each category read from the data's own figures, as an audit reads them
+    wants_route = bool(task.data_route and not language.language_free and stats.datasets and stats.datasets[0].articles)
     per_article = None
-    if stats.datasets and any(_clusters_by_article(r) for r in rule_list):
+    if stats.datasets and (wants_route or any(_clusters_by_article(r) for r in rule_list)):
         from mrclens.checks.intervals import per_article_figures
 
         per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
                                           stats_options=language.stats_options, whole=stats.figures)
     results = evaluate_rules(rule_list, stats.figures, audit, comparison, per_article)
     route = None
-    if task.data_route and not language.language_free and stats.datasets and stats.datasets[0].articles:
+    if wants_route:
         from mrclens.artifacts.reference import read_reference
-        from mrclens.checks.intervals import per_article_figures
         from mrclens.scoring.data_route import data_route
 
-        if per_article is None:
-            per_article = per_article_figures(stats.datasets[0], cache_dir=cache_dir, progress=progress,
-                                              stats_options=language.stats_options, whole=stats.figures)
         route = data_route(stats.figures, per_article or [], read_reference())
     return CheckReport(results, str(data), str(dev) if dev else None, str(rules) if rules else None,
                        str(audit_dir) if audit_dir else None, stats.figures, notes=stats.notes,

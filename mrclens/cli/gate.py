@@ -22,8 +22,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mrclens.errors import InternalError
-
 #: The gate's script, installed with the package data.
 SCRIPT = Path(__file__).resolve().parents[1] / "data" / "ci-check.sh"
 #: The script's usage line (``USAGE="usage: ci-check.sh [--rules FILE] ... [--] [FILE ...]"``): the one list of its
@@ -44,11 +42,11 @@ def script_options() -> tuple[tuple[str, ...], tuple[str, ...]]:
     (('--rules', '--changed-since', '--pattern', '--check-arg'), ('--all', '-h', '--help'))
 
     Raises:
-        InternalError: the installed script has no usage line this function can read.
+        OSError: the installed script cannot be read; ValueError: it has no usage line (a damaged install both).
     """
     found = _USAGE.search(SCRIPT.read_text(encoding="utf-8"))
     if found is None:
-        raise InternalError(f"{SCRIPT}: no USAGE= line listing the gate's options")
+        raise ValueError(f"{SCRIPT}: no USAGE= line listing the gate's options")
     options = [(m["name"], bool(m["value"])) for m in _OPTION.finditer(found["usage"])]
     return (tuple(name for name, valued in options if valued),
             (*(name for name, valued in options if not valued), "-h", "--help"))
@@ -84,8 +82,12 @@ def with_files_marked(args: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Run :data:`SCRIPT` with ``argv`` (default: the command line's arguments; the file names marked with
     ``--``, :func:`with_files_marked`); returns its exit status (2 when bash is not found: the message says
-    so; 130 after Ctrl-C, with one line)."""
-    args = with_files_marked(sys.argv[1:] if argv is None else argv)
+    so, and when the installed script cannot be read; 130 after Ctrl-C, with one line)."""
+    try:
+        args = with_files_marked(sys.argv[1:] if argv is None else argv)
+    except (OSError, ValueError) as err:  # the package's own script is unreadable: a damaged install, not a bug
+        print(f"mrclens-ci-check: cannot read the gate's script ({err}); reinstall mrclens", file=sys.stderr)
+        return 2
     bash = shutil.which("bash")
     if bash is None:
         print("mrclens-ci-check: bash is not on PATH; it runs mrclens/data/ci-check.sh, a bash script", file=sys.stderr)

@@ -38,10 +38,6 @@ def _opts(files, out, **kw):
     return AuditOptions(**base)
 
 
-def lines_text(lines: list[str]) -> str:
-    return "\n".join(lines)
-
-
 def _run(opts):
     lines: list[str] = []
     return run_audit(opts, echo=lines.append).to_json(), lines
@@ -73,7 +69,7 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     import torch
 
     assert training["torch"] == torch.__version__ and training["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
-    assert training["cpu"] and training["cpu_capability"] in lines_text(lines)
+    assert training["cpu"] and training["cpu_capability"] in "\n".join(lines)
     assert any("training stopped after 8 steps" in line for line in lines)
     # the effective options: defaults resolved (all ablations, the budget trained under)
     assert on_disk["audit"]["options"]["ablations"] == ALL_ABLATION_IDS
