@@ -78,6 +78,8 @@ def test_twine_check_passes_and_the_wheel_holds_the_package_data(dist):
     light = [line for line in requires if "extra ==" not in line]
     assert not any("torch" in line or "glove" in line for line in light), light  # torch only in the reader extra
     assert any(line.startswith("Requires-Dist: torch") and "extra == \"reader\"" in line for line in requires)
+    # the reader extra gets the torch the reference was measured with (the training record names it)
+    assert any(line.startswith("Requires-Dist: torch==2.13.0") for line in requires), requires
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "mrclens = mrclens.cli:main" in entry_points and "mrclens-ci-check = mrclens.cli.gate:main" in entry_points
 
