@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 TORCH_INDEX_URL ?=
 STAMP   = $(VENV)/.mrclens-installed
 
-.PHONY: install demo test browser-deps clean
+.PHONY: install demo test test-slow browser-deps clean
 
 $(STAMP): setup.cfg pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,9 +31,15 @@ demo: install
 ## with the docstring examples of every mrclens module (tests/test_docstring_examples.py) and the
 ## strict build of the documentation site, `mkdocs build --strict`, in which a broken link or anchor
 ## fails (tests/test_docs_site.py) (installs Chromium for the browser test when it can).
+## The tests marked `slow` (setup.cfg [tool:pytest]: more than about 2 s each: end-to-end audits, the wheel,
+## the hook, real-data sweeps) are left out of `make test`, a contributor's loop; `make test-slow` runs them, and
+## CI (.ci/run) runs both, so together they are the whole suite.
 test: install browser-deps
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
+
+test-slow: install browser-deps
+	$(PY) -m pytest -q -p no:cacheprovider -m slow
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \

@@ -185,6 +185,7 @@ def test_cache_dir_that_is_a_file_is_a_clear_error(tmp_path):
         StatsCache(f / "sub")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["env", "option", "option-below-file"])
 @pytest.mark.parametrize("command", ["perturb", "stats", "check"])
 def test_cli_cache_dir_not_a_directory_exits_2(sample_path, tmp_path, monkeypatch, how, command):
@@ -209,6 +210,7 @@ def test_cli_cache_dir_not_a_directory_exits_2(sample_path, tmp_path, monkeypatc
     assert f.read_text() == "not a directory"
 
 
+@pytest.mark.slow
 def test_cli_damaged_cache_file_warns_and_gives_the_same_output(sample_path, tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
     runner = CliRunner()
@@ -231,6 +233,7 @@ def test_cli_damaged_cache_file_warns_and_gives_the_same_output(sample_path, tmp
         assert (tmp_path / "b" / f.name).read_bytes() == f.read_bytes(), f.name
 
 
+@pytest.mark.slow
 def test_damaged_statistics_cache_warning_reaches_stderr_of_the_real_command(sample_path, tmp_path):
     """Through the console script (no log configuration): the warning is one line on stderr."""
     ds = load_dataset(sample_path)

@@ -257,6 +257,7 @@ def _direction_tables(node: ast.AST) -> bool:
                                               & set(categories.DIRECTIONS)) >= 2
 
 
+@pytest.mark.slow
 def test_no_stage_compares_a_bias_signal_with_a_name():
     offending = []
     for path in sorted(PACKAGE.rglob("*.py")):

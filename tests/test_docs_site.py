@@ -56,6 +56,7 @@ def test_the_site_builds_strictly(tmp_path):
     assert 'href="getting-started.html#measured-times"' in home  # README's docs/… link, rewritten and checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("where", "link", "named"), [
     ("docs/card.md", "[gone](no-such-page.md)", "no-such-page.md"),
     ("docs/card.md", "[gone](commands.md#no-such-section)", "no-such-section"),

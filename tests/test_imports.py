@@ -10,6 +10,7 @@ when imported belongs in the import line of the script below.
 """
 
 from __future__ import annotations
+import pytest
 
 import json
 import os
@@ -47,6 +48,7 @@ print(json.dumps({k: [before[k], after[k]] for k in before if before[k] != after
 """
 
 
+@pytest.mark.slow
 def test_importing_every_module_changes_nothing(tmp_path):
     for d in ("home", "tmp", "cache", "cwd"):
         (tmp_path / d).mkdir()

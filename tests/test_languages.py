@@ -257,6 +257,7 @@ def test_every_squad_train_article_on_its_own_reads_as_english(squad_train_path)
     assert n == 442 and refused == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, name", [("es", "Spanish"), ("ru", "Russian"), ("ar", "Arabic"), ("th", "Thai")])
 def test_xquad_is_still_refused(lang, name, tmp_path):
     import os

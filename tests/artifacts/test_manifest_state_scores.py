@@ -27,6 +27,7 @@ def real_manifest(sample_path, tmp_path_factory):
     return perturb_dataset(src, tmp / "perturbed", cache_dir=tmp / "cache", progress=False), tmp / "perturbed"
 
 
+@pytest.mark.slow
 def test_manifest_round_trip_on_real_ablations(real_manifest, tmp_path):
     manifest, directory = real_manifest
     assert read_manifest(directory) == manifest

@@ -127,6 +127,7 @@ def test_audit_with_dev_reads_each_input_once(data, tmp_path, monkeypatch):
     assert (dev_reads.opens, dev_reads.hashes, dev_reads.parses) == (1, 1, 1), dev_reads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, stop", [
     ("perturb", "mrclens.perturbations.driver.perturb_dataset"),
     ("stats", "mrclens.stats.core.compute_stats_with_values"),

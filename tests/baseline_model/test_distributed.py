@@ -48,6 +48,7 @@ def two_processes(sample_path, sample32, tmp_path_factory):
     return results, model_dir, data
 
 
+@pytest.mark.slow
 def test_two_processes_follow_the_one_process_loss_curve(two_processes, sample32):
     results, _, _ = two_processes
     one = ddp_worker.train_curves(sample32, EPOCHS)[0]["losses"]

@@ -26,6 +26,7 @@ def overfit(sample32):
     return reader, time.perf_counter() - t0
 
 
+@pytest.mark.slow
 def test_tiny_reader_overfits_32_real_questions(overfit, sample32):
     reader, seconds = overfit
     preds = reader.predict(sample32, progress=False)

@@ -464,6 +464,7 @@ def test_an_inconclusive_category_is_reported_even_without_a_rule_on_it(files):
         "weak to tell); no rule reads it"]
 
 
+@pytest.mark.slow
 def test_check_prints_the_data_route_the_audit_reads(sample_path, tmp_path, monkeypatch):
     """Issue 57, item 1: `check` gives, beside its rules, each category read from the data's own figures as the
     audit reads them (:func:`mrclens.scoring.data_route.data_route`), in text and in --json; its exit status stays

@@ -68,6 +68,7 @@ def _data_rules(rules):
             and r.metric.split(".")[0] not in (AUDIT_SECTION, COMPARE_SECTION)]
 
 
+@pytest.mark.slow
 def test_every_default_span_rule_on_a_share_an_f1_or_a_mean_carries_its_interval(tmp_path):
     from mrclens.formats import load_dataset
     from mrclens.squad import Dataset, write_dataset

@@ -35,6 +35,7 @@ def _cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "compare-cache"))
 
 
+@pytest.mark.slow
 def test_compare_writes_table_json_csv_and_page(slices):
     root, first, second = slices
     out = root / "out"
@@ -83,6 +84,7 @@ def test_compare_exit_codes(slices, tmp_path):
     assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_check_gates_on_a_comparison(slices, tmp_path):
     """`check DATA --compare-with REF`: a rule on compare.<row>.<field> passes or fails on DATA − REF."""
     _, first, second = slices

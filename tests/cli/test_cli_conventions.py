@@ -148,6 +148,7 @@ def test_terminal_gets_a_bar(scored):
     assert b"\r" in err and b"loading sets" in err and b"loading sets: done" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("terminal", [False, True], ids=["redirected", "terminal"])
 def test_quiet_prints_no_progress(scored, terminal):
     for flags in (["-q"], ["--quiet"]):

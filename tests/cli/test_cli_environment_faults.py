@@ -39,6 +39,7 @@ def squad_file(path: Path, n: int = 3) -> Path:
 
 
 # ------------------------------------------------------------------ item 4: a full disk is not a bug
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("args", [["validate", "DATA"], ["validate", "DATA", "--json"], ["stats", "DATA", "--json"],
                                   ["--help"]], ids=["validate", "validate-json", "stats-json", "help"])

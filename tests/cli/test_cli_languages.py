@@ -119,6 +119,7 @@ def test_compare_prints_the_language_of_each_input(tmp_path, cache):
     assert f"{es}: Spanish (100 % of the contexts' text in 3 sampled paragraphs" in res.stderr and "not valid" in res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["check", "stats", "audit"])
 def test_xquad_stops(command, xquad_path, tmp_path, cache):
     language = LANGUAGE[xquad_path.name.split(".")[1]]
@@ -129,6 +130,7 @@ def test_xquad_stops(command, xquad_path, tmp_path, cache):
     assert ("rule-based sentencizer" in res.output) == (command != "audit" and language != "Thai")
 
 
+@pytest.mark.slow
 def test_xquad_check_language_ok_fails_no_rule_it_cannot_read(xquad_path, cache):
     lang = xquad_path.name.split(".")[1]
     res = _run("check", xquad_path, "--language-ok", "--json")

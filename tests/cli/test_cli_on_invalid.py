@@ -113,6 +113,7 @@ def test_nothing_left_is_an_error(tmp_path):
         load_dataset(f, on_invalid="skip")
 
 
+@pytest.mark.slow
 def test_perturb_and_stats_skip_list_each_question(fixture, tmp_path, monkeypatch, squad_dev_path):
     """perturb and stats run on the rest, list each skipped question on stderr and count them;
     the figures of stats --json record them."""

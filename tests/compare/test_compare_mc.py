@@ -162,6 +162,7 @@ def test_folder_stats_json_and_dataset(codah, tmp_path):
     assert any("summary figures" in x for x in c.differs)
 
 
+@pytest.mark.slow
 def test_span_and_mc_inputs_are_refused_together(codah, tmp_path):
     if not SQUAD_SAMPLE.exists():
         pytest.skip(f"{SQUAD_SAMPLE} not found")
@@ -202,6 +203,7 @@ def evaluations(codah, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_evaluations_compare_accuracy_and_drops(evaluations):
     from mrclens.artifacts.results import read_results
 

@@ -43,6 +43,7 @@ def sample_slices(sample_path, tmp_path_factory):
     return root, full, keep, paths
 
 
+@pytest.mark.slow
 def test_a_subset_in_another_format_is_found_and_said_beside_the_figures(sample_slices, tmp_path, monkeypatch):
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
     root, full, keep, (first, subset, other) = sample_slices
@@ -70,6 +71,7 @@ def test_a_subset_in_another_format_is_found_and_said_beside_the_figures(sample_
     assert Comparison.from_json(obj, "comparison.json").overlaps == c.overlaps
 
 
+@pytest.mark.slow
 def test_the_cli_says_so_in_its_text_json_and_page(sample_slices, tmp_path, monkeypatch):
     monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
     root, full, keep, (first, subset, _) = sample_slices

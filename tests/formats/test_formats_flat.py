@@ -35,6 +35,7 @@ def test_perturb_jsonl_reads_back_equal_to_its_squad_twin(sample_path, tmp_path)
         assert loaded.dataset.counts()["questions"] == twin.counts()["questions"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("to", ["parquet", "jsonl", "squad"])
 def test_round_trip_of_real_v1_and_v2_files(to, squad_dev_path, squad_v2_half_path, tmp_path):
     for path in (squad_dev_path, squad_v2_half_path):

@@ -9,6 +9,7 @@ were skipped by the gate (exit 0); tsconfig.json, a Plotly figure and a JSON:API
 original Natural Questions was skipped as "not a QA dataset"."""
 
 from __future__ import annotations
+import pytest
 
 import gzip
 import json
@@ -48,6 +49,7 @@ def _ids(path: Path) -> list[str]:
     return [(q.id, p.context, q.question) for _, p, q in loaded.dataset.iter_questions()]
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=100)  # each example reads two files of 2 articles
 @given(prefix=leading, bom=st.booleans(), blank_lines=st.integers(0, 3), text=st.sampled_from(["squad", "flat"]))
 def test_leading_whitespace_blank_lines_and_a_bom_change_nothing(prefix, bom, blank_lines, text):
@@ -111,6 +113,7 @@ def test_json_with_comments_of_another_shape_is_skipped_with_a_note(obj, comment
     assert why is not None and why.startswith("JSON with comments (JSONC"), why
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=60)
 @given(comments=st.lists(comment, min_size=1, max_size=3))
 def test_a_dataset_with_comments_is_never_skipped(comments):

@@ -97,6 +97,7 @@ def test_resolve_adds_controls_and_rejects_unknown_ids():
 # --- each rule on real rows -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_m1_empties_the_prompt_and_keeps_endings_and_label(full):
     q, parse, pool = _row(full, "I feel sickly. I think")
     new, rec = _apply("m1", q, parse, pool)

@@ -39,6 +39,7 @@ def _items(d: Path, aid: str) -> dict:
     return json.loads((d / "manifest.json").read_text())["ablations"][aid]["items"]
 
 
+@pytest.mark.slow
 def test_draws_differ_between_k_and_repeat_for_the_same_k(draws):
     d0, d1, d1b, d2 = draws["d0"], draws["d1"], draws["d1b"], draws["d2"]
     for name in ("e1.json", "c1.json", "e3.json", "e6.json", "c6.json"):  # random choices: redrawn

@@ -44,6 +44,7 @@ def _ids(path: Path) -> list[str]:
     return [q["id"] for a in data["data"] for p in a["paragraphs"] for q in p["qas"]]
 
 
+@pytest.mark.slow
 def test_files_manifest_and_byte_identical_rerun(sample_path, tmp_path):
     src = _small(sample_path, tmp_path)
     m1 = perturb_dataset(src, tmp_path / "a", cache_dir=tmp_path / "c1", progress=False, formats=("json", "jsonl")).to_json()
@@ -235,6 +236,7 @@ def test_bad_input_and_options(tmp_path, sample_path):
     assert sorted(p.name for p in src.parent.iterdir()) == ["original.json"]  # nothing else was moved in
 
 
+@pytest.mark.slow
 def test_real_dev_slice_every_offset_exact(squad_dev_path, tmp_path):
     ds = load_dataset(squad_dev_path)
     m = perturb_dataset(Dataset(ds.articles[:3], ds.version), tmp_path / "o", cache_dir=tmp_path / "c", progress=False).to_json()

@@ -1,6 +1,7 @@
 """Property-based tests (hypothesis): the answer-offset invariant over random contexts, questions and answers."""
 
 from __future__ import annotations
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,6 +94,7 @@ def test_every_ablation_keeps_offsets_exact(p, aid, seed):
         assert new.context == context and new.questions[0].question == q.question
 
 
+@pytest.mark.slow
 def test_each_control_inserts_at_its_ablations_position_on_the_real_sample(sample_path, tmp_path):
     """Over real articles: every control changes exactly the questions its ablation changes, at the same
     character offset, with the same number of words, none of them a content word of the question."""

@@ -41,6 +41,7 @@ def _paragraphs(obj):
     return [p for a in obj["data"] for p in a["paragraphs"]]
 
 
+@pytest.mark.slow
 def test_every_answer_offset_is_exact_on_the_real_sample(sample_run):
     _, manifest, sets = sample_run
     assert list(manifest.ablations) == list(NEW)
@@ -133,6 +134,7 @@ def test_c10_inserts_at_e10s_place_with_e10s_word_count(sample_run):
                 assert p_after["context"] == ctx[: d["offset"]] + d["inserted"] + " " + ctx[d["offset"]:]
 
 
+@pytest.mark.slow
 def test_e10_is_deterministic_and_seeded(sample_run, tmp_path):
     small, manifest, _ = sample_run
     again = perturb_dataset(small, tmp_path / "p", ablations="e10", cache_dir=tmp_path / "c", progress=False, seed=3)

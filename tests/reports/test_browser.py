@@ -36,6 +36,7 @@ def _network_requests(driver) -> list[str]:
     return urls
 
 
+@pytest.mark.slow
 def test_report_in_headless_chromium(chromium, payload_audit, tmp_path):
 
     report = write_report(payload_audit)
@@ -128,6 +129,7 @@ def _demo_audits(compared_audit):
         yield Path(os.environ["MRCLENS_DEMO_AUDIT"])
 
 
+@pytest.mark.slow
 def test_first_screen_answers_per_category_and_nothing_is_wider_than_the_viewport(chromium, compared_audit, tmp_path):
     """Issue 33, done when: at 1,280 × 800 the first screen shows each category's verdict against the reference
     and its deciding figure, and no element is wider than the viewport."""

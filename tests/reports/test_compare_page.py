@@ -67,6 +67,7 @@ def test_page_is_self_contained_and_names_are_text(comparison, tmp_path):
     assert path.name == "comparison.html" and path.read_text(encoding="utf-8") == html
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_page_in_headless_chromium(comparison, tmp_path):
     if find_chromium() is None:

@@ -40,6 +40,7 @@ def shapes(sample_path, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_the_shape_of_real_data_beside_squad(shapes):
     # SQuAD v1.1's natural paragraphs: a median of 5 sentence units (the joined paragraphs of its long strata
     # are left out); the sample is SQuAD itself, the short counterpart keeps 3 units, the long one joins two

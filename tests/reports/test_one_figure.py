@@ -74,6 +74,7 @@ def _stored(c, ablations):
     return (a["f1_drop"], a["ci_low"], a["ci_high"]), False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_reference", [True, False], ids=["reference", "no-reference"])
 def test_every_surface_prints_the_same_figure_for_every_category(sets, tmp_path, with_reference):
     terminal, page, card, results = _surfaces(sets, tmp_path, with_reference)

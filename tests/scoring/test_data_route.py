@@ -29,6 +29,7 @@ def part(sample_path, tmp_path_factory):
             compute_stats_per_article(data, cache))
 
 
+@pytest.mark.slow
 def test_the_data_route_is_the_audits(part):
     stats, per_article = part
     reference = read_reference()

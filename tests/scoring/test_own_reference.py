@@ -58,6 +58,7 @@ def _verdicts(sets, name, reader):
     return evaluation.results, reference.results
 
 
+@pytest.mark.slow
 def test_every_category_gets_a_verdict_against_the_models_own_reference(sets):
     results, reference = _verdicts(sets, "clean", "similar")
     got = {c.category: c for c in results.categories}
@@ -221,6 +222,7 @@ def test_complete_reference_predictions_add_no_warning(sets):
     assert not [w for w in results.warnings if w.startswith("reference predictions")]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=st.sets(st.sampled_from(["original", "original-truncated", "e1", "c1", "e3", "e5", "e9", "e10"]),
                      max_size=2),
@@ -244,6 +246,7 @@ def test_every_removal_from_the_reference_refuses_or_warns_never_a_silent_verdic
     assert bool(warned) == removed
 
 
+@pytest.mark.slow
 def test_reference_sets_made_from_a_gzipped_copy_of_the_audited_file_are_refused(sets, tmp_path):
     """Issue 55, item 7: the same data under another name and compression has another sha256."""
     copy = tmp_path / "renamed-copy.json.gz"

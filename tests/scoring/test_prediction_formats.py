@@ -63,6 +63,7 @@ def test_every_format_scores_exactly_like_the_official_file(which, squad_dev_pat
     assert {k: got[k] for k in official} == official and got["predictions_format"] == "hf-jsonl"
 
 
+@pytest.mark.slow
 def test_no_answer_threshold_official_rule_and_best_search(squad_v2_half_path, tmp_path):
     dataset = load_dataset(squad_v2_half_path)
     answers = {qid: t or "something" for qid, t in _answers(dataset, seed=1).items()}  # always a span

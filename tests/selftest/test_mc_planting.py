@@ -142,6 +142,7 @@ def test_mc_planting_is_named_only_and_needs_data(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------ a real audit pair
+@pytest.mark.slow
 def test_selftest_mc_length_with_real_audits_planted_vs_clean(codah, codah_dir, tmp_path):
     """The whole planting through the runner with tiny settings (300 questions, 3 folds of 100 training
     questions, 3 epochs): the planted reader answers from the endings alone, the clean one cannot."""

@@ -32,6 +32,7 @@ def _questions(ds):
     return [(p, q) for _, p, q in ds.iter_questions()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PLANTINGS))
 def test_offsets_exact_same_questions_one_per_paragraph_copy(name, pairs, sample):
     pair = pairs[name]
@@ -129,6 +130,7 @@ def test_position_moves_the_answer_sentence_to_the_front(pairs, sample):
     assert clean_firsts < 0.6 * len(_questions(pairs["position"].clean))  # a random sentence first: no position cue
 
 
+@pytest.mark.slow
 def test_same_seed_same_datasets_other_seed_other_draws(sample, pairs):
     again = plant(sample, "keywords", seed=0)
     assert again.planted == pairs["keywords"].planted and again.clean == pairs["keywords"].clean

@@ -89,6 +89,7 @@ def test_the_reference_sample_shares_no_article_with_the_bundled_sample(squad_tr
     assert script.main([str(squad_train_path), "--out", str(out)]) == 2  # never overwritten
 
 
+@pytest.mark.slow
 def test_chance_corrected_verdicts_hold_on_shape_and_move_with_a_planted_shortcut(sample3):
     """Issue 32 on real data (3 articles of the bundled sample, against the bundled reference): the
     raw first-sentence share reads a short-context counterpart as higher than SQuAD's, the

@@ -154,6 +154,7 @@ def test_worker_processes_give_the_same_figures(mini_stats):
     assert par == ser
 
 
+@pytest.mark.slow
 def test_statistics_cache_reuses_unchanged_paragraphs_only(sample_path, tmp_path):
     """A re-run reads every paragraph's figures from the statistics cache and gives the same
     result; editing one question recomputes that paragraph alone, with the figures of a run

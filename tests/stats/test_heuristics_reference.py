@@ -248,6 +248,7 @@ def references(real_slice):
 # ----------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 def test_paragraph_predictions_equal_the_references_question_by_question(real_slice, references):
     """Baselines (a), (b), (c) give the references' spans; each upper bound scores (official EM
     and F1) what the exhaustive search over the unit's spans scores."""

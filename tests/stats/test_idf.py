@@ -73,6 +73,7 @@ def test_a_question_reads_the_same_whatever_else_is_in_its_file():
     assert alone[0][0] == crowded[0][0] == 0 and alone[1][0] == pytest.approx(crowded[1][0])
 
 
+@pytest.mark.slow
 def test_articles_filed_apart_pool_to_the_figures_of_the_file(sample_part):
     whole = compute_stats(sample_part, cache_dir=False, progress=False)
     parts = compute_stats_per_article(sample_part, False)
@@ -82,6 +83,7 @@ def test_articles_filed_apart_pool_to_the_figures_of_the_file(sample_part):
         assert pooled == pytest.approx(_figure(whole, path)["mean"], abs=1e-9), path
 
 
+@pytest.mark.slow
 def test_one_question_per_paragraph_reads_as_the_natural_paragraphs(sample_part):
     natural = compute_stats(sample_part, cache_dir=False, progress=False)
     single = Dataset([Article(a.title, [Paragraph(p.context, [q]) for p in a.paragraphs for q in p.questions])
