@@ -118,10 +118,10 @@ def _rich() -> Results:
     a0 = replace(r.ablations[0], changed_only=ChangedOnly(4, 50.0, 60.0, 10.0, 2.0, 18.0),
                  replicates=[ReplicateFigures(0, 0, 10.0), ReplicateFigures(1, 0, 12.0)], subsets={"HasAns": drop})
     c0 = replace(r.categories[0], replicates=[CategoryReplicate(0, 0, 8.0)], subsets={"NoAns": drop})
-    s0 = replace(next(iter(r.sets.values())), subsets={"HasAns": SubsetScore(3, 60.0, 70.0, 0)})
+    name, s0 = next(iter(r.sets.items()))
     training = TrainingRecord("steps", 10, 1.5, 2, 10, None, 0, "cpu", 1, 2, True, False, True, "x86", "AVX2", "2.5")
     return replace(r, ablations=[a0, *r.ablations[1:]], categories=[c0, *r.categories[1:]],
-                   sets={**r.sets, s0.file or "original": s0}, inputs=[InputFile("train", "t.json", "ab" * 32)],
+                   sets={**r.sets, name: replace(s0, subsets={"HasAns": SubsetScore(3, 60.0, 70.0, 0)})}, inputs=[InputFile("train", "t.json", "ab" * 32)],
                    replicates=[ReplicateRecord(0, 1, 0, 2, "perturbed", "predictions")], variance_method="two-stage",
                    audit=AuditRecord({"seed": 0}, None, "model", [], {"seed": "default"}, training),
                    context_shape={"sentences": "5", "reference_sentences": "10-14"})
@@ -190,5 +190,7 @@ def test_every_key_the_schema_does_not_require_reads_as_its_published_default_wh
 
 def test_the_rich_sample_round_trips():
     rich = _rich()
-    assert Results.from_json(json.loads(json.dumps(rich.to_json())), "results.json") == rich
-    assert SetResult is type(rich.sets["original"])
+    back = Results.from_json(json.loads(json.dumps(rich.to_json())), "results.json")
+    assert back == rich and back.audit.training.cpu_capability == "AVX2"
+    assert isinstance(back.sets["original"], SetResult) and back.sets["original"].subsets["HasAns"].f1 == 70.0
+    assert back.context_shape == {"sentences": "5", "reference_sentences": "10-14"}
