@@ -303,6 +303,8 @@ class ArtifactMsg:
                      "and MRCLens writes each key once (was the file edited or merged?); keep one")
     BAD_FIELD = "{path}: {where}field {field!r} is missing or has the wrong type (expected {expected})"
     BAD_SHAPE = "{path}: expected {expected}"
+    #: a field of the right type whose value the format does not allow (a task no registry knows, a bad label)
+    BAD_VALUE = "{path}: {where}field {field!r} is {value!r}, not {allowed}"
     NOT_FINITE = "{path}: {where}field {field!r} is {value}, not a finite number"
     NEWER_FORMAT = "{path}: written by a newer MRCLens (format version {found}; this version reads up to {supported}); upgrade MRCLens"
     UNKNOWN_FORMAT = ("{path}: format version {found} is not one MRCLens writes (versions start at 1; this version "

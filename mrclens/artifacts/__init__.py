@@ -25,6 +25,10 @@ caches by :mod:`mrclens.parsing` and :mod:`mrclens.stats.cache`. Nothing else ca
 missing or malformed (an object holding a key twice included, as for data files:
 :func:`mrclens.io_utils.loads_unique`), and reads files without a ``format_version`` as version 1.
 
+``results.json`` and the training record are validated with pydantic models derived from their records
+(:mod:`mrclens.artifacts.record_models`); the JSON Schema of ``results.json``, published as
+``docs/results.schema.json``, is generated from the same models (:mod:`mrclens.artifacts.results_schema`).
+
 Public helpers: :func:`read_json_object` (a JSON object file, or an ``ArtifactError``; for owners
 of files outside this package, such as the reader checkpoint's ``training.json``) and
 :func:`is_perturb_output` (whether a folder holds a readable perturbation manifest).

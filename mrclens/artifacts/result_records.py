@@ -113,7 +113,7 @@ class ReplicateRecord:
 @dataclass
 class AblationResult(AblationMeta):
     """One ablation's metadata (:class:`~mrclens.artifacts.ablation.AblationMeta`, its fields first),
-    scores, F1 drop with its CI, and reading (fields as in the module docstring)."""
+    scores, F1 drop with its CI, and reading (fields and units: :mod:`mrclens.artifacts.results`)."""
 
     evaluated: bool = False
     reason_not_evaluated: str | None = None

@@ -95,6 +95,11 @@ drop minus the control's, paired by question: ``excess_n`` questions) with its C
 
 ``results.csv`` has one row per ablation (its columns: :mod:`mrclens.artifacts.results_csv`).
 
+The JSON Schema of ``results.json`` is published as ``docs/results.schema.json`` (:mod:`mrclens.artifacts.results_schema`).
+It is generated from :data:`RESULTS_FORMAT`, the records above and what the file says beyond them (the default each key
+absent from an older file reads as, the keys required, the allowed values), with which :func:`read_results` validates
+every file (:mod:`mrclens.artifacts.record_models`): the schema and the reader accept the same files.
+
 SQuAD v2.0 (only when the evaluation data has unanswerable questions; v1.1 results have none of
 these keys or columns): a set has ``"subsets": {"HasAns": {"n", "exact_match", "f1", "abstained"},
 "NoAns": {...}}`` (:class:`SubsetScore`; ``abstained`` = questions answered ``""``) and, written
@@ -124,9 +129,11 @@ import importlib.metadata
 import io
 import os
 import platform
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Annotated, Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from mrclens import __version__
 from mrclens.artifacts import _files
@@ -134,17 +141,18 @@ from mrclens.artifacts.layout import RESULTS_CSV, RESULTS_JSON
 from mrclens.artifacts.result_records import (AblationResult, AuditRecord, BootstrapSettings, CategoryReplicate,
                                               CategoryResult, ChangedOnly, InputFile, ModelFreeFigure, ModelRecord,
                                               ReplicateFigures, ReplicateRecord, SetResult, SubsetDrop, SubsetScore)
+from mrclens.artifacts.record_models import RecordFormat
 from mrclens.artifacts.results_csv import RESULTS_HINT, results_frame
-from mrclens.artifacts.training_record import TrainingRecord
+from mrclens.artifacts.training_record import TRAINING_READ_AS, TrainingRecord
 from mrclens.errors import ArtifactError, ArtifactMsg
 from mrclens.io_utils import atomic_write_json, atomic_write_text
-from mrclens.tasks import DEFAULT_TASK, get_task, read_task_name, task_field
+from mrclens.tasks import DEFAULT_TASK, all_tasks, get_task, task_field
 
 #: The records of the file (:mod:`mrclens.artifacts.result_records`), re-exported here: import them from this module.
 __all__ = ["AblationResult", "AuditRecord", "BootstrapSettings", "CategoryReplicate", "CategoryResult", "ChangedOnly",
            "FORMAT_VERSION", "InputFile", "ModelFreeFigure", "ModelRecord", "ReplicateFigures", "ReplicateRecord",
-           "Results", "SUBSETS", "SetResult", "SubsetDrop", "SubsetScore", "entry_json", "official_v2_names",
-           "package_versions", "read_results", "utc_now", "write_results"]
+           "RESULTS_FORMAT", "Results", "SUBSETS", "SetResult", "SubsetDrop", "SubsetScore", "entry_json",
+           "official_v2_names", "package_versions", "read_results", "utc_now", "write_results"]
 
 #: The results format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -152,10 +160,6 @@ FORMAT_VERSION = 1
 #: The SQuAD v2.0 question subsets (official ``evaluate-v2.0.py`` names).
 SUBSETS = ("HasAns", "NoAns")
 _PACKAGES = ("spacy", "torch", "numpy", "pandas", "scikit-learn")
-_NUM = (float, type(None))
-_INT = (int, type(None))
-_STR = (str, type(None))
-_DF = (int, float, type(None))  # degrees of freedom: a count, or null for the normal distribution
 
 
 def package_versions() -> dict[str, str]:
@@ -319,103 +323,18 @@ class Results:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any], path: str | os.PathLike) -> "Results":
-        """Parse and check a results object read from ``path`` (named in every error).
+        """Parse and check a results object read from ``path`` (named in every error), validated with
+        :data:`RESULTS_FORMAT` (the models of ``docs/results.schema.json``).
 
         Raises:
-            ArtifactError: a field is missing or has the wrong type, or the format is newer than
-                this MRCLens reads.
+            ArtifactError: a field is missing or has the wrong type or value (the message names the file, the item
+                and the field, e.g. ``ablation e1: field 'f1_drop'``), a number is not finite, or the format is newer
+                than this MRCLens reads.
         """
-        version = _files.check_version(obj, path, FORMAT_VERSION)
-        f = _files.field
-        model = f(obj, "model", dict, path)
-        boot = f(obj, "bootstrap", dict, path)
-        sets = {name: _set(s, path, f"set {name}: ") for name, s in f(obj, "sets", dict, path).items()}
-        ablations = [_ablation(a, path, i) for i, a in enumerate(f(obj, "ablations", list, path))]
-        categories = [_category(c, path, i) for i, c in enumerate(f(obj, "categories", list, path))]
-        audit = f(obj, "audit", (dict, type(None)), path, "", None)
-        return cls(
-            mrclens_version=f(obj, "mrclens_version", str, path, "", ""),
-            created=f(obj, "created", str, path, "", ""),
-            seed=f(obj, "seed", int, path, "", 0),
-            model=ModelRecord(f(model, "kind", str, path, "model: "), f(model, "name", _STR, path, "model: ", None),
-                              f(model, "config", (dict, type(None)), path, "model: ", None),
-                              f(model, "no_answer", (dict, type(None)), path, "model: ", None)),
-            bootstrap=BootstrapSettings(f(boot, "n_resamples", int, path, "bootstrap: "),
-                                        f(boot, "confidence", float, path, "bootstrap: "),
-                                        f(boot, "seed", int, path, "bootstrap: ", 0)),
-            inputs=[InputFile(f(i, "role", str, path, "inputs: "), f(i, "file", str, path, "inputs: "),
-                              f(i, "sha256", _STR, path, "inputs: ", None))
-                    for i in f(obj, "inputs", list, path, "", [])],
-            versions=dict(f(obj, "versions", dict, path, "", {})),
-            step_seconds=dict(f(obj, "step_seconds", dict, path, "", {})),
-            sets=sets, ablations=ablations, categories=categories,
-            paths=dict(f(obj, "paths", dict, path, "", {})),
-            warnings=[str(w) for w in f(obj, "warnings", list, path, "", [])],
-            sections=dict(f(obj, "sections", dict, path, "", {})),
-            audit=None if audit is None else AuditRecord(
-                options=dict(f(audit, "options", dict, path, "audit: ", {})),
-                split=f(audit, "split", (dict, type(None)), path, "audit: ", None),
-                model_dir=f(audit, "model_dir", str, path, "audit: ", ""),
-                training_log=f(audit, "training_log", (list, type(None)), path, "audit: ", None),
-                option_sources=dict(f(audit, "option_sources", dict, path, "audit: ", {})),
-                training=_training(audit, path)),
-            format_version=version,
-            replicates=[_replicate_record(r, path) for r in f(obj, "replicates", list, path, "", [])],
-            variance_method=f(obj, "variance_method", _STR, path, "", None),
-            model_free=[_model_free(m, path, i) for i, m in enumerate(f(obj, "model_free", list, path, "", []))],
-            task=read_task_name(f(obj, "task", str, path, "", DEFAULT_TASK), str(path)),
-            context_shape=_context_shape(f(obj, "context_shape", (dict, type(None)), path, "", None), path),
-        )
+        _files.check_version(obj, path, FORMAT_VERSION)
+        return RESULTS_FORMAT.read(obj, path)
 
 
-def _context_shape(obj: dict | None, path: Any) -> dict[str, str] | None:
-    """``context_shape`` (schema in the module docstring), checked: two stratum labels of sentence units
-    (``"2"`` … ``"9"``, ``"10-14"``, ``"15+"``: :data:`mrclens.stats.chance.STRATA`).
-
-    Raises:
-        ArtifactError: a key is missing, not a string or not a stratum label (the message names the file).
-    """
-    import re
-
-    if obj is None:
-        return None
-    f = _files.field
-    shape = {k: f(obj, k, str, path, "context_shape: ") for k in ("sentences", "reference_sentences")}
-    for k, label in shape.items():
-        if not re.fullmatch(r"[1-9][0-9]*(\+|-[1-9][0-9]*)?", label):
-            raise ArtifactError(f"{path}: context_shape: {k} must be a stratum label such as '5', '10-14' or '15+', "
-                                f"got {label!r}")
-    return shape
-
-
-def _model_free(obj: Any, path: Any, i: int) -> ModelFreeFigure:
-    f = _files.field
-    where = f"model_free #{i + 1}: "
-    values = {}
-    for fl in fields(ModelFreeFigure):
-        if fl.name in ("category", "path", "label", "bias_when"):
-            values[fl.name] = f(obj, fl.name, str, path, where)
-        elif fl.name == "role":
-            values[fl.name] = f(obj, fl.name, str, path, where, "verdict")
-        elif fl.name == "reference_standardised":
-            values[fl.name] = f(obj, fl.name, bool, path, where, False)
-        elif fl.name == "margin":
-            values[fl.name] = float(f(obj, fl.name, (float, int), path, where, 0.0))
-        elif fl.name in ("reference", "comparison"):
-            values[fl.name] = f(obj, fl.name, _STR, path, where, None)
-        elif fl.name == "difference_df":
-            values[fl.name] = f(obj, fl.name, _DF, path, where, None)
-        elif fl.name in ("n", "reference_n", "articles"):
-            values[fl.name] = f(obj, fl.name, int if fl.name == "n" else _INT, path, where, ... if fl.name == "n" else None)
-        else:
-            values[fl.name] = f(obj, fl.name, float if fl.name in ("value", "ci_low", "ci_high") else _NUM, path, where,
-                                ... if fl.name in ("value", "ci_low", "ci_high") else None)
-    return ModelFreeFigure(**values)
-
-
-def _training(audit: Any, path: Any) -> TrainingRecord | None:
-    obj = _files.field(audit, "training", (dict, type(None)), path, "audit: ", None)
-    return None if obj is None else TrainingRecord.from_json(obj, path, "audit: training: ")
 def official_v2_names(s: SetResult) -> dict[str, Any]:
     """A v2.0 set's figures under the official v2.0 script's names (``exact``, ``total``,
     ``HasAns_exact``, ``HasAns_f1``, ``HasAns_total``, ``NoAns_*``); ``{}`` for a set without subsets."""
@@ -438,21 +357,6 @@ def entry_json(entry: Any) -> dict[str, Any]:
     return out
 
 
-def _subsets(obj: Any, path: Any, where: str, cls: type) -> dict[str, Any] | None:
-    """Parse an optional ``subsets`` object (``{"HasAns": {...}, "NoAns": {...}}``) into ``cls`` entries."""
-    f = _files.field
-    raw = f(obj, "subsets", (dict, type(None)), path, where, None)
-    if raw is None:
-        return None
-    out = {}
-    for name, entry in raw.items():
-        w = f"{where}subsets: {name}: "
-        values = {fl.name: f(entry, fl.name, int if fl.name == "n" else (_INT if fl.name == "abstained" else _NUM),
-                             path, w, ... if fl.name == "n" else fl.default) for fl in fields(cls)}
-        out[name] = cls(**values)
-    return out
-
-
 def _model_json(model: ModelRecord) -> dict[str, Any]:
     out = asdict(model)
     if out["no_answer"] is None:  # v1.1 results keep their shape
@@ -460,96 +364,64 @@ def _model_json(model: ModelRecord) -> dict[str, Any]:
     return out
 
 
-def _set(s: Any, path: Any, where: str) -> SetResult:
-    f = _files.field
-    return SetResult(file=f(s, "file", _STR, path, where, None), n=f(s, "n", int, path, where),
-                     exact_match=f(s, "exact_match", _NUM, path, where, None), f1=f(s, "f1", _NUM, path, where, None),
-                     missing=f(s, "missing", _INT, path, where, None), unknown=f(s, "unknown", _INT, path, where, None),
-                     evaluated=f(s, "evaluated", bool, path, where, True),
-                     reason_not_evaluated=f(s, "reason_not_evaluated", _STR, path, where, None),
-                     subsets=_subsets(s, path, where, SubsetScore))
+_STRATUM = Field(pattern=r"^[1-9][0-9]*(\+|-[1-9][0-9]*)?$",
+                 description="a stratum label such as '5', '10-14' or '15+'")
 
 
-_ABLATION_TYPES = {"name": str, "category": str, "eval_set": str, "baseline_set": str, "bias_signal": str,
-                   "description": str, "evaluated": bool, "unchanged_by_reason": dict, "n": _INT, "changed": _INT,
-                   "unpaired": _INT, "reading": _STR, "evidence": _STR, "reason_not_evaluated": _STR,
-                   "control_of": _STR, "control": _STR, "excess_n": _INT, "unstable": (bool, type(None)),
-                   "reference": _STR, "reference_figure": _STR, "reference_bias": _STR, "reference_difference_df": _DF}
-_ABLATION_REQUIRED = ("name", "category", "eval_set", "baseline_set", "bias_signal")
+class ContextShape(BaseModel):
+    """The audited data's median context length beside the reference's, in sentence units: stratum labels
+    (`"2"` … `"9"`, `"10-14"`, `"15+"`: `mrclens.stats.chance.STRATA`); it picks the stratum of the structure term
+    the drops were read with (issue 41). Read into `Results.context_shape`, a dict."""
+
+    model_config = ConfigDict(strict=True, defer_build=True)  # built when a file is first read
+    sentences: str = _STRATUM
+    reference_sentences: str = _STRATUM
 
 
-def _ablation(a: Any, path: Any, index: int) -> AblationResult:
-    f = _files.field
-    where = f"ablation #{index + 1}: "
-    aid = f(a, "id", str, path, where)
-    where = f"ablation {aid}: "
-    values: dict[str, Any] = {"id": aid}
-    for fl in fields(AblationResult):
-        if fl.name in ("id", "changed_only", "replicates", "subsets"):
-            continue
-        kind = _ABLATION_TYPES.get(fl.name, _NUM)
-        if fl.name in _ABLATION_REQUIRED:
-            default: Any = ...
-        elif fl.name == "unchanged_by_reason":
-            default = {}
-        else:
-            default = fl.default
-        values[fl.name] = f(a, fl.name, kind, path, where, default)
-    co = f(a, "changed_only", (dict, type(None)), path, where, None)
-    if co is not None:
-        w = where + "changed_only: "
-        co = ChangedOnly(n=f(co, "n", int, path, w), f1=f(co, "f1", _NUM, path, w, None),
-                         baseline_f1=f(co, "baseline_f1", _NUM, path, w, None), f1_drop=f(co, "f1_drop", _NUM, path, w, None),
-                         ci_low=f(co, "ci_low", _NUM, path, w, None), ci_high=f(co, "ci_high", _NUM, path, w, None))
-    reps = [_typed(ReplicateFigures, r, path, f"{where}replicate #{i + 1}: ")
-            for i, r in enumerate(f(a, "replicates", list, path, where, []))]
-    return AblationResult(**values, changed_only=co, replicates=reps, subsets=_subsets(a, path, where, SubsetDrop))
+def _written_only(what: str) -> Any:
+    """A key MRCLens writes for other readers and does not read back (no default: absent unless written)."""
+    return Field(default_factory=lambda: None, description=f"{what} (the official SQuAD v2.0 script's name; "
+                                                           "written for its readers, not read back)")
 
 
-def _typed(cls, obj: Any, path: Any, where: str):
-    """A :class:`ReplicateFigures` / :class:`CategoryReplicate` from its JSON object (``draw``, ``reader`` required)."""
-    f = _files.field
-    values = {}
-    for fl in fields(cls):
-        if fl.name in ("draw", "reader"):
-            values[fl.name] = f(obj, fl.name, int, path, where)
-        else:
-            values[fl.name] = f(obj, fl.name, _STR if fl.name == "evidence" else _NUM, path, where, None)
-    return cls(**values)
+#: The figures of a v2.0 set under the official v2.0 script's names (:func:`official_v2_names`).
+_OFFICIAL_V2_KEYS = {"exact": (float | None, _written_only("= exact_match")), "total": (int, _written_only("= n")),
+                     **{f"{s}_{k}": (kind, _written_only(f"= subsets.{s}.{name}")) for s in SUBSETS
+                        for k, kind, name in (("exact", float | None, "exact_match"), ("f1", float | None, "f1"),
+                                              ("total", int, "n"))}}
 
-
-def _replicate_record(r: Any, path: Any) -> ReplicateRecord:
-    f = _files.field
-    w = "replicates: "
-    return ReplicateRecord(draw=f(r, "draw", int, path, w), draw_seed=f(r, "draw_seed", int, path, w),
-                           reader=f(r, "reader", int, path, w), reader_seed=f(r, "reader_seed", _INT, path, w, None),
-                           perturbed_dir=f(r, "perturbed_dir", str, path, w, ""),
-                           predictions_dir=f(r, "predictions_dir", str, path, w, ""))
-
-
-def _category(c: Any, path: Any, index: int) -> CategoryResult:
-    f = _files.field
-    where = f"category #{index + 1}: "
-    return CategoryResult(category=f(c, "category", str, path, where), ablations=list(f(c, "ablations", list, path, where)),
-                          evaluated=list(f(c, "evaluated", list, path, where, [])), f1_drop=f(c, "f1_drop", _NUM, path, where, None),
-                          ci_low=f(c, "ci_low", _NUM, path, where, None), ci_high=f(c, "ci_high", _NUM, path, where, None),
-                          reading=f(c, "reading", _STR, path, where, None), evidence=f(c, "evidence", _STR, path, where, None),
-                          replicates=[_typed(CategoryReplicate, r, path, f"{where}replicate #{i + 1}: ")
-                                      for i, r in enumerate(f(c, "replicates", list, path, where, []))],
-                          f1_drop_min=f(c, "f1_drop_min", _NUM, path, where, None),
-                          f1_drop_max=f(c, "f1_drop_max", _NUM, path, where, None),
-                          f1_drop_sd=f(c, "f1_drop_sd", _NUM, path, where, None),
-                          unstable=f(c, "unstable", (bool, type(None)), path, where, None),
-                          subsets=_subsets(c, path, where, SubsetDrop),
-                          reference=f(c, "reference", _STR, path, where, None),
-                          reference_bias=f(c, "reference_bias", _STR, path, where, None),
-                          reference_basis=f(c, "reference_basis", _STR, path, where, None),
-                          reference_why=f(c, "reference_why", _STR, path, where, None),
-                          reference_shape=f(c, "reference_shape", _STR, path, where, None),
-                          **{k: f(c, k, _NUM, path, where, None) for k in (
-                              "reference_difference", "reference_difference_ci_low", "reference_difference_ci_high",
-                              "reference_confidence", "reference_mde", "reference_band", "reference_difference_se")},
-                          reference_difference_df=f(c, "reference_difference_df", _DF, path, where, None))
+#: How ``results.json`` is read (:class:`~mrclens.artifacts.record_models.RecordFormat`): its records, and what the
+#: file says beyond their own fields and defaults: the value a key that older files lack reads as, the keys required
+#: although the record has a default (``Field(...)``), the constraints. Its JSON Schema is ``docs/results.schema.json``
+#: (:mod:`mrclens.artifacts.results_schema`).
+RESULTS_FORMAT = RecordFormat(
+    Results,
+    read_as={
+        Results: {"mrclens_version": "", "created": "", "seed": 0, "sets": Field(...), "ablations": Field(...),
+                  "categories": Field(...),
+                  "format_version": Field(1, ge=1, le=FORMAT_VERSION, description="absent in files written before "
+                                          "versions were recorded: 1"),
+                  "task": Annotated[Literal[tuple(t.name for t in all_tasks())], Field(DEFAULT_TASK)],
+                  "context_shape": Annotated[ContextShape | None, Field(None)]},
+        ModelRecord: {"name": None}, BootstrapSettings: {"seed": 0}, InputFile: {"sha256": None},
+        SetResult: {"file": None},
+        ChangedOnly: dict.fromkeys(("f1", "baseline_f1", "f1_drop", "ci_low", "ci_high")),
+        CategoryResult: {"evaluated": [], "f1_drop": None, "ci_low": None, "ci_high": None},
+        ReplicateRecord: {"reader_seed": None, "perturbed_dir": "", "predictions_dir": ""},
+        AuditRecord: {"options": {}, "split": None, "model_dir": "", "training_log": None},
+        TrainingRecord: TRAINING_READ_AS},
+    extra={SetResult: _OFFICIAL_V2_KEYS},
+    labels={"sets": ("set {key}", "set {key}"), "ablations": ("ablation {id}", "ablation #{n}"),
+            "categories": ("category {category}", "category #{n}"),
+            "model_free": ("model_free #{n}", "model_free #{n}"),
+            "replicates": ("replicate #{n}", "replicate #{n}"), "inputs": ("input #{n}", "input #{n}"),
+            "subsets": ("subsets: {key}", "subsets: {key}")},
+    title=f"MRCLens results.json (format version {FORMAT_VERSION})",
+    description="The typed results of `mrclens audit` or `mrclens evaluate --out` (mrclens.artifacts.results). EM, F1 "
+                "and accuracy are percentages (0-100); drops and CI bounds are percentage points; null marks a number "
+                "that could not be computed; step times are seconds; relative paths are relative to the folder that "
+                "holds results.json. A key absent from an older file reads as its default. Regenerate with "
+                "`python -m mrclens.artifacts.results_schema`.")
 
 
 def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, Path]:

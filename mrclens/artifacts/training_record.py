@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from typing import Annotated, Any, Literal, Mapping
+
+from pydantic import Field
 
 from mrclens.artifacts import _files
-from mrclens.errors import ArtifactError, ArtifactMsg
+from mrclens.artifacts.record_models import RecordFormat
 
 #: The training-record format this MRCLens writes and the newest it reads.
 FORMAT_VERSION = 1
@@ -45,14 +47,21 @@ FORMAT_VERSION = 1
 #: What can stop training: all epochs done, the step budget, or the wall-clock cap.
 STOP_REASONS = ("epochs", "steps", "time_limit")
 
-_INT = (int, type(None))
-_STR = (str, type(None))
-_NUM = (float, type(None))
+#: What a training record says beyond :class:`TrainingRecord`'s fields
+#: (:class:`~mrclens.artifacts.record_models.RecordFormat`): the value each key that older records lack reads as,
+#: ``stopped_by``'s values, the format versions read.
+TRAINING_READ_AS: dict[str, Any] = {
+    "stopped_by": Annotated[Literal[STOP_REASONS], Field(...)], "max_steps": None, "max_minutes": None, "seed": 0,
+    "device": "cpu", "processes": 1, "cpu_threads": None, "deterministic_algorithms": False, "reproducible": False,
+    "time_dependent": Field(default_factory=lambda: None,
+                            description="absent in records written before it: true when stopped_by is 'time_limit'"),
+    "format_version": Field(1, ge=1, le=FORMAT_VERSION, description="absent in records written before versions "
+                                                                    "were recorded: 1")}
 
 
 @dataclass
 class TrainingRecord:
-    """How training ended and what it depended on (schema in the module docstring)."""
+    """How training ended and what it depended on (fields: :mod:`mrclens.artifacts.training_record`)."""
 
     stopped_by: str
     steps: int
@@ -72,6 +81,12 @@ class TrainingRecord:
     torch: str | None = None
     format_version: int = FORMAT_VERSION
 
+    def __post_init__(self) -> None:
+        """A record read without ``time_dependent`` (written before it was kept) gets it from ``stopped_by``: the
+        wall-clock cap stopped training."""
+        if self.time_dependent is None:
+            self.time_dependent = self.stopped_by == "time_limit"
+
     def to_json(self) -> dict[str, Any]:
         """The JSON object (``format_version`` first)."""
         out = asdict(self)
@@ -85,24 +100,9 @@ class TrainingRecord:
             ArtifactError: a field is missing or has the wrong type, ``stopped_by`` is unknown, or
                 the format is newer than this MRCLens reads.
         """
-        if not isinstance(obj, Mapping):
-            raise ArtifactError(ArtifactMsg.BAD_SHAPE.format(path=path, expected=f"{where}an object"))
-        version = _files.check_version(obj, path, FORMAT_VERSION)
-        f = _files.field
-        stopped_by = f(obj, "stopped_by", str, path, where)
-        if stopped_by not in STOP_REASONS:
-            raise ArtifactError(ArtifactMsg.BAD_FIELD.format(path=path, where=where, field="stopped_by",
-                                                             expected=" or ".join(map(repr, STOP_REASONS))))
-        return cls(stopped_by=stopped_by, steps=f(obj, "steps", int, path, where), epoch=f(obj, "epoch", float, path, where),
-                   epochs=f(obj, "epochs", int, path, where), max_steps=f(obj, "max_steps", _INT, path, where, None),
-                   max_minutes=f(obj, "max_minutes", _NUM, path, where, None), seed=f(obj, "seed", int, path, where, 0),
-                   device=f(obj, "device", str, path, where, "cpu"), processes=f(obj, "processes", int, path, where, 1),
-                   cpu_threads=f(obj, "cpu_threads", _INT, path, where, None),
-                   deterministic_algorithms=f(obj, "deterministic_algorithms", bool, path, where, False),
-                   time_dependent=f(obj, "time_dependent", bool, path, where, stopped_by == "time_limit"),
-                   reproducible=f(obj, "reproducible", bool, path, where, False),
-                   cpu=f(obj, "cpu", _STR, path, where, None), cpu_capability=f(obj, "cpu_capability", _STR, path, where, None),
-                   torch=f(obj, "torch", _STR, path, where, None), format_version=version)
+        if isinstance(obj, Mapping):
+            _files.check_version(obj, path, FORMAT_VERSION)
+        return _FORMAT.read(obj, path, where)
 
     def notice(self) -> str | None:
         """The warning to show prominently when a wall clock shaped the result, else ``None``."""
@@ -124,3 +124,6 @@ class TrainingRecord:
         where += f", {self.cpu_capability}" if self.device == "cpu" and self.cpu_capability else ""
         where += f", {self.processes} processes" if self.processes > 1 else ""
         return f"training stopped after {self.steps:,} steps (epoch {self.epoch:g}): {why} [{where}, seed {self.seed}]"
+
+
+_FORMAT = RecordFormat(TrainingRecord, read_as={TrainingRecord: TRAINING_READ_AS})

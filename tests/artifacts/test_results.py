@@ -119,7 +119,7 @@ def test_the_context_shape_round_trips_and_a_bad_one_is_refused(results, tmp_pat
     for label in ("ten", "10-", "0"):
         obj["context_shape"] = {"sentences": label, "reference_sentences": "5"}
         (tmp_path / "results.json").write_text(json.dumps(obj))
-        with pytest.raises(ArtifactError, match="context_shape: sentences must be a stratum label"):
+        with pytest.raises(ArtifactError, match="context_shape: field 'sentences' is '.*', not a stratum label"):
             read_results(tmp_path)
     obj["context_shape"] = {"sentences": "10-14", "reference_sentences": "15+"}
     (tmp_path / "results.json").write_text(json.dumps(obj))
