@@ -33,7 +33,8 @@ PACKAGE_DATA = ("mrclens/data/squad-v1.1-sample.json.gz", "mrclens/data/referenc
                 "mrclens/data/default_rules.toml", "mrclens/data/default_rules_mc.toml",
                 "mrclens/data/reader_profiles.toml", "mrclens/data/ci-check.sh",
                 "mrclens/reports/templates/report.html", "mrclens/reports/templates/compare.html",
-                "mrclens/reports/templates/head.html",
+                "mrclens/reports/templates/head.html", "mrclens/reports/templates/card-body.md",
+                "mrclens/reports/templates/card-recommendations.md",
                 "mrclens/py.typed")  # PEP 561: type checkers read the package's annotations (issue 57)
 
 
