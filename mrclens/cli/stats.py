@@ -64,27 +64,16 @@ def stats(data: str, dev: str | None, as_json: bool, json_out: str | None, first
     (a folder: each fold's test part against its training part; a file: DEV's questions in DATA).
     """
     from mrclens.io_utils import atomic_write_json, check_output_file
-    from mrclens.checks import FILE_STATS
-    from mrclens.formats import detect_task
-    from mrclens.languages import require_readable_language
+    from mrclens.checks import file_stats
 
     if json_out:
         check_output_file(json_out)
     if language_ok and language == "en":
         raise click.UsageError("--language-ok (the data is not English) and --language en (it is) exclude each other")
-    language = require_readable_language("stats", [data, dev], allow=language_ok, cache_dir=cache_dir, on_invalid=on_invalid,
-                                         declared=declared_language(language))
-    for note in language.notes():
-        log.warning(note)
-    task = detect_task(data, role="sniff_input")
-    stats = FILE_STATS.of(task)(data, dev or None, cache_dir=cache_dir, progress=show_progress(), first_k=first_k,
-                                     n_process=jobs, on_invalid=on_invalid, on_loaded=lambda d: echo_notes(d, on_invalid),
-                                     **language.stats_options)
+    stats = file_stats(data, dev or None, first_k=first_k, cache_dir=cache_dir, progress=show_progress(), n_process=jobs,
+                       on_invalid=on_invalid, language_ok=language_ok, declared_language=declared_language(language),
+                       on_language=log.warning, on_loaded=lambda d: echo_notes(d, on_invalid))
     result = stats.figures
-    if language.recorded:
-        result["language"] = language.to_json()
-    if stats.notes:  # only then, so that the figures of a valid file are unchanged
-        result["invalid_input"] = {"on_invalid": on_invalid, "notes": stats.notes}
     if json_out:
         atomic_write_json(json_out, result, indent=1, protect=tuple(p for p in (data, dev) if p))
     click.echo(json_text(result, ensure_ascii=False, indent=1) if as_json else stats.format(result))
