@@ -219,6 +219,12 @@ class RulesError(MRCLensError):
     """A ``check`` rules file, or the audit results it reads, is unreadable or malformed (exit code 2)."""
 
 
+class GateError(MRCLensError):
+    """The CI gate (``mrclens-ci-check``) cannot list the files to check: ``--changed-since`` or ``--all`` outside
+    a git repository, a base that is no commit of the clone, or git failing (exit code 2; the message says
+    what to do)."""
+
+
 class CheckpointError(MRCLensError):
     """A reader checkpoint is missing, unreadable, or its config/vocabulary does not match its weights."""
 

@@ -15,12 +15,13 @@ from mrclens.checks.rules import (AUDIT_SECTION, COMPARE_SECTION, EXIT_FAIL, EXI
                                   KNOWN_METRICS, STATUSES, CheckReport, Rule, RuleResult, RulesError,
                                   default_rules_text, evaluate_rules, exit_code, inconclusive_notes, load_rules,
                                   run_check)
-from mrclens.checks.report import format_report
+from mrclens.checks.report import format_report, rule_lines
 from mrclens.checks.notebook import check_dataset, dataset_stats, file_stats
 
 __all__ = [
     "AUDIT_SECTION", "COMPARE_SECTION", "EXIT_FAIL", "EXIT_PASS", "FILE_STATS", "INTERVAL_CHOICES", "IS_METRIC",
     "KNOWN_METRICS", "ORDER_OPERATORS", "STATUSES", "CheckReport", "Rule", "RuleResult", "RulesError",
     "check_dataset", "dataset_stats", "decide", "default_rules_text", "evaluate_rules", "exit_code", "file_stats",
-    "figure_interval", "format_report", "inconclusive_notes", "load_rules", "per_article_figures", "run_check",
+    "figure_interval", "format_report", "inconclusive_notes", "load_rules", "per_article_figures", "rule_lines",
+    "run_check",
 ]
