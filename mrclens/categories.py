@@ -244,6 +244,8 @@ class BiasCategory:
         name: the name written to files and shown (``"Similarity"``).
         colour: its colour on every surface (``#RRGGBB``; the Okabe–Ito colour-blind-safe palette; :func:`colour_of`).
         definition: one plain-language sentence that defines the shortcut (the dataset card, the report).
+        shortcut: what a model that takes the shortcut learns to do, as words after "learn to" (the dataset
+            card: :attr:`mrclens.verdicts.Reading.means`).
         source: the papers that describe the shortcut.
         figures: the stats paths of its model-free figures (:data:`mrclens.scoring.model_free.FIGURES`).
         wording: how a reading names a large drop of its ablations.
@@ -259,6 +261,7 @@ class BiasCategory:
     name: str
     colour: str
     definition: str
+    shortcut: str
     source: str
     figures: tuple[str, ...]
     wording: DropWording
@@ -297,6 +300,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         name="Similarity", colour="#0072B2",
         definition="The answer sits in the passage sentence most similar to the question, so matching the "
                    "question's wording finds it without reading.",
+        shortcut="pick the passage sentence most similar to the question",
         source="Sugawara et al. 2018 (EMNLP); Jia & Liang 2017 (AddSent); Zhong, Wang & Xing 2022 (e1-e3)",
         figures=("chance_corrected.similarity_top", "chance_corrected.similarity_rank",
                  "similarity.answer_in_most_similar_sentence_pct",
@@ -310,6 +314,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         name="Question", colour="#D55E00",
         definition="Questions can be answered without reading them fully: the answer type the wh-word asks "
                    "for has a single candidate in the passage.",
+        shortcut="answer from the question's wh-word alone",
         source="Weissenborn et al. 2017 (CoNLL); Sugawara et al. 2018; Zhong, Wang & Xing 2022 (e4, e5)",
         figures=("heuristics.type_matched_sentence.exact_match",),
         wording=INSERTION_WORDING,
@@ -321,6 +326,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         name="Keyword", colour="#009E73",
         definition="The question's keywords (its nouns, verbs and adjectives) sit next to the answer, so "
                    "spotting them finds it.",
+        shortcut="answer next to the question's keywords",
         source="Zhong, Wang & Xing 2022 (e6-e8)",
         figures=("chance_corrected.keyword_top", "chance_corrected.keyword_rank",
                  "overlap.content_words_in_answer_sentence_pct"),
@@ -333,6 +339,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         name="Position", colour="#CC79A7",
         definition="Answers sit at one place in the passage (often its first sentence), so a reader learns "
                    "where to look instead of what to read.",
+        shortcut="look for the answer at one place in the passage",
         source="Ko et al. 2020, \"Look at the First Sentence\" (EMNLP)",
         figures=("chance_corrected.position_rank", "answer_position.first_sentence_pct"),
         wording=POSITION_WORDING,
@@ -357,7 +364,8 @@ def plugin_category(name: str) -> BiasCategory:
     if name in CATEGORIES:
         raise ValueError(f"{name!r} is a built-in category")
     return BiasCategory(name=name, colour=plugin_colour(name),
-                        definition=f"The shortcut a plug-in's ablations probe ({name}).", source="an ablation plug-in",
+                        definition=f"The shortcut a plug-in's ablations probe ({name}).",
+                        shortcut=f"use the cue the {name} ablations probe", source="an ablation plug-in",
                         figures=(), wording=INSERTION_WORDING, advice=GENERIC_ADVICE,
                         advice_more=GENERIC_MORE_ADVICE, plantings=())
 

@@ -153,7 +153,10 @@ EXIT_BROKEN_PIPE = 141
 
 
 class MRCLensError(Exception):
-    """Base class of every error MRCLens raises on purpose about its input (CLI exit code 2)."""
+    """Base class of every error MRCLens raises on purpose about its input (CLI exit code 2): bad data
+    (:class:`DataError`), a bad rules file, a results file, an option, data not in English. The message names
+    the file, the item and what is wrong, in one line where it can; catch this class to catch them all.
+    """
 
 
 class InternalError(Exception):
@@ -165,10 +168,13 @@ class InvariantError(InternalError):
 
 
 class DataError(MRCLensError):
-    """A data file is unreadable or breaks the SQuAD schema.
+    """A data file (or a dataset in memory) is unreadable, of no known format or breaks the SQuAD schema
+    (:mod:`mrclens.formats.squad_schema`); raised by :func:`mrclens.load_qa_dataset` and every command that reads
+    data (CLI exit code 2).
 
     Attributes:
-        problems: every :class:`Problem` found (the message shows the first few).
+        problems: every :class:`Problem` found, each with its file, article title, question id and message
+            (the exception's message shows the first :attr:`MAX_SHOWN`).
     """
 
     MAX_SHOWN = 20
@@ -211,6 +217,12 @@ class PipelineNotInstalled(MRCLensError):
 
 class RulesError(MRCLensError):
     """A ``check`` rules file, or the audit results it reads, is unreadable or malformed (exit code 2)."""
+
+
+class GateError(MRCLensError):
+    """The CI gate (``mrclens-ci-check``) cannot list the files to check: ``--changed-since`` or ``--all`` outside
+    a git repository, a base that is no commit of the clone, or git failing (exit code 2; the message says
+    what to do)."""
 
 
 class CheckpointError(MRCLensError):

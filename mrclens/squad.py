@@ -14,7 +14,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, overload
 
 from mrclens.errors import Problem
 from mrclens.invisible import VisibleText, has_invisible, visible
@@ -23,7 +23,13 @@ from mrclens.io_utils import atomic_write_bytes
 
 @dataclass
 class Answer:
-    """A gold answer span: ``context[answer_start : answer_start + len(text)] == text`` (characters)."""
+    """A gold answer span: ``context[answer_start : answer_start + len(text)] == text`` (characters).
+
+    Attributes:
+        text: the answer text, as in the file.
+        answer_start: the offset of its first character in the paragraph's ``context``, in characters (Python
+            ``str`` indices, i.e. Unicode code points; SQuAD's ``answer_start``).
+    """
 
     text: str
     answer_start: int
@@ -60,7 +66,12 @@ class Question:
 
 @dataclass
 class Paragraph:
-    """A context passage with its questions."""
+    """A context passage with its questions.
+
+    Attributes:
+        context: the passage the questions are asked on; every answer span is a slice of it.
+        questions: its questions, in file order.
+    """
 
     context: str
     questions: list[Question] = field(default_factory=list)
@@ -68,7 +79,12 @@ class Paragraph:
 
 @dataclass
 class Article:
-    """A titled article (one Wikipedia page in SQuAD) with its paragraphs."""
+    """A titled article (one Wikipedia page in SQuAD) with its paragraphs.
+
+    Attributes:
+        title: the article's title (in SQuAD, the Wikipedia page's).
+        paragraphs: its paragraphs, in file order.
+    """
 
     title: str
     paragraphs: list[Paragraph] = field(default_factory=list)
@@ -104,19 +120,21 @@ class QADataset:
 
     ``repr`` is one line (``QADataset(5 articles, 245 paragraphs, 1,234 questions, source 'dev.json')``,
     never the data) and ``len`` is the number of questions, so a notebook cell that ends with a dataset
-    prints a line, not the file.
+    prints a line, not the file. It reads like the Hub's flat SQuAD: ``ds[0]``, ``ds[-5:]`` and ``for record in
+    ds`` give flat records (:meth:`__getitem__`), :meth:`to_pandas` a table. Load one with
+    :func:`mrclens.load_qa_dataset`, write one with :func:`mrclens.write_dataset`.
 
     Attributes:
         articles: the articles in file order.
         version: the file's ``version`` field (``None`` if absent).
-        source: the path the dataset was loaded from, if any.
+        source: the path the dataset was loaded from, if any (``"<memory>"`` for a Python object).
+        notes: what ``on_invalid="skip"``/``"repair"`` did when loading: one :class:`~mrclens.errors.Problem`
+            per skipped question (severity ``"skipped"``) and per moved answer (``"repaired"``).
     """
 
     articles: list[Article]
     version: str | None = None
     source: str | None = None
-    #: what ``on_invalid="skip"``/``"repair"`` did when loading: one :class:`~mrclens.errors.Problem`
-    #: per skipped question (severity ``"skipped"``) and per moved answer (``"repaired"``).
     notes: list[Problem] = field(default_factory=list, compare=False, repr=False)
 
     def __len__(self) -> int:
@@ -135,6 +153,7 @@ class QADataset:
         return any(q.is_impossible is not None for _, _, q in self.iter_questions())
 
     def iter_paragraphs(self) -> Iterator[tuple[Article, Paragraph]]:
+        """Yield ``(article, paragraph)`` for every paragraph, in file order."""
         for article in self.articles:
             for paragraph in article.paragraphs:
                 yield article, paragraph
@@ -147,15 +166,29 @@ class QADataset:
                     yield article, paragraph, question
 
     def questions_by_id(self) -> dict[str, Question]:
+        """Every question by its id (a string); of two questions with one id (invalid data), the later one."""
         return {q.id: q for _, _, q in self.iter_questions()}
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
 
     def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         """The ``index``-th question (file order; negative and slices as for a list) as a flat Hugging Face SQuAD
         record (:func:`question_record`), the form ``datasets`` gives: ``{"id", "title", "context", "question",
         "answers": {"text": [...], "answer_start": [...]}}``, ``answer_start`` in characters.
 
+        Args:
+            index: a question number (0 = the first question of the file; negative counts from the end) or a slice.
+
+        Returns:
+            one record for an integer, a list of records for a slice.
+
         Raises:
-            IndexError: no question at ``index``. TypeError: ``index`` is no integer or slice.
+            IndexError: no question at ``index``.
+            TypeError: ``index`` is no integer or slice.
         """
         if not isinstance(index, (int, slice)):
             raise TypeError(f"a dataset is indexed by question number or slice, not {type(index).__name__}")
@@ -167,8 +200,12 @@ class QADataset:
         return (question_record(*t) for t in self.iter_questions())
 
     def to_pandas(self, extra_columns: bool = False) -> Any:
-        """A ``pandas.DataFrame``, one row per question in file order, with the columns of :func:`question_record`
-        (``extra_columns``: also ``is_impossible`` and every other question field).
+        """A ``pandas.DataFrame``, one row per question in file order, with the columns of :func:`question_record`:
+        ``id``, ``title``, ``context``, ``question``, ``answers`` (``{"text": [...], "answer_start": [...]}``,
+        ``answer_start`` in characters).
+
+        Args:
+            extra_columns: also ``is_impossible`` and every other question field (e.g. ``plausible_answers``).
 
         >>> QADataset([Article("T", [Paragraph("Paris is in France.", [Question("q1", "Where is Paris?",
         ...     [Answer("France", 12)])])])]).to_pandas()[["id", "question"]].to_dict("records")
@@ -180,7 +217,8 @@ class QADataset:
                             columns=None if extra_columns else list(HUB_COLUMNS))
 
     def counts(self) -> dict[str, int]:
-        """Counts of articles, paragraphs, questions, gold answers and unanswerable questions.
+        """Counts of articles, paragraphs, questions, gold answers and unanswerable questions: ``{"articles",
+        "paragraphs", "questions", "answers", "unanswerable"}``.
 
         A question is unanswerable when the file gives it no answer (``is_impossible``, or an
         empty answer list in a v2.0 file); answers that are in the file but invalid count as
@@ -257,10 +295,23 @@ def dataset_bytes(dataset: Dataset) -> bytes:
 
 
 def write_dataset(dataset: Dataset, path: str | os.PathLike) -> Path:
-    """Write ``dataset`` in the SQuAD schema (:func:`dataset_bytes`), atomically; ``.gz`` names are gzip-compressed.
+    """Write ``dataset`` as SQuAD JSON (``mrclens.write_dataset``): the schema of the official SQuAD v1.1 / v2.0
+    files (:meth:`QADataset.to_json`, UTF-8; :func:`dataset_bytes`), atomically (a temporary file renamed into
+    place: a reader never sees half a file); a name ending in ``.gz`` is gzip-compressed (with a fixed
+    timestamp, so the same dataset gives the same bytes). Every format MRCLens
+    reads, and ``mrclens`` itself, read the file back.
+
+    Args:
+        dataset: the dataset to write.
+        path: the file to write; its folder is created when missing.
+
+    Returns:
+        the path written.
 
     Raises:
-        MRCLensError: ``path`` is the file the dataset was loaded from.
+        MRCLensError: ``path`` is the file the dataset was loaded from (the input is never overwritten).
+        OutputError: ``path`` or its folder cannot be written (read-only, a parent is a file, ``path`` is a
+            folder, the disk is full).
     """
     protect = (dataset.source,) if dataset.source else ()
     return atomic_write_bytes(path, dataset_bytes(dataset), protect=protect)

@@ -86,6 +86,10 @@ class Reading:
             ("more": the category's :attr:`~mrclens.categories.BiasCategory.advice_more`; inconclusive: the
             :class:`Undecided` reason's).
         advice_external: the same for an external model's evaluation (``mrclens evaluate``), where it differs.
+        means: what it means for someone who trains on or evaluates with the data, in one sentence (the dataset
+            card; ``{shortcut}``: the category's :attr:`~mrclens.categories.BiasCategory.shortcut`, ``{ref}``: the
+            reference's name).
+        users_advice: what such a user does about it, in one sentence (the card's Recommendations; ``{ref}``).
     """
 
     name: str
@@ -97,6 +101,8 @@ class Reading:
     figure: str | None = None
     advice: str | None = None
     advice_external: str | None = None
+    means: str = ""
+    users_advice: str = ""
 
     @property
     def differs(self) -> bool:
@@ -121,11 +127,17 @@ class Reading:
 
 #: More of the shortcut than the reference (red).
 MORE = Reading("more", "more than", "#b42318", side="more than", cost="less than",
-               sentence="more of this bias than the reference", figure="higher")
+               sentence="more of this bias than the reference", figure="higher",
+               means="A model trained on this data may learn to {shortcut} more often than one trained on {ref}, and "
+                     "a high score on it may owe more to that shortcut.",
+               users_advice="Do not read a high score on this data as reading ability alone: evaluate models also "
+                            "where this shortcut does not pay (for example on the perturbed sets of `mrclens perturb`).")
 #: Inside the equivalence band around the reference (dark grey).
 IN_LINE = Reading("in line", "in line with", "#3d4a57", side="about as much as", cost="about as much as",
                   sentence="in line with the reference", figure="in line",
-                  advice="No more than the reference: treat it as you treat {ref}'s known shortcuts.")
+                  advice="No more than the reference: treat it as you treat {ref}'s known shortcuts.",
+                  means="A model trained on this data may learn to {shortcut} about as often as one trained on {ref}.",
+                  users_advice="Treat it as you treat {ref}'s known shortcuts.")
 #: More of the shortcut than the reference, but the whole interval inside the band: a real difference smaller than
 #: the category's smallest effect of interest (issue 54: no fix-it advice; light red).
 SLIGHTLY_MORE = Reading("slightly more", "slightly more than", "#e8a29a", side="slightly more than",
@@ -133,26 +145,42 @@ SLIGHTLY_MORE = Reading("slightly more", "slightly more than", "#e8a29a", side="
                         sentence="slightly more of this bias than the reference, within the band",
                         figure="slightly higher",
                         advice="Within the band: a difference smaller than the effect that matters; treat it as you "
-                               "treat {ref}'s known shortcuts.")
+                               "treat {ref}'s known shortcuts.",
+                        means="A model trained on this data may learn to {shortcut} slightly more often than one "
+                              "trained on {ref}: a real difference, smaller than the band that matters.",
+                        users_advice="Treat it as you treat {ref}'s known shortcuts.")
 #: Less of the shortcut than the reference, the whole interval inside the band (light green).
 SLIGHTLY_LESS = Reading("slightly less", "slightly less than", "#8cc79a", side="slightly less than",
                         cost="slightly more than",
                         sentence="slightly less of this bias than the reference, within the band",
                         figure="slightly lower",
-                        advice="Within the band: slightly less of this shortcut than {ref}; nothing to fix.")
+                        advice="Within the band: slightly less of this shortcut than {ref}; nothing to fix.",
+                        means="A model trained on this data may learn to {shortcut} slightly less often than one "
+                              "trained on {ref}.",
+                        users_advice="Treat it as you treat {ref}'s known shortcuts; this data carries slightly less "
+                                     "of it.")
 #: Less of the shortcut than the reference (green).
 LESS = Reading("less", "less than", "#1a7f37", side="less than", cost="more than",
                sentence="less of this bias than the reference", figure="lower",
-               advice="Nothing to fix here: the data carries less of this shortcut than {ref}.")
+               advice="Nothing to fix here: the data carries less of this shortcut than {ref}.",
+               means="A model trained on this data is less likely to learn to {shortcut} than one trained on {ref}.",
+               users_advice="Nothing to do about this shortcut: the data carries less of it than {ref}.")
 #: Neither: the audit could not tell (light grey); why: :class:`Undecided`.
-INCONCLUSIVE = Reading("inconclusive", "inconclusive against", "#9aa4ad", figure="inconclusive")
+INCONCLUSIVE = Reading("inconclusive", "inconclusive against", "#9aa4ad", figure="inconclusive",
+                       means="This audit cannot say whether a model trained on this data learns to {shortcut} more or "
+                             "less often than one trained on {ref}.",
+                       users_advice="Until a larger audit settles it, assume the data may carry as much of this shortcut "
+                                    "as {ref}, or more.")
 #: A category no reference was read against (no ``reference_bias``).
 NOT_COMPARED = Reading(
     "not compared", "not compared with", "#3d4a57",
     advice="Audit with a reference (the bundled SQuAD v1.1 one, or --reference) and a reader profile it has, "
            "to get a verdict to act on.",
     advice_external="Evaluate the model on the reference's sets too (`mrclens perturb --reference`, then `mrclens "
-                    "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.")
+                    "evaluate … --reference-sets DIR --reference-predictions-dir DIR`) to get a verdict to act on.",
+    means="Without a reference, this audit does not say whether a model trained on this data learns to {shortcut} more "
+          "often than one trained on other data.",
+    users_advice="Audit the data against a reference to learn how much of this shortcut it carries.")
 
 #: The readings of a difference against a reference (the values of ``reference_bias``), in the order a user acts on them.
 READINGS = Family("reading", MORE, SLIGHTLY_MORE, IN_LINE, SLIGHTLY_LESS, LESS, INCONCLUSIVE)

@@ -36,6 +36,7 @@ def test_every_category_has_every_part(name):
     assert COLOUR.fullmatch(c.colour), c.colour
     for text in (c.definition, c.source, c.advice, c.advice_more):
         assert isinstance(text, str) and len(text.strip()) > 5
+    assert c.shortcut == c.shortcut.strip() and c.shortcut[0].islower() and not c.shortcut.endswith(".")  # after "learn to"
     assert c.ablations and set(c.ablations.values()) <= {LARGE_DROP, SMALL_DROP}
     assert set(c.mc_ablations.values()) <= {LARGE_DROP, SMALL_DROP}
     assert c.figures and all(isinstance(p, str) and "." in p for p in c.figures)

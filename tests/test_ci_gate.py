@@ -1,10 +1,11 @@
 """The CI gate: the pre-commit hook (``.pre-commit-hooks.yaml``) and the GitHub Actions composite action
-(``action.yml``) run ``scripts/ci-check.sh``, which runs ``mrclens check`` on dataset files and fails
-on a failed rule. Tested for real: ``pre-commit try-repo`` on a clone of this repository in a temporary
-git repository, and the script run as the action runs it, on a clean file (a subset of the bundled
-sample) and a biased one (its position planting: every answer sentence moved to the front). Issue 42
-(item 9): usage errors and a bad ``--pattern`` exit 2 with the usage line, file names reach mrclens after
-``--``, and ``--check-arg`` (the action's ``check-args``) passes ``mrclens check`` options on."""
+(``action.yml``) run ``mrclens-ci-check`` (:mod:`mrclens.cli.gate`: one Python process over every file, issue 57),
+which runs ``mrclens check`` on dataset files and fails on a failed rule. Tested for real: ``pre-commit
+try-repo`` on a clone of this repository in a temporary git repository, and the gate run as the action runs
+it, on a clean file (a subset of the bundled sample) and a biased one (its position planting: every answer
+sentence moved to the front). Issue 42 (item 9): usage errors and a bad ``--pattern`` exit 2 with the usage
+line, file names reach mrclens after ``--``, and ``--check-arg`` (the action's ``check-args``) passes
+``mrclens check`` options on. Issue 57 (items 5, 6): GitHub annotations and the job summary."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ import pytest
 from tests.conftest import REPO, SAMPLE
 from tests.language_fixture import write_squad
 
-SCRIPT = REPO / "scripts" / "ci-check.sh"
-USAGE = "usage: ci-check.sh [--rules FILE]"
+#: The gate as the console script runs it (a subprocess: its exit status, its output, its signals).
+GATE = [sys.executable, "-m", "mrclens.cli.gate"]
+USAGE = "Usage: mrclens-ci-check [OPTIONS] [--] [FILE]..."
 
 RULES = """\
 replace_defaults = true
@@ -36,8 +38,12 @@ meaning = "answers cluster in the first sentences far beyond chance"
 """
 
 
+#: What GitHub Actions sets: not inherited by the tests (a CI run of this suite must not annotate or summarise).
+GITHUB_VARIABLES = ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE")
+
+
 def _env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k not in GITHUB_VARIABLES}
     env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO),
                MRCLENS_CACHE_DIR=str(tmp / "cache"), PRE_COMMIT_HOME=str(tmp / "pre-commit-home"),
                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
@@ -80,25 +86,26 @@ def data_repo(tmp_path_factory):
 
 
 @pytest.mark.slow
-def test_the_action_script_checks_the_changed_files_and_fails_on_the_biased_one(data_repo):
+def test_the_gate_checks_the_changed_files_and_fails_on_the_biased_one(data_repo):
     repo, env = data_repo
-    script = REPO / "scripts" / "ci-check.sh"
     # as action.yml runs it: the files changed since the base commit, the rules file as input
-    r = subprocess.run([str(script), "--rules", "rules.toml", "--changed-since", "HEAD~1", "--pattern", r"\.json$"],
-                       cwd=repo, env=env, capture_output=True, text=True)
+    r = _gate(repo, env, "--rules", "rules.toml", "--changed-since", "HEAD~1", "--pattern", r"\.json$")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "== mrclens check biased.json" in r.stdout and "clean.json" not in r.stdout
     assert "FAIL    answer-position" in r.stdout
-    r = subprocess.run([str(script), "--rules", "rules.toml", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
+    r = _gate(repo, env, "--rules", "rules.toml", "clean.json")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS    answer-position" in r.stdout
-    r = subprocess.run([str(script), "--changed-since", "HEAD~1", "--pattern", r"\.parquet$"], cwd=repo, env=env,
-                       capture_output=True, text=True)
+    r = _gate(repo, env, "--changed-since", "HEAD~1", "--pattern", r"\.parquet$")
     assert r.returncode == 0 and "no dataset file to check" in r.stdout
     (repo / "broken.json").write_text("{not json")
-    r = subprocess.run([str(script), "broken.json", "clean.json"], cwd=repo, env=env, capture_output=True, text=True)
-    (repo / "broken.json").unlink()
-    assert r.returncode == 2 and "broken.json" in r.stderr
+    try:  # a bad file and one that does not exist: exit 2 each, and the gate goes on to the next file
+        r = _gate(repo, env, "broken.json", "missing.json", "clean.json")
+    finally:
+        (repo / "broken.json").unlink()
+    assert r.returncode == 2 and "error: broken.json: file is not valid JSON" in r.stderr
+    assert "Path 'missing.json' does not exist" in r.stderr and "== mrclens check clean.json" in r.stdout
+    assert "mrclens check: exit 2 (1: a rule failed; 2: bad input; 3: a bug in MRCLens)" in r.stderr
 
 
 @pytest.mark.slow
@@ -157,9 +164,9 @@ def test_the_pre_commit_hook_installs_itself_skips_other_json_and_fails_a_biased
     (repo / ".pre-commit-config.yaml").unlink()
 
 
-# ------------------------------------------------------------------ issue 42, item 9: the script's own contract
-def _script(cwd: Path, env, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT), *args], cwd=cwd, env=env, capture_output=True, text=True)
+# ------------------------------------------------------------------ issue 42, item 9: the gate's own contract
+def _gate(cwd: Path, env, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*GATE, *args], cwd=cwd, env=env, capture_output=True, text=True)
 
 
 @pytest.fixture
@@ -187,10 +194,11 @@ def one_commit_repo(tmp_path):
     (["--changed-since=", "data.json"], "--changed-since needs a value (got an empty one)"),
     (["--bogus", "data.json"], "unknown option --bogus"),
     (["-dash.json"], "put it after '--'"),
+    (["--rules", "no-such-rules.toml", "data.json"], "'no-such-rules.toml' does not exist"),  # once, not per file
 ])
 def test_usage_errors_exit_2_with_the_usage_line_before_any_check(one_commit_repo, args, says):
     repo, env = one_commit_repo
-    r = _script(repo, env, *args)
+    r = _gate(repo, env, *args)
     assert r.returncode == 2, r.stdout + r.stderr
     assert says in r.stderr and USAGE in r.stderr
     assert "== mrclens check" not in r.stdout  # refused before any file is checked
@@ -200,12 +208,12 @@ def test_usage_errors_exit_2_with_the_usage_line_before_any_check(one_commit_rep
 def test_a_pattern_grep_cannot_compile_fails_instead_of_passing_green(one_commit_repo, pattern):
     repo, env = one_commit_repo
     # before issue 42: grep's error was swallowed (`|| true`), nothing matched, exit 0 "no dataset file to check"
-    r = _script(repo, env, "--changed-since", "HEAD~1", "--pattern", pattern)
+    r = _gate(repo, env, "--changed-since", "HEAD~1", "--pattern", pattern)
     assert r.returncode == 2, r.stdout + r.stderr
     assert f"--pattern '{pattern}'" in r.stderr and USAGE in r.stderr and "no dataset file" not in r.stdout
-    r = _script(repo, env, f"--pattern={pattern}", "data.json")  # refused even when no diff is asked for
+    r = _gate(repo, env, f"--pattern={pattern}", "data.json")  # refused even when no diff is asked for
     assert r.returncode == 2 and "== mrclens check" not in r.stdout
-    r = _script(repo, env, "--changed-since", "HEAD~1", "--pattern", r"\.parquet$")  # a good one that matches nothing
+    r = _gate(repo, env, "--changed-since", "HEAD~1", "--pattern", r"\.parquet$")  # a good one that matches nothing
     assert r.returncode == 0 and "no dataset file to check" in r.stdout
 
 
@@ -215,7 +223,7 @@ def test_a_file_named_like_an_option_is_checked_as_a_file(data_repo):
     dash = repo / "-dash.json"
     shutil.copy(repo / "clean.json", dash)
     try:
-        r = _script(repo, env, "--rules", "rules.toml", "--", "-dash.json")  # was: mrclens "No such option '-d'"
+        r = _gate(repo, env, "--rules", "rules.toml", "--", "-dash.json")  # was: mrclens "No such option '-d'"
         assert r.returncode == 0, r.stdout + r.stderr
         assert "== mrclens check -dash.json" in r.stdout and "PASS    answer-position" in r.stdout
     finally:
@@ -226,9 +234,9 @@ def test_a_file_named_like_an_option_is_checked_as_a_file(data_repo):
 def test_check_arg_passes_mrclens_check_options_on(tmp_path):
     env = _env(tmp_path)
     es = write_squad(tmp_path, "es")
-    r = _script(tmp_path, env, "es.json")
+    r = _gate(tmp_path, env, "es.json")
     assert r.returncode == 2 and "pass --language-ok" in r.stderr and "--check-arg" in r.stderr
-    r = _script(tmp_path, env, "--check-arg", "--language-ok", "--check-arg=--json", "--", es.name)
+    r = _gate(tmp_path, env, "--check-arg", "--language-ok", "--check-arg=--json", "--", es.name)
     assert r.returncode == 0, r.stdout + r.stderr
     report = json.loads(r.stdout.split("\n", 1)[1])  # after the "== mrclens check es.json" line
     assert report["passed"] and report["data"] == "es.json"
@@ -312,22 +320,22 @@ def test_a_first_push_or_no_base_checks_every_matching_file_and_says_so(data_rep
 
 def test_a_base_that_is_no_commit_exits_2_naming_it(one_commit_repo):
     repo, env = one_commit_repo
-    r = _script(repo, env, "--changed-since", "1234567890abcdef1234567890abcdef12345678")
+    r = _gate(repo, env, "--changed-since", "1234567890abcdef1234567890abcdef12345678")
     assert r.returncode == 2 and "base 1234567890abcdef1234567890abcdef12345678 is not a commit" in r.stderr
-    r = _script(repo, env, "--changed-since", "HEAD~1", "--all")
+    r = _gate(repo, env, "--changed-since", "HEAD~1", "--all")
     assert r.returncode == 2 and "exclude each other" in r.stderr and USAGE in r.stderr
 
 
 @pytest.mark.slow
 def test_the_gate_skips_json_that_is_no_dataset_but_fails_broken_json(data_repo):
     repo, env = data_repo
-    r = _script(repo, env, "package.json", "dataset_infos.json")
+    r = _gate(repo, env, "package.json", "dataset_infos.json")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "package.json: skipped, not a QA dataset (one JSON object with keys ['name', 'private', 'version']" in r.stderr
     assert "dataset_infos.json: skipped" in r.stderr
     (repo / "broken.json").write_text('{"name": "x",')  # no valid JSON: it may be a damaged dataset
     try:
-        r = _script(repo, env, "broken.json")
+        r = _gate(repo, env, "broken.json")
     finally:
         (repo / "broken.json").unlink()
     assert r.returncode == 2 and "broken.json" in r.stderr
@@ -378,7 +386,7 @@ def test_every_changed_file_is_checked_whatever_its_name_and_from_a_subdirectory
     repo, env = odd_names_repo
     runs = [(repo, "data/"), (repo / "data" / "sub", "../../data/")]  # git's paths, named from where it runs
     for cwd, prefix in runs if mode[0] == "--changed-since" else runs[1:]:
-        r = _script(cwd, env, *mode, "--check-arg=-q")
+        r = _gate(cwd, env, *mode, "--check-arg=-q")
         out = r.stdout + r.stderr
         assert r.returncode == 2, out  # the LFS pointer; every dataset passes
         for name in ODD_CLEAN:
@@ -389,30 +397,17 @@ def test_every_changed_file_is_checked_whatever_its_name_and_from_a_subdirectory
         assert "does not exist" not in out and "cannot tell the format" not in out
 
 
-def _python_with_a_space(tmp: Path) -> Path:
-    """This test's Python, called through a folder whose name holds a space (its environment, linked)."""
-    if os.name == "nt":
-        pytest.skip("the environment link is POSIX")
-    linked = tmp / "Python Env"
-    linked.symlink_to(Path(sys.prefix), target_is_directory=True)
-    python = linked / "bin" / Path(sys.executable).name
-    assert python.exists() and " " in str(python)
-    return python
-
-
 _CONSOLE_SCRIPT = "import sys; from mrclens.cli.gate import main; sys.exit(main())"
 
 
 @pytest.mark.slow
-def test_the_console_script_works_when_its_python_path_holds_a_space_and_with_a_dash_file(data_repo, tmp_path):
-    """Item 12: MRCLENS was "<python> -m mrclens.cli", split on whitespace: exit 127 for every file; a staged
-    `-dash.json` (pre-commit passes `--rules rules.toml -dash.json`) was a usage error."""
+def test_the_console_script_takes_a_staged_dash_file_after_the_hooks_args(data_repo):
+    """Item 12 of issue 55: a staged `-dash.json` (pre-commit passes `--rules rules.toml clean.json -dash.json`)
+    was a usage error."""
     repo, env = data_repo
-    python = _python_with_a_space(tmp_path)
-    env = {k: v for k, v in env.items() if k not in ("MRCLENS", "MRCLENS_PYTHON")}
     shutil.copy(repo / "clean.json", repo / "-dash.json")
     try:
-        r = subprocess.run([str(python), "-c", _CONSOLE_SCRIPT, "--rules", "rules.toml", "clean.json", "-dash.json"],
+        r = subprocess.run([sys.executable, "-c", _CONSOLE_SCRIPT, "--rules", "rules.toml", "clean.json", "-dash.json"],
                            cwd=repo, env=env, capture_output=True, text=True)
     finally:
         (repo / "-dash.json").unlink()
@@ -420,44 +415,173 @@ def test_the_console_script_works_when_its_python_path_holds_a_space_and_with_a_
     assert r.stdout.count("PASS    answer-position") == 2 and "== mrclens check -dash.json" in r.stdout
 
 
-def test_ctrl_c_ends_the_console_script_with_one_line_and_exit_130(tmp_path):
-    """Item 12: Ctrl-C printed a 20-line traceback. A terminal's Ctrl-C reaches the whole process group."""
+#: The console script with the first check made slow (it says when it started, then waits): the check runs
+#: in the gate's own process, so the gate's Ctrl-C is the one tested.
+_SLOW_CONSOLE_SCRIPT = """\
+import os, pathlib, sys, time
+import mrclens.checks
+
+def slow_check(*args, **kwargs):
+    pathlib.Path(os.environ["STARTED"]).touch()
+    time.sleep(60)
+
+mrclens.checks.run_check = slow_check
+from mrclens.cli.gate import main
+sys.exit(main())
+"""
+
+_TINY_SQUAD = {"version": "1.1", "data": [{"title": "T", "paragraphs": [{"context": "Paris is in France.", "qas": [
+    {"id": "q1", "question": "Where is Paris?", "answers": [{"text": "France", "answer_start": 12}]}]}]}]}
+
+
+def test_ctrl_c_ends_the_gate_with_one_line_and_exit_130_before_the_next_file(tmp_path):
+    """Item 12 of issue 55: Ctrl-C printed a 20-line traceback. A terminal's Ctrl-C reaches the whole process group."""
     import signal
 
-    slow = tmp_path / "slow-mrclens"
     started = tmp_path / "started"
-    slow.write_text(f"#!/bin/sh\ntouch '{started}'\nexec sleep 60\n")
-    slow.chmod(0o755)
-    (tmp_path / "a.json").write_text("{}")
-    env = {**_env(tmp_path), "MRCLENS": str(slow)}
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(_TINY_SQUAD))
+    env = {**_env(tmp_path), "STARTED": str(started)}
     # as from a terminal: Ctrl-C is not ignored (a job a shell starts in the background inherits SIGINT ignored,
     # and Python then installs no KeyboardInterrupt handler: that is no terminal a user presses Ctrl-C in)
-    proc = subprocess.Popen([sys.executable, "-c", _CONSOLE_SCRIPT, "a.json"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_CONSOLE_SCRIPT, "--check-arg=-q", "a.json", "b.json"],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline() == "== mrclens check a.json\n"
     deadline = time.monotonic() + 60  # Ctrl-C while the check runs, however loaded the machine (not a fixed wait)
-    while not started.exists() and time.monotonic() < deadline:
+    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    assert started.exists()
-    time.sleep(0.2)  # the touch done, the exec of sleep follows at once
+    assert started.exists(), proc.communicate(timeout=30)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "mrclens-ci-check: interrupted (Ctrl-C)" in err
-    assert len(err.strip().splitlines()) <= 2, err
+    assert len(err.strip().splitlines()) <= 2, err  # `mrclens check`'s own "interrupted", and the gate's line
+    assert "b.json" not in out  # stopped: the next file is not checked
 
 
-def test_an_unreadable_gate_script_is_a_damaged_install_not_a_traceback(monkeypatch, tmp_path, capsys):
-    """The console script reads its options from the installed script: a missing one (a damaged install) is
-    named with exit 2, the way bash missing from PATH is."""
+def test_the_docs_list_every_option_of_the_gate():
+    """The gate's options are read from its parser (gate_options, no second list); the docs name each one."""
+    from mrclens.cli.gate import gate_options
+
+    valued, flags = gate_options()
+    assert "--rules" in valued and "--check-arg" in valued and "--all" in flags and "--github" in flags
+    text = (REPO / "docs" / "ci-gate.md").read_text(encoding="utf-8")
+    assert [o for o in (*valued, *flags) if o not in ("-h", "--help") and f"`{o}" not in text] == []
+
+
+# ------------------------------------------------------------------ issue 57, items 5 and 6: one process, GitHub
+@pytest.mark.slow
+def test_the_gate_checks_every_file_in_one_process_loading_spacy_once(tmp_path, monkeypatch, capsys):
+    """Three files, one process: spaCy loads its pipelines for the first file only (before issue 57 each file
+    was a new `mrclens check` process that imported and loaded everything again)."""
+    import spacy
+
+    from mrclens import nlp
+    from mrclens.cli import gate
+    from mrclens.formats import load_dataset
+    from mrclens.squad import Dataset, write_dataset
+
+    sample = load_dataset(SAMPLE)
+    names = []
+    for k in range(3):  # a different article each: no file's parses are in the cache for another
+        write_dataset(Dataset(sample.articles[k:k + 1], sample.version), tmp_path / f"article-{k}.json")
+        names.append(str(tmp_path / f"article-{k}.json"))
+    loads = []
+    real_load = spacy.load
+    monkeypatch.setattr(spacy, "load", lambda name, *a, **kw: loads.append(name) or real_load(name, *a, **kw))
+    monkeypatch.setenv("MRCLENS_CACHE_DIR", str(tmp_path / "cache"))
+    for var in GITHUB_VARIABLES:
+        monkeypatch.delenv(var, raising=False)
+    nlp.load_pipeline.cache_clear()
+    assert gate.main(["--check-arg=-q", names[0]]) == 0
+    first = len(loads)
+    assert first >= 1  # the first file loads the pipeline(s) it needs
+    capsys.readouterr()
+    nlp.load_pipeline.cache_clear()
+    loads.clear()
+    assert gate.main(["--check-arg=-q", *names]) == 0
+    out = capsys.readouterr().out
+    assert len(loads) == first, loads  # three files, the loads of one
+    assert [f"== mrclens check {n}" in out for n in names] == [True] * 3 and out.count("no rule fails") == 3
+
+
+@pytest.mark.slow
+def test_in_github_actions_failing_files_are_annotated_and_a_job_summary_is_appended(data_repo, tmp_path):
+    repo, env = data_repo
+    summary = tmp_path / "summary.md"
+    summary.write_text("## an earlier step\n", encoding="utf-8")
+    github = {**env, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_WORKSPACE": str(repo)}
+    files = ["clean.json", "biased.json", "package.json", "broken.json"]
+    (repo / "broken.json").write_text("{not json")
+    try:
+        r = subprocess.run([*GATE, "--rules", "rules.toml", *files], cwd=repo, env=github, capture_output=True, text=True)
+        off = subprocess.run([*GATE, "--no-github", "--rules", "rules.toml", *files], cwd=repo, env=github,
+                             capture_output=True, text=True)
+    finally:
+        (repo / "broken.json").unlink()
+    assert r.returncode == 2, r.stdout + r.stderr
+    failing = ("::error file=biased.json,title=mrclens check%3A 1 rule(s) fail::FAIL    answer-position: ")
+    assert failing in r.stdout
+    [line] = [x for x in r.stdout.splitlines() if x.startswith(failing)]
+    assert line.endswith("%0A        means: answers cluster in the first sentences far beyond chance")
+    # after its file's report, before the next file's
+    assert r.stdout.index("== mrclens check biased.json") < r.stdout.index(failing) < r.stdout.index(
+        "== mrclens check package.json")
+    assert ("::error file=broken.json,title=mrclens check%3A bad input (exit 2)::broken.json: file is not valid JSON"
+            in r.stdout)
+    assert "file=clean.json" not in r.stdout and "file=package.json" not in r.stdout  # a pass, a skip: no annotation
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## an earlier step\n### MRCLens check: exit 2, 2 of 4 file(s) fail\n")
+    assert "| `clean.json` | pass | 1 pass |" in text and "| `biased.json` | FAIL | answer-position: 1 fail |" in text
+    assert "| `package.json` | skipped | not a QA dataset (one JSON object with keys ['name', 'private', 'version']" in text
+    assert "| `broken.json` | bad input | broken.json: file is not valid JSON" in text
+    # --no-github: the same checks, no annotation; the summary was appended to once, by the first run
+    assert off.returncode == 2 and "::error" not in off.stdout and text.count("### MRCLens check") == 1
+
+
+def test_the_job_summary_of_no_file_and_one_that_cannot_be_written(tmp_path, monkeypatch, capsys):
     from mrclens.cli import gate
 
-    gate.script_options.cache_clear()
-    monkeypatch.setattr(gate, "SCRIPT", tmp_path / "missing" / "ci-check.sh")
-    try:
-        assert gate.main(["a.json"]) == 2
-    finally:
-        gate.script_options.cache_clear()
-    err = capsys.readouterr().err
-    assert "cannot read the gate's script" in err and "reinstall mrclens" in err and "Traceback" not in err
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert gate.main([]) == 0
+    assert summary.read_text(encoding="utf-8") == "### MRCLens check: exit 0\n\nNo dataset file to check.\n\n"
+    assert "no dataset file to check" in capsys.readouterr().out
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path))  # a folder: the summary cannot be written
+    assert gate.main([]) == 0  # the status stays the checks'
+    assert "cannot append the job summary to $GITHUB_STEP_SUMMARY" in capsys.readouterr().err
+
+
+def test_annotations_point_at_the_file_from_the_workspace(tmp_path, monkeypatch):
+    """The gate names a file from where it runs (``../data/x.json`` from a subfolder); GitHub wants it from the
+    workspace. A comma or a colon in a name is escaped, so the property ends where it should."""
+    from mrclens.cli.gate_report import FileResult, annotation, workspace_path
+
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    assert workspace_path("../data/x.json") == "data/x.json"
+    assert workspace_path("/elsewhere/x.json") == "/elsewhere/x.json"
+    bad = FileResult("../data/a,b:c.json", 2, error="a.json: file is not valid JSON\n(line 1)")
+    assert annotation(bad) == ("::error file=data/a%2Cb%3Ac.json,title=mrclens check%3A bad input (exit 2)::"
+                               "a.json: file is not valid JSON%0A(line 1)")
+    assert annotation(FileResult("x.json", 0, skipped="no 'data' list")) is None
+    assert annotation(FileResult("x.json", 3)).startswith("::error file=sub/x.json,title=mrclens check%3A a bug")
+
+
+def test_the_snippets_name_the_release_tag_of_this_version():
+    """The pre-commit and Action snippets pin `v<version>` (setup.cfg's version: the tag made at release)."""
+    import configparser
+    import re
+
+    cfg = configparser.ConfigParser()
+    cfg.read(REPO / "setup.cfg", encoding="utf-8")
+    tag = "v" + cfg["metadata"]["version"]
+    revs = {}
+    for name in ("README.md", "docs/ci-gate.md", ".pre-commit-hooks.yaml", "action.yml"):
+        text = (REPO / name).read_text(encoding="utf-8")
+        revs[name] = re.findall(r"rev: (\S+)", text) + re.findall(r"uses: \S*/mrclens@(\S+)", text)
+    assert revs[".pre-commit-hooks.yaml"] and revs["action.yml"] and revs["docs/ci-gate.md"]
+    assert {rev for found in revs.values() for rev in found} == {tag}, revs

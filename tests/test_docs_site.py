@@ -54,6 +54,9 @@ def test_the_site_builds_strictly(tmp_path):
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'id="the-first-five-minutes"' in home and 'href="commands.html#every-commands-options"' not in home
     assert 'href="getting-started.html#measured-times"' in home  # README's docs/… link, rewritten and checked
+    api = (tmp_path / "site" / "api.html").read_text(encoding="utf-8")  # built from the docstrings (mkdocstrings)
+    assert all(f'id="mrclens.{name}"' in api for name in ("load_qa_dataset", "QADataset", "check_dataset"))
+    assert "Raises:" in api and not re.search(r":(func|class|mod|meth|data|attr):<code>", api)  # roles tidied
 
 
 @pytest.mark.slow
@@ -89,6 +92,17 @@ def test_github_anchors_and_links_rewritten_for_the_site(hooks):
         "[a](x.md#y) [b](benchmarks.md#z) [c](#w)"
     assert hooks.rewrite_links("[a](../README.md#y) [b](../DEVELOPERS.md) [c](../mrclens/x.py) [d](p.md)",
                                page_is_root=False) == "[a](index.md#y) [b](developers.md) [c](../mrclens/x.py) [d](p.md)"
+
+
+def test_the_docstrings_sphinx_roles_become_code_linked_where_the_page_documents_them(hooks):
+    html = ('<h3 id="mrclens.load_qa_dataset">load_qa_dataset</h3><p>see :func:<code>~mrclens.formats.load_dataset</code>, '
+            ':class:<code>~mrclens.squad.Article</code>, :mod:<code>mrclens.progress</code> and '
+            ':func:<code>mrclens.load_qa_dataset</code></p>')
+    assert hooks.tidy_roles(html, {"mrclens.formats.load_dataset": "mrclens.load_qa_dataset"}) == (
+        '<h3 id="mrclens.load_qa_dataset">load_qa_dataset</h3><p>see <a href="#mrclens.load_qa_dataset"><code>'
+        'load_dataset</code></a>, <code>Article</code>, <code>mrclens.progress</code> and <a href="#mrclens.'
+        'load_qa_dataset"><code>mrclens.load_qa_dataset</code></a></p>')
+    assert hooks.public_names()["mrclens.formats.load_dataset"] == "mrclens.load_qa_dataset"
 
 
 def test_the_commands_table_lists_every_command():

@@ -50,6 +50,9 @@ def test_every_reading_has_its_words(r):
     assert [x.name for x in READINGS] == ["more", "slightly more", "in line", "slightly less", "less", "inconclusive"]
     assert r.within_band == (r.name in ("in line", "slightly more", "slightly less"))
     assert r.towards == {"more": 1, "slightly more": 1, "less": -1, "slightly less": -1}.get(r.name, 0)
+    # the dataset card's words for its readers (issue 57): what it means for a model trained on the data, what to do
+    assert "{shortcut}" in r.means and r.means.endswith(".") and r.users_advice.endswith(".")
+    assert "{ref}" in r.means or r is NOT_COMPARED
     assert reading(None) is NOT_COMPARED
 
 

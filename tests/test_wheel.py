@@ -1,6 +1,6 @@
 """Issue 44, item 1: the wheel and the sdist. ``python -m build`` builds both from a clean copy of the working
 tree, ``twine check`` passes them, the wheel holds the package data (bundled sample, reference, rules, report
-templates, the CI gate's script), and the wheel installed into a fresh virtual environment *without torch*
+templates), and the wheel installed into a fresh virtual environment *without torch*
 gives working ``validate``, ``stats``, ``check``, ``convert``, ``perturb``, ``evaluate`` and ``card``, run from
 that environment's own ``bin/`` on the bundled sample.
 
@@ -31,9 +31,10 @@ from tests.test_light_install import gold_predictions, small_sample, write_block
 PACKAGE_DATA = ("mrclens/data/squad-v1.1-sample.json.gz", "mrclens/data/reference-squad-v1.1.json",
                 "mrclens/data/idf-squad-v1.1.json.gz",
                 "mrclens/data/default_rules.toml", "mrclens/data/default_rules_mc.toml",
-                "mrclens/data/reader_profiles.toml", "mrclens/data/ci-check.sh",
+                "mrclens/data/reader_profiles.toml",
                 "mrclens/reports/templates/report.html", "mrclens/reports/templates/compare.html",
-                "mrclens/reports/templates/head.html",
+                "mrclens/reports/templates/head.html", "mrclens/reports/templates/card-body.md",
+                "mrclens/reports/templates/card-recommendations.md",
                 "mrclens/py.typed")  # PEP 561: type checkers read the package's annotations (issue 57)
 
 
@@ -141,7 +142,7 @@ def test_the_wheel_without_torch_gives_working_model_free_commands(light_venv, t
     assert "Bias, Risks, and Limitations" in (tmp_path / "card" / "bias-card.md").read_text()
     r = mrclens("audit", "--out", "audit", code=2)
     assert "pip install 'mrclens[reader]'" in r.stderr
-    # the gate's console script from the wheel: the bundled script, a non-dataset skipped
+    # the gate's console script from the wheel (one Python process, no bash): a non-dataset skipped
     (tmp_path / "package.json").write_text(json.dumps({"name": "x", "version": "1.0.0"}, indent=2))
     r = _run([bin_ / "mrclens-ci-check", "package.json", "data.json"], cwd=tmp_path, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -9,6 +9,7 @@ the output-folder policy               :mod:`mrclens.artifacts.folders`         
 ``results.json``                       :mod:`mrclens.artifacts.results`            ``mrclens evaluate --out``, the audit
 ``results.csv``                        :mod:`mrclens.artifacts.results_csv`        ``mrclens evaluate --out``, the audit
 ``question-scores.json``               :mod:`mrclens.artifacts.question_scores`    ``mrclens evaluate --out``, the audit
+``shortcut-questions.jsonl``           :mod:`mrclens.artifacts.shortcut_questions` ``mrclens stats --evidence``, the audit
 ``audit-state.json``                   :mod:`mrclens.artifacts.audit_state`        the audit
 ``predictions/<set>.json``             :mod:`mrclens.artifacts.predictions`        ``mrclens predict``, the audit
 ``training.json`` (reader checkpoint)  :mod:`mrclens.artifacts.training_record`    ``mrclens train``, the audit

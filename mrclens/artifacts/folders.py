@@ -38,6 +38,7 @@ from typing import Callable, Iterable, Iterator
 
 from mrclens.artifacts import is_perturb_output
 from mrclens.artifacts.layout import (
+    AUDIT_FILES,
     AUDIT_STATE,
     COMPARISON_FILES,
     MANIFEST,
@@ -142,7 +143,7 @@ PREDICTIONS = FolderKind("audit", lambda p: bool(SET_FILE.match(p.name) or REPLI
 #: and ``model/`` (``reader-<r>``).
 REPLICATES = FolderKind("audit", lambda p: p.is_dir() and bool(REPLICATE_DIR.match(p.name)), lambda d: True)
 #: An audit's folder (:class:`mrclens.audit.ledger.StepLedger` checks it: it knows the audited dataset).
-AUDIT = FolderKind("audit", lambda p: p.name in (*OUTPUT_FILES, AUDIT_STATE, PERTURBED_DIR, PREDICTIONS_DIR),
+AUDIT = FolderKind("audit", lambda p: p.name in (*OUTPUT_FILES, *AUDIT_FILES, AUDIT_STATE, PERTURBED_DIR, PREDICTIONS_DIR),
                    lambda d: (d / AUDIT_STATE).is_file())
 
 

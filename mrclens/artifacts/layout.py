@@ -6,6 +6,8 @@ An audit directory (``mrclens audit --out DIR``) and an evaluation directory
     DIR/results.json           every figure (:mod:`mrclens.artifacts.results`)
     DIR/results.csv            one row per ablation (:mod:`mrclens.artifacts.results`)
     DIR/question-scores.json   official EM/F1 per question and set (:mod:`mrclens.artifacts.question_scores`)
+    DIR/shortcut-questions.jsonl  per question, the evidence of each shortcut (:mod:`mrclens.artifacts.shortcut_questions`;
+                               audits only)
     DIR/report.html            the HTML report (:mod:`mrclens.reports`)
     DIR/audit-state.json       the audit's finished steps (:mod:`mrclens.artifacts.audit_state`; audits only)
     DIR/perturbed/             the output of ``mrclens perturb``: manifest.json + one SQuAD file per set
@@ -35,6 +37,9 @@ RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
 QUESTION_SCORES = "question-scores.json"
 REPORT_HTML = "report.html"
+#: Per question, the evidence that it carries each shortcut (:mod:`mrclens.artifacts.shortcut_questions`): an
+#: audit's, or the file ``mrclens stats --evidence`` names.
+SHORTCUT_QUESTIONS = "shortcut-questions.jsonl"
 AUDIT_STATE = "audit-state.json"
 MANIFEST = "manifest.json"
 PERTURBED_DIR = "perturbed"
@@ -51,6 +56,8 @@ COMPARISON_FILES = (COMPARISON_JSON, COMPARISON_CSV, COMPARISON_HTML)
 
 #: The files an audit or evaluation directory holds at its top level, in the order they are listed.
 OUTPUT_FILES = (RESULTS_JSON, RESULTS_CSV, QUESTION_SCORES, REPORT_HTML)
+#: The files only an audit directory holds besides them (``mrclens evaluate`` writes none of them).
+AUDIT_FILES = (SHORTCUT_QUESTIONS,)
 
 
 def set_file_name(set_name: str, fmt: str = "json") -> str:
@@ -93,6 +100,10 @@ class OutputLayout:
         return self.root / REPORT_HTML
 
     @property
+    def shortcut_questions(self) -> Path:
+        return self.root / SHORTCUT_QUESTIONS
+
+    @property
     def audit_state(self) -> Path:
         return self.root / AUDIT_STATE
 
@@ -130,5 +141,5 @@ class OutputLayout:
         return out if draw == 0 else out / f"draw-{draw}"
 
     def written(self) -> list[str]:
-        """The names of :data:`OUTPUT_FILES` that exist under :attr:`root`, in listing order."""
-        return [name for name in OUTPUT_FILES if (self.root / name).exists()]
+        """The names of :data:`OUTPUT_FILES` and :data:`AUDIT_FILES` that exist under :attr:`root`, in listing order."""
+        return [name for name in (*OUTPUT_FILES, *AUDIT_FILES) if (self.root / name).exists()]

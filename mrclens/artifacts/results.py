@@ -186,7 +186,31 @@ DEFAULT_MODEL_NAME = "external model"
 
 @dataclass
 class Results:
-    """The typed ``results.json`` (schema in the module docstring)."""
+    """The typed ``results.json`` of an audit or of ``mrclens evaluate`` (:func:`read_results`,
+    ``mrclens.load_results``; the schema is in :mod:`mrclens.artifacts.results`' docstring).
+
+    Printed it is one line (the model, its score, each category's verdict); in Jupyter a table of the verdicts;
+    :meth:`to_pandas` gives its tables. EM and F1 are percentages (0-100; accuracy for multiple choice, see
+    :attr:`metric`), drops and their CI bounds percentage points, times seconds.
+
+    Attributes:
+        mrclens_version: the MRCLens version that wrote the file.
+        created: when, ISO 8601 UTC (``2026-01-31T12:00:00Z``).
+        seed: the run's seed.
+        model: the scored model (``kind`` ``"baseline"`` or ``"external"``, ``name``, ``config``).
+        bootstrap: the paired bootstrap's settings (``n_resamples``, ``confidence``, ``seed``).
+        inputs: every input file with its role and sha256.
+        versions: the versions of Python and the packages that shape the numbers.
+        step_seconds: the wall time of each step, in seconds.
+        sets: the scores of every scored set (``original``, ``e1`` …) by name: ``n``, ``exact_match``, ``f1``.
+        ablations: one record per ablation: its drop with its CI, its reading and evidence, its control.
+        categories: one record per bias category: its drop, and its verdict against the reference
+            (``reference_bias``: ``"more"``, ``"in line"``, ``"less"`` or ``"inconclusive"``).
+        model_free: the data's own figures beside the reference's, per category (audits only).
+        audit: the audit's options, split, training log and training record (``None`` for an evaluation).
+        task: ``"span"`` or ``"multiple_choice"`` (:mod:`mrclens.tasks`).
+        warnings: what the run warned of.
+    """
 
     mrclens_version: str
     created: str
@@ -439,10 +463,19 @@ def write_results(results: Results, out_dir: str | os.PathLike) -> tuple[Path, P
 
 
 def read_results(results_dir: str | os.PathLike) -> Results:
-    """Read and check ``results_dir/results.json``.
+    """Read and check ``results_dir/results.json`` (``mrclens.load_results``): the results an audit
+    (``mrclens audit --out DIR``) or an evaluation (``mrclens evaluate --out DIR``) wrote, in any format version
+    up to :data:`FORMAT_VERSION` (a file without ``format_version`` is read as version 1).
+
+    Args:
+        results_dir: the output directory of the audit or evaluation (the one holding ``results.json``).
+
+    Returns:
+        the typed :class:`Results`; ``.to_pandas()`` gives its tables.
 
     Raises:
-        ArtifactError: the file is absent, not JSON, or malformed (the message names the file and field).
+        ArtifactError: the file is absent, not JSON, or malformed (the message names the file and field), of a
+            newer format version, or ``results_dir`` is a file, not a directory.
     """
     path = Path(results_dir) / RESULTS_JSON
     if Path(results_dir).exists() and not Path(results_dir).is_dir():

@@ -53,7 +53,8 @@ class ResultsDiff:
         files: the two ``results.json`` paths compared.
         differences: one ``"path: A != B"`` line per differing value (``absent`` for a missing key;
             lists of different lengths are one line).
-        n_ablations, n_sets: how many ablations and sets the first file has.
+        n_ablations: how many ablations the first file has.
+        n_sets: how many scored sets the first file has.
     """
 
     files: tuple[str, str]
@@ -72,6 +73,7 @@ class ResultsDiff:
                 f"{self.n_ablations} ablations, {self.n_sets} sets compared")
 
     def to_json(self) -> dict[str, Any]:
+        """The comparison as ``mrclens diff-results --json`` prints it."""
         return {"files": list(self.files), "identical": self.identical, "differences": self.differences,
                 "n_ablations": self.n_ablations, "n_sets": self.n_sets}
 
@@ -138,7 +140,17 @@ def read_checked(path: Path) -> dict[str, Any]:
 
 
 def diff_results(a: str | os.PathLike, b: str | os.PathLike) -> ResultsDiff:
-    """Compare two results (each a ``results.json`` file or the directory holding it).
+    """Compare two results value by value (``mrclens.diff_results``, ``mrclens diff-results A B``): are two runs
+    the same? Times (:data:`TIME_KEYS`) and output locations (:data:`LOCATION_PATHS`, and each file's own directory
+    inside strings) are ignored; every other value, floats included, must be exactly equal.
+
+    Args:
+        a: the first results: a ``results.json`` file or the directory holding it.
+        b: the second, likewise.
+
+    Returns:
+        a :class:`ResultsDiff`: ``.identical`` is ``True`` when nothing but the ignored fields differs;
+        ``.differences`` one ``"path: A != B"`` line per differing value.
 
     Raises:
         ArtifactError: a file is missing or not a readable results file (:func:`read_checked`; the

@@ -8,7 +8,8 @@ Wang & Xing, "MRCLens: an MRC Dataset Bias Detection Toolkit", DataPerf@ICML 202
    part and an evaluation part.
 2. **perturb** (:func:`perturb_sets`) — write the original, truncated and e1–e10 (and control) sets of the evaluation data under
    ``OUT/perturbed/`` (:func:`mrclens.perturbations.perturb_dataset`); then the model-free figures of
-   the evaluation data beside the reference (:func:`model_free_step`).
+   the evaluation data beside the reference (:func:`model_free_step`), and which questions carry each shortcut,
+   ``OUT/shortcut-questions.jsonl`` (:func:`evidence_step`; :mod:`mrclens.stats.evidence`).
 3. **train** (:func:`train_readers`) — train the baseline reader on the training data, keeping the best epoch by F1
    on a held-out slice of the *training* articles (``heldout_fraction``, by title; never the
    evaluation data), and save it under ``OUT/model/``; or load ``--model``.
@@ -257,6 +258,7 @@ def run_audit(options: AuditOptions, echo: Callable[[str], None] | None = None) 
     try:
         perturb_sets(run)
         model_free, shape = model_free_step(run, reference)
+        evidence_step(run)
         readers, config = train_readers(run)
         readers[0].reader = predict_sets(run, readers)
         return score_and_report(run, readers, config, model_free=model_free, reference=choice, shape=shape)
@@ -419,6 +421,27 @@ def model_free_step(run: AuditRun, reference) -> tuple[list, Any]:
     # the first verdict before the reader trains (issue 57): the data route alone, read as this audit will read it
     run.echo(format_data_route(data_route(stats, per_article, reference, options.profile), preliminary=True))
     return model_free, shape
+
+
+def evidence_step(run: AuditRun) -> None:
+    """Step 2c, which questions of **all the audited data** (training and evaluation parts, as the model-free
+    figures) carry each shortcut: ``OUT/shortcut-questions.jsonl`` (:func:`mrclens.stats.evidence.shortcut_evidence`,
+    no reader; a ledger step, reused while the inputs and versions are unchanged). Adds ``seconds["evidence"]``."""
+    from mrclens.artifacts.shortcut_questions import write_shortcut_questions
+    from mrclens.stats.evidence import format_flag_counts, shortcut_evidence
+
+    options, path = run.options, run.layout.shortcut_questions
+    audited = Dataset([*run.data.train.articles, *run.data.eval.articles], run.data.eval.version)
+
+    def write() -> str:
+        rows = shortcut_evidence(audited, cache_dir=options.cache_dir, progress=options.progress)
+        write_shortcut_questions(path, rows)
+        return format_flag_counts(rows)
+
+    step = run.ledger.reuse_or_run("evidence", step_key("evidence", run.fingerprint, run.versions), write,
+                                   outputs=[path])
+    run.seconds["evidence"] = step.seconds
+    run.echo(f"[evidence] reused {path}" if step.reused else f"[evidence] {step.value} ({step.seconds:.1f} s): {path}")
 
 
 def train_readers(run: AuditRun) -> tuple[list[TrainedReader], dict[str, Any]]:

@@ -78,13 +78,14 @@ from mrclens.baseline_model.config import LR_SCHEDULES, ReaderConfig
 from mrclens.baseline_model.model import CoAttentionReader, uses_packed_lstm
 from mrclens.baseline_model.reader import EncodedData, Reader, amp_dtype, autocast, encode, make_batch
 from mrclens.baseline_model.runtime import cpu_capability, cpu_determinism, cpu_model, peak_rss_mb, resolve_device
+from mrclens.baseline_model.time_left import format_run_left, run_seconds_left
 from mrclens.baseline_model.tokenize import tokenize_dataset
 from mrclens.baseline_model.vectors import Vocab, build_vocab
 from mrclens.defaults import resolve_profile
 from mrclens.errors import MRCLensError
 from mrclens.metrics.no_answer import apply_threshold
 from mrclens.metrics.official import evaluate_set
-from mrclens.progress import progress as progress_bar
+from mrclens.progress import ETA_MIN_SECONDS, RateMeter, progress as progress_bar
 from mrclens.squad import Dataset
 
 _logger = logging.getLogger(__name__)
@@ -233,7 +234,8 @@ def train(train_dataset: Dataset, config: ReaderConfig | None = None, *, dev: Da
         device: ``"auto"`` (CUDA when available), ``"cpu"`` or ``"cuda"``; under a process group
             on CUDA each process uses ``cuda:LOCAL_RANK``.
         progress: show progress (loss, questions per second over the last minute and the time left in the
-            epoch; :mod:`mrclens.progress`).
+            epoch, and beside it the time left in the whole run, every epoch and dev evaluation to come:
+            :func:`~mrclens.baseline_model.time_left.run_seconds_left`; :mod:`mrclens.progress`).
         log: called with one line of text per evaluation (default: an INFO record on the
             ``mrclens.baseline_model.train`` logger, :mod:`mrclens.logs`).
         eval_at_minutes: extra dev evaluations at these training-time marks (minutes). For
@@ -445,6 +447,9 @@ class _TrainingRun:
         self.seen_total = 0
         self.loss_sum, self.loss_steps, self.seen_since = 0.0, 0, 0
         self.time_since = 0.0
+        # training questions per second over the last minute of training time (evaluations excluded): the run's time left
+        self.meter = RateMeter(clock=lambda: self.train_seconds)
+        self.eval_seconds = 0.0  # the last dev evaluation's seconds
         self.pending: list[torch.Tensor] = []  # losses not yet read back from the device
         self.step = 0
         self.stopped: str | None = None  # "steps" or "time_limit" when a budget ended training mid-way
@@ -536,6 +541,7 @@ class _TrainingRun:
         if na_choice is not None:
             record["na_threshold"] = na_choice["threshold"]
         record["eval_seconds"] = round(time.perf_counter() - t0, 1)
+        self.eval_seconds = record["eval_seconds"]
         if scores["f1"] > self.best_f1:
             self.best_f1 = scores["f1"]
             self.best_state = state if state is not None else _weights(self.model)
@@ -581,8 +587,9 @@ class _TrainingRun:
             self.seen_total += len(idx)
             done += len(idx)
             bar.update(len(idx))
-            if lv is not None and bi % 10 == 0:
-                bar.set_postfix(loss=f"{lv:.3f}")  # the bar measures the rate itself, over the recent window
+            self.meter.update(epoch * len(usable) + done)
+            if lv is not None and bi % 10 == 0:  # the bar measures the epoch's rate and time left itself
+                bar.set_postfix(self._postfix(lv, epoch, done))
             self.epoch_pos = epoch + done / len(usable)
             if steps_due or stop_due:  # the step budget wins when both end at this step
                 self.stopped = "steps" if steps_due else "time_limit"
@@ -596,6 +603,25 @@ class _TrainingRun:
                 self.time_marks_used = True
                 self.evaluate("time_mark", self.epoch_pos)
         bar.close()
+
+    def _postfix(self, loss: float, epoch: int, done: int) -> dict[str, str]:
+        """The progress line's postfix: the loss and, once :data:`~mrclens.progress.ETA_MIN_SECONDS` of training
+        have passed, the time left in the whole run (:func:`~mrclens.baseline_model.time_left.run_seconds_left`),
+        e.g. ``loss 3.210, all epochs 1 h 05 min left``; the bar itself gives the epoch's."""
+        postfix = {"loss": f"{loss:.3f}"}
+        if self.train_seconds < ETA_MIN_SECONDS:
+            return postfix
+        budget = self.budget
+        per_step = self.seen_total / self.step if self.step else None
+        questions_allowed = ((budget.max_steps - self.step) * per_step
+                             if budget.max_steps is not None and per_step is not None else None)
+        seconds_allowed = budget.max_minutes * 60 - self.train_seconds if budget.max_minutes is not None else None
+        left = format_run_left(run_seconds_left(
+            self.meter.rate(), done, len(self.data.usable), epoch, budget.epochs, eval_seconds=self.eval_seconds,
+            questions_allowed=questions_allowed, seconds_allowed=seconds_allowed))
+        if left is not None:
+            postfix["all epochs"] = left
+        return postfix
 
     def _optimizer_step(self, idx: np.ndarray) -> tuple[torch.Tensor, np.ndarray]:
         """Forward, backward and one optimizer step on this process's share of the batch ``idx``.

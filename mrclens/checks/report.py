@@ -3,7 +3,7 @@ and the data route alone (:func:`mrclens.reports.summary.format_data_route`) whe
 
 from __future__ import annotations
 
-from mrclens.checks.rules import EXIT_PASS, STATUSES, CheckReport, fmt_value
+from mrclens.checks.rules import EXIT_PASS, STATUSES, CheckReport, RuleResult, fmt_value
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 
 
@@ -13,22 +13,29 @@ STATUS_WIDTH = max(len(s) for s in STATUSES)
 INDENT = " " * (STATUS_WIDTH + 2)
 
 
+def rule_lines(r: RuleResult) -> list[str]:
+    """The lines of one rule's result in :func:`format_report`: status, id, label = value with its interval
+    (the bootstrap's confidence level, e.g. ``95% CI``), op threshold; under a failure its meaning, under an
+    unsure rule why (the CI gate's annotations quote them, :mod:`mrclens.cli.gate_report`)."""
+    rule = r.rule
+    if r.status == "skip":
+        return [f"{'SKIP':{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} ({r.reason})"]
+    level = confidence_label(CONFIDENCE)
+    ci = f" ({level} [{fmt_value(r.ci_low)}, {fmt_value(r.ci_high)}])" if r.ci_low is not None else ""
+    lines = [f"{r.status.upper():{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} = {fmt_value(r.value)}{ci} "
+             f"(rule: {rule.op} {fmt_value(rule.threshold)})"]
+    if r.status == "fail" and rule.meaning:
+        lines.append(f"{INDENT}means: {rule.meaning}")
+    if r.status == "unsure":
+        lines.append(f"{INDENT}{r.reason}")
+    return lines
+
+
 def format_report(report: CheckReport) -> str:
     """One line per rule (status, id, label = value with its interval, op threshold), the meaning under
-    each failure, why under each unsure rule, and a closing summary line."""
-    lines = []
+    each failure, why under each unsure rule (:func:`rule_lines`), and a closing summary line."""
+    lines = [line for r in report.results for line in rule_lines(r)]
     level = confidence_label(CONFIDENCE)
-    for r in report.results:
-        rule = r.rule
-        ci = f" ({level} [{fmt_value(r.ci_low)}, {fmt_value(r.ci_high)}])" if r.ci_low is not None else ""
-        head = f"{r.status.upper():{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} = {fmt_value(r.value)}{ci} (rule: {rule.op} {fmt_value(rule.threshold)})"
-        if r.status == "skip":
-            head = f"{'SKIP':{STATUS_WIDTH}}  {rule.id}: {rule.label or rule.metric} ({r.reason})"
-        lines.append(head)
-        if r.status == "fail" and rule.meaning:
-            lines.append(f"{INDENT}means: {rule.meaning}")
-        if r.status == "unsure":
-            lines.append(f"{INDENT}{r.reason}")
     verdicts = [r for r in report.results if r.status != "skip" and isinstance(r.rule.threshold, str)]
     if verdicts and len(verdicts) < sum(1 for r in report.results if r.status != "skip"):
         lines.append("note: the audit rules gate on the audit's own verdicts against its reference (its summary);")

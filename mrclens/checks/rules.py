@@ -235,9 +235,11 @@ class CheckReport:
 
     @property
     def exit_code(self) -> int:
+        """``mrclens check``'s exit status: 0 when no rule fails (unsure and skipped rules included), else 1."""
         return exit_code(self.results)
 
     def to_json(self) -> dict:
+        """The object ``mrclens check --json`` prints: the counts, every rule's result, the data's verdicts."""
         return {
             "passed": self.exit_code == EXIT_PASS,
             "exit_code": self.exit_code,

@@ -203,8 +203,17 @@ def json_error(message: str, exit_code: int) -> str:
     return json.dumps({"error": message, "exit_code": exit_code}, ensure_ascii=False)
 
 
+#: ``ctx.meta`` key of the error a command stopped with, ``(message, exit status)`` as its ``error:`` line (or
+#: click's usage error) says it: bad input, a usage error, a bug, an interruption. For a caller that runs a
+#: command in its own process and reports each run (the CI gate, :mod:`mrclens.cli.gate`).
+ERROR = "mrclens.error"
+
+
 def _echo_json_error(ctx: click.Context | None, message: str, exit_code: int) -> None:
-    """Print :func:`json_error` on standard output when the command line asked for ``--json``."""
+    """Record the error in ``ctx.meta`` (:data:`ERROR`); print :func:`json_error` on standard output when the
+    command line asked for ``--json``."""
+    if ctx is not None:
+        ctx.meta[ERROR] = (message, exit_code)
     if not wants_json(ctx):
         return
     try:

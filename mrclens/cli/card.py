@@ -21,13 +21,14 @@ log = logging.getLogger(__name__)
 @click.option("--force", is_flag=True, help="Replace card files that exist already.")
 @verbosity_options
 def card(audit_dir: str, out: str | None, force: bool) -> None:
-    """Draft the "Bias, Risks, and Limitations" section of a dataset card from AUDIT_DIR/results.json:
-    a Markdown section (each bias category defined in one line, its verdict against the reference in a
-    compact table with its deciding figures and intervals, what MRCLens cannot see, tool version,
-    reader profile, data checksums, and Recommendations from each verdict's advice); the same section's
-    body and recommendations as two files to paste into the Hugging Face dataset-card template
-    (bias_risks_limitations, bias_recommendations); and a Croissant RAI JSON-LD fragment
-    (rai:dataBiases, rai:dataLimitations, the figures in mrclens:biasFigures) to merge into croissant.json.
+    """Draft the "Bias, Risks, and Limitations" section of a dataset card from AUDIT_DIR/results.json, for
+    the people who train on or evaluate with the data: a Markdown section (each bias category's verdict
+    against the reference and what it means for a model trained on the data; a compact table of each
+    category's difference with its 95 % interval and the band of "in line"; what MRCLens cannot see; tool
+    version, reader, data checksums; and Recommendations for the data's users); the same section's body and
+    recommendations as two files to paste into the Hugging Face dataset-card template
+    (bias_risks_limitations, bias_recommendations); and a Croissant RAI JSON-LD fragment (rai:dataBiases,
+    rai:dataLimitations, the figures behind them in mrclens:biasFigures) to merge into croissant.json.
 
     Both are drafts for the dataset's authors to edit, not a certificate. Prints the paths written.
     """

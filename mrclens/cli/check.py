@@ -17,6 +17,12 @@ from mrclens.cli.options import (JSON_HELP, declared_language, example, jobs_opt
                                  show_progress, verbosity_options)
 from mrclens.io_utils import json_text
 
+#: ``ctx.meta`` keys where the command leaves what it found, for a caller that runs it in its own process (the
+#: CI gate, :mod:`mrclens.cli.gate`): the :class:`~mrclens.checks.CheckReport`, or why DATA was skipped as no
+#: QA dataset (``--skip-non-dataset``).
+REPORT = "mrclens.check.report"
+SKIPPED = "mrclens.check.skipped"
+
 
 @click.command(epilog=example("mrclens check train-v1.1.json.gz --dev dev-v1.1.json.gz --rules my-rules.toml"))
 @click.argument("data", type=click.Path(exists=True))
@@ -37,7 +43,7 @@ from mrclens.io_utils import json_text
               help="When DATA is surely no QA dataset (its content, not its name: e.g. package.json, "
                    "dataset_infos.json, croissant.json, JSON Lines of other records), say so in one note on "
                    "standard error and exit 0 instead of 2. For a CI gate given every .json file "
-                   "(scripts/ci-check.sh passes it); a file that is no valid JSON is still read and fails.")
+                   "(mrclens-ci-check passes it); a file that is no valid JSON is still read and fails.")
 @language_option
 @on_invalid_option
 @verbosity_options
@@ -59,6 +65,7 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
 
         why = not_a_dataset(data)
         if why is not None:
+            click.get_current_context().meta[SKIPPED] = why
             click.echo(f"note: {data}: skipped, not a QA dataset ({why})", err=True)
             if as_json:
                 click.echo(json_text({"data": data, "skipped": why}, indent=1))
@@ -71,6 +78,7 @@ def check(data: str, dev: str | None, rules_file: str | None, audit_dir: str | N
                        declared_language=declared_language(language),
                        on_invalid=on_invalid, compare_with=compare_with, n_process=jobs, language_ok=language_ok,
                        on_language=lambda note: click.echo(note, err=True))
+    click.get_current_context().meta[REPORT] = report
     for note in report.notes:
         click.echo(note, err=True)
     if report.notes:

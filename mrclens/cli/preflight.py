@@ -14,7 +14,7 @@ command gets the checks of the options it shares with the others:
   ``audit``; ``check --compare-with``): a folder written by Hugging Face datasets' ``save_to_disk`` is
   refused with the ``mrclens convert`` line that makes it a file
   (:func:`mrclens.formats.hf_datasets.refuse_saved_folder`; ``convert`` and ``validate`` read such folders);
-* an output file (``--out`` of ``predict``, ``stats``, ``report``, ``convert``'s OUT): it must not be
+* an output file (``--out`` of ``predict``, ``stats``, ``report``, ``convert``'s OUT; ``stats --evidence``): it must not be
   a folder or lie under a file (:func:`mrclens.io_utils.check_output_file`);
 * ``--reference`` (``audit``): read now (:func:`mrclens.scoring.reference_builder.read_any_reference`);
 * ``--cache-dir``: must not be a file;
@@ -45,7 +45,7 @@ _FOLDER_KINDS = {"perturb": "PERTURB", "evaluate": "EVALUATION", "compare": "COM
                  "selftest": "SELFTEST", "audit": "AUDIT"}
 #: Parameters that name an output folder / file.
 _OUT_FOLDER = ("out_dir", "out")
-_OUT_FILE = ("out_file", "json_out")
+_OUT_FILE = ("out_file", "json_out", "evidence_out")
 #: Parameters that name data read as files, where a folder means something else (multiple-choice folds,
 #: an audit, a perturbed set): a ``save_to_disk`` folder there is refused.
 _DATA_IN = ("data", "inputs", "train", "compare_with")

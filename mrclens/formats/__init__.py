@@ -291,22 +291,48 @@ def read_dataset(path: str | os.PathLike, on_invalid: str = "refuse", format: st
 
 
 def load_dataset(source: Any, format: str = "auto", on_invalid: str = "refuse", **options: Any) -> Dataset:
-    """Load and validate a dataset in any format MRCLens reads (see :func:`read`).
+    """Load and validate a dataset in any format MRCLens reads (``mrclens.load_qa_dataset``; see :func:`read`).
 
-    Warnings are not raised; the detected format is logged at DEBUG level. ``on_invalid`` and
-    ``split`` (one split of a ``DatasetDict``): see :func:`read`; with ``"skip"``/``"repair"`` only problems about the whole file raise, and so does a
-    file with no valid question left.
+    Warnings are not raised; the detected format is logged at DEBUG level. With ``"skip"``/``"repair"`` only
+    problems about the whole file raise, and so does a file with no valid question left.
 
     A file without questions loads (empty), with a warning in :func:`read`'s problems; ``mrclens stats``,
     ``check`` and ``compare`` refuse it (:func:`mrclens.stats.core.require_questions`).
 
+    Args:
+        source: a file path (SQuAD v1.1/v2.0 JSON, flat Hugging Face JSON Lines/JSON/parquet, MRQA JSON Lines,
+            simplified Natural Questions JSON Lines; ``.gz`` read as gzip) or a folder written by ``datasets``'
+            ``save_to_disk``; or a Python object: a :class:`~mrclens.squad.QADataset` (returned as it is), a
+            decoded SQuAD JSON object, a ``datasets.Dataset`` / ``DatasetDict``, a pyarrow ``Table``, a pandas
+            ``DataFrame`` or a list of flat records (``{"id", "title", "context", "question", "answers":
+            {"text", "answer_start"}}``).
+        format: ``"auto"`` (detected from the content, never the file name) or one of :data:`FORMATS`
+            (``"squad"``, ``"hf-flat"``, ``"mrqa"``, ``"nq-simplified"``).
+        on_invalid: ``"refuse"`` (any invalid question raises), ``"skip"`` (invalid questions are left out) or
+            ``"repair"`` (an answer whose text is in the context but not at its ``answer_start`` is moved there,
+            the rest skipped); what was skipped or repaired is listed in the dataset's ``notes``.
+        **options: format options: ``split=`` (one split of a ``DatasetDict``); MRQA ``id_field``,
+            ``merge_duplicates``, ``on_no_span``; NQ ``yes_no``, ``multi_span``, ``tables_lists``,
+            ``no_long_answer``, ``long_only`` (:func:`read`).
+
+    Returns:
+        the validated :class:`~mrclens.squad.QADataset`: articles of paragraphs of questions in file order,
+        every ``answer_start`` a character offset into its context where the answer text is.
+
     Raises:
         DataError: the data is unreadable, of no known format (the message lists the formats MRCLens
-            reads) or breaks the schema; each problem names the file, article title and question id.
-        MRCLensError: an unknown format name or option.
-        DataError: also for a Hugging Face Hub id (``"rajpurkar/squad"``) that is no local path: the
-            message says to load it with ``datasets.load_dataset(...)`` and pass the object.
+            reads) or breaks the schema; each problem names the file, article title and question id. Also
+            for a Hugging Face Hub id (``"rajpurkar/squad"``) that is no local path: the message says to
+            load it with ``datasets.load_dataset(...)`` and pass the object.
+        MRCLensError: an unknown format name or option, or a Python object of no kind MRCLens reads.
+        ValueError: an unknown ``on_invalid``.
         FileNotFoundError: the file does not exist.
+
+    Examples:
+        >>> ds = load_dataset([{"id": "q1", "title": "T", "context": "Paris is in France.",
+        ...                     "question": "Where is Paris?", "answers": {"text": ["France"], "answer_start": [12]}}])
+        >>> ds, ds[0]["answers"]
+        (QADataset(1 articles, 1 paragraphs, 1 questions, source '<memory>'), {'text': ['France'], 'answer_start': [12]})
     """
     loaded = read(source, format, on_invalid, **options)
     if loaded.errors:

@@ -24,12 +24,15 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mrclens.errors import FormatMsg, MRCLensError, Msg, OutputError
 from mrclens.formats.hf_flat import records_table
 from mrclens.io_utils import default_mode
 from mrclens.squad import Dataset
+
+if TYPE_CHECKING:  # the annotations only (the hf extra); at run time ``datasets`` is imported inside the functions
+    import datasets
 
 #: Files ``save_to_disk`` writes at the top of its folder: a ``DatasetDict`` / a ``Dataset``.
 SAVED_MARKERS = ("dataset_dict.json", "state.json")
@@ -43,8 +46,14 @@ def _datasets(what: str):
     return datasets
 
 
-def hub_features():
-    """The ``datasets.Features`` of the Hub's ``squad`` / ``squad_v2`` (both cards declare the same).
+def hub_features() -> datasets.Features:
+    """The ``datasets.Features`` of the Hub's ``squad`` / ``squad_v2`` (both cards declare the same): ``id``,
+    ``title``, ``context``, ``question`` (strings) and ``answers`` (a sequence of ``text``, string, and
+    ``answer_start``, int32: a character offset into ``context``). :func:`to_hf_dataset` gives its data these
+    features; read flat JSON Lines with ``features=hub_features()`` to get them back (JSON has no int32).
+
+    Returns:
+        the ``datasets.Features``.
 
     Raises:
         MRCLensError: ``datasets`` is not installed.
@@ -57,7 +66,7 @@ def hub_features():
     })
 
 
-def to_hf_dataset(data: Any, *, extra_columns: bool = False):
+def to_hf_dataset(data: Any, *, extra_columns: bool = False) -> datasets.Dataset | datasets.DatasetDict:
     """MRCLens data as a ``datasets.Dataset`` with :func:`hub_features` (one row per question).
 
     Args:
@@ -69,10 +78,14 @@ def to_hf_dataset(data: Any, *, extra_columns: bool = False):
             the features are then no longer exactly the Hub's.
 
     Returns:
-        a ``datasets.Dataset`` (``datasets.DatasetDict`` for a mapping of splits).
+        a ``datasets.Dataset``, one row per question in file order (``datasets.DatasetDict`` for a mapping of
+        splits); ``answer_start`` in characters of ``context``, as on the Hub.
 
     Raises:
-        MRCLensError: ``datasets`` is not installed; DataError: ``data`` needed loading and is invalid.
+        MRCLensError: ``datasets`` is not installed (the message says ``pip install 'mrclens[hf]'``), or
+            ``data`` is a Python object of no kind MRCLens reads.
+        DataError: ``data`` needed loading and is invalid (each problem named with the file and item).
+        FileNotFoundError: ``data`` is a path that does not exist.
     """
     ds = _datasets("to_hf_dataset()")
     if isinstance(data, Mapping) and data and all(isinstance(v, (Dataset, str, os.PathLike)) for v in data.values()):

@@ -96,6 +96,63 @@ class ReadingFigure:
         return f"{self.label} {self.text}"
 
 
+#: The unit of a band of "in line" on the drops route: points of percent of the baseline score (a category's
+#: ``reference_difference``, ``reference_band``).
+POINTS = "points"
+#: The unit of a band stated as a planted share (issue 54): percent of the questions planted with the shortcut.
+PLANTED_SHARE = "% of the questions"
+
+
+@dataclass(frozen=True)
+class Band:
+    """The band of "in line" of a reading's figure as every surface states it (the report's first screen, the
+    terminal's data route, the dataset card; issue 57): half its width and the unit, that of the figure it bounds —
+    :data:`POINTS` (the drops route), :data:`PLANTED_SHARE` (a data-route figure with its planted-share scale,
+    issue 54) or ``""`` (a model-free figure's own unit, for files written before that scale).
+
+    >>> str(Band(10.0, POINTS)), str(Band(10.0, PLANTED_SHARE)), str(Band(5.0, ""))
+    ('±10 points', '±10% of the questions', '±5')
+    """
+
+    width: float
+    unit: str
+
+    def __str__(self) -> str:
+        if self.unit == PLANTED_SHARE:
+            return f"±{self.width:g}{self.unit}"
+        return f"±{self.width:g}" + (f" {self.unit}" if self.unit else "")
+
+
+def figure_band(f: Any) -> Band | None:
+    """The band of "in line" of a model-free figure (a :class:`~mrclens.artifacts.results.ModelFreeFigure` or its
+    ``results.json`` entry) as scoring read it (:func:`mrclens.scoring.model_free.judge_figure`): its ``band`` (points of
+    the figure), else its ``margin`` (a figure without a band: files written before issue 41); in percent of the
+    questions where the figure carries its planted-share scale (``per_planted_pct``, issue 54), to one decimal.
+    ``None`` where neither is recorded. (Issue 57: the card printed the margin, ±0, where the report printed the
+    band, ±10 % of the questions; every surface reads the band here.)
+
+    >>> str(figure_band({"band": 2.82, "margin": 0.0, "per_planted_pct": 0.282}))
+    '±10% of the questions'
+    >>> str(figure_band({"band": None, "margin": 5.0})), figure_band({}) is None
+    ('±5', True)
+    """
+    f = _entry(f)
+    band = f.get("band") if _num(f.get("band")) else f.get("margin")
+    if not _num(band):
+        return None
+    scale = f.get("per_planted_pct")
+    if _num(scale) and scale > 0:
+        return Band(round(band / scale, 1), PLANTED_SHARE)
+    return Band(band, "")
+
+
+def drops_band(c: Any) -> Band | None:
+    """The band of "in line" of a category's difference of drops from the reference (``reference_band``, points),
+    or ``None`` where the results hold none."""
+    c = _entry(c)
+    return Band(c["reference_band"], POINTS) if _num(c.get("reference_band")) else None
+
+
 #: a figure not named here shows its label, cut to fit.
 MODEL_FREE_SHORT_LABELS = {
     "chance_corrected.similarity_top": "most-similar top-1",
@@ -189,12 +246,39 @@ def model_free_reading_figure(f: Mapping[str, Any]) -> ReadingFigure:
     name = MODEL_FREE_SHORT_LABELS.get(str(f.get("path")), str(f.get("label") or f.get("path")))
     scale = f.get("per_planted_pct")
     if _num(scale) and scale > 0:
-        band = f["band"] / scale if _num(f.get("band")) else None
+        band = figure_band(f)
         return ReadingFigure(PLANTED_LABEL, f["difference"] / scale, f["difference_ci_low"] / scale,
                              f["difference_ci_high"] / scale, signed=True, unit="%",
-                             band=None if band is None else round(band, 1))
+                             band=None if band is None else band.width)
     return ReadingFigure(name + MODEL_FREE_SUFFIX, f["difference"], f["difference_ci_low"], f["difference_ci_high"],
                          signed=True)
+
+
+def verdict_figure(c: Any, ablations: Sequence[Any] = (), metric: str = "F1",
+                   model_free: Sequence[Any] = ()) -> tuple[ReadingFigure | None, Band | None]:
+    """The figure a category's verdict is stated by and the band of "in line" it is read against, in the same unit
+    (issue 57: the dataset card states them as the report's first screen does):
+
+    * against the reference from the drops: the one figure (:func:`reading_figure`, points of percent of the
+      baseline score) and :func:`drops_band`;
+    * against the reference from the data's own figures: the one figure, or where the reading has none (in line,
+      inconclusive) the first compared verdict figure (:func:`deciding_model_free`) as :func:`model_free_reading_figure`
+      states it (a planted share where the results carry its scale), and that figure's :func:`figure_band`;
+    * not compared with a reference: the one figure (the deciding ablation's drop) and no band.
+
+    ``(None, None)`` where no figure was read.
+    """
+    c, model_free = _entry(c), [_entry(f) for f in model_free]
+    one = reading_figure(c, ablations, metric, model_free)
+    if c.get("reference_bias") not in READING_NAMES:
+        return one, None
+    if one is not None and one.label == REFERENCE_LABEL:
+        return one, drops_band(c)
+    figs = [f for f in deciding_model_free(model_free, str(c.get("category")), c["reference_bias"])
+            if all(_num(f.get(k)) for k in ("difference", "difference_ci_low", "difference_ci_high"))]
+    if not figs:
+        return one, None
+    return one or model_free_reading_figure(figs[0]), figure_band(figs[0])
 
 
 #: What to do about a "more" / "less" from the drops alone that the data's context length may explain (issue 41).
@@ -268,8 +352,10 @@ def _ci_unsigned(low: Any, high: Any) -> str:
 def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     """A model-free figure as the glance shows it: ``{"label", "value", "ci", "detail"}``.
 
-    ``value``/``ci`` are the difference to the reference with its CI (the figure's unit);
-    ``detail`` gives both datasets' values.
+    ``value``/``ci`` are the difference to the reference with its CI: in the figure's unit, or for a figure with its
+    planted-share scale in percent of the questions, labelled as :func:`model_free_reading_figure` labels it (its
+    difference in points and its full label go to the detail); ``detail`` gives both datasets' values and the band
+    of "in line" (:func:`figure_band`).
     """
     label = str(f.get("label") or f.get("path") or "")
     d = _decimals(label)
@@ -277,16 +363,25 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
     ref_value = f.get("reference_value")
     detail = (f"{value:.{d}f} here, {ref_value:.{d}f} in {f.get('reference') or 'the reference'}"
               if _num(value) and _num(ref_value) else "")
-    band = f["band"] if _num(f.get("band")) else f.get("margin")   # a top-1 share: a band, no margin (issue 41)
+    band = figure_band(f)
     scale = f.get("per_planted_pct")
-    if _num(scale) and scale > 0 and _num(f.get("difference")):  # issue 54: the unit users read, a planted share
+    if _num(scale) and scale > 0 and all(_num(f.get(k)) for k in ("difference", "difference_ci_low",
+                                                                   "difference_ci_high")):
+        # issue 54: the unit users read, a planted share, as the one figure of a reading shows it (issue 57: the
+        # card states the same difference and band)
         detail += (f"; difference {_signed(f.get('difference'), d)} "
                    f"{_signed_ci(f.get('difference_ci_low'), f.get('difference_ci_high'), d)} points")
-        if _num(f.get("mde")) and band:
-            detail += (f"; 'in line' within ±{band / scale:.0f}% of the questions (±{band:.2f} points), "
-                       f"sees {f['mde'] / scale:.0f}%")
-    elif _num(f.get("mde")) and band:
-        detail += f"; 'in line' within ±{band:g}, sees {f['mde']:.{d}f}"
+        if band is not None:
+            points = f["band"] if _num(f.get("band")) else f["margin"]
+            detail += f"; 'in line' within {band} (±{points:.2f} points)"
+        if _num(f.get("mde")):
+            detail += f", sees {f['mde'] / scale:.0f}%"
+        shown = model_free_reading_figure(f)
+        return {"label": shown.label, "value": shown.number, "ci": shown.interval, "detail": f"{detail}; {label}"}
+    if band is not None:
+        detail += f"; 'in line' within {band}"
+    if _num(f.get("mde")):
+        detail += f", sees {f['mde']:.{d}f}"
     return {"label": label, "value": _signed(f.get("difference"), d),
             "ci": _signed_ci(f.get("difference_ci_low"), f.get("difference_ci_high"), d), "detail": detail}
 
@@ -384,13 +479,13 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
                  if _num(f.get("difference")) and _num(f.get("difference_ci_low")) and _num(f.get("difference_ci_high")))
         line = model_free_figure_line(f)
         figures.append({**line, "label": one.label, "value": one.number, "ci": one.interval,
-                        "detail": f"{line['detail']}; {f.get('label')}"})
+                        "detail": line["detail"] if line["label"] == one.label else f"{line['detail']}; {f.get('label')}"})
     elif one is not None and verdict != NOT_COMPARED:
-        power = (f"; 'in line' within ±{c['reference_band']:g}" if read in (IN_LINE, INCONCLUSIVE)
-                 and _num(c.get("reference_mde")) and _num(c.get("reference_band")) else "")
+        band = drops_band(c)  # the band every reading of the drops is read against (issue 57: stated for each)
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
-                        "detail": f"vs {ref}, towards the bias, % of baseline {metric}; ablations' "
-                                  f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}{power}"})
+                        "detail": f"towards the bias, % of baseline {metric}; ablations' "
+                                  f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}"
+                                  + (f"; band {band}" if band is not None else "")})
     if "model-free" in basis and not (figures and (read in (IN_LINE, INCONCLUSIVE) or basis == "model-free")):
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]
     if not figures and deciding is not None:  # inconclusive or not compared: the deciding ablation's figure

@@ -474,6 +474,19 @@ def plant_graded(dataset: Dataset, planting: str, rates: tuple[float, ...] = GRA
     return {rate: build(planted_share(ids, planting, rate, seed)) for rate in rates}, build(frozenset())
 
 
+def planting_applied(dataset: Dataset, planting: str, seed: int = 0, *, cache_dir=None) -> dict[str, bool]:
+    """Per kept question id (the ids of :func:`plant_graded`'s datasets), whether the planted side edits it: ``False``
+    where the planting leaves the question as it was (no question words or nouns to insert, a one-sentence
+    context, ...: the reasons :class:`PlantedPair` counts), so that its planted copy carries no planted shortcut.
+
+    Raises:
+        KeyError: an unknown planting name.
+    """
+    spec = PLANTINGS[planting]
+    return {item.question.id: spec.planted(item, make_rng(seed, f"selftest-{planting}", item.question.id))[1] is None
+            for item in _items(dataset, seed, cache_dir, False)}
+
+
 # ----------------------------------------------------------------------------------------------- shapes
 #: Sentence units a ``short`` context keeps.
 SHORT_UNITS = 3

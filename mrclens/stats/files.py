@@ -39,6 +39,21 @@ class FileStats:
         """Every dataset's notes, as text (data first, then dev)."""
         return [str(n) for d in self.datasets for n in d.notes]
 
+    def __repr__(self) -> str:
+        """One line for a notebook (never the figures): ``FileStats(source 'dev.json', 10,570 questions; 15 sections)``."""
+        questions = (self.figures.get("counts") or {}).get("questions")
+        count = f", {questions:,} questions" if isinstance(questions, int) else ""
+        sections = sum(1 for v in self.figures.values() if isinstance(v, dict))
+        return f"{type(self).__name__}(source {self.figures.get('source')!r}{count}; {sections} sections)"
+
+    def __str__(self) -> str:
+        """The plain-text report of ``mrclens stats`` (:attr:`format`; without one, the figures as indented JSON)."""
+        if self.format is not None:
+            return self.format(self.figures)
+        import json
+
+        return json.dumps(self.figures, indent=1, ensure_ascii=False, default=str)
+
 
 def span_file_stats(data: str | os.PathLike, dev: str | os.PathLike | None = None, *,
                     cache_dir: str | Path | None = None, progress: bool = True, on_invalid: str = "refuse",

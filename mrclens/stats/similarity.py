@@ -76,6 +76,32 @@ def most_similar_units(
     return best_idx, best_cos
 
 
+def unit_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
+                 paragraph_units: Sequence[Sequence[str]]) -> list[list[float]]:
+    """For each question, the TF-IDF cosine (0–1) of each sentence unit of its paragraph with it, in unit order
+    (the weighting of :func:`most_similar_units`; rounded to 12 decimals, as :func:`similarity_ranks` compares them).
+
+    Returns:
+        one list per question, of its paragraph's length (all 0.0 when no unit holds a word).
+
+    Raises:
+        ValueError: the lengths of ``questions`` and ``question_paragraph`` differ.
+
+    Examples:
+        >>> [[round(c, 2) for c in cs] for cs in unit_cosines(["Where did the cat sleep?"], [0],
+        ...                                                    [["The dog ran.", "The cat slept on the mat."]])]
+        [[0.01, 0.37]]
+    """
+    if len(questions) != len(question_paragraph):
+        raise ValueError("questions and question_paragraph must have the same length")
+    sizes = [len(u) for u in paragraph_units]
+    pairs = _pair_cosines(questions, question_paragraph, paragraph_units) if questions else None
+    if pairs is None:
+        return [[0.0] * sizes[p] for p in question_paragraph]
+    counts, seg_starts, _, cos = pairs
+    return [[round(float(c), 12) for c in cos[int(s):int(s) + int(n)]] for s, n in zip(seg_starts, counts)]
+
+
 def _pair_cosines(questions: Sequence[str], question_paragraph: Sequence[int],
                   paragraph_units: Sequence[Sequence[str]], analyzer: Callable[[str], list[str]] | None = None):
     """``(counts, seg_starts, within, cos)`` over every (question, unit of its paragraph) pair, question

@@ -78,7 +78,15 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     assert on_disk["audit"]["option_sources"] == {}  # run from Python: no sources given
     assert on_disk["sets"]["original"]["n"] == 68
     assert {i["role"] for i in on_disk["inputs"]} >= {"train", "dev", "reference"}
-    assert set(on_disk["step_seconds"]) >= {"load", "perturb", "stats", "train", "predict", "score"}
+    assert set(on_disk["step_seconds"]) >= {"load", "perturb", "stats", "evidence", "train", "predict", "score"}
+    # issue 56: which questions of the audited data (both parts) carry each shortcut
+    from mrclens.artifacts.shortcut_questions import read_shortcut_questions
+
+    evidence = read_shortcut_questions(out / "shortcut-questions.jsonl")
+    train, dev = files
+    ids = [q.id for path in (train, dev) for _, _, q in load_dataset(path).iter_questions()]
+    assert sorted(r.id for r in evidence) == sorted(ids) and len(ids) == 158 + 68
+    assert any(line.startswith("[evidence] questions flagged among 226 answerable") for line in lines)
     # issue 17: the data's model-free figures beside the bundled SQuAD v1.1 dev reference, cited by the readings
     mf = {m["path"]: m for m in on_disk["model_free"]}
     sim = mf["similarity.answer_in_most_similar_sentence_pct"]
@@ -178,6 +186,7 @@ def test_rerun_reuses_every_step(first_audit, files):
     again, lines = _run(_opts(files, out))
     text = "\n".join(lines)
     assert "[perturb] reused" in text and "[train] reused" in text and "[perturb] draw 1: reused" in text
+    assert "[evidence] reused" in text
     # the sets of draw 0 and the draw-1 sets that differ from draw 0's: every one reused
     m = re.search(r"\[predict\] (\d+) prediction files under .* \((\d+) reused\)", text)
     assert m and m.group(1) == m.group(2) and int(m.group(1)) > len(ALL_ABLATION_IDS) + 2

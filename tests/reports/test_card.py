@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -55,23 +57,24 @@ def test_card_writes_the_verdicts_their_figures_limits_and_provenance(audit_dir,
     assert text.startswith("## Bias, Risks, and Limitations\n")
     assert "not a certificate" in text and "MRCLens " + results.mrclens_version in text
     row = next(line for line in text.splitlines() if line.startswith("| Similarity |"))
-    assert "more than SQuAD v1.1 (by the model-free figures)" in row and similarity.evidence in row
+    assert "more than SQuAD v1.1 (by the model-free figures)" in row
     # the one figure (issue 44): decided by the data, the deciding figure's difference from the reference, as the
-    # terminal and the report show it (not the drops' difference, which decided nothing)
+    # terminal and the report show it (not the drops' difference, which decided nothing), and the band it was read
+    # against, in its unit: this figure has no band of its own, so its margin, as scoring read it (issue 57)
     deciding = next(f for f in results.model_free if f.category == "Similarity" and f.role == "verdict"
                     and f.comparison == f.bias_when)
     assert f"vs ref {fmt_bound(deciding.difference, True)} [" in row
     assert f"{similarity.reference_difference:+.1f}" not in row
-    e1 = results.ablation("e1")
-    assert f"e1 (insert question): drop {e1.compared_value:.1f}% of the baseline score against 10.0% " \
-           f"(95% CI 8.0 to 12.0) in SQuAD v1.1; difference towards the bias {e1.compared_value - 10:+.1f}" in text
-    # the figure's difference is judged family-wise over the tests read together (issue 41), and labelled so
+    assert row.endswith(f"| ±{deciding.margin:g} |") and deciding.band is None
+    # in words for the card's readers (issue 57): what "more" means for a model trained on the data
+    assert "A model trained on this data may learn to pick the passage sentence most similar to the question more " \
+           "often than one trained on SQuAD v1.1" in text
+    # the figures behind the verdicts stay in results.json and mrclens:biasFigures, not in the Markdown: no
+    # per-ablation line, no per-test confidence label; the family-wise level is said once, in words
     fig = results.model_free[0]
     assert fig.difference_confidence is not None and fig.difference_confidence > 0.95
-    assert ("answers in the sentence most similar to the question (%): 98.0 (95% CI 96.5 to 99.5, 1,700 questions) "
-            f"against 80.6 in SQuAD v1.1; difference +17.4 ({family_ci_label(fig.difference_confidence, 0.95)} "
-            f"{fig.difference_ci_low:+.1f} to {fig.difference_ci_high:+.1f}): higher") in text
-    assert f"| {similarity.reference_mde:.1f} or more |" in row  # what the audit could see (issue 41)
+    assert "e1 (insert question)" not in text and "% CI" not in text and "1,700 questions" not in text
+    assert text.count("family-wise") == 1 and "95 % intervals, family-wise" in text
     assert "answer-type priors beyond the question's wh-word" in text and "in line\" with the reference may" in text
     assert "- Reader: external model." in text
     manifest = next(i for i in results.inputs if i.role == "set:original")
@@ -98,9 +101,12 @@ def test_rai_fragment_validates_as_part_of_a_croissant_record(audit_dir, tmp_pat
     # a category's interval against the reference is named at its own (family-wise) level
     compared = [c for c in read_results(audit_dir).categories if c.reference_difference is not None]
     assert len(compared) >= 2
-    for c in compared:
+    figures = {f["category"]: f for f in fragment[FIGURES_PROPERTY]}
+    for c in compared:  # the statements say "95 % interval"; each interval's own (family-wise) label is in the figures
         statement = next(b for b in biases if b.startswith(f"{c.category} bias:"))
-        assert f"({100 * c.reference_confidence:g}% CI (95% family-wise) " in statement, statement
+        assert "(95 % interval)" in statement and "% CI" not in statement, statement
+        assert figures[c.category]["interval"] == family_ci_label(c.reference_confidence, 0.95)
+    assert "family-wise" in dataset.metadata.data_limitations[0]
     assert dataset.metadata.data_limitations[0].startswith("These statements were drafted by MRCLens")
     assert any("weak reader" in x for x in dataset.metadata.data_limitations)
 
@@ -189,8 +195,8 @@ def test_markdown_escapes_the_names_it_did_not_write(audit_dir):
     assert "&lt;img src=x onerror=alert(1)&gt;" in text
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows[0].startswith("| Bias category |") and len(rows) == 1 + len(results.categories)
-    for row in rows:  # every row has the header's five cells: no unescaped | inside a cell
-        assert len(re.split(r"(?<!\\)\|", row)) == 7, row
+    for row in rows:  # every row has the header's four cells: no unescaped | inside a cell
+        assert len(re.split(r"(?<!\\)\|", row)) == 6, row
     assert "| Similarity \\| odd | more than SQuAD v1.1 (by the model-free figures) |" in text
     markdown_it = pytest.importorskip("markdown_it")
     html = markdown_it.MarkdownIt("commonmark").enable("table").render(text)
@@ -219,10 +225,11 @@ def _sentences(text):
 
 def test_body_and_recommendations_go_through_the_hugging_face_template_as_they_are(audit_dir, tmp_path):
     """The body and the recommendations are the template's `bias_risks_limitations` and `bias_recommendations`:
-    pasted unchanged, the card has one "Bias, Risks, and Limitations" heading, each category's definition and
-    verdict, and a Recommendations section with each category's advice."""
+    pasted unchanged, the card has one "Bias, Risks, and Limitations" heading, each category's verdict and what it
+    means for a model trained on the data, and a Recommendations section with what a user of the data does about
+    each verdict."""
     hub = pytest.importorskip("huggingface_hub")
-    from mrclens.reports.card import category_advice, category_verdict
+    from mrclens.reports.card import category_meaning, category_recommendation, category_verdict
     from mrclens.categories import get_category
 
     out = tmp_path / "card"
@@ -241,10 +248,10 @@ def test_body_and_recommendations_go_through_the_hugging_face_template_as_they_a
     results = read_results(audit_dir)
     assert len(results.categories) >= 2
     for c in results.categories:
-        assert get_category(c.category).definition in section, c.category
+        assert category_meaning(c) in section, c.category
         row = next(line for line in section.splitlines() if line.startswith(f"| {c.category} |"))
         assert category_verdict(c) in row
-        assert f"- **{c.category}** ({category_verdict(c)}): {category_advice(c, results.model.kind == 'external')}" in recommendations
+        assert f"- **{c.category}** ({category_verdict(c)}): {category_recommendation(c)}" in recommendations
     similarity = next(c for c in results.categories if c.category == "Similarity")
     assert get_category("Similarity").advice_more in recommendations and similarity.reference_bias == "more"
     # the full section is the template's heading, the body and the recommendations, nothing else
@@ -258,7 +265,7 @@ def test_rai_statements_are_short_and_their_figures_are_structured(audit_dir, tm
     results = read_results(audit_dir)
     for statement in fragment["rai:dataBiases"]:
         assert len(statement) <= 400 and 1 <= len(_sentences(statement)) <= 2, statement
-        assert statement.count(" CI ") <= 1, statement  # the category's interval, not every figure's
+        assert " CI" not in statement, statement  # "95 % interval", no per-test label (issue 57)
     figures = {f["category"]: f for f in fragment[FIGURES_PROPERTY]}
     for c in results.categories:
         f = figures[c.category]
@@ -277,21 +284,18 @@ def test_rai_statements_are_short_and_their_figures_are_structured(audit_dir, tm
     assert (fig["value"], fig["reference_value"], fig["difference"]) == (98.0, 80.6, 17.4)
 
 
-def test_the_markdown_names_the_category_intervals_as_the_json_ld_does(audit_dir, tmp_path):
-    """One interval label everywhere: the categories' intervals are family-wise, and the Markdown says so with
-    the label the JSON-LD uses (it said "95 %" for the numbers the JSON-LD called "98.33% CI (95% family-wise)")."""
+def test_the_markdown_says_95_percent_interval_and_explains_family_wise_once(audit_dir, tmp_path):
+    """Issue 57: no per-test confidence labels ("98.33% CI (95% family-wise)") in the Markdown: the table's column
+    says "95 % interval" and one sentence says what family-wise means; the JSON-LD's figures keep each interval's
+    own label and level."""
     assert CliRunner().invoke(main, ["card", str(audit_dir), "--out", str(tmp_path / "c.md")]).exit_code == 0
     fragment = read_rai_fragment(tmp_path / "c.rai.jsonld")
     labels = {f["interval"] for f in fragment[FIGURES_PROPERTY] if f["interval"]}
-    assert len(labels) == 1
-    label = labels.pop()
-    assert "family-wise" in label
-    assert all(f"({label} " in s for s in fragment["rai:dataBiases"] if "mean difference" in s)
+    assert len(labels) == 1 and "family-wise" in labels.pop()
     body = (tmp_path / "c-body.md").read_text()
     header = next(line for line in body.splitlines() if line.startswith("| Bias category |"))
-    assert re.search(r"\| Figure \((.+?)\) \|", header).group(1) == label
-    assert f"with its interval ({label})" in body
-    assert "95 % confidence interval" not in body and "95% confidence interval" not in body
+    assert header == '| Bias category | Verdict | Difference (95 % interval) | "In line" band |'
+    assert not re.search(r"\d% CI", body) and body.count("family-wise") == 1
 
 
 def test_an_empty_out_is_a_usage_error_not_the_current_folder(audit_dir, tmp_path, monkeypatch):
@@ -301,3 +305,83 @@ def test_an_empty_out_is_a_usage_error_not_the_current_folder(audit_dir, tmp_pat
         r = CliRunner().invoke(main, ["card", str(audit_dir), "--out", out])
         assert r.exit_code == 2 and "--out" in r.output and "is empty" in r.output, r.output
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------- issue 57: one band, one difference
+def _stored_figure(c: dict, model_free: list[dict]) -> tuple[str, str, str]:
+    """A category's difference, its interval and its band of "in line" read from results.json alone: on the drops
+    route its ``reference_difference`` (points, one decimal) and ``reference_band`` points; on the data route its
+    verdict figure's difference and band as planted shares, percent of the questions (``per_planted_pct``,
+    issue 54: whole percent, the band to one decimal)."""
+    if "drops" in c["reference_basis"] and c["reference_difference"] is not None:
+        return (f"{c['reference_difference']:+.1f}",
+                f"[{c['reference_difference_ci_low']:+.1f}, {c['reference_difference_ci_high']:+.1f}]",
+                f"±{c['reference_band']:g} points")
+    f = next(f for f in model_free if f["category"] == c["category"] and f["role"] == "verdict"
+             and f["comparison"] is not None)
+    scale = f["per_planted_pct"]
+    return (f"{f['difference'] / scale:+.0f}% of q.",
+            f"[{f['difference_ci_low'] / scale:+.0f}, {f['difference_ci_high'] / scale:+.0f}]",
+            f"±{round(f['band'] / scale, 1):g}% of the questions")
+
+
+def _data_decided(audit: Path, out: Path) -> Path:
+    """``audit`` read again as an audit whose reader profile the reference has no drops for: its data's own
+    figures (article-clustered, with their planted-share scale) decide each category they measure."""
+    import shutil
+
+    from report_fixtures import shortcut_reference
+
+    from mrclens.artifacts.results import write_results
+    from mrclens.scoring.against_reference import compare_with_reference
+
+    shutil.copytree(audit, out)
+    results = read_results(out)
+    plain = [replace(c, reference=None, reference_bias=None, reference_basis=None, reference_difference=None,
+                     reference_difference_ci_low=None, reference_difference_ci_high=None, reference_band=None,
+                     reference_mde=None, reference_confidence=None, reference_why=None) for c in results.categories]
+    reference, _ = shortcut_reference()
+    _, categories = compare_with_reference(results.ablations, plain, reference.audit_for("no-such-profile"),
+                                           model_free=results.model_free)
+    write_results(replace(results, categories=categories), out)
+    return out
+
+
+@pytest.mark.parametrize("route", ["drops", "data"])
+def test_the_card_the_report_and_results_json_state_the_same_band_and_difference(compared_audit, tmp_path, route):
+    """Issue 57, item 5: the card stated "'in line' within ±0" where the report stated the band (±10 % of the
+    questions). For a real small audit read against the bundled reference's quick audit (its drops decide) and the
+    same audit read by its data's figures alone (each a planted share), every category's difference, interval and
+    band are the same in the card's table, on the report's first screen and in results.json."""
+    import html
+
+    from mrclens.reports import render_report
+
+    audit = compared_audit if route == "drops" else _data_decided(compared_audit, tmp_path / "data-decided")
+    results = json.loads((audit / "results.json").read_text(encoding="utf-8"))
+    assert CliRunner().invoke(main, ["card", str(audit), "--out", str(tmp_path / "card")]).exit_code == 0
+    card = (tmp_path / "card" / CARD_BODY).read_text(encoding="utf-8")
+    page = render_report(audit)
+    checked = []
+    for c in results["categories"]:
+        measured = any(f["category"] == c["category"] and f["role"] == "verdict" for f in results["model_free"])
+        if route == "data" and not measured:  # Question: no verdict figure of the data measures it
+            assert "| n/a | n/a |" in next(line for line in card.splitlines() if line.startswith(f"| {c['category']} |"))
+            continue
+        stored = _stored_figure(c, results["model_free"])
+        row = next(line for line in card.splitlines() if line.startswith(f"| {c['category']} |"))
+        cells = [x.strip() for x in row.strip("|").split(" | ")]
+        figure, band = cells[2], cells[3]
+        assert figure.endswith(f"{stored[0]} {stored[1]}") and band == stored[2], (row, stored)
+        glance = page[page.index(f'id="category-{c["category"].lower()}"'):]
+        glance = html.unescape(glance[: glance.index("</div>")])
+        big, ci = re.search(r'<span class="big">(.*?)</span> <span class="ci">(.*?)</span>', glance).groups()
+        assert (big, ci) == stored[:2], (glance, stored)
+        assert re.search(rf"(band|'in line' within) {re.escape(stored[2])}", glance), glance
+        checked.append(c["category"])
+    # the drops decide every category here; the data decides each one its figures measure, each in percent of the
+    # questions planted with its shortcut
+    assert checked == (["Similarity", "Question", "Keyword", "Position"] if route == "drops"
+                       else ["Similarity", "Keyword", "Position"]), checked
+    if route == "data":
+        assert card.count("±10% of the questions") == 3 and "±0" not in card

@@ -1,1 +1,0 @@
-../mrclens/data/ci-check.sh
