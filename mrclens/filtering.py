@@ -170,7 +170,7 @@ def filter_data(source: str | os.PathLike, out: str | os.PathLike, categories: S
         DataError: the data has errors, or the evidence file describes other questions.
         ArtifactError: the evidence file is damaged or of a newer format.
     """
-    names = [c.name for c in CATEGORIES]
+    names = list(CATEGORIES)
     chosen = list(names if not categories else categories)
     unknown = [c for c in chosen if c not in names]
     if unknown:

@@ -21,7 +21,7 @@ def _categories(value: str | None) -> list[str] | None:
 @click.command("filter", epilog=example("mrclens filter train.json --out train-without-similarity.json --categories similarity",
                               "mrclens filter dev.json --out dev-hard.json",
                               "mrclens filter dev.jsonl --out dev-easy.jsonl --keep flagged --evidence audit/shortcut-questions.jsonl"))
-@click.argument("data", type=click.Path(exists=True))
+@click.argument("source", metavar="DATA", type=click.Path(exists=True))
 @click.option("--out", required=True, type=click.Path(), metavar="OUT",
               help="The output: a file, or a folder for a Hugging Face save_to_disk input; never DATA. Its manifest "
                    "(what was removed and why) is written beside it as OUT.manifest.json.")
@@ -41,7 +41,7 @@ def _categories(value: str | None) -> list[str] | None:
               help="Parse cache (default: $MRCLENS_CACHE_DIR, else $XDG_CACHE_HOME/mrclens or ~/.cache/mrclens).")
 @split_option
 @verbosity_options
-def filter_command(data: str, out: str, categories: str, keep: str, evidence: str | None, to: str | None,
+def filter_command(source: str, out: str, categories: str, keep: str, evidence: str | None, to: str | None,
            cache_dir: str | None, split: str | None) -> None:
     """Write DATA without the questions whose per-question evidence flags a shortcut of the chosen bias
     categories (or, with --keep flagged, only those), in DATA's format, and a manifest of what was removed
@@ -55,13 +55,13 @@ def filter_command(data: str, out: str, categories: str, keep: str, evidence: st
     from mrclens.languages import require_readable_language
 
     if evidence is None:
-        for note in require_readable_language("filter", [data], cache_dir=cache_dir).notes():
+        for note in require_readable_language("filter", [source], cache_dir=cache_dir).notes():
             log.warning(note)
-    result = filter_data(data, out, _categories(categories), keep=keep, evidence=evidence, to=to, split=split,
+    result = filter_data(source, out, _categories(categories), keep=keep, evidence=evidence, to=to, split=split,
                          cache_dir=cache_dir, progress=show_progress())
     m = result.manifest
     removed = m.questions_read - m.questions_kept
     by = ", ".join(f"{c} {n:,}" for c, n in m.removed_by_category.items())
-    click.echo(f"{data}: read {m.questions_read:,} questions ({m.input_format}); kept {m.questions_kept:,}, "
+    click.echo(f"{source}: read {m.questions_read:,} questions ({m.input_format}); kept {m.questions_kept:,}, "
                f"left out {removed:,}" + (f" (flagged: {by})" if keep == "unflagged" and by else ""))
     click.echo(f"wrote {result.out} ({result.to}) and {result.manifest_file}")
