@@ -22,8 +22,8 @@ def _categories(value: str | None) -> list[str] | None:
                               "mrclens filter dev.json --out dev-hard.json",
                               "mrclens filter dev.jsonl --out dev-easy.jsonl --keep flagged --evidence audit/shortcut-questions.jsonl"))
 @click.argument("source", metavar="DATA", type=click.Path(exists=True))
-@click.option("--out", required=True, type=click.Path(), metavar="OUT",
-              help="The output: a file, or a folder for a Hugging Face save_to_disk input; never DATA. Its manifest "
+@click.option("--out", required=True, type=click.Path(), metavar="FILE|FOLDER",
+              help="Output file (a folder for a Hugging Face save_to_disk input); never DATA. Its manifest "
                    "(what was removed and why) is written beside it as OUT.manifest.json.")
 @click.option("--categories", metavar="C,...", default="all", show_default=True,
               help="The bias categories whose flagged questions are left out (Similarity, Question, Keyword, "

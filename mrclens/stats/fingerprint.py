@@ -52,7 +52,7 @@ def imported_modules(name: str, search_dir: Path) -> set[str]:
     top = name.split(".")[0]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(read_source(path), filename=str(path))):
+    for node in _run_time_nodes(ast.parse(read_source(path), filename=str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -68,6 +68,27 @@ def imported_modules(name: str, search_dir: Path) -> set[str]:
             if len(submodules) < len(node.names):  # some names are attributes of the module itself
                 found.add(source)
     return {m for m in found if m == top or m.startswith(top + ".")}
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``): a block that never runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` but those of ``if TYPE_CHECKING:`` blocks (imports for type checkers only: they never
+    run, so they neither change a figure nor belong in its fingerprint); their ``else:`` branches are kept."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def module_closure(roots: Iterable[str], search_dir: Path) -> list[str]:

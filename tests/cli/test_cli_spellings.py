@@ -42,7 +42,7 @@ def test_every_out_option_says_folder_or_file():
                 kinds[name] = p.metavar
                 assert p.help.startswith(("Output folder", "Output file", "Folder")), (name, p.help)
     assert kinds == {"audit": "FOLDER", "card": "FOLDER|FILE.md", "compare": "FOLDER", "evaluate": "FOLDER",
-                     "perturb": "FOLDER", "predict": "FILE", "report": "FILE", "selftest": "FOLDER", "stats": "FILE",
+                     "filter": "FILE|FOLDER", "perturb": "FOLDER", "predict": "FILE", "report": "FILE", "selftest": "FOLDER", "stats": "FILE",
                      "train": "FOLDER"}
 
 
