@@ -6,12 +6,15 @@ Inputs (the layout ``mrclens audit`` and ``mrclens evaluate … --out DIR`` writ
     DIR/question-scores.json    official EM/F1 per question and set (:mod:`mrclens.artifacts.question_scores`)
     DIR/perturbed/              original.json, original-truncated.json, e1.json … + manifest.json
     DIR/predictions/<set>.json  official prediction files {"question id": "answer text"}
+    DIR/shortcut-questions.jsonl  per question, its shortcut evidence (:mod:`mrclens.artifacts.shortcut_questions`;
+                                an audit's; the most exposed questions, :mod:`mrclens.reports.exposed`)
 
 ``results.json``'s ``paths.perturbed_dir`` / ``paths.predictions_dir`` are used when present
 (relative paths are resolved against ``DIR``). Nothing is re-run and nothing is scored again:
 the page renders the results and per-question scores that scoring computed (passed in by
 :func:`mrclens.publish.write_outputs`, or read back from the files by ``mrclens report DIR``);
-the sets and prediction files are read only to show the example texts.
+the sets and prediction files are read only to show the example texts (and the evidence of the most exposed
+questions is located again in them, :func:`mrclens.reports.exposed.exposed_section`).
 
 The page reads the typed results (:class:`~mrclens.artifacts.results.Results` and its records, the
 same objects the card and the terminal summary read; the template reads their attributes, e.g.
@@ -47,6 +50,7 @@ from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, span_example_block, span_report_facts
+from mrclens.reports.exposed import exposed_section
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
@@ -545,6 +549,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
     forest = results_rows(results)
     reference_name = next((c.reference for c in results.categories if c.reference), None)
     training = results.audit.training if results.audit else None
+    exposed = exposed_section(results_dir, results, sources)  # issue 56: the questions that carry each shortcut
     return {
         "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
         "data_source": data_source,
@@ -560,6 +565,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "has_reference": any(a.reference_bias is not None for a in results.ablations),
         "replicates": _replicate_section(results),
         "chart_svg": Markup(drop_chart_svg(results.ablations, results.categories, results.metric)),
+        "exposed": exposed,
         "examples": _examples(results.ablations, sources, n_examples, seed),
         "sets": _sets_rows(results),
         "v2": v2_view(results),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)
