@@ -55,7 +55,6 @@ from mrclens.errors import ArtifactError, MRCLensError
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.reports.examples import Outcome
 from mrclens.squad import Paragraph, Question
-from mrclens.tasks import SPAN
 from mrclens.verdicts import MORE, READING_NAMES, SLIGHTLY_MORE, reading
 from mrclens.vocabulary import WH_WORDS
 
@@ -399,9 +398,9 @@ def count_text(count: Any) -> str:
 
 
 def exposed_section(results_dir: str | Path, results: Results, sources: Any, *, k: int = EXPOSED_PER_CATEGORY,
-                    cache_dir: str | Path | None = None) -> ExposedSection | None:
-    """The report's section of most exposed questions (module docstring), or ``None`` for results of another task
-    than span extraction (no per-question evidence).
+                    cache_dir: str | Path | None = None) -> ExposedSection:
+    """The report's section of most exposed questions (module docstring): span extraction's entry of the report's
+    role ``"report_exposed"`` (:data:`mrclens.reports.report.REPORT_EXPOSED`).
 
     Args:
         results_dir: the audit folder (its ``shortcut-questions.jsonl``).
@@ -414,8 +413,6 @@ def exposed_section(results_dir: str | Path, results: Results, sources: Any, *, 
     A missing or unreadable file, a missing evaluation set or a missing spaCy pipeline is said on the page, never
     raised.
     """
-    if sources.task is not SPAN:
-        return None
     path = Path(results_dir) / SHORTCUT_QUESTIONS
     if not path.is_file():
         return ExposedSection(line=f"This folder holds no {SHORTCUT_QUESTIONS} (an audit of an earlier MRCLens, or an "

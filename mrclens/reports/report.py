@@ -50,7 +50,7 @@ from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, span_example_block, span_report_facts
-from mrclens.reports.exposed import exposed_section
+from mrclens.reports.exposed import ExposedSection, exposed_section
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
@@ -435,10 +435,20 @@ class ExampleBlock(Protocol):
                  items: Mapping[str, Any] | None) -> None: ...
 
 
+class ExposedQuestions(Protocol):
+    """Role ``"report_exposed"`` (optional): the report's most exposed questions per bias category, from the folder's
+    per-question shortcut evidence (``results_dir``: the audit folder; ``sources``: the audit's files, its sets and
+    predictions); a task without per-question evidence has no entry."""
+
+    def __call__(self, results_dir: str | Path, results: Results, sources: Any) -> ExposedSection | None: ...
+
+
 REPORT_FACTS: TaskTable[ReportFacts] = TaskTable("report_facts", ReportFacts, {
     SPAN: span_report_facts, MULTIPLE_CHOICE: mc_report_facts})
 REPORT_EXAMPLES: TaskTable[ExampleBlock] = TaskTable("report_examples", ExampleBlock, {
     SPAN: span_example_block, MULTIPLE_CHOICE: mc_example_block})
+REPORT_EXPOSED: TaskTable[ExposedQuestions] = TaskTable("report_exposed", ExposedQuestions, {SPAN: exposed_section},
+                                                       optional=True)
 
 
 def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
@@ -549,7 +559,8 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
     forest = results_rows(results)
     reference_name = next((c.reference for c in results.categories if c.reference), None)
     training = results.audit.training if results.audit else None
-    exposed = exposed_section(results_dir, results, sources)  # issue 56: the questions that carry each shortcut
+    exposed_of = REPORT_EXPOSED.get(sources.task)  # issue 56: the questions that carry each shortcut
+    exposed = exposed_of(results_dir, results, sources) if exposed_of is not None else None
     return {
         "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
         "data_source": data_source,
