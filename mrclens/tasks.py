@@ -29,6 +29,7 @@ role                      what it is called with                           table
 ``score_file``            ``(data, predictions, ...) -> FileScore``         ``scoring.files.SCORE_FILE``
 ``report_facts``          the report's "the data" card                      ``reports.report.REPORT_FACTS``
 ``report_examples``       one ablation's block of the example viewer        ``reports.report.REPORT_EXAMPLES``
+``report_exposed``        the report's most exposed questions (optional)    ``reports.report.REPORT_EXPOSED``
 ``compare``               ``mrclens compare``'s hooks (TaskComparison)      ``compare.hooks.COMPARISONS``
 ``audit``                 ``(options) -> Results``                          ``audit.AUDITS``
 ``cli_audit_options``     ``(click context, **values) -> options``          ``cli.audit.AUDIT_OPTIONS``

@@ -25,8 +25,8 @@ from mrclens.tasks import (DEFAULT_TASK, MULTIPLE_CHOICE, SPAN, Task, TaskTable,
 #: claims; the language check: multiple-choice data is not checked).
 ROLES = {"sniff": True, "sniff_input": True, "load_set": False, "languages": True, "file_stats": False,
          "is_metric": False, "metric_paths": False, "perturb_file": False, "ablations": False, "score_set": False,
-         "score_file": False, "report_facts": False, "report_examples": False, "compare": False, "audit": False,
-         "cli_audit_options": False}
+         "score_file": False, "report_facts": False, "report_examples": False, "report_exposed": True, "compare": False,
+         "audit": False, "cli_audit_options": False}
 
 
 @pytest.fixture(scope="module")

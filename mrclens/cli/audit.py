@@ -128,7 +128,8 @@ def audit(ctx, train, dev, out, model, ablations, seed, profile, device, max_ste
         click.echo(format_table(results) + "\n")
     click.echo(f"written to {out}/: {', '.join(layout.written())}\n")
     report = str(layout.report_html) if layout.report_html.exists() else None
-    click.echo(format_summary(results, report=report, wide_hint=not wide))
+    evidence = str(layout.shortcut_questions) if layout.shortcut_questions.exists() else None
+    click.echo(format_summary(results, report=report, wide_hint=not wide, evidence=evidence))
 
 
 def span_audit_options(ctx: click.Context, *, train, dev, out, model, ablations, seed, profile, device, max_steps,

@@ -6,12 +6,15 @@ Inputs (the layout ``mrclens audit`` and ``mrclens evaluate … --out DIR`` writ
     DIR/question-scores.json    official EM/F1 per question and set (:mod:`mrclens.artifacts.question_scores`)
     DIR/perturbed/              original.json, original-truncated.json, e1.json … + manifest.json
     DIR/predictions/<set>.json  official prediction files {"question id": "answer text"}
+    DIR/shortcut-questions.jsonl  per question, its shortcut evidence (:mod:`mrclens.artifacts.shortcut_questions`;
+                                an audit's; the most exposed questions, :mod:`mrclens.reports.exposed`)
 
 ``results.json``'s ``paths.perturbed_dir`` / ``paths.predictions_dir`` are used when present
 (relative paths are resolved against ``DIR``). Nothing is re-run and nothing is scored again:
 the page renders the results and per-question scores that scoring computed (passed in by
 :func:`mrclens.publish.write_outputs`, or read back from the files by ``mrclens report DIR``);
-the sets and prediction files are read only to show the example texts.
+the sets and prediction files are read only to show the example texts (and the evidence of the most exposed
+questions is located again in them, :func:`mrclens.reports.exposed.exposed_section`).
 
 The page reads the typed results (:class:`~mrclens.artifacts.results.Results` and its records, the
 same objects the card and the terminal summary read; the template reads their attributes, e.g.
@@ -47,6 +50,7 @@ from mrclens.formats import LOAD_SET
 from mrclens.io_utils import atomic_write_text
 from mrclens.reports.charts import drop_chart_svg
 from mrclens.reports.examples import DEFAULT_EXAMPLES, span_example_block, span_report_facts
+from mrclens.reports.exposed import ExposedSection, exposed_section
 from mrclens.reports.forest import forest_svg, results_rows, scale_note
 from mrclens.reports.glance import category_glance
 from mrclens.reports.mc_examples import mc_example_block, mc_report_facts
@@ -431,10 +435,20 @@ class ExampleBlock(Protocol):
                  items: Mapping[str, Any] | None) -> None: ...
 
 
+class ExposedQuestions(Protocol):
+    """Role ``"report_exposed"`` (optional): the report's most exposed questions per bias category, from the folder's
+    per-question shortcut evidence (``results_dir``: the audit folder; ``sources``: the audit's files, its sets and
+    predictions); a task without per-question evidence has no entry."""
+
+    def __call__(self, results_dir: str | Path, results: Results, sources: Any) -> ExposedSection | None: ...
+
+
 REPORT_FACTS: TaskTable[ReportFacts] = TaskTable("report_facts", ReportFacts, {
     SPAN: span_report_facts, MULTIPLE_CHOICE: mc_report_facts})
 REPORT_EXAMPLES: TaskTable[ExampleBlock] = TaskTable("report_examples", ExampleBlock, {
     SPAN: span_example_block, MULTIPLE_CHOICE: mc_example_block})
+REPORT_EXPOSED: TaskTable[ExposedQuestions] = TaskTable("report_exposed", ExposedQuestions, {SPAN: exposed_section},
+                                                       optional=True)
 
 
 def _dataset_facts(sources: _Sources) -> dict[str, Any] | None:
@@ -545,6 +559,8 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
     forest = results_rows(results)
     reference_name = next((c.reference for c in results.categories if c.reference), None)
     training = results.audit.training if results.audit else None
+    exposed_of = REPORT_EXPOSED.get(sources.task)  # issue 56: the questions that carry each shortcut
+    exposed = exposed_of(results_dir, results, sources) if exposed_of is not None else None
     return {
         "title": "MRCLens bias report" + (f" — {data_source}" if data_source else ""),
         "data_source": data_source,
@@ -560,6 +576,7 @@ def build_context(results_dir: str | Path, *, results: Results | None = None,
         "has_reference": any(a.reference_bias is not None for a in results.ablations),
         "replicates": _replicate_section(results),
         "chart_svg": Markup(drop_chart_svg(results.ablations, results.categories, results.metric)),
+        "exposed": exposed,
         "examples": _examples(results.ablations, sources, n_examples, seed),
         "sets": _sets_rows(results),
         "v2": v2_view(results),  # SQuAD v2.0 HasAns/NoAns view (None without unanswerable questions)

@@ -2,7 +2,8 @@
 
 The full table (``--wide``, :mod:`mrclens.reports.table`) is ~200 columns wide; these lines give the
 answer first. :func:`format_summary` prints lines of at most :data:`WIDTH` characters (at most :data:`MAX_LINES`): a
-header, one line per bias category (at most :data:`MAX_CATEGORIES`) and one line pointing to the report. No
+header, one line per bias category (at most :data:`MAX_CATEGORIES`), where a category reads "more" the file that
+lists the questions carrying its shortcut (:func:`flagged_line`, issue 56) and one line pointing to the report. No
 number is ever cut (issue 57): a category whose figure and advice do not fit one line continues on a second,
 indented (the advice, after ``→``), and a longer text wraps at spaces, never inside an interval. Each category
 line holds
@@ -49,6 +50,7 @@ from typing import Any, Sequence
 
 from mrclens.artifacts.comparison import Comparison
 from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
+from mrclens.artifacts.shortcut_questions import EVIDENCE_CLASSES
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
 from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, model_free_reading_figure, reading_figure
@@ -61,8 +63,9 @@ WIDTH = 100
 #: Category lines at most (the four bias categories); more are named in the last line.
 MAX_CATEGORIES = 4
 #: Lines at most: a header (two lines when a long model name wraps it), :data:`MAX_CATEGORIES` categories of at
-#: most two lines each (:func:`category_lines`), the pointer to the report.
-MAX_LINES = 2 * MAX_CATEGORIES + 3
+#: most two lines each (:func:`category_lines`), the file of flagged questions (:func:`flagged_line`), the pointer
+#: to the report.
+MAX_LINES = 2 * MAX_CATEGORIES + 4
 #: Column widths of a category line: name, verdict, figure (the advice takes the rest).
 NAME_WIDTH, VERDICT_WIDTH, FIGURE_WIDTH = 10, 12, 45
 
@@ -218,7 +221,24 @@ def _score_label(results: Results) -> str:
     return f", {results.metric} {fmt_bound(s.f1)} on {s.n:,} questions"
 
 
-def format_summary(results: Results, report: str | None = None, wide_hint: bool = True) -> str:
+def flagged_line(categories: Sequence[str], evidence: str) -> str:
+    """The line after the categories that names the file listing the questions of the categories read "more"
+    (issue 56): ``→ flagged questions of Similarity: OUT/shortcut-questions.jsonl (mrclens filter)``, at most
+    :data:`WIDTH` characters: the names dropped where they do not fit, then the path cut from the left
+    (:func:`fit_left`), never a number of the glance.
+
+    >>> flagged_line(["Similarity", "Keyword"], "audit-sample/shortcut-questions.jsonl")
+    '→ flagged questions of Similarity, Keyword: audit-sample/shortcut-questions.jsonl (mrclens filter)'
+    """
+    tail = " (mrclens filter)"
+    head = f"→ flagged questions of {', '.join(categories)}: "
+    if len(head) + len(evidence) + len(tail) > WIDTH:
+        head = "→ flagged questions: "
+    return head + fit_left(evidence, WIDTH - len(head) - len(tail)) + tail
+
+
+def format_summary(results: Results, report: str | None = None, wide_hint: bool = True,
+                   evidence: str | None = None) -> str:
     """The verdict at a glance (module docstring): at most :data:`MAX_LINES` lines of at most :data:`WIDTH`
     characters.
 
@@ -227,6 +247,8 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
         report: the path of the written ``report.html`` (``None``: nothing was written).
         wide_hint: name ``--wide`` (the full table and readings) in the last line; ``False`` when they
             were printed above.
+        evidence: the written ``shortcut-questions.jsonl`` (``None``: none): where a category with per-question
+            evidence reads "more" against the reference, one line names it (:func:`flagged_line`).
     """
     summaries = [summarize_category(c, results) for c in results.categories]
     references = {c.reference for c in results.categories if c.reference_bias is not None and c.reference}
@@ -238,6 +260,10 @@ def format_summary(results: Results, report: str | None = None, wide_hint: bool 
     if not summaries:
         lines.append("No bias category was scored.")
     lines += [line for s in summaries[:MAX_CATEGORIES] for line in category_lines(s)]
+    with_evidence = {cls.category for cls in EVIDENCE_CLASSES}
+    flagged = [c.category for c in results.categories if c.reference_bias == MORE.name and c.category in with_evidence]
+    if evidence is not None and flagged:
+        lines.append(flagged_line(flagged, evidence))
     rest = [s.category for s in summaries[MAX_CATEGORIES:]]
     more = f" (also: {', '.join(rest)})" if rest else ""
     wide = "--wide" if wide_hint else "above"

@@ -243,22 +243,57 @@ def longest_ordered_run(question_words: Sequence[str], sentence_words: Sequence[
     >>> longest_ordered_run("when did the war end".split(), "the end of the war".split())
     2
     """
+    return ordered_run_at(question_words, sentence_words)[1]
+
+
+def ordered_run_at(question_words: Sequence[str], sentence_words: Sequence[str]) -> tuple[int, int]:
+    """``(start, length)``: where in ``sentence_words`` the run of :func:`longest_ordered_run` starts (the
+    earliest of the longest; 0 when there is none) and its length, in word tokens.
+
+    >>> ordered_run_at("the war ended in what year".split(), "in 1945 the war ended in year".split())
+    (2, 5)
+    """
+    positions = _positions(question_words)
+    best, best_start = 0, 0
+    for start in range(len(sentence_words)):
+        length = len(_run_from(positions, sentence_words, start))
+        if length > best:
+            best, best_start = length, start
+        if best >= len(sentence_words) - start:
+            break
+    return best_start, best
+
+
+def ordered_run_pairs(question_words: Sequence[str], sentence_words: Sequence[str]) -> list[tuple[int, int]]:
+    """The run of :func:`ordered_run_at` as ``(sentence position, question position)`` pairs, one per word of the
+    run (the question position: the earliest one after the previous word's, as the run is matched).
+
+    >>> ordered_run_pairs("when did the war end".split(), "the end of the war".split())
+    [(0, 2), (1, 4)]
+    """
+    start, length = ordered_run_at(question_words, sentence_words)
+    return list(zip(range(start, start + length), _run_from(_positions(question_words), sentence_words, start)))
+
+
+def _positions(question_words: Sequence[str]) -> dict[str, list[int]]:
     positions: dict[str, list[int]] = {}
     for i, w in enumerate(question_words):
         positions.setdefault(w, []).append(i)
-    best = 0
-    for start in range(len(sentence_words)):
-        k, length = -1, 0  # the question position matched last; the run's length
-        for w in sentence_words[start:]:
-            found = positions.get(w)
-            nxt = bisect.bisect_right(found, k) if found else 0
-            if not found or nxt == len(found):
-                break
-            k, length = found[nxt], length + 1
-        best = max(best, length)
-        if best >= len(sentence_words) - start:
+    return positions
+
+
+def _run_from(positions: Mapping[str, list[int]], sentence_words: Sequence[str], start: int) -> list[int]:
+    """The question positions the run of ``sentence_words`` from ``start`` matches, greedily (the earliest question
+    position after the previous one)."""
+    k, matched = -1, []  # the question position matched last
+    for w in sentence_words[start:]:
+        found = positions.get(w)
+        nxt = bisect.bisect_right(found, k) if found else 0
+        if not found or nxt == len(found):
             break
-    return best
+        k = found[nxt]
+        matched.append(k)
+    return matched
 
 
 def type_evidence(p: Paragraph, q: Question, q_words: list[str], index: PassageIndex, best: int,
@@ -329,23 +364,32 @@ def keyword_evidence(q: Question, q_words: list[str], index: PassageIndex, unit:
         if u != unit:
             elsewhere |= index.unit_word_set(u)
     a = q.answers[0]
-    lo, hi = index.word_ranges[unit]
-    words, starts, ends = index.words, index.starts, index.ends
-    q_set = {w for w in q_words if is_content_word(w)}
-    run = []
-    i = bisect.bisect_right(ends, a.answer_start) - 1  # the last word token that ends before the answer
-    while i >= lo and words[i] in q_set:
-        run.insert(0, i)
-        i -= 1
-    j = bisect.bisect_left(starts, a.answer_start + len(a.text))  # the first that starts after it
-    while j < hi and words[j] in q_set:
-        run.append(j)
-        j += 1
-    near = list(dict.fromkeys(words[k] for k in run))
+    run = keyword_run(q_words, index, unit, a.answer_start, a.answer_start + len(a.text))
+    near = list(dict.fromkeys(index.words[k] for k in run))
     strength = len(near) / len(content) if content else 0.0
     return KeywordEvidence(strength >= threshold, round(strength, 6), len(content),
                            sum(1 for w in content if w in mine), [w for w in content if w in mine and w not in elsewhere],
                            near)
+
+
+def keyword_run(q_words: Sequence[str], index: PassageIndex, unit: int, start: int, end: int) -> list[int]:
+    """The word tokens of the context (indices into ``index.words``) in the runs of the question's content words
+    right before and right after the answer span ``[start, end)`` (characters) inside sentence unit ``unit``: every
+    word token of a run is one of them (any other word ends it), in context order
+    (:class:`~mrclens.artifacts.shortcut_questions.KeywordEvidence`'s ``next_to_answer``)."""
+    lo, hi = index.word_ranges[unit]
+    words, starts, ends = index.words, index.starts, index.ends
+    q_set = {w for w in q_words if is_content_word(w)}
+    run: list[int] = []
+    i = bisect.bisect_right(ends, start) - 1  # the last word token that ends before the answer
+    while i >= lo and words[i] in q_set:
+        run.insert(0, i)
+        i -= 1
+    j = bisect.bisect_left(starts, end)  # the first that starts after it
+    while j < hi and words[j] in q_set:
+        run.append(j)
+        j += 1
+    return run
 
 
 def position_evidence(unit: int, n_units: int, threshold: float) -> PositionEvidence:

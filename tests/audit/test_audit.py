@@ -87,6 +87,9 @@ def test_audit_writes_every_output_with_consistent_numbers(first_audit, files):
     ids = [q.id for path in (train, dev) for _, _, q in load_dataset(path).iter_questions()]
     assert sorted(r.id for r in evidence) == sorted(ids) and len(ids) == 158 + 68
     assert any(line.startswith("[evidence] questions flagged among 226 answerable") for line in lines)
+    page = (out / "report.html").read_text(encoding="utf-8")  # the report shows each category's most exposed questions
+    assert '<section id="exposed">' in page and all(f'id="exposed-{c}"' in page
+                                                     for c in ("similarity", "question", "keyword", "position"))
     # issue 17: the data's model-free figures beside the bundled SQuAD v1.1 dev reference, cited by the readings
     mf = {m["path"]: m for m in on_disk["model_free"]}
     sim = mf["similarity.answer_in_most_similar_sentence_pct"]

@@ -52,17 +52,21 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     (:func:`mrclens.scoring.model_free.model_free_figures`, article-clustered) and the reference's
     audit for the quick profile, its Similarity and Question probes moved towards less of the shortcut
     (:func:`report_fixtures.shortcut_reference`, a test device) — the verdict against the reference the report leads
-    with (here Similarity and Question "more"; Keyword and Position "inconclusive").
+    with (here Similarity and Question "more"; Keyword and Position "inconclusive") — and the per-question shortcut
+    evidence of its questions (``shortcut-questions.jsonl``, :func:`mrclens.stats.evidence.shortcut_evidence`).
     """
     import json
 
     from mrclens import perturbations
+    from mrclens.artifacts.layout import SHORTCUT_QUESTIONS
+    from mrclens.artifacts.shortcut_questions import write_shortcut_questions
     from mrclens.audit.span import truncation_rule
     from mrclens.formats import load_dataset
     from mrclens.io_utils import atomic_write_json
     from mrclens.scoring.model_free import cluster_standard_errors, context_shape, model_free_figures
     from mrclens.squad import Dataset
     from mrclens.stats import compute_stats, compute_stats_per_article
+    from mrclens.stats.evidence import shortcut_evidence
 
     from report_fixtures import overlap_sentence_reader, shortcut_reference
 
@@ -77,6 +81,8 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
         squad = json.loads((root / "perturbed" / file).read_text(encoding="utf-8"))
         atomic_write_json(root / "predictions" / f"{name}.json", overlap_sentence_reader(squad))
     stats = compute_stats(small, cache_dir=cache, progress=False)
+    # as an audit writes it (issue 56): the evidence of every audited question (here the evaluation part alone)
+    write_shortcut_questions(root / SHORTCUT_QUESTIONS, shortcut_evidence(small, cache_dir=cache))
     figures = model_free_figures(stats, reference,
                                  clusters=cluster_standard_errors(compute_stats_per_article(small, cache)))
     score_and_publish(root / "perturbed", root / "predictions", root, model_name="overlap-sentence reader (simulated)", seed=0,

@@ -158,3 +158,37 @@ def test_first_screen_answers_per_category_and_nothing_is_wider_than_the_viewpor
             scroll_width, width, beyond = driver.execute_script(_OVERFLOW_JS)
             assert scroll_width <= FIRST_SCREEN[0] and width <= FIRST_SCREEN[0]
             assert beyond == [], beyond[:10]
+
+
+@pytest.mark.slow
+def test_every_category_shows_its_most_exposed_questions_with_the_evidence_marked(chromium, compared_audit, tmp_path):
+    """Issue 56, done when: the bundled sample's report shows, for every category, its most exposed questions with
+    the evidence marked — <mark> elements inside each context excerpt, drawn in a colour of their own, the answer
+    span apart — the categories read "more" first."""
+    from mrclens.artifacts.shortcut_questions import EVIDENCE_CLASSES
+
+    results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
+    report = write_report(compared_audit, tmp_path / "report.html")
+    with headless_chromium(tmp_path / "profile") as driver:
+        driver.get(report.resolve().as_uri())
+        blocks = driver.find_elements(By.CSS_SELECTOR, "#exposed section.exposed-category")
+        names = [b.get_attribute("id").removeprefix("exposed-") for b in blocks]
+        assert sorted(names) == sorted(cls.category.lower() for cls in EVIDENCE_CLASSES)
+        more = [c["category"].lower() for c in results["categories"] if c["reference_bias"] == "more"]
+        assert more and names[:len(more)] == more
+        for block, name in zip(blocks, names):
+            driver.execute_script("arguments[0].scrollIntoView()", block)
+            assert block.is_displayed()
+            questions = block.find_elements(By.CSS_SELECTOR, "article.exposed-question")
+            assert questions, name
+            for article in questions:
+                excerpt = article.find_element(By.CSS_SELECTOR, "p.context.excerpt")
+                marks = excerpt.find_elements(By.CSS_SELECTOR, f"mark.ev.ev-{name}")
+                assert marks and all(m.size["width"] > 0 and m.size["height"] > 0 for m in marks), name
+                ground = excerpt.value_of_css_property("background-color")
+                assert all(m.value_of_css_property("background-color") not in (ground, "rgba(0, 0, 0, 0)")
+                           for m in marks), name
+                assert excerpt.find_elements(By.CSS_SELECTOR, ".ans"), name  # the gold answer span, marked apart
+        # nothing of the section is wider than the page
+        scroll_width, width, beyond = driver.execute_script(_OVERFLOW_JS)
+        assert scroll_width <= width and beyond == [], beyond[:10]

@@ -224,3 +224,23 @@ def test_the_summary_keeps_the_whole_figure_when_a_verdict_is_wide():
     for c in results.categories:
         s = summarize_category(c, results)
         assert s.figure in " ".join(line.strip() for line in lines)
+
+
+def test_a_category_read_more_names_the_file_of_its_flagged_questions():
+    """Issue 56, item 2: where a category reads "more", one line after the categories names the file that lists the
+    questions carrying its shortcut (and the command that leaves them out); no category line moves or is cut."""
+    evidence, report = "mrclens-audit/shortcut-questions.jsonl", "mrclens-audit/report.html"
+    more = demo_results({"Question": 0.3, "Position": 30.0})
+    assert [c.category for c in more.categories if c.reference_bias == "more"] == ["Question", "Position"]
+    lines = _fits(format_summary(more, report=report, evidence=evidence))
+    assert lines[-2] == f"→ flagged questions of Question, Position: {evidence} (mrclens filter)"
+    assert lines[:-2] + lines[-1:] == format_summary(more, report=report).splitlines()
+    # no category read "more": no line, whatever the file
+    calm = demo_results()
+    assert format_summary(calm, report=report, evidence=evidence) == format_summary(calm, report=report)
+    # every category "more" and a long path: the line still fits WIDTH, the file's name whole
+    worst = demo_results({"Similarity": 30.0, "Question": 0.3, "Keyword": 30.0, "Position": 30.0})
+    long = "/" + "/".join(["a-deeply-nested-output-folder"] * 5) + "/shortcut-questions.jsonl"
+    lines = _fits(format_summary(worst, report=long.replace("shortcut-questions.jsonl", "report.html"), evidence=long))
+    (flagged,) = [line for line in lines if line.startswith("→ flagged questions")]
+    assert flagged.endswith("/shortcut-questions.jsonl (mrclens filter)") and len(flagged) <= WIDTH

@@ -25,5 +25,16 @@ def first_k_prediction(context: str, unit: tuple[int, int], k: int = 3) -> str:
         >>> first_k_prediction("Paris is the capital. It is big.", (0, 21), k=3)
         'Paris is the'
     """
+    start, end = first_k_span(context, unit, k)
+    return context[start:end]
+
+
+def first_k_span(context: str, unit: tuple[int, int], k: int = 3) -> tuple[int, int]:
+    """Where :func:`first_k_prediction` lies: ``(start, end)`` characters of ``context`` (``(unit[0], unit[0])``
+    when the unit holds no token).
+
+    >>> first_k_span("Paris is the capital. It is big.", (0, 21), k=2)
+    (0, 8)
+    """
     toks = list(islice(_NONSPACE.finditer(context, unit[0], unit[1]), k))
-    return context[toks[0].start() : toks[-1].end()] if toks else ""
+    return (toks[0].start(), toks[-1].end()) if toks else (unit[0], unit[0])

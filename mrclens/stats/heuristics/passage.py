@@ -7,7 +7,7 @@ from typing import Sequence
 
 from mrclens.stats.heuristics.candidates import Candidate, unit_candidates
 from mrclens.stats.heuristics.sliding_window import SlidingWindow
-from mrclens.stats.heuristics.type_matched import choose_typed
+from mrclens.stats.heuristics.type_matched import choose_typed_span
 from mrclens.stats.heuristics.upper_bound import NormalizedToken, normalized_tokens
 from mrclens.stats.text import is_content_word, word_token_spans, word_tokens
 
@@ -77,8 +77,13 @@ class PassageIndex:
             k: tokens for the fallback (first ``k`` tokens of the unit).
 
         Returns:
-            the predicted answer text (a substring of the context).
+            the predicted answer text (a substring of the context: :meth:`type_matched_span`'s).
         """
+        start, end = self.type_matched_span(u, question, q_words, k)
+        return self.context[start:end]
+
+    def type_matched_span(self, u: int, question: str, q_words: set[str], k: int = 3) -> tuple[int, int]:
+        """Where :meth:`type_matched`'s answer lies: ``(start, end)`` characters of the context (arguments as there)."""
         if self._cand_words is None:
             ctx = self.context
             self._cand_words = [frozenset(word_tokens(ctx[c.start : c.end])) for c in self.candidates]
@@ -88,6 +93,6 @@ class PassageIndex:
         anchors = [
             (starts[i], ends[i]) for i in range(wlo, whi) if words[i] in q_words and is_content_word(words[i])
         ]
-        return choose_typed(
+        return choose_typed_span(
             self.context, self.units[u], question, q_words, self.candidates[lo:hi], self._cand_words[lo:hi], anchors, k
         )

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from mrclens.stats.heuristics.answer_type import expected_answer_type
 from mrclens.stats.heuristics.candidates import Candidate
-from mrclens.stats.heuristics.first_k import first_k_prediction
+from mrclens.stats.heuristics.first_k import first_k_span
 
 #: Expected answer type -> candidate types to try, in order (the first group with a candidate wins).
 TYPE_ORDER = {
@@ -60,8 +60,24 @@ def choose_typed(
         k: tokens for the fallback.
 
     Returns:
-        the predicted answer text (a substring of ``context``).
+        the predicted answer text (a substring of ``context``: :func:`choose_typed_span`'s).
     """
+    start, end = choose_typed_span(context, unit, question, q_words, cands, cand_words, anchors, k)
+    return context[start:end]
+
+
+def choose_typed_span(
+    context: str,
+    unit: tuple[int, int],
+    question: str,
+    q_words: set[str],
+    cands: Sequence[Candidate],
+    cand_words: Sequence[set[str] | frozenset[str]],
+    anchors: Sequence[tuple[int, int]],
+    k: int,
+) -> tuple[int, int]:
+    """Where :func:`choose_typed`'s prediction lies: ``(start, end)`` characters of ``context`` (arguments and rule
+    as :func:`choose_typed`; the fallback's span is :func:`~mrclens.stats.heuristics.first_k.first_k_span`)."""
     cands = [c for c, words in zip(cands, cand_words) if not words <= q_words]
     chosen: list[Candidate] = []
     for types in TYPE_ORDER[expected_answer_type(question)]:
@@ -69,13 +85,12 @@ def choose_typed(
         if chosen:
             break
     if not chosen:
-        return first_k_prediction(context, unit, k)
+        return first_k_span(context, unit, k)
     if not anchors:
-        c = chosen[0]
-        return context[c.start : c.end]
+        return chosen[0].start, chosen[0].end
 
     def distance(c: Candidate) -> int:
         return min(max(a - c.end, c.start - b, 0) for a, b in anchors)
 
     c = min(chosen, key=distance)  # min() keeps the first of equal distances
-    return context[c.start : c.end]
+    return c.start, c.end
