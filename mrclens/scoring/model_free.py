@@ -128,7 +128,7 @@ PLANTED_BAND = 10.0
 #: (``benchmarks/planted_share_scale.py --subsets 2 --validate``; BENCHMARKS.md). The scale of "as much as a
 #: shortcut in N % of the questions" on every surface.
 PER_PLANTED_PCT = {"chance_corrected.similarity_top": 0.282, "chance_corrected.keyword_top": 0.228,
-                   "chance_corrected.position_rank": 0.455}
+                   "chance_corrected.position_rank": 0.455, "chance_corrected.set_apart_top": 0.66}
 #: The band of the percentile ranks that describe a category (similarity and keyword ranks; percentile points): a
 #: description never decides, but one beyond ±5 leaves "in line" unsupported. Measured (BENCHMARKS.md, "Verdict figures
 #: and their margins"): clean SQuAD v1.1 evaluation articles differ from SQuAD dev by up to +4.4 points; also the
@@ -144,7 +144,7 @@ TOP_MARGIN = 0.0
 #: "more" or "less" (``benchmarks/false_flags.py --subsets 80 --fit 30``; BENCHMARKS.md, "Verdict figures and their
 #: bands"). The upper bound, not the point estimate (issue 54): the point estimate is the value that detects the most.
 TOP_SPREAD = {"chance_corrected.similarity_top": 1.22, "chance_corrected.keyword_top": 1.38,
-              "chance_corrected.position_rank": 0.61}
+              "chance_corrected.position_rank": 0.61, "chance_corrected.set_apart_top": 0.3}
 _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: The equivalence bands of the description figures, by unit (issue 41): a description never decides
 #: "more" or "less" (it confuses shape with bias, issue 32), but the data route reads a category "in line"
@@ -187,6 +187,11 @@ FIGURES: tuple[Figure, ...] = (
            per_planted_pct=PER_PLANTED_PCT["chance_corrected.position_rank"]),
     Figure("answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
            "answers in the first sentence (%)", "higher", "description", _RANDOM, DESCRIPTION_BANDS["share"]),
+    Figure("chance_corrected.set_apart_top", "mean", None,
+           "answer is the span the context sets apart (quoted, bracketed, marked), beyond chance "
+           "(%; 100 = always, 0 = chance)", "higher", chance_level=TOP_CHANCE,
+           spread=TOP_SPREAD["chance_corrected.set_apart_top"], margin=TOP_MARGIN,
+           per_planted_pct=PER_PLANTED_PCT["chance_corrected.set_apart_top"]),
     Figure("heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
            "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher",
            "description", None, DESCRIPTION_BANDS["share"]),
