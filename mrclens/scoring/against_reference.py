@@ -379,10 +379,11 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     decides "more" or "less", but one that moved leaves "in line" unsupported: the chance-corrected ranks
     saturate near SQuAD's, so a shortcut in a quarter of the questions can hide inside their band while
     the longest shared n-gram shows it), else "inconclusive"; ``None`` when no figure of the category was
-    compared. A category with descriptions only (Question) has no reading from the data (``None``: no figure of
-    the data alone measures its shortcut, so the data cannot say "in line" — the ``marked`` planting in every
-    question leaves its type-matched heuristic where SQuAD's is), except "inconclusive" when a description moved
-    beyond its band (the drops alone then cannot read it "in line")."""
+    compared. A category with descriptions only (a reference without the category's verdict figure) has no reading
+    from the data (``None``: no figure of the data alone measures its shortcut, so the data cannot say "in line";
+    Question's type-matched heuristic, a description, stays where SQuAD's is under the ``marked`` planting in every
+    question), except "inconclusive" when a description moved beyond its band (the drops alone then cannot read it
+    "in line")."""
     mine = _verdict_figures(figures, category)
     described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
                  and f.comparison is not None]
