@@ -76,7 +76,7 @@ on the ``−`` side, ``"in line"`` when it lies inside ``±DROP_BAND``, else ``"
 "more" four times in five; :func:`mrclens.metrics.power.minimum_detectable_effect`). The intervals
 hold the results' confidence *family-wise* over every test read together (Bonferroni,
 :func:`family_confidence`): each category's drops and each model-free verdict figure
-(:func:`verdict_family`; 99.29 % each for four categories and three figures at 95 %), because a user
+(:func:`verdict_family`; 99.375 % each for four categories and four figures at 95 %), because a user
 reads all of them at once: at 95 % each, a clean dataset would read "more" or "less" somewhere about
 one audit in three. The ablations' own intervals
 stay at the results' level (they describe; the categories decide). Why a mean rather than a majority of the ablations (the rule
