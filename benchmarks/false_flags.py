@@ -13,6 +13,15 @@ paragraph (the IDF is shipped, :mod:`mrclens.stats.idf`), so a set's figures are
 
 Prints each subset's verdict figures and readings, then per category the share read "more" or "less" with its
 Clopper-Pearson 95 % interval, the share with any, and the mean and SD of each verdict figure's difference.
+
+``--detect PLANTING --detect-subsets 30,31`` also plants ``mrclens selftest``'s ``PLANTING`` in ``--rates`` of the
+questions of those subsets (:func:`mrclens.selftest.plantings.plant_graded`, seeded with the subset's number) and reads
+each graded set and its clean counterpart the same way, against the reference without the subset's articles: the
+detection curve on article splits the reference never saw (issue 54, item 5: Question's ``marked``)::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/false_flags.py ../shared/data/squad/dev-v1.1.json.gz \\
+        ../shared/data/squad/train-v1.1.json.gz --exclude mrclens/data/squad-v1.1-sample.json.gz --subsets 80 \\
+        --detect marked --detect-subsets 30,31
 """
 
 from __future__ import annotations
@@ -95,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fit", type=int, default=0,
                         help="fit the spread of the verdict figures with a spread term on the first N subsets and read "
                              "the others with it")
+    parser.add_argument("--detect", default=None, metavar="PLANTING",
+                        help="plant this selftest planting in --rates of the questions of --detect-subsets and read them")
+    parser.add_argument("--detect-subsets", default="30,31", help="comma-separated subset numbers for --detect")
+    parser.add_argument("--rates", default="0.1,0.25,0.5,1", help="planting rates for --detect (shares of the questions)")
     parser.add_argument("--cache-dir", default=None)
     args = parser.parse_args(argv)
 
@@ -113,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     from mrclens.verdicts import differs
 
     parts = [load_dataset(p) for p in args.data]
+    parts_version = parts[0].version
     excluded = {a.title for a in load_dataset(args.exclude).articles} if args.exclude else set()
     corpus = [a for part in parts for a in part.articles if a.title not in excluded]
     train_titles = {a.title for a in parts[-1].articles} - excluded
@@ -185,7 +199,55 @@ def main(argv: list[str] | None = None) -> int:
                                    is not None else spec for spec in model_free.FIGURES)
         read(range(args.fit, args.subsets), f"subsets {args.fit}–{args.subsets - 1} (not fitted on), the spreads "
              f"fitted on subsets 0–{args.fit - 1} (the larger of the two estimates):")
+    if args.detect:
+        chosen = [int(s) for s in args.detect_subsets.split(",") if s]
+        if any(not 0 <= i < args.subsets for i in chosen):
+            parser.error(f"--detect-subsets: subsets are numbered 0–{args.subsets - 1}")
+        detect(args.detect, [(i, Dataset([a for a in corpus if a.title in subsets[i]], parts_version), references[i])
+                             for i in chosen], tuple(float(r) for r in args.rates.split(",")), args.cache_dir)
     return 0
+
+
+def detect(planting: str, splits: Sequence[tuple[int, Any, Any]], rates: tuple[float, ...], cache_dir) -> None:
+    """Read ``planting`` at ``rates`` and its clean counterpart on each split ``(subset number, its articles, the
+    reference without them)`` as the data route reads them (module docstring); print each reading, the family's
+    verdict figure as a difference and as a planted share, and the categories read "more" or "less" besides."""
+    from mrclens.categories import CATEGORY_NAMES
+    from mrclens.metrics.bootstrap import CONFIDENCE
+    from mrclens.metrics.power import family_confidence
+    from mrclens.scoring.against_reference import model_free_reading, verdict_family
+    from mrclens.scoring.model_free import cluster_standard_errors, judge_figure, model_free_figures
+    from mrclens.selftest.plantings import PLANTINGS, plant_graded
+    from mrclens.stats import compute_stats_per_article
+    from mrclens.verdicts import MORE, differs
+
+    family = PLANTINGS[planting].family
+    print(f"\n{planting} ({family}) planted in {', '.join(f'{r:.0%}' for r in rates)} of the questions, each split "
+          f"read against the reference without its articles:", flush=True)
+    hits: dict[float, int] = {}
+    for i, data, reference in splits:
+        t0 = time.perf_counter()
+        graded, clean = plant_graded(data, planting, rates, i, cache_dir=cache_dir)
+        for rate, planted in [(0.0, clean), *graded.items()]:
+            per_article = compute_stats_per_article(planted, cache_dir)
+            figures = model_free_figures(pooled_stats(per_article), reference, CONFIDENCE,
+                                         clusters=cluster_standard_errors(per_article))
+            level = family_confidence(CONFIDENCE, verdict_family([], [], None, figures))
+            for f in figures:
+                if f.role == "verdict" and f.difference is not None:
+                    judge_figure(f, CONFIDENCE, level)
+            readings = {c: model_free_reading(figures, c) for c in CATEGORY_NAMES}
+            f = next(f for f in figures if f.category == family and f.role == "verdict")
+            share = (f"; as planted shares {f.planted(f.difference):+.1f} % [{f.planted(f.difference_ci_low):+.1f}, "
+                     f"{f.planted(f.difference_ci_high):+.1f}], band ±{f.planted(f.band):g} %" if f.per_planted_pct else "")
+            others = [c for c, r in readings.items() if c != family and differs(r)]
+            if rate:
+                hits[rate] = hits.get(rate, 0) + (readings[family] == MORE.name)
+            print(f"  subset {i} {'clean' if not rate else f'{rate:.0%}'}: {family} {readings[family]} ({f.path} "
+                  f"{f.value:.2f}, difference {f.difference:+.2f} [{f.difference_ci_low:+.2f}, {f.difference_ci_high:+.2f}]"
+                  f"{share}); other categories read more or less: {', '.join(others) or 'none'}", flush=True)
+        print(f"  subset {i}: {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"  {family} read \"more\": " + ", ".join(f"{r:.0%} {hits[r]}/{len(splits)}" for r in rates))
 
 
 if __name__ == "__main__":

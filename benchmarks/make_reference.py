@@ -28,6 +28,18 @@ MRCLens reads can be a reference (e.g. the previous release of one's own data); 
 ``--add-runs`` adds the ``--audit`` folders to the runs the file keeps for their profile (each run's
 figures are kept, ``run_ablations``), so a third training run costs one audit, not three.
 
+``--figures PATH [PATH …]`` with DATA adds (or replaces) only those model-free figures in the file given by ``--out``,
+keeping every other figure, the provenance and the audits as they are (with ``--long-strata``, the joined paragraphs
+fill those figures' strata only), and records the step in ``provenance["added_figures"]``; it prints how far each
+kept figure would move if it were written again from DATA. So a new figure joins the reference without moving the
+figures that are pinned (issue 54, item 5: the Question figure)::
+
+    .venv/bin/python benchmarks/make_reference.py ../shared/data/squad/dev-v1.1.json.gz \
+        ../shared/data/squad/train-v1.1.json.gz --name "SQuAD v1.1" --out mrclens/data/reference-squad-v1.1.json \
+        --exclude mrclens/data/squad-v1.1-sample.json.gz --figures chance_corrected.set_apart_top \
+        --long-strata ../shared/data/squad/dev-v1.1.json.gz ../shared/data/squad/train-v1.1.json.gz \
+        --long-strata-articles 60
+
 ``--remove-audit PROFILE`` takes a profile's audit out of the file (issue 41: the shipped reference keeps
 ``quick`` and ``paper-parallel``, the two profiles users need, each measured on its own runs).
 
@@ -103,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
                              "names left out)")
     parser.add_argument("--long-strata-articles", type=int, default=None, metavar="N",
                         help="with --long-strata: the first N articles of each DATA (file order) only")
+    parser.add_argument("--figures", nargs="+", default=[], metavar="PATH",
+                        help="with DATA: add (or replace) only these model-free figures (stats paths of "
+                             "mrclens.scoring.model_free.FIGURES) in the existing --out, keeping everything else")
     parser.add_argument("--cache-dir", default=None, help="spaCy parse cache")
     args = parser.parse_args(argv)
 
@@ -141,9 +156,12 @@ def main(argv: list[str] | None = None) -> int:
                       "commit": _commit(), "date": utc_now(), "mrclens_version": __version__}
         old = read_reference(args.out) if Path(args.out).exists() else None
         reference = reference_from_stats(stats, args.name, provenance, clusters)
+        if args.figures:
+            reference = _only_figures(reference, old, args, parser)
         if args.long_strata:
             excluded = {a.title for a in load_dataset(args.exclude).articles} if args.exclude else set()
-            _add_long_strata(reference, args.long_strata, args.cache_dir, excluded, args.long_strata_articles)
+            _add_long_strata(reference, args.long_strata, args.cache_dir, excluded, args.long_strata_articles,
+                             only=args.figures or None)
         if old is not None:
             reference.audits = old.audits
     else:
@@ -193,14 +211,49 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _only_figures(computed, old, args, parser: argparse.ArgumentParser):
+    """``--figures``: the reference ``--out`` holds (``old``) with the figures ``args.figures`` taken from
+    ``computed`` (module docstring); prints how far each kept figure of ``old`` is from ``computed``'s."""
+    from mrclens.scoring.model_free import FIGURES
+
+    known = {spec.path for spec in FIGURES}
+    unknown = [p for p in args.figures if p not in known]
+    if unknown:
+        parser.error(f"--figures: not a model-free figure: {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    if old is None:
+        parser.error(f"--figures adds figures to an existing reference; {args.out} does not exist")
+    missing = [p for p in args.figures if p not in computed.figures]
+    if missing:
+        parser.error(f"--figures: the data gives no {', '.join(missing)}")
+    for path, fig in old.figures.items():
+        if path not in args.figures and path in computed.figures:
+            new = computed.figures[path]
+            print(f"kept {path}: {fig.value:.4f} (written again from DATA: {new.value:.4f}, "
+                  f"moved {new.value - fig.value:+.4f}; n {fig.n:,} / {new.n:,})")
+    figures = {**old.figures, **{p: computed.figures[p] for p in args.figures}}
+    step = {"figures": list(args.figures), "source": computed.provenance["source"],
+            "sha256": computed.provenance["sha256"], "command": computed.provenance["command"],
+            **({"excluded": computed.provenance["excluded"]} if "excluded" in computed.provenance else {}),
+            "commit": computed.provenance["commit"], "date": computed.provenance["date"],
+            "mrclens_version": computed.provenance["mrclens_version"]}
+    provenance = {**old.provenance,
+                  "added_figures": [*(s for s in old.provenance.get("added_figures", [])
+                                      if not set(s.get("figures", ())) <= set(args.figures)), step]}
+    from mrclens.artifacts.reference import Reference
+
+    return Reference(name=old.name, provenance=provenance, figures=figures, audits=old.audits)
+
+
 #: The strata of the chance-corrected figures that the joined paragraphs of ``--long-strata`` fill.
 LONG_STRATA = ("10-14", "15+")
 
 
-def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str], max_articles: int | None) -> None:
+def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str], max_articles: int | None,
+                     only: list[str] | None = None) -> None:
     """Pool the chance-corrected figures of the paragraphs of ``paths`` joined two by two (selftest's ``long``
     shape, seed 0; articles titled in ``excluded`` left out, the first ``max_articles`` of each file) into the
-    reference's :data:`LONG_STRATA` (module docstring), and record what was added."""
+    reference's :data:`LONG_STRATA` (module docstring), and record what was added. ``only``: those figures alone
+    (``--figures``; the others keep their strata)."""
     import math
 
     from mrclens.formats import load_dataset
@@ -219,6 +272,8 @@ def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str],
     stats = compute_stats(joined, cache_dir=cache_dir, progress=True, n_process=1)
     added = {}
     for fig_path, fig in reference.figures.items():
+        if only is not None and fig_path not in only:
+            continue
         extra = _strata_of(stats, fig_path)
         if not fig.strata or not extra:
             continue
@@ -232,6 +287,10 @@ def _add_long_strata(reference, paths: list[str], cache_dir, excluded: set[str],
             var = (n1 * (sd1 ** 2 + (m1 - mean) ** 2) + n2 * (sd2 ** 2 + (m2 - mean) ** 2)) / n
             fig.strata[s] = (n, round(mean, 4), round(math.sqrt(var), 4))
             added.setdefault(s, n2)
+    if only is not None:  # the file's long strata stay as they were made; these figures' are recorded beside them
+        reference.provenance["added_figures"][-1]["long_strata"] = {
+            "source": " + ".join(Path(p).name for p in paths), "articles": len(articles), "questions_added": added}
+        return
     reference.provenance["long_strata"] = {
         "source": " + ".join(Path(p).name for p in paths), "sha256": " + ".join(sha256_file(p) for p in paths),
         "articles": len(articles),

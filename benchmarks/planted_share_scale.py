@@ -6,10 +6,13 @@ numbers them), each span planting of ``--plantings`` (``mrclens selftest``'s, :f
 is built at ``--rates`` beside its clean counterpart (the same edit with the planting off), and the family's verdict
 figure (:data:`mrclens.scoring.model_free.FIGURES`) is compared: the slope through the origin of the paired
 difference (planted − clean, points) on the planted share (percent), ``Σ r·d / Σ r²``. The fit subsets give the
-shipped scale (their mean); ``--validate`` reads the bundled sample's plantings with it (data the scale never saw)::
+shipped scale (their mean); ``--validate`` reads the bundled sample's plantings with it (data the scale never saw),
+``--validate-subsets`` the plantings of other subsets (their seeds)::
 
     PYTHONPATH=. .venv/bin/python benchmarks/planted_share_scale.py --train ../shared/data/squad/train-v1.1.json.gz \\
         --subsets 2 --validate
+    PYTHONPATH=. .venv/bin/python benchmarks/planted_share_scale.py --train ../shared/data/squad/train-v1.1.json.gz \\
+        --plantings marked --subsets 1 --validate --validate-subsets 101     # Question (issue 54, item 5)
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import random
 import time
 
 FAMILY_FIGURE = {"Similarity": "chance_corrected.similarity_top", "Keyword": "chance_corrected.keyword_top",
-                 "Position": "chance_corrected.position_rank"}
+                 "Position": "chance_corrected.position_rank", "Question": "chance_corrected.set_apart_top"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plantings", default="overlap,keywords,position")
     parser.add_argument("--rates", default="0.25,0.5,1.0")
     parser.add_argument("--validate", action="store_true", help="read the bundled sample's plantings with the scale")
+    parser.add_argument("--validate-subsets", default="",
+                        help="comma-separated seeds of other 40-article subsets whose plantings to read with the scale")
     parser.add_argument("--cache-dir", default=None)
     args = parser.parse_args(argv)
 
@@ -69,10 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     scale = {p: sum(v) / len(v) for p, v in fitted.items()}
     print("\nscale (mean of the fit subsets), points per planted %: "
           + ", ".join(f"{PLANTINGS[p].family} ({p}) {b:.3f}" for p, b in scale.items()))
-    if args.validate:
+    held_out = [("bundled sample", sample, 0)] if args.validate else []
+    for seed in (int(s) for s in args.validate_subsets.split(",") if s):
+        if args.first <= seed < args.first + args.subsets:
+            parser.error(f"--validate-subsets: subset {seed} is one the scale was fitted on")
+        held_out.append((f"subset {seed}", Dataset(random.Random(seed).sample(pool, 40), train.version), seed))
+    for name, data, seed in held_out:
         for planting, b in scale.items():
-            got, points = slope(sample, planting, 0)
-            print(f"bundled sample {planting}: {got:.4f} against the scale's {b:.4f}; as planted shares: "
+            got, points = slope(data, planting, seed)
+            print(f"{name} {planting}: {got:.4f} against the scale's {b:.4f}; as planted shares: "
                   + ", ".join(f"{r:g} % reads {d / b:.1f} %" for r, d in points), flush=True)
     return 0
 

@@ -316,7 +316,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
                    "for has a single candidate in the passage.",
         shortcut="answer from the question's wh-word alone",
         source="Weissenborn et al. 2017 (CoNLL); Sugawara et al. 2018; Zhong, Wang & Xing 2022 (e4, e5)",
-        figures=("heuristics.type_matched_sentence.exact_match",),
+        figures=("chance_corrected.set_apart_top", "heuristics.type_matched_sentence.exact_match"),
         wording=INSERTION_WORDING,
         advice="add same-type distractors",
         advice_more="Many questions are answerable without reading them fully: add questions whose answer "

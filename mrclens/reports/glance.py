@@ -160,6 +160,7 @@ MODEL_FREE_SHORT_LABELS = {
     "chance_corrected.similarity_rank": "similarity rank",
     "chance_corrected.keyword_rank": "keyword rank",
     "chance_corrected.position_rank": "position rank",
+    "chance_corrected.set_apart_top": "set-apart top-1",
     "similarity.answer_in_most_similar_sentence_pct": "similar-sentence %",
     "overlap.longest_shared_ngram": "shared n-gram",
     "overlap.content_words_in_answer_sentence_pct": "keyword overlap %",

@@ -76,7 +76,7 @@ on the ``−`` side, ``"in line"`` when it lies inside ``±DROP_BAND``, else ``"
 "more" four times in five; :func:`mrclens.metrics.power.minimum_detectable_effect`). The intervals
 hold the results' confidence *family-wise* over every test read together (Bonferroni,
 :func:`family_confidence`): each category's drops and each model-free verdict figure
-(:func:`verdict_family`; 99.29 % each for four categories and three figures at 95 %), because a user
+(:func:`verdict_family`; 99.375 % each for four categories and four figures at 95 %), because a user
 reads all of them at once: at 95 % each, a clean dataset would read "more" or "less" somewhere about
 one audit in three. The ablations' own intervals
 stay at the results' level (they describe; the categories decide). Why a mean rather than a majority of the ablations (the rule
@@ -379,10 +379,11 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     decides "more" or "less", but one that moved leaves "in line" unsupported: the chance-corrected ranks
     saturate near SQuAD's, so a shortcut in a quarter of the questions can hide inside their band while
     the longest shared n-gram shows it), else "inconclusive"; ``None`` when no figure of the category was
-    compared. A category with descriptions only (Question) has no reading from the data (``None``: no figure of
-    the data alone measures its shortcut, so the data cannot say "in line" — the ``marked`` planting in every
-    question leaves its type-matched heuristic where SQuAD's is), except "inconclusive" when a description moved
-    beyond its band (the drops alone then cannot read it "in line")."""
+    compared. A category with descriptions only (a reference without the category's verdict figure) has no reading
+    from the data (``None``: no figure of the data alone measures its shortcut, so the data cannot say "in line";
+    Question's type-matched heuristic, a description, stays where SQuAD's is under the ``marked`` planting in every
+    question), except "inconclusive" when a description moved beyond its band (the drops alone then cannot read it
+    "in line")."""
     mine = _verdict_figures(figures, category)
     described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
                  and f.comparison is not None]

@@ -9,13 +9,14 @@ drops it compares with the reference and the data's verdict figures: :func:`audi
 (:data:`~mrclens.scoring.model_free.PLANTED_BAND` % of the questions), minimum detectable effect and
 :func:`~mrclens.scoring.against_reference.model_free_reading`. So ``mrclens check`` prints it beside its rules and
 ``mrclens audit`` prints it as a *preliminary* verdict as soon as the data is parsed; the audit's final verdict may
-differ only where its drops decide (a category the data cannot read, Question, or one the drops read otherwise:
-:func:`~mrclens.scoring.against_reference.combine_routes`).
+differ only where its drops decide (a category the data cannot read, or one the drops read otherwise:
+:func:`~mrclens.scoring.against_reference.combine_routes`). Every built-in category has a verdict figure of the data
+(Question's since issue 54, item 5: :mod:`mrclens.stats.set_apart`).
 
 Examples:
     >>> from mrclens.artifacts.reference import read_reference
-    >>> audit_family(read_reference(), "quick", n_figures=3)
-    7
+    >>> audit_family(read_reference(), "quick", n_figures=4)
+    8
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class DataVerdict:
     Attributes:
         category: the bias category.
         reading: a reading's name (:mod:`mrclens.verdicts`: "more", "slightly more", "in line", …,
-            "inconclusive"); ``None`` when no figure of the data measures the category (Question: its drops decide).
+            "inconclusive"); ``None`` when no figure of the data measures the category (its drops decide).
         figure: the verdict figure that decided it (for "more" / "less" the one that moved that way; else the
             category's first), judged at the audit's family-wise level; ``None`` with ``reading``.
     """

@@ -24,6 +24,9 @@ a minimum-effect test), "in line" inside that band, "slightly higher" / "slightl
 * Keyword — how often the answer sentence holds the largest share of the question's content words,
   beyond chance (the same top-1 share).
 * Position — rank of the answer sentence by position (Ko et al. 2020, "Look at the First Sentence").
+* Question — how often the answer is the span the context sets apart (quoted, bracketed, marked), so that it is found
+  without reading the question, beyond a pick among the context's candidate answers (issue 54, item 5;
+  :mod:`mrclens.stats.set_apart`, after Weissenborn et al. 2017 and Sugawara et al. 2018).
 
 The top-1 shares decide where a mean rank would saturate (SQuAD's similarity rank is 88 of 100, so a
 shortcut in half of the questions moves it by about 6 points and its top-1 share by about 14). The ranks by
@@ -34,8 +37,8 @@ chance level where one is defined (``chance``): the share of answers in the most
 and in the first sentence (beside the share a random sentence gives, the mean of 1/units), the
 longest n-gram shared by question and passage (Bartolo et al. 2020, "Beat the AI", Table 4: SQuAD
 3.0 words, adversarial sets 2.0–2.2), the share of the question's content words in the answer
-sentence, and for Question the share of questions answered exactly by the span of the answer type
-their wh-word asks for in the most similar sentence (the type-matched heuristic of
+sentence, and for Question (beside its verdict figure) the share of questions answered exactly by the span of the
+answer type their wh-word asks for in the most similar sentence (the type-matched heuristic of
 :mod:`mrclens.stats.heuristics.type_matched`, after Weissenborn et al. 2017; SQuAD v1.1 dev: 26.8 %).
 
 Uncertainty: a share ``p`` (percent) over ``n`` questions has standard error
@@ -125,10 +128,12 @@ PLANTED_BAND = 10.0
 #: percent): the slope through the origin of the planted-minus-clean difference of ``mrclens selftest``'s span
 #: plantings (``overlap``, ``keywords``, ``position``) at 25 / 50 / 100 % on two random 40-article subsets of SQuAD
 #: v1.1 train that are not the bundled sample's (the mean of the two), validated on the bundled sample's plantings
-#: (``benchmarks/planted_share_scale.py --subsets 2 --validate``; BENCHMARKS.md). The scale of "as much as a
-#: shortcut in N % of the questions" on every surface.
+#: (``benchmarks/planted_share_scale.py --subsets 2 --validate``; BENCHMARKS.md). Question's (issue 54, item 5: the
+#: ``marked`` planting) is fitted on one such subset (seed 100) and validated on another (seed 101, 0.577) and on the
+#: bundled sample (0.588): ``planted_share_scale.py --plantings marked --subsets 1 --validate --validate-subsets 101``.
+#: The scale of "as much as a shortcut in N % of the questions" on every surface.
 PER_PLANTED_PCT = {"chance_corrected.similarity_top": 0.282, "chance_corrected.keyword_top": 0.228,
-                   "chance_corrected.position_rank": 0.455}
+                   "chance_corrected.position_rank": 0.455, "chance_corrected.set_apart_top": 0.564}
 #: The band of the percentile ranks that describe a category (similarity and keyword ranks; percentile points): a
 #: description never decides, but one beyond ±5 leaves "in line" unsupported. Measured (BENCHMARKS.md, "Verdict figures
 #: and their margins"): clean SQuAD v1.1 evaluation articles differ from SQuAD dev by up to +4.4 points; also the
@@ -142,9 +147,11 @@ TOP_MARGIN = 0.0
 #: :func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`) around 0, fitted on 30 random 40-article subsets
 #: of SQuAD v1.1 train, each read against the reference without its articles, and validated on 50 others: none read
 #: "more" or "less" (``benchmarks/false_flags.py --subsets 80 --fit 30``; BENCHMARKS.md, "Verdict figures and their
-#: bands"). The upper bound, not the point estimate (issue 54): the point estimate is the value that detects the most.
+#: bands"); Question's set-apart figure by the same command once it joined (issue 54, item 5; method of moments 0.00,
+#: upper bound 0.08). The upper bound, not the point estimate (issue 54): the point estimate is the value that detects
+#: the most.
 TOP_SPREAD = {"chance_corrected.similarity_top": 1.22, "chance_corrected.keyword_top": 1.38,
-              "chance_corrected.position_rank": 0.61}
+              "chance_corrected.position_rank": 0.61, "chance_corrected.set_apart_top": 0.08}
 _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: The equivalence bands of the description figures, by unit (issue 41): a description never decides
 #: "more" or "less" (it confuses shape with bias, issue 32), but the data route reads a category "in line"
@@ -187,6 +194,11 @@ FIGURES: tuple[Figure, ...] = (
            per_planted_pct=PER_PLANTED_PCT["chance_corrected.position_rank"]),
     Figure("answer_position.first_sentence_pct", "share", "answer_position.sentence_index.n",
            "answers in the first sentence (%)", "higher", "description", _RANDOM, DESCRIPTION_BANDS["share"]),
+    Figure("chance_corrected.set_apart_top", "mean", None,
+           "answer is the span the context sets apart (quoted, bracketed, marked), beyond chance "
+           "(%; 100 = always, 0 = chance)", "higher", chance_level=TOP_CHANCE,
+           spread=TOP_SPREAD["chance_corrected.set_apart_top"], margin=TOP_MARGIN,
+           per_planted_pct=PER_PLANTED_PCT["chance_corrected.set_apart_top"]),
     Figure("heuristics.type_matched_sentence.exact_match", "share", "heuristics.type_matched_sentence.n",
            "questions answered exactly by the wh-word's answer type in the most similar sentence (%)", "higher",
            "description", None, DESCRIPTION_BANDS["share"]),

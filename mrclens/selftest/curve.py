@@ -12,8 +12,9 @@ category (false flags): :mod:`mrclens.artifacts.detection_curve`, and a picture
 (:func:`curve_png`). The drop route needs a trained reader per dataset (``mrclens selftest`` without
 ``--curve`` audits the 100 % plantings).
 
-A family with no model-free verdict figure (Question: no figure of the data alone measures how much of
-a question a reader needs) is never read "more" by this route: its curve stays at 0, as it should say.
+A family with no model-free verdict figure is never read "more" by this route: its curve stays at 0, as it should
+say. Question's is the set-apart figure (issue 54, item 5: :mod:`mrclens.stats.set_apart`), which the ``marked``
+planting moves.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ way the paper it comes from defines it:
 * :mod:`mrclens.stats.overlap` – longest shared n-gram (Bartolo et al. 2020), content-word overlap
 * :mod:`mrclens.stats.answer_types` – coarse answer types (after Rajpurkar et al. 2016)
 * :mod:`mrclens.stats.heuristics` – heuristic baselines (Weissenborn et al. 2017; Richardson et al. 2013)
+* :mod:`mrclens.stats.set_apart` – the answer is a span the context sets apart, beyond chance (the Question
+  category's figure; after Weissenborn et al. 2017 and Sugawara et al. 2018)
 * :mod:`mrclens.stats.leakage` – duplicates and train/dev leakage
 
 :mod:`mrclens.stats.paragraph` computes one paragraph's per-question figures and baseline

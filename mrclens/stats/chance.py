@@ -52,11 +52,16 @@ RANK_FIGURES: dict[str, str] = {
 #: top-1 share has three to four times that room (SQuAD v1.1 dev: about 60), so it grows with the shortcut's
 #: share. Source: the corrected share is ``(p − 1/n) / (1 − 1/n)`` of a hit rate ``p`` with chance ``1/n``,
 #: the form of Cohen's kappa (Cohen 1960) for a top-1 choice among ``n`` sentences, taken per question.
+#: ``set_apart_top`` (issue 54, item 5) is the same form for a pick among the context's candidate answers instead of
+#: its sentences (:mod:`mrclens.stats.set_apart`); its strata are still by sentence count.
 TOP_FIGURES: dict[str, str] = {
     "similarity_top": "the answer sentence is the most TF-IDF-similar to the question, beyond chance (percent; "
                       "100 = always, 0 = as often as a sentence drawn at random)",
     "keyword_top": "the answer sentence holds the largest share of the question's content words, beyond chance "
                    "(percent; 100 = always, 0 = as often as a sentence drawn at random)",
+    "set_apart_top": "the answer is a span the context sets apart (quoted, bracketed, marked), beyond chance (percent; "
+                     "100 = always the one span set apart, 0 = as often as a candidate drawn at random; "
+                     "mrclens.stats.set_apart)",
 }
 #: Every figure of the ``chance_corrected`` section that is kept per sentence-count stratum.
 CHANCE_FIGURES: dict[str, str] = {**RANK_FIGURES, **TOP_FIGURES}

@@ -14,11 +14,12 @@ from mrclens.squad import Paragraph
 from mrclens.stats.chance import percentile_rank, top_share
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
+from mrclens.stats.set_apart import SetApart
 from mrclens.stats.text import whitespace_words, word_tokens
 from mrclens.units import answer_unit_indices
 
 #: The per-answerable-question lists of :func:`paragraph_figures` (besides ``longest`` and ``preds``).
-PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank", "kw_top")
+PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank", "kw_top", "sa_top")
 #: The six predictions of each answerable question, in the order of a ``preds`` row: baselines
 #: (a), (b), (c), then the upper bound in the unit each of them chose.
 PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
@@ -40,10 +41,11 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
 
     Returns:
         ``{"longest": [...] (every question), "a_len", "unit_index", "char_frac", "in_sim",
-        "content_share", "kw_rank", "kw_top": [...] (answerable questions, file order; ``kw_rank``: the answer
-        unit's percentile rank by share of the question's content words,
+        "content_share", "kw_rank", "kw_top", "sa_top": [...] (answerable questions, file order; ``kw_rank``: the
+        answer unit's percentile rank by share of the question's content words,
         :func:`mrclens.stats.chance.percentile_rank`; ``kw_top``: its chance-corrected top-1 hit by the same
-        shares, :func:`mrclens.stats.chance.top_share`), "preds": [(a, b, c, ua, ub,
+        shares, :func:`mrclens.stats.chance.top_share`; ``sa_top``: the chance-corrected hit of a pick among the
+        spans the context sets apart, :mod:`mrclens.stats.set_apart`), "preds": [(a, b, c, ua, ub,
         uc), ...] (:data:`PRED_KEYS`; ``None`` where a baseline has no prediction)}``.
     """
     context = p.context
@@ -57,6 +59,7 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
     if not qs:
         return out
     unit_starts = [s for s, _ in us]
+    cue = SetApart(context, (context[c.start : c.end] for c in index.candidates))
     window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
     for (q, words), cand, best in zip(qs, window_choice, sims):
         first = q.answers[0]
@@ -72,6 +75,7 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
             content_word_share(words, index.unit_word_set(u)) for u in range(len(us))]
         out["kw_rank"].append(None if kw_shares is None else percentile_rank(kw_shares, u0))
         out["kw_top"].append(None if kw_shares is None else top_share(kw_shares, u0))
+        out["sa_top"].append(cue.top(first.text))
         golds = [(a.answer_start, a.text) for a in q.answers]
         upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
 

@@ -31,7 +31,7 @@ def _ranks(n, means, strata=None):
 
 def _stats(similar_pct=80.0, n=400, ngram_mean=3.0, ngram_std=2.0, first_pct=30.0, ranks=None, strata=None):
     ranks = {"similarity_rank": 89.0, "keyword_rank": 88.0, "position_rank": 57.0, "similarity_top": 68.0,
-             "keyword_top": 69.0, **(ranks or {})}
+             "keyword_top": 69.0, "set_apart_top": 0.8, **(ranks or {})}
     return {
         "chance_corrected": _ranks(n, ranks, strata),
         "similarity": {"answer_in_most_similar_sentence_pct": similar_pct, "n": n},
@@ -91,10 +91,12 @@ def test_without_a_reference_the_figures_stand_alone_and_empty_ones_are_left_out
     figs = model_free_figures(_stats(), None)
     assert len(figs) == len(FIGURES) and all(f.comparison is None and f.reference is None for f in figs)
     # each category has one chance-corrected verdict figure (issue 41: the top-1 share for Similarity and Keyword,
-    # chance 0; the rank for Position, chance 50); the other figures, ranks included, are descriptions
+    # chance 0; the rank for Position, chance 50; issue 54: the set-apart pick for Question, chance 0); the other
+    # figures, ranks included, are descriptions
     verdict = {f.category: f for f in figs if f.role == "verdict"}
     assert {c: (f.path.rsplit(".", 1)[1], f.chance) for c, f in verdict.items()} == {
-        "Similarity": ("similarity_top", 0.0), "Keyword": ("keyword_top", 0.0), "Position": ("position_rank", 50.0)}
+        "Similarity": ("similarity_top", 0.0), "Keyword": ("keyword_top", 0.0), "Position": ("position_rank", 50.0),
+        "Question": ("set_apart_top", 0.0)}
     ranks = {f.path: f for f in figs}
     assert all(ranks[f"chance_corrected.{r}_rank"].role == "description" and ranks[f"chance_corrected.{r}_rank"].chance
                == 50.0 for r in ("similarity", "keyword"))
@@ -305,19 +307,26 @@ def test_judging_a_figure_again_at_the_same_level_changes_nothing():
 
 
 def test_a_category_with_descriptions_only_never_reads_more_nor_in_line_and_needs_them_in_band():
-    """Issue 41: Question has no verdict figure, only the type-matched heuristic's share as a description. The
-    data route cannot make it "more", nor "in line" (no figure of the data measures the shortcut: the `marked`
-    planting in every question leaves the share where SQuAD's is), but a share beyond its +-5-point band leaves
-    "in line" unsupported for the drops too."""
+    """Issue 41: a category whose verdict figure the reference lacks (here Question, read against a reference written
+    before its set-apart figure, issue 54) has only the type-matched heuristic's share as a description. The data
+    route cannot make it "more", nor "in line" (the `marked` planting in every question leaves that share where
+    SQuAD's is), but a share beyond its +-5-point band leaves "in line" unsupported for the drops too."""
     from mrclens.scoring.against_reference import combine_routes, model_free_reading
 
-    same = model_free_figures(_stats(n=10000), REF)
-    assert [f.comparison for f in same if f.category == "Question"] == ["in line"]
+    older = Reference(REF.name, REF.provenance, {p: f for p, f in REF.figures.items()
+                                                 if p != "chance_corrected.set_apart_top"})
+    same = model_free_figures(_stats(n=10000), older)
+    assert [f.comparison for f in same if f.category == "Question"] == [None, "in line"]
     assert model_free_reading(same, "Question") is None
     assert combine_routes("in line", model_free_reading(same, "Question")) == ("in line", "drops")
-    moved = [replace(f, comparison="higher") if f.category == "Question" else f for f in same]
+    moved = [replace(f, comparison="higher") if f.category == "Question" and f.role == "description" else f
+             for f in same]
     assert model_free_reading(moved, "Question") == "inconclusive"
     assert model_free_reading([f for f in same if f.category != "Question"], "Question") is None
+    # against the shipped layout, the set-apart figure reads Question from the data (issue 54, item 5)
+    full = model_free_figures(_stats(n=10000), REF)
+    assert [f.path for f in full if f.category == "Question" and f.role == "verdict"] == ["chance_corrected.set_apart_top"]
+    assert model_free_reading(full, "Question") == "in line"
 
 
 def _expected(low: float, high: float, band: float) -> str:

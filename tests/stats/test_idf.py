@@ -17,7 +17,8 @@ from mrclens.stats import compute_stats, compute_stats_per_article
 from mrclens.stats.idf import IDF_PATH, IdfTable, read_idf_table, shipped_idf_table, write_idf_table
 from mrclens.stats.similarity import most_similar_units
 
-VERDICT = ("chance_corrected.similarity_top", "chance_corrected.keyword_top", "chance_corrected.position_rank")
+VERDICT = ("chance_corrected.similarity_top", "chance_corrected.keyword_top", "chance_corrected.position_rank",
+           "chance_corrected.set_apart_top")
 
 
 def _figure(stats, path):
