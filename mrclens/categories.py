@@ -298,7 +298,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         definition="The answer sits in the passage sentence most similar to the question, so matching the "
                    "question's wording finds it without reading.",
         source="Sugawara et al. 2018 (EMNLP); Jia & Liang 2017 (AddSent); Zhong, Wang & Xing 2022 (e1-e3)",
-        figures=("chance_corrected.similarity_top", "chance_corrected.similarity_rank",
+        figures=("chance_corrected.shared_ngram_top", "chance_corrected.similarity_top", "chance_corrected.similarity_rank",
                  "similarity.answer_in_most_similar_sentence_pct",
                  "overlap.longest_shared_ngram"),
         wording=INSERTION_WORDING,
@@ -322,7 +322,7 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         definition="The question's keywords (its nouns, verbs and adjectives) sit next to the answer, so "
                    "spotting them finds it.",
         source="Zhong, Wang & Xing 2022 (e6-e8)",
-        figures=("chance_corrected.keyword_top", "chance_corrected.keyword_rank",
+        figures=("chance_corrected.keyword_window_top", "chance_corrected.keyword_top", "chance_corrected.keyword_rank",
                  "overlap.content_words_in_answer_sentence_pct"),
         wording=INSERTION_WORDING,
         advice="reword question keywords",

@@ -52,11 +52,20 @@ RANK_FIGURES: dict[str, str] = {
 #: top-1 share has three to four times that room (SQuAD v1.1 dev: about 60), so it grows with the shortcut's
 #: share. Source: the corrected share is ``(p − 1/n) / (1 − 1/n)`` of a hit rate ``p`` with chance ``1/n``,
 #: the form of Cohen's kappa (Cohen 1960) for a top-1 choice among ``n`` sentences, taken per question.
+#: ``shared_ngram_top`` and ``keyword_window_top`` (issue 54) are the same form for a long shared n-gram
+#: (:mod:`mrclens.stats.shared_ngram`) and for the places of a span (:mod:`mrclens.stats.keyword_window`); they decide
+#: Similarity and Keyword, the two top-1 shares above describe them.
 TOP_FIGURES: dict[str, str] = {
     "similarity_top": "the answer sentence is the most TF-IDF-similar to the question, beyond chance (percent; "
                       "100 = always, 0 = as often as a sentence drawn at random)",
     "keyword_top": "the answer sentence holds the largest share of the question's content words, beyond chance "
                    "(percent; 100 = always, 0 = as often as a sentence drawn at random)",
+    "shared_ngram_top": "the answer sentence alone repeats the question's longest stretch of 4 content words or more, "
+                        "beyond chance (percent; 100 = always, 0 = as often as a sentence drawn at random; "
+                        "mrclens.stats.shared_ngram)",
+    "keyword_window_top": "the question's content words crowd the 3 tokens either side of the answer span more than "
+                          "any other place, beyond chance (percent; 100 = always, 0 = as often as a place drawn at "
+                          "random; mrclens.stats.keyword_window)",
 }
 #: Every figure of the ``chance_corrected`` section that is kept per sentence-count stratum.
 CHANCE_FIGURES: dict[str, str] = {**RANK_FIGURES, **TOP_FIGURES}
