@@ -13,6 +13,9 @@ shipped scale (their mean); ``--validate`` reads the bundled sample's plantings 
         --subsets 2 --validate
     PYTHONPATH=. .venv/bin/python benchmarks/planted_share_scale.py --train ../shared/data/squad/train-v1.1.json.gz \\
         --plantings marked --subsets 1 --validate --validate-subsets 101     # Question (issue 54, item 5)
+
+Issue 54's Similarity and Keyword figures (``chance_corrected.shared_ngram_top``, ``chance_corrected.keyword_window_top``)
+were scaled with ``--plantings overlap,keywords`` (Position's scale, measured before, stays as it was).
 """
 
 from __future__ import annotations
@@ -21,8 +24,13 @@ import argparse
 import random
 import time
 
-FAMILY_FIGURE = {"Similarity": "chance_corrected.similarity_top", "Keyword": "chance_corrected.keyword_top",
-                 "Position": "chance_corrected.position_rank", "Question": "chance_corrected.set_apart_top"}
+
+
+def family_figures() -> dict[str, str]:
+    """Each bias category's verdict figure on the planted-share scale (:data:`mrclens.scoring.model_free.FIGURES`)."""
+    from mrclens.scoring.model_free import FIGURES
+
+    return {spec.category: spec.path for spec in FIGURES if spec.role == "verdict" and spec.per_planted_pct is not None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         return float(dotted_get(compute_stats(data, cache_dir=args.cache_dir, progress=False, n_process=1), path)["mean"])
 
     def slope(data: Dataset, planting: str, seed: int) -> tuple[float, list[tuple[float, float]]]:
-        path = FAMILY_FIGURE[PLANTINGS[planting].family]
+        path = family_figures()[PLANTINGS[planting].family]
         graded, clean = plant_graded(data, planting, rates, seed, cache_dir=args.cache_dir)
         base = value(clean, path)
         points = [(100 * r, value(d, path) - base) for r, d in graded.items()]

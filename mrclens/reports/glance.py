@@ -155,6 +155,8 @@ def drops_band(c: Any) -> Band | None:
 
 #: a figure not named here shows its label, cut to fit.
 MODEL_FREE_SHORT_LABELS = {
+    "chance_corrected.shared_ngram_top": "shared n-gram top-1",
+    "chance_corrected.keyword_window_top": "keyword window top-1",
     "chance_corrected.similarity_top": "most-similar top-1",
     "chance_corrected.keyword_top": "keyword top-1",
     "chance_corrected.similarity_rank": "similarity rank",

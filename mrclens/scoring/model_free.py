@@ -10,7 +10,7 @@ train but the bundled sample's articles by default, :mod:`mrclens.artifacts.refe
 dataset's shape with its bias. Each category's verdict figure (``role`` ``"verdict"``) is chance-corrected:
 the answer sentence's **percentile rank** among its context's sentence units (100 = ranks first,
 50 = what a random sentence gives, whatever the number of sentences; the expected percentile rank
-of Hu, Koren & Volinsky 2008) or its **top-1 share** beyond chance (0 = what a random sentence gives,
+of Hu, Koren & Volinsky 2008) or a **top-1 share** beyond chance (0 = what a random sentence or place gives,
 100 = always the top), and the reference's value is **re-weighted to the audited data's
 sentence counts** (:func:`standardised_reference`), so that neither chance nor the number of
 sentences drives the difference. **Each verdict figure's band is a planted share** (issue 54): a figure reads
@@ -18,19 +18,24 @@ sentences drives the difference. **Each verdict figure's band is a planted share
 lies beyond as much as a shortcut in :data:`PLANTED_BAND` % of the questions moves it (:data:`PER_PLANTED_PCT`;
 a minimum-effect test), "in line" inside that band, "slightly higher" / "slightly lower" inside it but clear of 0:
 
-* Similarity — how often the answer sentence is *the* most TF-IDF-similar to the question, beyond chance
-  (the chance-corrected top-1 share of :func:`mrclens.stats.chance.top_share`, issue 41; Sugawara et al.
-  2018, "What makes reading comprehension questions easier?", ask whether it is *the* most similar).
-* Keyword — how often the answer sentence holds the largest share of the question's content words,
-  beyond chance (the same top-1 share).
+* Similarity — how often the answer sentence alone repeats a long stretch of the question (the longest shared
+  word n-gram, in content words, of Bartolo et al. 2020, "Beat the AI", Table 4, per sentence; at least
+  :data:`mrclens.stats.shared_ngram.MIN_CONTENT_WORDS`), beyond chance (:func:`mrclens.stats.shared_ngram.shared_ngram_top`).
+* Keyword — how often the question's content words crowd the few tokens either side of the answer span more than
+  any other place in the context, beyond chance (:func:`mrclens.stats.keyword_window.keyword_window_top`).
 * Position — rank of the answer sentence by position (Ko et al. 2020, "Look at the First Sentence").
 * Question — how often the answer is the span the context sets apart (quoted, bracketed, marked), so that it is found
   without reading the question, beyond a pick among the context's candidate answers (issue 54, item 5;
   :mod:`mrclens.stats.set_apart`, after Weissenborn et al. 2017 and Sugawara et al. 2018).
 
-The top-1 shares decide where a mean rank would saturate (SQuAD's similarity rank is 88 of 100, so a
-shortcut in half of the questions moves it by about 6 points and its top-1 share by about 14). The ranks by
-similarity and by keywords stay as descriptions (band ±:data:`RANK_MARGIN`).
+Similarity's and Keyword's figures measure the shortcut itself, not the sentence that holds the answer (issue 54): in
+clean SQuAD the answer sentence is already the most TF-IDF-similar one and the one holding most of the question's
+words (top-1 shares of about 60 beyond chance), so a shortcut planted in a quarter of the questions moved those
+shares by 7 and 6 points, inside the interval of a 40-article file; a long shared n-gram (SQuAD: about 8 beyond
+chance) and the question's words beside the span (about 3) start low and move by :data:`PER_PLANTED_PCT` per percent
+of the questions. The top-1 shares (Sugawara et al. 2018, "What makes reading comprehension questions easier?", ask
+whether the answer sentence is *the* most similar) and the ranks by similarity and by keywords stay as descriptions
+(band ±:data:`RANK_MARGIN`).
 
 The raw figures stay as descriptions (``role`` ``"description"``, never deciding), each with its
 chance level where one is defined (``chance``): the share of answers in the most similar sentence
@@ -120,9 +125,11 @@ TOP_CHANCE = 0.0
 #: "more" or "less" only when its whole interval lies beyond as much as a shortcut planted in this share of the
 #: questions moves it (:data:`PER_PLANTED_PCT`), "in line" (the equivalence test) when it lies inside that band,
 #: "slightly more" / "slightly less" when inside it but clear of 0. Why 10 %: a tenth of the questions is a shortcut a
-#: dataset builder acts on, and clean 40-article subsets of SQuAD v1.1 differ from the rest by an SD of about 4 % of
-#: the questions on Similarity and 6 % on Keyword (:data:`TOP_SPREAD`), so a narrower band would hold differences
-#: between SQuAD's own articles (BENCHMARKS.md, "Verdict figures and their bands").
+#: dataset builder acts on, and clean 40-article subsets of SQuAD v1.1 differ from the rest by an SD of about 2.5 % of
+#: the questions on Similarity, 1.5 % on Keyword and 2 % on Position (:data:`TOP_SPREAD`; 4 % and 6 % with the
+#: sentence-level top-1 shares Similarity and Keyword read before issue 54), so the interval of a 40-article file
+#: spans about ±7 % of its questions on Similarity and Position, ±5 % on Keyword (BENCHMARKS.md, "Verdict figures
+#: and their bands").
 PLANTED_BAND = 10.0
 #: How far each verdict figure moves per percent of questions planted with its family's shortcut (points per
 #: percent): the slope through the origin of the planted-minus-clean difference of ``mrclens selftest``'s span
@@ -132,7 +139,7 @@ PLANTED_BAND = 10.0
 #: ``marked`` planting) is fitted on one such subset (seed 100) and validated on another (seed 101, 0.577) and on the
 #: bundled sample (0.588): ``planted_share_scale.py --plantings marked --subsets 1 --validate --validate-subsets 101``.
 #: The scale of "as much as a shortcut in N % of the questions" on every surface.
-PER_PLANTED_PCT = {"chance_corrected.similarity_top": 0.282, "chance_corrected.keyword_top": 0.228,
+PER_PLANTED_PCT = {"chance_corrected.shared_ngram_top": 0.625, "chance_corrected.keyword_window_top": 0.162,
                    "chance_corrected.position_rank": 0.455, "chance_corrected.set_apart_top": 0.564}
 #: The band of the percentile ranks that describe a category (similarity and keyword ranks; percentile points): a
 #: description never decides, but one beyond ±5 leaves "in line" unsupported. Measured (BENCHMARKS.md, "Verdict figures
@@ -149,8 +156,10 @@ TOP_MARGIN = 0.0
 #: "more" or "less" (``benchmarks/false_flags.py --subsets 80 --fit 30``; BENCHMARKS.md, "Verdict figures and their
 #: bands"); Question's set-apart figure by the same command once it joined (issue 54, item 5; method of moments 0.00,
 #: upper bound 0.08). The upper bound, not the point estimate (issue 54): the point estimate is the value that detects
-#: the most.
-TOP_SPREAD = {"chance_corrected.similarity_top": 1.22, "chance_corrected.keyword_top": 1.38,
+#: the most. Similarity's and Keyword's figures of the shortcut itself (issue 54) vary between clean subsets no more
+#: than their own errors say (SD 1.56 / 0.25 points against own errors of 1.53 / 0.27 over 80 subsets): the upper
+#: bound on subsets 0–29 is 0, and subsets 30–79 read with it: none read "more" or "less".
+TOP_SPREAD = {"chance_corrected.shared_ngram_top": 0.0, "chance_corrected.keyword_window_top": 0.0,
               "chance_corrected.position_rank": 0.61, "chance_corrected.set_apart_top": 0.08}
 _RANDOM = "chance_corrected.random_sentence_share_pct"
 #: The equivalence bands of the description figures, by unit (issue 41): a description never decides
@@ -165,10 +174,14 @@ DESCRIPTION_BANDS = {"share": 5.0, "words": 0.5}
 #: a percentile rank of the answer sentence; :mod:`mrclens.stats.chance`), then the raw figures that
 #: describe it (``"description"``; a raw share beside the share a random sentence would give).
 FIGURES: tuple[Figure, ...] = (
+    Figure("chance_corrected.shared_ngram_top", "mean", None,
+           "answer sentence alone repeats a stretch of the question of 4 content words or more, beyond chance "
+           "(%; 100 = always, 0 = chance)",
+           "higher", chance_level=TOP_CHANCE, spread=TOP_SPREAD["chance_corrected.shared_ngram_top"],
+           margin=TOP_MARGIN, per_planted_pct=PER_PLANTED_PCT["chance_corrected.shared_ngram_top"]),
     Figure("chance_corrected.similarity_top", "mean", None,
            "answer sentence is the most similar to the question, beyond chance (%; 100 = always, 0 = chance)",
-           "higher", chance_level=TOP_CHANCE, spread=TOP_SPREAD["chance_corrected.similarity_top"],
-           margin=TOP_MARGIN, per_planted_pct=PER_PLANTED_PCT["chance_corrected.similarity_top"]),
+           "higher", "description", chance_level=TOP_CHANCE),
     Figure("chance_corrected.similarity_rank", "mean", None,
            "answer sentence's rank by similarity to the question (percentile; 100 = most similar, 50 = chance)", "higher",
            "description"),
@@ -178,10 +191,14 @@ FIGURES: tuple[Figure, ...] = (
     Figure("overlap.longest_shared_ngram", "mean", None,
            "longest n-gram shared by question and passage (words)", "higher", "description", None,
            DESCRIPTION_BANDS["words"]),
+    Figure("chance_corrected.keyword_window_top", "mean", None,
+           "question's content words crowd the 3 tokens either side of the answer more than anywhere else, beyond "
+           "chance (%; 100 = always, 0 = chance)",
+           "higher", chance_level=TOP_CHANCE, spread=TOP_SPREAD["chance_corrected.keyword_window_top"],
+           margin=TOP_MARGIN, per_planted_pct=PER_PLANTED_PCT["chance_corrected.keyword_window_top"]),
     Figure("chance_corrected.keyword_top", "mean", None,
            "answer sentence holds the most of the question's content words, beyond chance (%; 100 = always, 0 = chance)",
-           "higher", chance_level=TOP_CHANCE, spread=TOP_SPREAD["chance_corrected.keyword_top"],
-           margin=TOP_MARGIN, per_planted_pct=PER_PLANTED_PCT["chance_corrected.keyword_top"]),
+           "higher", "description", chance_level=TOP_CHANCE),
     Figure("chance_corrected.keyword_rank", "mean", None,
            "answer sentence's rank by the question's content words (percentile; 100 = holds most, 50 = chance)",
            "higher", "description"),

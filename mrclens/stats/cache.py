@@ -106,6 +106,8 @@ def check_figures(value: Any, n_questions: int, n_answerable: int) -> dict:
     column("kw_rank", n_answerable, lambda x: x is None or type(x) in _NUM)
     column("kw_top", n_answerable, lambda x: x is None or type(x) in _NUM)
     column("sa_top", n_answerable, lambda x: x is None or type(x) in _NUM)
+    column("ngram_top", n_answerable, lambda x: x is None or type(x) in _NUM)
+    column("kwin_top", n_answerable, lambda x: x is None or type(x) in _NUM)
     column("preds", n_answerable,
            lambda row: type(row) is list and len(row) == 6 and all(p is None or type(p) is str for p in row))
     return value

@@ -54,6 +54,9 @@ RANK_FIGURES: dict[str, str] = {
 #: the form of Cohen's kappa (Cohen 1960) for a top-1 choice among ``n`` sentences, taken per question.
 #: ``set_apart_top`` (issue 54, item 5) is the same form for a pick among the context's candidate answers instead of
 #: its sentences (:mod:`mrclens.stats.set_apart`); its strata are still by sentence count.
+#: ``shared_ngram_top`` and ``keyword_window_top`` (issue 54) are the same form for a long shared n-gram
+#: (:mod:`mrclens.stats.shared_ngram`) and for the places of a span (:mod:`mrclens.stats.keyword_window`); they decide
+#: Similarity and Keyword, the two top-1 shares above describe them.
 TOP_FIGURES: dict[str, str] = {
     "similarity_top": "the answer sentence is the most TF-IDF-similar to the question, beyond chance (percent; "
                       "100 = always, 0 = as often as a sentence drawn at random)",
@@ -62,6 +65,12 @@ TOP_FIGURES: dict[str, str] = {
     "set_apart_top": "the answer is a span the context sets apart (quoted, bracketed, marked), beyond chance (percent; "
                      "100 = always the one span set apart, 0 = as often as a candidate drawn at random; "
                      "mrclens.stats.set_apart)",
+    "shared_ngram_top": "the answer sentence alone repeats the question's longest stretch of 4 content words or more, "
+                        "beyond chance (percent; 100 = always, 0 = as often as a sentence drawn at random; "
+                        "mrclens.stats.shared_ngram)",
+    "keyword_window_top": "the question's content words crowd the 3 tokens either side of the answer span more than "
+                          "any other place, beyond chance (percent; 100 = always, 0 = as often as a place drawn at "
+                          "random; mrclens.stats.keyword_window)",
 }
 #: Every figure of the ``chance_corrected`` section that is kept per sentence-count stratum.
 CHANCE_FIGURES: dict[str, str] = {**RANK_FIGURES, **TOP_FIGURES}

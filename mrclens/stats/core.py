@@ -89,7 +89,7 @@ def _score(dataset: Dataset, predictions: dict[str, str]) -> dict:
 #: Each baseline's predictions in a ``preds`` row of :func:`paragraph_figures`: its own, and its upper bound.
 _BASELINE_PREDS = {"first_k": ("a", "ua"), "type_matched_sentence": ("b", "ub"), "sliding_window": ("c", "uc")}
 _LIST_KEYS = ("longest", "a_len", "a_types", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank",
-              "kw_top", "sa_top")
+              "kw_top", "sa_top", "ngram_top", "kwin_top")
 _WORK: dict = {}
 _N_CHUNKS = 32
 
@@ -479,7 +479,8 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
     n_units = [len(units[pi]) for pi, _ in answerable]
     chance, ranks = chance_corrected_section(unit_index, merged["sim_rank"], merged["kw_rank"], n_units,
                                              sim_top=merged["sim_top"], kw_top=merged["kw_top"],
-                                             sa_top=merged["sa_top"])
+                                             sa_top=merged["sa_top"], ngram_top=merged["ngram_top"],
+                                             kwin_top=merged["kwin_top"])
     counts = dataset.counts()
     counts["answerable"] = len(answerable)
     type_shares = shares(q_types, QUESTION_TYPES)
@@ -528,7 +529,8 @@ def assemble_result(dataset: Dataset, dev: Dataset | None, paragraphs: list[Para
 def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float | None],
                              kw_rank: list[float | None], n_units: list[int], *,
                              sim_top: list[float | None] | None = None, kw_top: list[float | None] | None = None,
-                             sa_top: list[float | None] | None = None) -> tuple[dict, tuple[list[float | None], ...]]:
+                             sa_top: list[float | None] | None = None, ngram_top: list[float | None] | None = None,
+                             kwin_top: list[float | None] | None = None) -> tuple[dict, tuple[list[float | None], ...]]:
     """The ``chance_corrected`` section (:mod:`mrclens.stats.chance`), one value per answerable question
     in each list: the answer sentence's percentile ranks by position, by similarity to the question and
     by the question's content words (summaries, percent, 50 = chance), each per sentence-count stratum
@@ -539,7 +541,10 @@ def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float 
     ``sim_top`` / ``kw_top`` (one value per answerable question, :func:`mrclens.stats.chance.top_share`) add
     the chance-corrected top-1 shares ``similarity_top`` / ``keyword_top`` (percent, 0 = chance) and their
     strata (:data:`~mrclens.stats.chance.TOP_FIGURES`); ``sa_top`` adds ``set_apart_top``, the chance-corrected hit of
-    a pick among the spans the context sets apart (:mod:`mrclens.stats.set_apart`; the Question category's figure)."""
+    a pick among the spans the context sets apart (:mod:`mrclens.stats.set_apart`; the Question category's figure);
+    ``ngram_top`` / ``kwin_top`` likewise add the verdict figures of Similarity and Keyword, ``shared_ngram_top``
+    (:func:`mrclens.stats.shared_ngram.shared_ngram_top`) and ``keyword_window_top``
+    (:func:`mrclens.stats.keyword_window.keyword_window_top`)."""
     pos_rank = [position_rank(u, n) for u, n in zip(unit_index, n_units)]
     lists = {"position_rank": pos_rank, "similarity_rank": sim_rank, "keyword_rank": kw_rank}
     if sim_top is not None:
@@ -548,6 +553,10 @@ def chance_corrected_section(unit_index: list[int | None], sim_rank: list[float 
         lists["keyword_top"] = kw_top
     if sa_top is not None:
         lists["set_apart_top"] = sa_top
+    if ngram_top is not None:
+        lists["shared_ngram_top"] = ngram_top
+    if kwin_top is not None:
+        lists["keyword_window_top"] = kwin_top
     section: dict = {name: summarize(vs, bins=_TOP_BINS if name.endswith("_top") else _PCT_BINS,
                                      unit=("chance-corrected top-1 share, percent; " if name.endswith("_top") else
                                            "percentile rank of the answer sentence, percent; ") + CHANCE_FIGURES[name])

@@ -13,13 +13,16 @@ import functools
 from mrclens.squad import Paragraph
 from mrclens.stats.chance import percentile_rank, top_share
 from mrclens.stats.heuristics import PassageIndex, best_span_prediction, first_k_prediction
+from mrclens.stats.keyword_window import answer_token_range, keyword_window_top
 from mrclens.stats.overlap import PassageNgrams, content_word_share, longest_shared_ngram
 from mrclens.stats.set_apart import SetApart
+from mrclens.stats.shared_ngram import shared_ngram_top
 from mrclens.stats.text import whitespace_words, word_tokens
 from mrclens.units import answer_unit_indices
 
 #: The per-answerable-question lists of :func:`paragraph_figures` (besides ``longest`` and ``preds``).
-PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank", "kw_top", "sa_top")
+PARAGRAPH_KEYS = ("a_len", "unit_index", "char_frac", "in_sim", "content_share", "kw_rank", "kw_top", "sa_top",
+                  "ngram_top", "kwin_top")
 #: The six predictions of each answerable question, in the order of a ``preds`` row: baselines
 #: (a), (b), (c), then the upper bound in the unit each of them chose.
 PRED_KEYS = ("a", "b", "c", "ua", "ub", "uc")
@@ -45,7 +48,10 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
         answer unit's percentile rank by share of the question's content words,
         :func:`mrclens.stats.chance.percentile_rank`; ``kw_top``: its chance-corrected top-1 hit by the same
         shares, :func:`mrclens.stats.chance.top_share`; ``sa_top``: the chance-corrected hit of a pick among the
-        spans the context sets apart, :mod:`mrclens.stats.set_apart`), "preds": [(a, b, c, ua, ub,
+        spans the context sets apart, :mod:`mrclens.stats.set_apart`; ``ngram_top``: the Similarity figure of
+        :func:`mrclens.stats.shared_ngram.shared_ngram_top`; ``kwin_top``: the Keyword figure of
+        :func:`mrclens.stats.keyword_window.keyword_window_top`; each of these two ``None`` where the context has
+        fewer than two sentence units, as the ranks), "preds": [(a, b, c, ua, ub,
         uc), ...] (:data:`PRED_KEYS`; ``None`` where a baseline has no prediction)}``.
     """
     context = p.context
@@ -60,6 +66,7 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
         return out
     unit_starts = [s for s, _ in us]
     cue = SetApart(context, (context[c.start : c.end] for c in index.candidates))
+    unit_words = [index.words[lo:hi] for lo, hi in index.word_ranges]
     window_choice = index.sliding_window().predict([q.question for q, _ in qs]) if us else [None] * len(qs)
     for (q, words), cand, best in zip(qs, window_choice, sims):
         first = q.answers[0]
@@ -76,6 +83,10 @@ def paragraph_figures(p: Paragraph, us: list[tuple[int, int]], sims: list[int], 
         out["kw_rank"].append(None if kw_shares is None else percentile_rank(kw_shares, u0))
         out["kw_top"].append(None if kw_shares is None else top_share(kw_shares, u0))
         out["sa_top"].append(cue.top(first.text))
+        out["ngram_top"].append(None if kw_shares is None else shared_ngram_top(words, unit_words, u0))
+        span = answer_token_range(index.starts, index.ends, first.answer_start, first.answer_end)
+        out["kwin_top"].append(None if kw_shares is None or span is None else
+                               keyword_window_top(words, index.words, *span))
         golds = [(a.answer_start, a.text) for a in q.answers]
         upper: dict[int, str] = {}  # best span per unit, shared by the three upper bounds
 

@@ -129,7 +129,7 @@ def sentencizer_section(dataset: Dataset, lang: str, figures: tuple[str, ...] = 
         raise ValueError(f"unknown ranks {sorted(set(figures) - set(RANK_FIGURES))}; known: {', '.join(RANK_FIGURES)}")
     section, _ = sentencizer_ranks(dataset, lang)
     dropped = [name for name in CHANCE_FIGURES if name not in figures]
-    for name in dropped:  # Question's set-apart share (English candidate patterns) is never computed here
+    for name in dropped:  # a figure this reading does not compute (Question's set-apart share: English patterns)
         section.pop(name, None)
         section["by_sentence_count"].pop(name, None)
     return section

@@ -67,10 +67,10 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
     """Without a reference audit for the reader's profile the model-free figures decide; the card shows
     the figure(s) on the verdict's side, each as the difference to the reference with its CI."""
     typed = read_results(compared_audit)
-    stats = {"chance_corrected": {"similarity_top": {"n": 400, "mean": 95.0, "std": 20.0},
+    stats = {"chance_corrected": {"shared_ngram_top": {"n": 400, "mean": 45.0, "std": 40.0},
                                   "position_rank": {"n": 400, "mean": 40.0, "std": 30.0}}}
     reference = Reference("a made-up reference", {}, {
-        "chance_corrected.similarity_top": ReferenceFigure(68.0, 10000, 55.0),
+        "chance_corrected.shared_ngram_top": ReferenceFigure(8.0, 10000, 25.0),
         "chance_corrected.position_rank": ReferenceFigure(57.0, 10000, 35.0)})
     figures = model_free_figures(stats, reference)
     assert [(f.category, f.comparison) for f in figures] == [("Similarity", "higher"), ("Position", "lower")]
@@ -92,7 +92,7 @@ def test_a_verdict_decided_by_the_data_shows_the_model_free_figures(compared_aud
             assert fig["label"] == "shortcut ≈" and fig["value"] == f"{share(f.difference):+.0f}% of q."
             assert fig["ci"] == f"[{share(f.difference_ci_low):+.0f}, {share(f.difference_ci_high):+.0f}]"
             assert fig["detail"] == (
-                f"95.0 here, 68.0 in a made-up reference; difference {f.difference:+.1f} [{f.difference_ci_low:+.1f}, "
+                f"45.0 here, 8.0 in a made-up reference; difference {f.difference:+.1f} [{f.difference_ci_low:+.1f}, "
                 f"{f.difference_ci_high:+.1f}] points; 'in line' within ±10% of the questions (±{f.band:.2f} points), "
                 f"sees {share(f.mde):.0f}%; {f.label}")
             assert line["figure"] == f"shortcut ≈ {fig['value']} {fig['ci']}, band ±10%"

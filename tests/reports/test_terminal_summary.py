@@ -187,10 +187,10 @@ def _longest_figures() -> list[str]:
     from mrclens.reports.glance import ReadingFigure, model_free_reading_figure
 
     return [f"{ReadingFigure('rel. drop vs ref', -1234.5, -1299.9, -1100.1, signed=True)}; MDE 145",
-            str(model_free_reading_figure({"path": "chance_corrected.similarity_top", "difference": -44.4,
+            str(model_free_reading_figure({"path": "chance_corrected.shared_ngram_top", "difference": -44.4,
                                            "difference_ci_low": -99.9, "difference_ci_high": 11.1,
                                            "per_planted_pct": 0.123, "band": 2.82})),
-            str(ReadingFigure("most-similar top-1 vs ref", +14.6, +10.0, +19.5, signed=True)),
+            str(ReadingFigure("keyword window top-1 vs ref", +14.6, +10.0, +19.5, signed=True)),
             "HasAns F1 12.3, under 30"]
 
 

@@ -606,8 +606,8 @@ def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarel
         family_confidence(0.95, 0)
 
 
-def _top_figure(difference, half, articles=400, category="Similarity", path="chance_corrected.similarity_top"):
-    """A verdict figure (Similarity's chance-corrected top-1 share) with a difference and interval half-width (points)."""
+def _top_figure(difference, half, articles=400, category="Similarity", path="chance_corrected.shared_ngram_top"):
+    """A verdict figure (Similarity's long shared n-gram) with a difference and interval half-width (points)."""
     from mrclens.artifacts.results import ModelFreeFigure
     from mrclens.scoring.model_free import PER_PLANTED_PCT, PLANTED_BAND
 
@@ -621,24 +621,32 @@ def _top_figure(difference, half, articles=400, category="Similarity", path="cha
 
 def _audit_figures(difference, half):
     """Similarity's figure beside Keyword's and Position's at 0: the family of the data route's three tests."""
-    return [_top_figure(difference, half), _top_figure(0.0, 1.0, category="Keyword", path="chance_corrected.keyword_top"),
+    return [_top_figure(difference, half),
+            _top_figure(0.0, 1.0, category="Keyword", path="chance_corrected.keyword_window_top"),
             _top_figure(0.0, 1.0, category="Position", path="chance_corrected.position_rank")]
 
 
-def test_a_data_figure_that_no_size_can_read_in_line_leaves_in_line_to_the_drops():
-    """Issue 54: Similarity's band (10 % of the questions planted, 2.8 points) is narrower than the spread of clean
-    SQuAD articles alone at an audit's level, so no number of questions reads its figure "in line". With its interval
+def test_a_data_figure_that_no_size_can_read_in_line_leaves_in_line_to_the_drops(monkeypatch):
+    """Issue 54: a data figure whose band (10 % of the questions planted) is narrower than the spread of clean SQuAD
+    articles alone at an audit's level (as Similarity's and Keyword's top-1 shares were, before their figures of the
+    shortcut itself: here the spread is set so) cannot be read "in line" by any number of questions. With its interval
     holding 0 it neither supports nor vetoes "in line": the drops decide; on the data alone the verdict says no
     number of questions can settle it, and does not advise adding them. A figure beyond its band still decides."""
-    from mrclens.scoring.model_free import in_line_reachable
+    from mrclens.scoring import model_free
+    from mrclens.scoring.model_free import PER_PLANTED_PCT, PLANTED_BAND, in_line_reachable
 
+    band = PLANTED_BAND * PER_PLANTED_PCT["chance_corrected.shared_ngram_top"]
+    measured = replace(_audit_figures(0.0, 1.0)[0], difference_confidence=0.9875)
+    assert in_line_reachable(measured)  # with the spread measured on clean data, "in line" is within reach
+    monkeypatch.setitem(model_free.TOP_SPREAD, "chance_corrected.shared_ngram_top", band)
     ref = _ref(e1=("relative_excess_drop", 20.0, 18.0, 22.0, 2000))
     e1 = _insertion(excess=12.0, low=11.0, high=13.0, base=60.0)      # 20 % of F1, as the reference: in line
     cat = CategoryResult("Similarity", ["e1"], ["e1"], 0.0, 0.0, 0.0, reading="Similarity: x.")
     choice = Reference("R", {}, {}, {"quick": ref}).audit_for("quick")
-    for difference, half, drops, data_only in ((0.5, 4.0, "in line", ("inconclusive", "out of reach")),
-                                               (9.0, 4.0, "more", ("more", None)),
-                                               (4.0, 2.0, "inconclusive", ("inconclusive", "cannot tell"))):
+    for difference, half, drops, data_only in ((0.18, 1.42, "in line", ("inconclusive", "out of reach")),
+                                               (3.2, 1.42, "more", ("more", None)),
+                                               (1.42, 0.71, "inconclusive", ("inconclusive", "cannot tell"))):
+        difference, half = difference * band, half * band  # in bands: as the 2.82-point band read it before
         figures = _audit_figures(difference, half)
         _, [both] = compare_with_reference([e1], [cat], choice, model_free=figures)
         assert not in_line_reachable(figures[0])  # judged in place at the family-wise level of 4 tests

@@ -17,8 +17,9 @@ from mrclens.stats import compute_stats, compute_stats_per_article
 from mrclens.stats.idf import IDF_PATH, IdfTable, read_idf_table, shipped_idf_table, write_idf_table
 from mrclens.stats.similarity import most_similar_units
 
-VERDICT = ("chance_corrected.similarity_top", "chance_corrected.keyword_top", "chance_corrected.position_rank",
-           "chance_corrected.set_apart_top")
+VERDICT = ("chance_corrected.shared_ngram_top", "chance_corrected.keyword_window_top", "chance_corrected.position_rank",
+           "chance_corrected.set_apart_top", "chance_corrected.similarity_top", "chance_corrected.keyword_top")
+# the verdict figures, then the top-1 shares
 
 
 def _figure(stats, path):
