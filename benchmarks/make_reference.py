@@ -18,6 +18,11 @@ quick-profile reference)::
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \\
         --audit AUDIT_DIR [--audit AUDIT_DIR ...]
 
+Issue 54's verdict figures of Similarity and Keyword (``chance_corrected.shared_ngram_top``,
+``chance_corrected.keyword_window_top``) joined the file by running the first command again (the audits the file
+holds are kept): every figure already in it came out identical, value, standard error and strata (2026-12-02, at
+814881d with the new figures; 9 min on 2 busy cores).
+
 ``--audit`` adds (or replaces) the audit's drops under its reader profile (``results.json`` →
 ``audit.options.profile``) in the file given by ``--out``, keeping everything else; several audits
 of one profile (e.g. ``--seed 0`` and ``--seed 1``) are combined: the mean figure, and how much it

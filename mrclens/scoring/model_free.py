@@ -390,10 +390,13 @@ def in_line_reachable(fig: ModelFreeFigure) -> bool:
     spread of clean data alone gives (:data:`TOP_SPREAD` at the level the figure was judged, with the normal quantile:
     the limit of many articles). A figure without a band, a spread or a judgement is taken as reachable.
 
+    >>> from dataclasses import replace
     >>> from mrclens.artifacts.results import ModelFreeFigure
-    >>> f = ModelFreeFigure("Keyword", "chance_corrected.keyword_top", "l", "higher", 70.0, 65.0, 75.0, 400,
-    ...                     band=2.28, difference_confidence=0.9929)
-    >>> in_line_reachable(f)    # 2.69 x 1.38 = 3.7 points of spread alone, beyond a band of 2.28
+    >>> f = ModelFreeFigure("Position", "chance_corrected.position_rank", "l", "higher", 60.0, 55.0, 65.0, 400,
+    ...                     band=4.55, difference_confidence=0.9929)
+    >>> in_line_reachable(f)    # 2.69 x 0.61 = 1.6 points of spread alone, inside a band of 4.55
+    True
+    >>> in_line_reachable(replace(f, band=1.5))    # a band narrower than that: no number of questions reaches it
     False
     """
     spread = TOP_SPREAD.get(fig.path)

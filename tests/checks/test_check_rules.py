@@ -193,11 +193,9 @@ def test_every_figure_of_stats_is_a_rule_metric(real_stats, tmp_path):
     assert all(r.reason == "no value (nothing to measure)" for r in empty) and len(empty) < len(STRATA) * 8 * 2
     results = [r for r in results if r not in empty]
     for r in results:
-        # the figures of the shortcut itself (issue 54: Question's set-apart share, Similarity's long shared n-gram,
-        # Keyword's words beside the answer) sit near their chance level (0) on clean data: an interval may hold 0
-        assert r.status in ("pass", "fail") or (r.status == "unsure" and any(
-            f".{name}" in r.rule.metric for name in ("set_apart_top", "shared_ngram_top", "keyword_window_top"))), (
-            r.rule.metric, r.reason)
+        # a chance-corrected top-1 share of a cue clean data rarely offers (issue 54: a long shared n-gram, question
+        # words beside the answer) sits near 0 by design, so a stratum's interval may hold the threshold 0: unsure
+        assert r.status in ("pass", "fail") or (r.status == "unsure" and "_top" in r.rule.metric), (r.rule.metric, r.reason)
         assert r.value == resolve_metric(r.rule.metric, real_stats) and isinstance(r.value, float)
     # all figures of a real dataset are counts, shares, means, scores: none is negative, but for a chance-corrected
     # top-1 share (issue 41: 0 = chance, a question whose answer sentence is not the top one counts -100/(n-1))
