@@ -12,6 +12,9 @@ import pytest
 from mrclens.artifacts.results import read_results
 from mrclens.formats.multiple_choice import load_mc_dataset, write_jsonl
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 
 
 @pytest.fixture(scope="module")

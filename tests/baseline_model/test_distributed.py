@@ -25,6 +25,9 @@ from mrclens.squad import write_dataset
 
 import numpy as np
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 EPOCHS = 3  # 32 questions, global batch 8: 12 optimizer steps
 #: Largest relative difference allowed between the per-step losses of 2 processes and of 1
 #: process (same global batch, dropout off). The maths is the same; what differs is float

@@ -18,6 +18,9 @@ from mrclens.errors import MRCLensError
 from mrclens.squad import Article, QADataset, write_dataset
 from mrclens.stats.files import FileStats
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 #: Keys of the statistics that differ between two runs of the same data: wall times and cache hits.
 RUN_KEYS = ("timings_s", "statistics_cache")
 

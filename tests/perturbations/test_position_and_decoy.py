@@ -23,6 +23,9 @@ from mrclens.formats import load_dataset
 from mrclens.squad import Answer, Dataset, Paragraph, Question
 from mrclens.units import answer_unit_indices, sentence_units
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 NEW = ("e9", "c9", "e10", "c10")
 
 

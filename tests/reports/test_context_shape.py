@@ -20,6 +20,9 @@ from mrclens.scoring.reference_builder import read_any_reference
 from report_fixtures import shortcut_reference
 from mrclens.scoring.model_free import ContextShape, context_shape
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def shapes(sample_path, tmp_path_factory):

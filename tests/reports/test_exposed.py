@@ -26,6 +26,9 @@ from mrclens.stats.evidence import flag_counts, shortcut_evidence
 from mrclens.stats.text import word_tokens
 from mrclens.vocabulary import WH_WORDS
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 #: Two paragraphs of the sample's first article whose questions carry, between them, every category's flag.
 PARAGRAPHS = (8, 29)
 

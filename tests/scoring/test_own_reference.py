@@ -29,6 +29,9 @@ from mrclens.scoring.own_reference import evaluate_against_own_reference  # noqa
 from mrclens.selftest.plantings import plant  # noqa: E402
 from mrclens.squad import Dataset, write_dataset  # noqa: E402
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 CATEGORIES = ("Similarity", "Question", "Keyword", "Position")
 
 

@@ -15,6 +15,9 @@ from mrclens.selftest.plantings import CLOSE_MARK, OPEN_MARK, PLANTINGS, plant
 from mrclens.selftest.runner import format_selftest, run_selftest
 from mrclens.vocabulary import STOP_WORDS
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 _WORD = re.compile(r"\w+")
 
 

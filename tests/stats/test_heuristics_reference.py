@@ -37,6 +37,9 @@ from mrclens.stats.similarity import most_similar_units
 from mrclens.stats.text import is_content_word
 from mrclens.units import sentence_units
 
+# a module fixture of several seconds: left out of `make test`, run by `make test-slow` and CI
+pytestmark = pytest.mark.slow
+
 FIRST_K = 3
 EVERY = 10  # every 10th paragraph of the bundled sample: 179 paragraphs, 868 questions, from all 40 articles
 
