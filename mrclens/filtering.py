@@ -101,7 +101,8 @@ def check_evidence(rows: Sequence[ShortcutQuestion], dataset: Dataset, source: s
     data_ids = {q.id for _, _, q in dataset.iter_questions()}
     row_ids = [r.id for r in rows]
     problems = []
-    missing = [i for i in data_ids if i not in set(row_ids)]
+    known = set(row_ids)
+    missing = [i for i in data_ids if i not in known]
     extra = [i for i in row_ids if i not in data_ids]
     if missing:
         problems.append(Problem(source, f"holds no evidence for {len(missing):,} question(s) of the data, e.g. "
