@@ -35,7 +35,7 @@ readers (BENCHMARKS.md, "The structure term"). That is not a probe effect of the
 context: the reference's own readers, on its 3-sentence contexts, lose 27–45 % to e1. So the drops
 of a dataset of another shape differ from the reference's by a spread that no bias explains; the
 comparison treats the dataset's structure as a random effect whose variance is measured on clean
-counterparts (a method-of-moments estimate, DerSimonian & Laird 1986) and adds it, so only a
+counterparts (the Q-profile upper bound of a random-effects variance, Viechtbauer 2007) and adds it, so only a
 difference beyond what structure alone produces reads "more" or "less". The term comes in **two strata
 by context length** (:func:`mrclens.scoring.structure_term.structure_spread`, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`):
 data as long as the reference's (median sentence units per context within :data:`SHAPE_RATIO` of it) is read
@@ -43,9 +43,9 @@ with the term measured on counterparts of that length, data of another length wi
 counterparts of other lengths, and data whose length is unknown with the larger of the two. The shipped SQuAD
 v1.1 reference's ``quick`` audit holds them measured on 12 clean quick-profile counterparts of three article
 splits (seeds 0–2; issue 41): 6 as long as SQuAD's (the clean side of the ``position`` planting and
-``mrclens selftest``'s ``grouped``) and 6 of another length (``short``, 3 units, and ``long``, 9 units). Where an
-estimate is 0 the term is its upper confidence bound
-(:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
+``mrclens selftest``'s ``grouped``) and 6 of another length (``short``, 3 units, and ``long``, 9 units). The term is
+the 80 % upper confidence bound everywhere, monotone in the counterparts' differences (issue 54, item 4;
+:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
 drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "The truncated set"). The
 ``quick`` audit's truncated set keeps every qualifying question, each in its own copy of its paragraph (the
