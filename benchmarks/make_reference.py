@@ -66,6 +66,14 @@ profile's again when it is measured again under its own truncation rule; its own
     .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json \
         --structure SELFTEST_OUT/short/audit --structure SELFTEST_OUT/position/clean-audit ...
 
+``--restructure`` estimates every profile's structure terms again with the current rule
+(:func:`mrclens.scoring.structure_term.restructure`: the Q-profile upper bound everywhere, issue 54, item 4) from the
+counterparts' differences and standard errors the file keeps in each audit's ``provenance["structure"]``, without
+their audits, and records the counterparts behind each stratum (``structure_counterparts``); a stratum without kept
+differences keeps its terms (and says so)::
+
+    .venv/bin/python benchmarks/make_reference.py --out mrclens/data/reference-squad-v1.1.json --restructure
+
 The
 file records its provenance: source file and sha256, this command, the git commit, the date and
 the MRCLens version; each audit its own (source files, command, commit, date, reader F1).
@@ -123,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", nargs="+", default=[], metavar="PATH",
                         help="with DATA: add (or replace) only these model-free figures (stats paths of "
                              "mrclens.scoring.model_free.FIGURES) in the existing --out, keeping everything else")
+    parser.add_argument("--restructure", action="store_true",
+                        help="estimate the structure terms again with the current rule from the differences and "
+                             "standard errors each audit's provenance keeps (no audits needed)")
     parser.add_argument("--cache-dir", default=None, help="spaCy parse cache")
     args = parser.parse_args(argv)
 
@@ -205,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         _add_cluster_factors(reference, args.cluster_factors, command, parser)
     if args.structure:
         _add_structure(reference, args.structure, command, parser)
+    if args.restructure:
+        _restructure(reference, command)
     write_reference(reference, args.out)
     for path, fig in reference.figures.items():
         print(f"{path}: {fig.value:.2f} (n {fig.n:,}{'' if fig.std is None else f', std {fig.std:.2f}'}"
@@ -403,15 +416,41 @@ def _add_structure(reference, dirs: list[str], command: str, parser: argparse.Ar
 
 #: The structure term's two strata: their key in the provenance and their field in the reference audit.
 STRATA = (("like_shape", "structure_sd"), ("other_shape", "structure_sd_other_shape"))
+#: Each stratum's field counting its counterparts (ReferenceAudit.structure_counterparts).
+COUNTS = {"structure_sd": "structure_counterparts", "structure_sd_other_shape": "structure_counterparts_other_shape"}
 
 
 def _with_stratum(audit, source, attr: str):
-    """``audit`` with one stratum's structure terms (per category and per ablation) copied from ``source``."""
+    """``audit`` with one stratum's structure terms (per category and per ablation) and its count of counterparts
+    copied from ``source``."""
     from dataclasses import replace
 
     drops = {k: replace(d, **{attr: getattr(source.ablations[k], attr)}) if k in source.ablations else d
              for k, d in audit.ablations.items()}
-    return replace(audit, ablations=drops, **{attr: dict(getattr(source, attr))})
+    return replace(audit, ablations=drops, **{attr: dict(getattr(source, attr)),
+                                              COUNTS[attr]: getattr(source, COUNTS[attr])})
+
+
+def _restructure(reference, command: str) -> None:
+    """``--restructure``: every audit's structure terms estimated again from the differences its provenance keeps
+    (module docstring); prints old and new terms per profile, stratum and category."""
+    from mrclens.artifacts.results import utc_now
+    from mrclens.scoring.structure_term import restructure
+
+    for profile, before in list(reference.audits.items()):
+        after, done = restructure(before)
+        if done:
+            held = after.provenance["structure"]
+            after.provenance["structure"] = {**held, "restructured": {"command": command, "commit": _commit(),
+                                                                      "date": utc_now(), "strata": done}}
+        reference.audits[profile] = after
+        for stratum, attr in STRATA:
+            old, new = getattr(before, attr), getattr(after, attr)
+            if not new:
+                continue
+            state = "re-estimated" if stratum in done or "all" in done else "kept (no differences kept)"
+            print(f"structure ({profile}, {stratum}, {getattr(after, COUNTS[attr])} counterparts, {state}): "
+                  + ", ".join(f"{c} {old.get(c, float('nan')):.2f} -> {v:.2f}" for c, v in new.items()))
 
 
 def _stratum_note(audit, stratum: str) -> dict | None:

@@ -22,6 +22,7 @@ one's own dataset). Schema (format version :data:`FORMAT_VERSION`; version 1 fil
                                              "structure_sd_other_shape", "cluster_factor"}},
                           "structure_sd" (optional): {category: SD},
                           "structure_sd_other_shape" (optional): {category: SD},
+                          "structure_counterparts", "structure_counterparts_other_shape" (optional): int,
                           "truncation": "random" | "every" | "first", (absent: "first")
                           "run_ablations" (optional): [{id: {"figure", "value", ...}}, ...]}}}
 
@@ -41,7 +42,10 @@ It comes in two strata (issue 41): ``structure_sd`` for data whose contexts are 
 counterparts of that shape, and ``structure_sd_other_shape`` for data whose median context length differs by
 :data:`mrclens.scoring.model_free.SHAPE_RATIO` or more, measured on counterparts of other lengths; data whose
 length is unknown takes the larger of the two (:meth:`ReferenceAudit.for_shape`). A file without the second
-stratum applies ``structure_sd`` to every shape.
+stratum applies ``structure_sd`` to every shape. ``structure_counterparts`` (and ``_other_shape``) count the clean
+counterparts each stratum's terms were estimated on: a term from ``k`` counterparts enters a comparison's degrees of
+freedom with ``k − 1`` (:attr:`ReferenceAudit.structure_df`); a file without them (written before they were kept)
+reads the terms as known, with normal intervals.
 ``run_ablations`` keeps each training run's own figures, in the order of ``provenance["runs"]``, so that a
 run can be added later without re-running the others (``benchmarks/make_reference.py --add-runs``).
 
@@ -130,6 +134,16 @@ class ReferenceDrop:
     cluster_factor: float | None = None
     structure_sd_other_shape: float | None = None
 
+    @property
+    def run_df(self) -> int | None:
+        """The degrees of freedom of :attr:`run_sd` (the spread of :attr:`runs` training runs around their mean:
+        ``runs − 1``), for a comparison's Welch–Satterthwaite degrees of freedom; ``None`` for one run.
+
+        >>> ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=8, run_sd=1.5).run_df
+        7
+        """
+        return self.runs - 1 if self.runs > 1 else None
+
 
 @dataclass
 class ReferenceAudit:
@@ -140,6 +154,9 @@ class ReferenceAudit:
     the category comparison's uncertainty (:func:`mrclens.scoring.against_reference.category_comparison`),
     for data whose contexts are as long as the reference's; ``structure_sd_other_shape`` the same for data of
     another context length (empty: not measured separately; :meth:`for_shape` picks the stratum).
+
+    ``structure_counterparts`` / ``structure_counterparts_other_shape``: how many clean counterparts each
+    stratum's terms were estimated on (``None``: unknown, :attr:`structure_df`).
 
     ``truncation``: the rule its truncated set was made with (:data:`mrclens.artifacts.manifest.TRUNCATION_RULES`);
     an audit read against this profile perturbs with the same rule, so e1, e2 and e6–e10 are measured
@@ -153,6 +170,10 @@ class ReferenceAudit:
     structure_sd: dict[str, float] = field(default_factory=dict)
     truncation: str = "first"
     structure_sd_other_shape: dict[str, float] = field(default_factory=dict)
+    #: how many clean counterparts the terms of each stratum were estimated on (``None``: not recorded, a file
+    #: written before they were kept; :attr:`structure_df`).
+    structure_counterparts: int | None = None
+    structure_counterparts_other_shape: int | None = None
     #: each combined run's own figures (:func:`mrclens.scoring.reference_builder.combine_reference_audits`),
     #: in the order of ``provenance["runs"]``; empty for one run or a file written before they were kept.
     run_ablations: list[dict[str, ReferenceDrop]] = field(default_factory=list)
@@ -191,6 +212,9 @@ class ReferenceAudit:
         (3.0, 11.0, True)
         >>> unknown.structure_term("Similarity"), unknown.structure_term("Question")
         (9.0, 5.0)
+
+        The counterparts behind the terms follow the stratum (:attr:`structure_df`); of an unknown length, the fewer
+        of the two strata's (the conservative count, since the larger term may come from either).
         """
         from dataclasses import replace
 
@@ -205,7 +229,26 @@ class ReferenceAudit:
         drops = {k: replace(d, structure_sd=pick(d.structure_sd, d.structure_sd_other_shape))
                  for k, d in self.ablations.items()}
         cats = {c: pick(self.structure_sd.get(c), v) for c, v in self.structure_sd_other_shape.items()}
-        return replace(self, ablations=drops, structure_sd={**self.structure_sd, **cats})
+        counts = [n for n in (self.structure_counterparts, self.structure_counterparts_other_shape) if n is not None]
+        if differs:
+            count = self.structure_counterparts_other_shape
+        else:
+            count = min(counts) if len(counts) == 2 else None
+        return replace(self, ablations=drops, structure_sd={**self.structure_sd, **cats}, structure_counterparts=count)
+
+    @property
+    def structure_df(self) -> int | None:
+        """The degrees of freedom of this audit's structure terms (:attr:`structure_sd`, per category and per
+        ablation), for the Welch–Satterthwaite degrees of freedom of a comparison
+        (:func:`mrclens.scoring.against_reference.category_comparison`): ``k − 1`` for ``k`` counterparts (one
+        counterpart: 1), after :meth:`for_shape` those of the stratum it picked; ``None`` (normal: the terms read as
+        known) when the count is not recorded — a file written before it was kept.
+
+        >>> ReferenceAudit("quick", 40.0, structure_counterparts=6).structure_df, ReferenceAudit("quick", 40.0).structure_df
+        (5, None)
+        """
+        n = self.structure_counterparts
+        return None if n is None else max(n - 1, 1)
 
     def structure_term(self, category: str) -> float:
         """The structure term of ``category`` (:attr:`structure_sd`), percentage points of relative drop;
@@ -246,6 +289,10 @@ class Reference:
                                **({"structure_sd": dict(a.structure_sd)} if a.structure_sd else {}),
                                **({"structure_sd_other_shape": dict(a.structure_sd_other_shape)}
                                   if a.structure_sd_other_shape else {}),
+                               **({"structure_counterparts": a.structure_counterparts}
+                                  if a.structure_counterparts is not None else {}),
+                               **({"structure_counterparts_other_shape": a.structure_counterparts_other_shape}
+                                  if a.structure_counterparts_other_shape is not None else {}),
                                "truncation": a.truncation,
                                **({"run_ablations": [{i: dict(vars(d)) for i, d in run.items()}
                                                      for run in a.run_ablations]} if a.run_ablations else {})}
@@ -284,7 +331,13 @@ class Reference:
                                              run_ablations=per_run,
                                              structure_sd_other_shape=_sds(f(a, "structure_sd_other_shape", dict, path,
                                                                              where, {}), path, where,
-                                                                           "structure_sd_other_shape"))
+                                                                           "structure_sd_other_shape"),
+                                             structure_counterparts=_count(
+                                                 f(a, "structure_counterparts", (int, type(None)), path, where, None),
+                                                 path, where, "structure_counterparts"),
+                                             structure_counterparts_other_shape=_count(
+                                                 f(a, "structure_counterparts_other_shape", (int, type(None)), path,
+                                                   where, None), path, where, "structure_counterparts_other_shape"))
         return cls(name=f(obj, "name", str, path), provenance=dict(f(obj, "provenance", dict, path, "", {})),
                    figures=figures, audits=audits, format_version=version)
 
@@ -367,6 +420,19 @@ def _factor(value: float | None, path: str | os.PathLike, where: str) -> float |
 
     if value is not None and (not math.isfinite(value) or value < 1):
         raise ArtifactError(f"{path}: {where}cluster_factor must be a finite number >= 1, got {value!r}")
+    return value
+
+
+def _count(value: int | None, path: str | os.PathLike, where: str, name: str) -> int | None:
+    """A stratum's count of counterparts (``name``), checked: ``None`` or an integer ≥ 1.
+
+    Raises:
+        ArtifactError: anything else (the message names file, profile and field).
+    """
+    from mrclens.errors import ArtifactError
+
+    if value is not None and (isinstance(value, bool) or value < 1):
+        raise ArtifactError(f"{path}: {where}{name} must be an integer >= 1, got {value!r}")
     return value
 
 

@@ -10,6 +10,8 @@ instead of from intervals:
   unit), :meth:`~Estimate.inflated` (a design effect), :meth:`~Estimate.from_interval` (the **one** place a
   standard error is rebuilt from a stored interval), and :meth:`~Estimate.read`: the reading against an
   equivalence band and a margin with the minimum detectable effect (:mod:`mrclens.metrics.power`).
+* :func:`satterthwaite_df`: the degrees of freedom of a sum of variance components some of which are estimated
+  from few values (:meth:`~Estimate.with_extra_sd` with ``df``, :meth:`~Estimate.mean_of`).
 * :func:`excess_spread`: the variance of several estimates beyond their own sampling error, by the method of
   moments (the between-run SD of a reference's runs; the structure term of clean counterparts).
 * :func:`round_stored`: a figure as files and readings store it (4 decimals, never ``-0.0``).
@@ -123,17 +125,46 @@ class Estimate:
         dfs = [d for d in (self.df, other.df) if d is not None]
         return Estimate(self.value - other.value, math.sqrt(self.se ** 2 + other.se ** 2), min(dfs) if dfs else None)
 
-    def with_extra_sd(self, tau: float | None) -> "Estimate":
+    def with_extra_sd(self, tau: float | None, df: float | None = None) -> "Estimate":
         """This estimate with a variance component of SD ``tau`` added (a random effect: how much the figure moves
         between training runs, between clean datasets of another structure): ``se = sqrt(se² + tau²)``. ``tau``
         ``None`` or 0 leaves it as it is.
 
+        ``df``: the degrees of freedom ``tau²`` is estimated with (the spread of ``k`` training runs: ``k − 1``);
+        given, the sum's degrees of freedom are Welch–Satterthwaite's (:func:`satterthwaite_df`; this estimate's
+        own :attr:`df`, ``None`` = infinite, for its part). ``None``: ``tau`` counts as known and :attr:`df` is kept
+        (the behaviour before degrees of freedom were tracked here).
+
         >>> Estimate(5.0, 3.0).with_extra_sd(4.0).se
         5.0
+        >>> round(Estimate(5.0, 3.0).with_extra_sd(4.0, df=2).df, 2)   # (9 + 16)² / (16² / 2)
+        4.88
         """
         if not tau:
             return self
-        return Estimate(self.value, math.sqrt(self.se ** 2 + tau ** 2), self.df)
+        if df is None:
+            return Estimate(self.value, math.sqrt(self.se ** 2 + tau ** 2), self.df)
+        return Estimate(self.value, math.sqrt(self.se ** 2 + tau ** 2),
+                        satterthwaite_df([(self.se ** 2, self.df), (tau ** 2, df)]))
+
+    @classmethod
+    def mean_of(cls, parts: Sequence["Estimate"]) -> "Estimate":
+        """The mean of ``k`` **independent** estimates: ``se = sqrt(Σ se_i²) / k``, degrees of freedom
+        Welch–Satterthwaite's over the parts (:func:`satterthwaite_df`; ``None`` when every part is normal).
+
+        >>> m = Estimate.mean_of([Estimate(4.0, 3.0, df=7), Estimate(8.0, 4.0)])
+        >>> m.value, m.se, round(m.df, 1)    # (25/4)² / ((9/4)² / 7)
+        (6.0, 2.5, 54.0)
+
+        Raises:
+            ValueError: no parts.
+        """
+        if not parts:
+            raise ValueError("Estimate.mean_of needs at least one estimate")
+        k = len(parts)
+        variances = [(p.se ** 2 / k ** 2, p.df) for p in parts]
+        return cls(sum(p.value for p in parts) / k, math.sqrt(sum(v for v, _ in variances)),
+                   satterthwaite_df(variances))
 
     def scaled(self, factor: float) -> "Estimate":
         """The estimate in another unit, ``value × factor`` with ``se × |factor|`` (e.g. F1 points to percent of the
@@ -172,6 +203,29 @@ class Estimate:
             low, high = -high, -low
         reading = read_interval(sign * self.value, low, high, band=band, margin=margin)
         return BandReading(reading, low, high, minimum_detectable_effect(self.se, level, power, margin=band, df=self.df))
+
+
+def satterthwaite_df(components: Sequence[tuple[float, float | None]]) -> float | None:
+    """The degrees of freedom of a sum of independent variance components, each ``(variance, df)`` (``df`` ``None``:
+    known, or normal: infinite), by Welch–Satterthwaite (Satterthwaite, "An approximate distribution of estimates of
+    variance components", Biometrics Bulletin 2(6), 1946): ``(Σ v_j)² / Σ_j (v_j² / df_j)``; ``None`` (normal) when
+    no component with finite ``df`` has a variance above 0. At least the smallest ``df_j`` of a component with
+    variance; the larger the known share, the closer to normal. Units: any (the variances share one).
+
+    >>> satterthwaite_df([(4.0, None), (4.0, 2)])   # 8² / (4² / 2)
+    8.0
+    >>> satterthwaite_df([(4.0, None), (0.0, 2)]) is None
+    True
+
+    Raises:
+        ValueError: a negative variance, or a ``df`` that is not positive.
+    """
+    if any(v < 0 or (df is not None and not df > 0) for v, df in components):
+        raise ValueError(f"satterthwaite_df needs variances >= 0 and positive degrees of freedom, got {components!r}")
+    finite = sum(v * v / df for v, df in components if df is not None and v > 0)
+    if finite == 0.0:
+        return None
+    return sum(v for v, _ in components) ** 2 / finite
 
 
 class Spread(NamedTuple):

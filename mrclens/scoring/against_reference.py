@@ -14,8 +14,9 @@ different strength can be compared:
   (:mod:`mrclens.scoring.drops`).
 
 **Per ablation**: difference = audited − reference (composed as :class:`~mrclens.metrics.estimate.Estimate`
-values, :func:`ablation_difference`; the interval is formed only where it is stored), with a normal-approximation
-interval at the results' confidence level; each side's standard error is its CI half-width ÷ z (the two datasets'
+values, :func:`ablation_difference`; the interval is formed only where it is stored), with an interval at the
+results' confidence level, read with Student's t on Welch–Satterthwaite degrees of freedom (``run_sd²`` estimated
+from ``runs − 1``, ``structure_sd²`` from the stratum's counterparts less one, the rest normal; issue 54, item 4); each side's standard error is its CI half-width ÷ z (the two datasets'
 questions are independent, so ``se = sqrt((cluster_factor × se_audit)² + se_ref² + run_sd² + structure_sd²)``, where
 ``cluster_factor`` widens the audited run's per-question bootstrap error to an article-clustered one
 (questions of one article are not independent; the factor is pooled over many audits, since one quick
@@ -34,7 +35,7 @@ readers (BENCHMARKS.md, "The structure term"). That is not a probe effect of the
 context: the reference's own readers, on its 3-sentence contexts, lose 27–45 % to e1. So the drops
 of a dataset of another shape differ from the reference's by a spread that no bias explains; the
 comparison treats the dataset's structure as a random effect whose variance is measured on clean
-counterparts (a method-of-moments estimate, DerSimonian & Laird 1986) and adds it, so only a
+counterparts (the Q-profile upper bound of a random-effects variance, Viechtbauer 2007) and adds it, so only a
 difference beyond what structure alone produces reads "more" or "less". The term comes in **two strata
 by context length** (:func:`mrclens.scoring.structure_term.structure_spread`, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`):
 data as long as the reference's (median sentence units per context within :data:`SHAPE_RATIO` of it) is read
@@ -42,9 +43,9 @@ with the term measured on counterparts of that length, data of another length wi
 counterparts of other lengths, and data whose length is unknown with the larger of the two. The shipped SQuAD
 v1.1 reference's ``quick`` audit holds them measured on 12 clean quick-profile counterparts of three article
 splits (seeds 0–2; issue 41): 6 as long as SQuAD's (the clean side of the ``position`` planting and
-``mrclens selftest``'s ``grouped``) and 6 of another length (``short``, 3 units, and ``long``, 9 units). Where an
-estimate is 0 the term is its upper confidence bound
-(:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
+``mrclens selftest``'s ``grouped``) and 6 of another length (``short``, 3 units, and ``long``, 9 units). The term is
+the 80 % upper confidence bound everywhere, monotone in the counterparts' differences (issue 54, item 4;
+:func:`mrclens.scoring.structure_term.heterogeneity_upper_bound`). Position's term was 7.1 before its source was removed: the truncated set
 kept each paragraph's *first* question, which SQuAD's annotators asked about the first sentence, where e9's
 drop is made (:mod:`mrclens.perturbations.truncation`; BENCHMARKS.md, "The truncated set"). The
 ``quick`` audit's truncated set keeps every qualifying question, each in its own copy of its paragraph (the
@@ -130,7 +131,7 @@ from mrclens.artifacts.reference import ReferenceAudit, ReferenceChoice, Referen
 from mrclens.artifacts.results import AblationResult, CategoryResult
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
-from mrclens.metrics.estimate import Estimate, round_stored
+from mrclens.metrics.estimate import Estimate, round_stored, satterthwaite_df
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
 from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
@@ -163,16 +164,22 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
 def reference_estimate(ref: ReferenceDrop, confidence: float) -> Estimate:
     """The reference's figure with its error (module docstring): the standard error its interval was written with
     at ``confidence`` (:meth:`~mrclens.metrics.estimate.Estimate.from_interval`) and how much it moves between
-    training runs beyond that (``run_sd``, :meth:`~mrclens.metrics.estimate.Estimate.with_extra_sd`); points of
-    relative drop, normal."""
-    return Estimate.from_interval(ref.ci_low, ref.ci_high, confidence, value=ref.value).with_extra_sd(ref.run_sd)
+    training runs beyond that (``run_sd``, :meth:`~mrclens.metrics.estimate.Estimate.with_extra_sd`, estimated
+    from ``runs`` runs: Welch–Satterthwaite degrees of freedom with ``runs − 1`` for its part); points of
+    relative drop."""
+    return Estimate.from_interval(ref.ci_low, ref.ci_high, confidence, value=ref.value).with_extra_sd(
+        ref.run_sd, df=ref.run_df)
 
 
 def difference_estimate(own: Estimate, ref: ReferenceDrop, confidence: float) -> Estimate:
     """One ablation's difference audited − reference **without** the structure term (module docstring):
-    ``se = sqrt((cluster_factor × se_own)² + se_ref² + run_sd²)``, points of relative drop, normal. ``own``: the
-    audited run's figure with its per-question bootstrap error."""
-    return own.inflated(ref.cluster_factor).minus(reference_estimate(ref, confidence))
+    ``se = sqrt((cluster_factor × se_own)² + se_ref² + run_sd²)``, points of relative drop, with Welch–Satterthwaite
+    degrees of freedom: ``run_sd²`` with ``runs − 1`` (:attr:`~mrclens.artifacts.reference.ReferenceDrop.run_df`),
+    the rest normal (``None`` without ``run_sd``). ``own``: the audited run's figure with its per-question bootstrap
+    error."""
+    sides = own.inflated(ref.cluster_factor).minus(
+        Estimate.from_interval(ref.ci_low, ref.ci_high, confidence, value=ref.value))
+    return sides.with_extra_sd(ref.run_sd, df=ref.run_df)
 
 
 def category_se(member_ses: Sequence[float], tau: float) -> float:
@@ -205,13 +212,14 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                      confidence: float = CONFIDENCE, level: float | None = None) -> AblationResult:
     """A copy of ``a`` with its ``reference_*`` fields set (rules in the module docstring); ``a`` unchanged
     when it has no figure or the reference lacks it. Its interval (at ``confidence``) holds the ablation's structure
-    term; its ``reference_difference_se`` is the standard error that interval is drawn with (normal: ``_df``
-    ``None``). Its reading (``reference_bias``) is read at ``level`` — the audit's family-wise level, so that a
+    term; its ``reference_difference_se`` and ``_df`` are the standard error and the Welch–Satterthwaite degrees of
+    freedom that interval is drawn with (``run_sd`` from ``runs − 1``, the structure term from the stratum's
+    counterparts less one, :attr:`~mrclens.artifacts.reference.ReferenceAudit.structure_df`; ``None``: normal). Its reading (``reference_bias``) is read at ``level`` — the audit's family-wise level, so that a
     per-ablation badge is no looser than the verdict it stands beside (issue 54) — or at ``confidence`` without one."""
     got = ablation_difference(a, reference, confidence)
     if got is None:
         return a
-    shown = got.difference.with_extra_sd(got.ref.structure_sd)
+    shown = got.difference.with_extra_sd(got.ref.structure_sd, df=reference.structure_df)
     low, high = shown.interval(confidence)
     sign = a.direction.sign  # towards the bias
     bias = (INCONCLUSIVE.name if weak_reader(a) else
@@ -221,7 +229,7 @@ def compare_ablation(a: AblationResult, reference: ReferenceAudit, name: str,
                    reference_value=round_stored(ref.value), reference_ci_low=round_stored(ref.ci_low), reference_ci_high=round_stored(ref.ci_high),
                    reference_difference=round_stored(shown.value), reference_difference_ci_low=round_stored(low),
                    reference_difference_ci_high=round_stored(high), reference_difference_se=round_stored(shown.se),
-                   reference_difference_df=shown.df, reference_bias=bias)
+                   reference_difference_df=_stored_df(shown.df), reference_bias=bias)
 
 
 class DropComparison(NamedTuple):
@@ -243,14 +251,20 @@ def member_estimate(a: AblationResult, confidence: float, reference: ReferenceAu
     """A compared ablation's difference signed towards the bias, as the category reads it (:func:`category_comparison`):
     from its record's interval at ``confidence`` (a record read back from a file has nothing else), without the
     ablation's own structure term where ``reference`` gives it (``sqrt(max(se² − structure_sd², 0))``: the
-    category adds its own term once). Rebuilt from the stored (rounded) interval so that the category's figures
-    stay those of earlier MRCLens versions to the last stored decimal."""
+    category adds its own term once), with the Welch–Satterthwaite degrees of freedom of what is left (``run_sd²``
+    with ``runs − 1``, :func:`difference_estimate`). Rebuilt from the stored (rounded) interval and its stored
+    degrees of freedom so that the category's figures stay those of earlier MRCLens versions to the last stored
+    decimal."""
     shown = Estimate.from_interval(a.reference_difference_ci_low, a.reference_difference_ci_high, confidence,
-                                   value=a.reference_difference)
-    tau = 0.0
-    if reference is not None and a.id in reference.ablations:
-        tau = reference.ablations[a.id].structure_sd or 0.0
-    own = Estimate(shown.value, math.sqrt(max(shown.se * shown.se - tau * tau, 0.0))) if reference is not None else shown
+                                   df=a.reference_difference_df, value=a.reference_difference)
+    own = shown
+    if reference is not None:
+        ref = reference.ablations.get(a.id)
+        tau = (ref.structure_sd or 0.0) if ref is not None else 0.0
+        rest = max(shown.se * shown.se - tau * tau, 0.0)
+        run = min((ref.run_sd or 0.0) ** 2, rest) if ref is not None else 0.0
+        own = Estimate(shown.value, math.sqrt(rest),
+                       satterthwaite_df([(rest - run, None), (run, ref.run_df if ref is not None else None)]))
     return own.scaled(a.direction.sign)  # signed towards the bias
 
 
@@ -263,7 +277,10 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     ``"inconclusive"`` (weak reader) make the category inconclusive. With ``reference`` (the audit the
     members were compared with) and ``category``, the members' own structure terms are replaced by the
     category's (``reference.structure_sd[category]``, percentage points; module docstring,
-    :func:`member_estimate`). The members' intervals are at ``confidence``; the category's is at
+    :func:`member_estimate`). The interval is read with Student's t on Welch–Satterthwaite degrees of freedom
+    (issue 54, item 4): each member's ``run_sd²`` counts with ``runs − 1``, the category's structure term with its
+    stratum's counterparts less one (:attr:`~mrclens.artifacts.reference.ReferenceAudit.structure_df`), the rest
+    as normal (:meth:`~mrclens.metrics.estimate.Estimate.mean_of`, :meth:`~mrclens.metrics.estimate.Estimate.with_extra_sd`). The members' intervals are at ``confidence``; the category's is at
     :func:`family_confidence` ``(confidence, family)`` (``family``: how many categories are read together;
     1 = this one alone).
     """
@@ -274,11 +291,10 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
         return DropComparison(INCONCLUSIVE.name, math.nan, math.nan, math.nan, math.nan)
     parts = [member_estimate(a, confidence, reference) for a in done]
     tau = reference.structure_term(category) if reference is not None and category is not None else 0.0
-    mean = sum(p.value for p in parts) / len(parts)
-    est = Estimate(mean, category_se([p.se for p in parts], tau))
+    est = Estimate.mean_of(parts).with_extra_sd(tau, df=reference.structure_df if reference is not None else None)
     level = family_confidence(confidence, family)
     got = est.read(level, DROP_BAND)
-    return DropComparison(got.reading, mean, got.low, got.high, got.mde, est.se, est.df)
+    return DropComparison(got.reading, est.value, got.low, got.high, got.mde, est.se, _stored_df(est.df))
 
 
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
@@ -295,7 +311,8 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
     The audited run's own error per ablation is one reference run's **within-run** error,
     ``sqrt(k × se_ref² − run_sd²)`` over the reference's ``k`` runs (:func:`~mrclens.scoring.reference_builder.combine_reference_audits`
     writes ``se_ref² = max(s², within) / k`` and ``run_sd² = max(s² − within, 0)``, so this is ``within``
-    in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_estimate`).
+    in both cases); the training seed's share enters once, as ``run_sd`` (:func:`difference_estimate`). Student's t on
+    the same Welch–Satterthwaite degrees of freedom as :func:`category_comparison`.
 
     Examples:
         >>> d = ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=1)
@@ -303,18 +320,24 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
         14.04
     """
     audit = audit.for_shape(other_shape)
-    ses = []
+    parts = []
     for aid in get_category(category).ablations:
         d = audit.ablations.get(aid)
         if d is None:
             continue
         se_ref = Estimate.from_interval(d.ci_low, d.ci_high, confidence).se
         within = max(d.runs * se_ref ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
-        ses.append(difference_estimate(Estimate(d.value, math.sqrt(within)), d, confidence).se)
-    if not ses:
+        parts.append(difference_estimate(Estimate(d.value, math.sqrt(within)), d, confidence))
+    if not parts:
         return None
     level = family_confidence(confidence, family)
-    return minimum_detectable_effect(category_se(ses, audit.structure_term(category)), level, margin=DROP_BAND)
+    est = Estimate.mean_of(parts).with_extra_sd(audit.structure_term(category), df=audit.structure_df)
+    return minimum_detectable_effect(est.se, level, margin=DROP_BAND, df=est.df)
+
+
+def _stored_df(df: float | None) -> float | None:
+    """Degrees of freedom as results store them (4 decimals; ``None``: normal)."""
+    return None if df is None else round_stored(df)
 
 
 def _describe_ablation(a: AblationResult, confidence: float, reader: str = BASELINE_READER,

@@ -108,6 +108,8 @@ def reference_from_evaluation(results: Results, name: str, structure: ReferenceA
     if structure is not None:
         audit = replace(audit, structure_sd=dict(structure.structure_sd),
                         structure_sd_other_shape=dict(structure.structure_sd_other_shape),
+                        structure_counterparts=structure.structure_counterparts,
+                        structure_counterparts_other_shape=structure.structure_counterparts_other_shape,
                         ablations={k: replace(d, structure_sd=structure.ablations[k].structure_sd,
                                               structure_sd_other_shape=structure.ablations[k].structure_sd_other_shape,
                                               cluster_factor=structure.ablations[k].cluster_factor)

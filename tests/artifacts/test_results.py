@@ -218,7 +218,8 @@ def test_the_standard_errors_beside_the_reference_intervals_are_written_read_and
     ab = next(a for a in obj["ablations"] if a["reference_difference_se"] is not None)
     cat = next(c for c in obj["categories"] if c["reference_difference_se"] is not None)
     fig = next(f for f in obj["model_free"] if f["difference_se"] is not None)
-    assert ab["reference_difference_df"] is None and cat["reference_difference_df"] is None
+    # t on Welch–Satterthwaite degrees of freedom: the reference's run SD (8 runs) and structure term (6 counterparts)
+    assert ab["reference_difference_df"] >= 5 and cat["reference_difference_df"] >= 5   # issue 54, item 4
     assert isinstance(fig["difference_df"], (int, type(None)))
     assert Results.from_json(json.loads(json.dumps(obj)), "results.json") == demo
     # a file written before the fields existed reads as before, the fields None

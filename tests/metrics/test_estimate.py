@@ -142,13 +142,15 @@ def test_a_compared_ablation_records_the_standard_error_its_interval_is_drawn_wi
 
     results = demo_results({"Similarity": 1.8})
     compared = [a for a in results.ablations if a.reference_difference_se is not None]
-    assert compared and all(a.reference_difference_df is None for a in compared)
+    # the reference's run SDs (8 runs) and structure terms (6 counterparts) are estimated: t (issue 54, item 4)
+    assert compared and all(a.reference_difference_df is not None and a.reference_difference_df >= 5 for a in compared)
     for a in compared:   # stored to 4 decimals: the interval comes back to within its rounding
-        low, high = Estimate(a.reference_difference, a.reference_difference_se).interval(0.95)
+        low, high = Estimate(a.reference_difference, a.reference_difference_se, a.reference_difference_df).interval(0.95)
         assert (low, high) == pytest.approx((a.reference_difference_ci_low, a.reference_difference_ci_high), abs=5e-4)
     for c in results.categories:
         if c.reference_difference_se is not None:
-            low, high = Estimate(c.reference_difference, c.reference_difference_se).interval(c.reference_confidence)
+            low, high = Estimate(c.reference_difference, c.reference_difference_se,
+                                 c.reference_difference_df).interval(c.reference_confidence)
             assert (low, high) == pytest.approx((c.reference_difference_ci_low, c.reference_difference_ci_high), abs=5e-4)
     for f in results.model_free:
         if f.difference_se is not None:

@@ -131,7 +131,13 @@ def test_the_expected_mde_is_the_comparisons_own_for_a_run_like_the_references_a
     se_ref = (d.ci_high - d.ci_low) / (2 * Z)
     once = math.sqrt(2.0 ** 2 + se_ref ** 2 + d.run_sd ** 2)
     twice = math.sqrt(3 * se_ref ** 2 + se_ref ** 2 + d.run_sd ** 2)
-    assert mde == pytest.approx(minimum_detectable_effect(once, family_confidence(0.95, 7), margin=DROP_BAND), rel=1e-3)
+    # read with t: the run SD comes from 3 runs (2 degrees of freedom), the questions' errors are normal
+    # (Welch–Satterthwaite, written out)
+    df = once ** 4 / (d.run_sd ** 4 / 2)
+    assert 2 < df < 30 and run.reference_difference_df == pytest.approx(df, abs=1e-3)
+    assert mde == pytest.approx(minimum_detectable_effect(once, family_confidence(0.95, 7), margin=DROP_BAND, df=df),
+                                rel=1e-3)
+    assert mde > minimum_detectable_effect(once, family_confidence(0.95, 7), margin=DROP_BAND) + 5.0
     assert twice > 1.1 * once
     assert expected_mde(ref, "Keyword", family=7) is None
 
@@ -299,12 +305,16 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     # three clean counterparts at 2 %, 18 % and 10 % of their F1 (reference 10 %): differences -8, +8, 0
     cps = [_counterpart(0.8), _counterpart(7.2), _counterpart(4.0)]
     audit, details = structure_spread(cps, ref)
+    from scipy.stats import chi2, t
+
     se = [math.sqrt((1.2 / 40 * 100 / Z) ** 2 + (1.0 / Z) ** 2 + 1.0) for _ in cps]
-    expected = math.sqrt(max((64 + 64 + 0) / 3 - sum(s * s for s in se) / 3, 0.0))
+    # the Q-profile bound at 80 % (issue 54, item 4): with equal errors, sum(d²) / (se² + τ²) = χ²₃(0.2) in closed form
+    expected = math.sqrt((64 + 64 + 0) / chi2.ppf(0.2, 3) - se[0] ** 2)
+    assert expected > math.sqrt(max((64 + 64 + 0) / 3 - se[0] ** 2, 0.0))   # above the method of moments
     assert audit.ablations["e9"].structure_sd == pytest.approx(expected, abs=1e-3)
     assert audit.structure_sd["Position"] == pytest.approx(expected, abs=1e-3)
     assert details["categories"]["Position"]["differences"] == pytest.approx([-8.0, 8.0, 0.0], abs=1e-3)
-    assert details["counterparts"] == 3
+    assert details["counterparts"] == 3 and audit.structure_counterparts == 3 and audit.structure_df == 2
     # a dataset 15 points below the reference with a tight CI reads "less" (beyond the +-10-point band) without the
     # term; with it, the interval reaches into the band: "inconclusive" (issue 41; issue 54: "less" beyond the band)
     low = _counterpart(-2.0)
@@ -315,8 +325,13 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     assert "structure alone of clean data, SD" in wide[0].reading and "structure alone" not in plain[0].reading
     width = lambda c: c.reference_difference_ci_high - c.reference_difference_ci_low
     # the category's interval adds the category term once (the member's own term is replaced, not added twice)
+    # read with t: the run SD (1 point, 3 runs) and the term (3 counterparts) on 2 degrees of freedom each, the rest
+    # normal (Welch–Satterthwaite, written out)
     se_base = se[0]
-    assert width(wide[0]) == pytest.approx(2 * Z * math.sqrt(se_base ** 2 + expected ** 2), abs=1e-3)
+    total = se_base ** 2 + expected ** 2
+    df = total ** 2 / (1.0 / 2 + expected ** 4 / 2)
+    assert wide[0].reference_difference_df == pytest.approx(df, abs=1e-3)
+    assert width(wide[0]) == pytest.approx(2 * t.ppf(0.975, df) * math.sqrt(total), rel=1e-4)  # stored to 4 decimals
     # a planted-sized difference (+50 points) still reads "more" through the term
     _, big = compare_with_reference(_counterpart(24.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
     assert big[0].reference_bias == "more"
@@ -412,7 +427,8 @@ def test_the_cluster_factor_widens_only_the_audited_sides_error_and_round_trips(
     widths = []
     for ref in (plain, clustered):
         got = compare_ablation(a, ref, "R")
-        widths.append((got.reference_difference_ci_high - got.reference_difference_ci_low) / (2 * Z))
+        assert got.reference_difference_df is not None   # the run SD of 3 runs: t
+        widths.append(got.reference_difference_se)
     assert widths[0] == pytest.approx(math.sqrt(own ** 2 + (2.0 / Z) ** 2 + 1.5 ** 2), abs=1e-3)
     assert widths[1] == pytest.approx(math.sqrt((1.6 * own) ** 2 + (2.0 / Z) ** 2 + 1.5 ** 2), abs=1e-3)
     path = write_reference(Reference("R", {}, {}, {"quick": clustered}), tmp_path / "ref.json")
