@@ -46,9 +46,9 @@ def test_a_planted_question_is_flagged_and_its_clean_counterpart_is_weaker(name,
     flagged_planted = sum(1 for p, _ in pairs if p.flagged) / len(pairs)
     flagged_clean = sum(1 for _, c in pairs if c.flagged) / len(pairs)
     assert weaker >= 0.95, (family, stronger_on_clean)
-    if family == "Position":  # every planted answer sentence is first; flagged where the context has 4+ units
+    if family == "Position":  # every planted answer sentence is first; flagged where the context has 3+ units
         assert all(p.in_first_sentence and p.sentence_index == 0 for p, _ in pairs)
-        assert all(p.flagged == (p.sentences >= 4) for p, _ in pairs)
+        assert all(p.flagged == (p.sentences >= 3) for p, _ in pairs)
         assert flagged_planted >= 0.5 and flagged_clean <= flagged_planted / 2
     else:
         assert flagged_planted >= 0.8, (family, flagged_planted)  # 0.85 to 1.0 on this slice
