@@ -277,8 +277,21 @@ OUT_OF_REACH = Undecided(
     advice_external="Evaluating on more questions will not settle it: clean SQuAD articles differ from each other by "
                     "more than this band. Read the interval as how much of the shortcut the data may carry.",
     short_advice="read the interval")
+#: The drops of this reader profile cannot read "in line" with any number of questions: the reference's own
+#: training runs and clean counterparts spread wider than the band (issue 54: never advise what cannot help;
+#: :func:`mrclens.scoring.against_reference.drops_in_line_reachable`).
+PROFILE_OUT_OF_REACH = Undecided(
+    "profile out of reach", "no number of questions can read this reader's drops in line",
+    "this reader profile's reference spreads wider than the band",
+    advice="Adding questions will not settle it: with this reader profile, the reference's training runs and clean "
+           "counterparts alone spread wider than the band. Read the interval as how much of the shortcut the data "
+           "may carry; the reading names a reader profile whose reference could read it in line, where one can.",
+    advice_external="Evaluating on more questions will not settle it: the reference's own runs spread wider than the "
+                    "band. Read the interval as how much of the shortcut the data may carry.",
+    short_advice="read the interval")
 #: The reasons for an "inconclusive" reading.
-UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE, OUT_OF_REACH)
+UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE, OUT_OF_REACH,
+                   PROFILE_OUT_OF_REACH)
 UNDECIDED_NAMES: tuple[str, ...] = UNDECIDED.names
 #: The record of a reason by its name (:meth:`Family.of`: ``KeyError`` for another name).
 undecided = UNDECIDED.of

@@ -204,6 +204,10 @@ class CategoryResult:
     reference_confidence: float | None = None
     reference_mde: float | None = None
     reference_band: float | None = None
+    #: points of relative drop that a shortcut planted in 1 % of the questions adds to the category's difference
+    #: (issue 54: the drop route's planted-share scale, :mod:`mrclens.scoring.drop_scale`); ``None``: not calibrated
+    #: for the reader profile (the difference and band are then read in points)
+    reference_per_planted_pct: float | None = None
     reference_why: str | None = None
     reference_shape: str | None = None
 

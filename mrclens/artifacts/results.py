@@ -63,9 +63,12 @@ model-free"``: the evidence that decided it) and the mean difference of its drop
 confidence *family-wise* over the tests read together, Bonferroni; ``null`` in older files), the
 equivalence band ``"reference_band"`` its interval must lie inside to read "in line" and the minimum
 detectable effect ``"reference_mde"`` at 80 % power (points of relative drop; issue 41; ``null`` in
-older files and where the reader was too weak), and for an ``"inconclusive"`` category
+older files and where the reader was too weak), ``"reference_per_planted_pct"``: the points of relative drop a
+shortcut planted in 1 % of the questions adds (issue 54, :mod:`mrclens.scoring.drop_scale`; the band is then 10 %
+of the questions; ``null``: not calibrated, the band is in points), and for an ``"inconclusive"`` category
 ``"reference_why"``: ``"weak"`` (the reader is too weak), ``"cannot tell"`` (an interval reaches beyond
-its band) or ``"opposite"`` (the drops and the data point opposite ways); for a "more" or "less" read from the
+its band), ``"opposite"`` (the drops and the data point opposite ways), ``"out of reach"`` (no number of
+questions can read the data's figure in line) or ``"profile out of reach"`` (nor this reader profile's drops); for a "more" or "less" read from the
 drops alone on data whose contexts are much shorter or longer than the reference's, ``"reference_shape"``: the
 sentence that says so (the shape may explain it; issue 41; ``null`` otherwise).
 

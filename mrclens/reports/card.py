@@ -58,7 +58,8 @@ from mrclens.artifacts.layout import RESULTS_JSON
 from mrclens.artifacts.results import CategoryResult, Results, read_results
 from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import family_ci_label
-from mrclens.reports.glance import PLANTED_LABEL, REFERENCE_LABEL, Band, ReadingFigure, verdict_figure
+from mrclens.reports.glance import (DROPS_PLANTED_LABEL, PLANTED_LABEL, REFERENCE_LABEL, Band, ReadingFigure,
+                                   verdict_figure)
 from mrclens.reports.markdown import Markdown, markdown, md_code, md_format, md_text, render_markdown
 from mrclens.verdicts import (BASIS_NAMES, CANNOT_TELL, INCONCLUSIVE, MORE, READING_NAMES, UNDECIDED_NAMES,
                               WEAK_READER, Reading, basis, reading, undecided)
@@ -192,7 +193,11 @@ def _notes(results: Results, shown: list[ReadingFigure | None]) -> list[Markdown
     if PLANTED_LABEL in labels:
         notes.append(f"\"{PLANTED_LABEL} N% of q.\": the data itself, without a model, offers as much more of the "
                      f"shortcut than {ref} as planting it in N % of the questions would.")
-    if labels - {REFERENCE_LABEL, PLANTED_LABEL}:
+    if DROPS_PLANTED_LABEL in labels:
+        notes.append(f"\"{DROPS_PLANTED_LABEL} N% of q.\": the reader loses more of its {metric} than on {ref} when "
+                     f"the shortcut is disturbed or removed, as much more as planting the shortcut in N % of the "
+                     f"questions makes it lose (the mean over the category's ablations; + is more of the shortcut).")
+    if labels - {REFERENCE_LABEL, PLANTED_LABEL, DROPS_PLANTED_LABEL}:
         notes.append(f"Not compared with a reference: how much of its {metric} the reader loses under the ablation "
                      f"that probes the category best, in percent.")
     rules = ""
@@ -303,7 +308,8 @@ def bias_figures(results: Results) -> list[dict[str, Any]]:
                     "difference": c.reference_difference, "ci_low": c.reference_difference_ci_low,
                     "ci_high": c.reference_difference_ci_high, "confidence": c.reference_confidence,
                     "interval": interval_label(results, c) if c.reference_difference is not None else None,
-                    "mde": c.reference_mde, "band": c.reference_band, "evidence": c.evidence,
+                    "mde": c.reference_mde, "band": c.reference_band,
+                    "per_planted_pct": c.reference_per_planted_pct, "evidence": c.evidence,
                     "unit": "points of percent of the baseline " + results.metric, "ablations": ablations,
                     "model_free": figures})
     return out

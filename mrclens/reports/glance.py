@@ -48,6 +48,9 @@ from mrclens.verdicts import NOT_COMPARED as NOT_COMPARED_READING
 #: The label of a category's figure against the reference (:func:`reading_figure`): the mean over its ablations of
 #: this dataset's relative drop minus the reference's, in points of percent of the baseline score, ``+`` towards the bias.
 REFERENCE_LABEL = "rel. drop vs ref"
+#: The label of the same difference stated as a planted share (issue 54, :func:`drops_reading_figure`): the reader's
+#: drops differ from the reference's as much as a shortcut planted in N % of the questions moves them.
+DROPS_PLANTED_LABEL = "drops ≈"
 
 
 @dataclass(frozen=True)
@@ -146,11 +149,63 @@ def figure_band(f: Any) -> Band | None:
     return Band(band, "")
 
 
+def drops_scale(c: Any) -> float | None:
+    """Points of relative drop per percent of the questions planted with the category's shortcut
+    (``reference_per_planted_pct``, issue 54; :mod:`mrclens.scoring.drop_scale`), or ``None``: the results carry no
+    such scale (a profile not calibrated, a file written before it) and the drops are stated in points."""
+    scale = _entry(c).get("reference_per_planted_pct")
+    return float(scale) if _num(scale) and scale > 0 else None
+
+
 def drops_band(c: Any) -> Band | None:
-    """The band of "in line" of a category's difference of drops from the reference (``reference_band``, points),
-    or ``None`` where the results hold none."""
+    """The band of "in line" of a category's difference of drops from the reference (``reference_band``, points):
+    in percent of the questions where the results carry the drop route's planted-share scale (:func:`drops_scale`,
+    issue 54), else in points; ``None`` where the results hold none.
+
+    >>> str(drops_band({"reference_band": 7.5, "reference_per_planted_pct": 0.75}))
+    '±10% of the questions'
+    >>> str(drops_band({"reference_band": 10.0}))
+    '±10 points'
+    """
     c = _entry(c)
-    return Band(c["reference_band"], POINTS) if _num(c.get("reference_band")) else None
+    if not _num(c.get("reference_band")):
+        return None
+    scale = drops_scale(c)
+    return Band(c["reference_band"], POINTS) if scale is None else Band(round(c["reference_band"] / scale, 1), PLANTED_SHARE)
+
+
+def drops_reading_figure(c: Any) -> ReadingFigure:
+    """A category's difference of drops from the reference as the one figure of its reading: in percent of the
+    questions planted with the family's shortcut where the results carry the drop route's scale (issue 54:
+    ``drops ≈ +4% of q. [-2, +10], band ±10%``: the reader's drops differ from the reference's as much as a
+    shortcut in 4 % of the questions moves them), else in points of relative drop (:data:`REFERENCE_LABEL`).
+
+    >>> str(drops_reading_figure({"reference_difference": 3.0, "reference_difference_ci_low": -1.5,
+    ...     "reference_difference_ci_high": 7.5, "reference_band": 7.5, "reference_per_planted_pct": 0.75}))
+    'drops ≈ +4% of q. [-2, +10], band ±10%'
+    >>> str(drops_reading_figure({"reference_difference": 3.0, "reference_difference_ci_low": -1.5,
+    ...     "reference_difference_ci_high": 7.5}))
+    'rel. drop vs ref +3.0 [-1.5, +7.5]'
+    """
+    c = _entry(c)
+    d, low, high = c["reference_difference"], c["reference_difference_ci_low"], c["reference_difference_ci_high"]
+    scale = drops_scale(c)
+    if scale is None:
+        return ReadingFigure(REFERENCE_LABEL, d, low, high, signed=True)
+    band = drops_band(c)
+    return ReadingFigure(DROPS_PLANTED_LABEL, d / scale, low / scale, high / scale, signed=True, unit="%",
+                         band=None if band is None else band.width)
+
+
+def mde_text(c: Any) -> str | None:
+    """A category's minimum detectable effect on the drop route (``reference_mde``) as the terminal prints it: in
+    percent of the questions where the results carry the planted-share scale (``17%``), else points (``17``);
+    ``None`` where none was computed."""
+    c = _entry(c)
+    if not _num(c.get("reference_mde")):
+        return None
+    scale = drops_scale(c)
+    return f"{c['reference_mde']:.0f}" if scale is None else f"{c['reference_mde'] / scale:.0f}%"
 
 
 #: a figure not named here shows its label, cut to fit.
@@ -219,8 +274,7 @@ def reading_figure(c: Any, ablations: Sequence[Any], metric: str = "F1",
         basis = str(c.get("reference_basis") or "drops")
         if "drops" in basis and all(_num(c.get(k)) for k in ("reference_difference", "reference_difference_ci_low",
                                                                 "reference_difference_ci_high")):
-            return ReadingFigure(REFERENCE_LABEL, c["reference_difference"], c["reference_difference_ci_low"],
-                                 c["reference_difference_ci_high"], signed=True)
+            return drops_reading_figure(c)
         if basis == "model-free" and reading(c["reference_bias"]).towards:
             figs = deciding_model_free([_entry(f) for f in model_free], str(c.get("category")), c["reference_bias"])
             f = next((f for f in figs if all(_num(f.get(k)) for k in ("difference", "difference_ci_low",
@@ -275,7 +329,7 @@ def verdict_figure(c: Any, ablations: Sequence[Any] = (), metric: str = "F1",
     one = reading_figure(c, ablations, metric, model_free)
     if c.get("reference_bias") not in READING_NAMES:
         return one, None
-    if one is not None and one.label == REFERENCE_LABEL:
+    if one is not None and one.label in (REFERENCE_LABEL, DROPS_PLANTED_LABEL):
         return one, drops_band(c)
     figs = [f for f in deciding_model_free(model_free, str(c.get("category")), c["reference_bias"])
             if all(_num(f.get(k)) for k in ("difference", "difference_ci_low", "difference_ci_high"))]
@@ -417,6 +471,10 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
         if why == OPPOSITE.name:
             return f"Its ablations cost this reader more than on {ref}, while the data itself offers the shortcut less."
         mde = c.get("reference_mde")
+        scale = drops_scale(c)
+        if _num(mde) and scale is not None:
+            return (f"This audit cannot tell: it sees differences as large as a shortcut in {mde / scale:.0f} % of "
+                    f"the questions or more (80 % power).")
         return (f"This audit cannot tell: it sees differences of {mde:.1f} points or more (80 % power)." if _num(mde)
                 else "This audit cannot tell: an interval reaches beyond the band of 'in line'.")
     side = reading(verdict).side
@@ -485,9 +543,11 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
                         "detail": line["detail"] if line["label"] == one.label else f"{line['detail']}; {f.get('label')}"})
     elif one is not None and verdict != NOT_COMPARED:
         band = drops_band(c)  # the band every reading of the drops is read against (issue 57: stated for each)
+        unit = (f"towards the bias, % of baseline {metric}" if drops_scale(c) is None else
+                f"towards the bias, as a shortcut in that share of the questions moves the drops (difference "
+                f"{fmt_bound(c['reference_difference'], True)} points of % of baseline {metric})")
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
-                        "detail": f"towards the bias, % of baseline {metric}; ablations' "
-                                  f"mean, {family_ci_label(c.get('reference_confidence'), confidence)}"
+                        "detail": f"{unit}; ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}"
                                   + (f"; band {band}" if band is not None else "")})
     if "model-free" in basis and not (figures and (read in (IN_LINE, INCONCLUSIVE) or basis == "model-free")):
         figures += [model_free_figure_line(f) for f in deciding_model_free(model_free, category, verdict)]

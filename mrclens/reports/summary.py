@@ -53,7 +53,8 @@ from mrclens.artifacts.results import CategoryResult, ModelFreeFigure, Results
 from mrclens.artifacts.shortcut_questions import EVIDENCE_CLASSES
 from mrclens.categories import get_category
 from mrclens.metrics.bootstrap import fmt_bound
-from mrclens.reports.glance import MODEL_FREE_SHORT_LABELS, inconclusive_why, model_free_reading_figure, reading_figure
+from mrclens.reports.glance import (MODEL_FREE_SHORT_LABELS, inconclusive_why, mde_text, model_free_reading_figure,
+                                    reading_figure)
 from mrclens.scoring.readings import LOW_BASELINE_F1
 from mrclens.verdicts import (EVIDENCE_NAMES, IN_LINE, INCONCLUSIVE, INCONCLUSIVE_LEVEL, LESS, MORE, NOT_COMPARED,
                               READING_NAMES, WEAK_READER, evidence_level, reading, undecided)
@@ -174,8 +175,9 @@ def summarize_category(c: CategoryResult, results: Results) -> CategorySummary:
             verdict += " (data)"
         elif one is not None:
             figure = str(one)
-            if c.reference_mde is not None:  # what the audit could see (issue 41)
-                figure += f"; MDE {c.reference_mde:.0f}"
+            mde = mde_text(c)
+            if mde is not None:  # what the audit could see (issue 41), in the figure's unit (issue 54)
+                figure += f"; MDE {mde}"
         else:
             figs = [f for f in results.model_free if f.category == c.category and f.comparison is not None
                     and getattr(f, "role", "verdict") == "verdict"]

@@ -133,18 +133,19 @@ from mrclens.categories import get_category, toward_bias
 from mrclens.metrics.bootstrap import CONFIDENCE, confidence_label
 from mrclens.metrics.estimate import Estimate, round_stored, satterthwaite_df
 from mrclens.metrics.power import family_confidence, minimum_detectable_effect
-from mrclens.scoring.model_free import SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
+from mrclens.scoring.drop_scale import UNCALIBRATED, DropScale, drop_band
+from mrclens.scoring.model_free import PLANTED_BAND, SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
-from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, OUT_OF_REACH, READINGS,
+from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, OUT_OF_REACH,
+                              PROFILE_OUT_OF_REACH, READINGS,
                               SLIGHTLY_LESS, SLIGHTLY_MORE, WEAK_READER, Reading, figure_reading, reading, undecided)
 
-#: The equivalence band of the drop route (points of relative drop, percent of the baseline F1): a
-#: category's (or an ablation's) difference from the reference reads "in line" only when its whole interval
-#: lies inside ``±DROP_BAND`` (:func:`mrclens.metrics.power.read_interval`). Why 10: the reference's own
-#: figures move between training runs by up to 8.5 points (run SD of e4 on the quick profile; e1 4.0),
-#: so a smaller difference is not one a rerun reproduces, and every shortcut ``mrclens selftest`` plants
-#: moves its category by 15 points or more; a smaller band could never be met by an audit of a few thousand
-#: questions, a larger one would call a probe that costs 1.5x SQuAD's "in line".
+#: The equivalence band of the drop route where no planted-share scale is measured (points of relative drop,
+#: percent of the baseline F1): a plug-in's or a multiple-choice category, a reader profile without one, and each
+#: ablation's own badge. A category of a calibrated profile reads against as much as a shortcut in
+#: :data:`~mrclens.scoring.model_free.PLANTED_BAND` % of the questions moves its drops instead
+#: (:func:`mrclens.scoring.drop_scale.drop_band`, issue 54): 7.5 points for Question, 10.4 for Position
+#: (BENCHMARKS.md, "The drop route as a planted share").
 DROP_BAND = 10.0
 
 
@@ -245,6 +246,10 @@ class DropComparison(NamedTuple):
     mde: float
     se: float = math.nan
     df: float | None = None
+    #: ``False``: no number of questions could read these drops "in line" (:func:`drops_in_line_reachable`)
+    reachable: bool = True
+    #: the reference's other reader profiles whose drops could read it in line (where ``reachable`` is ``False``)
+    reach: tuple[str, ...] = ()
 
 
 def member_estimate(a: AblationResult, confidence: float, reference: ReferenceAudit | None) -> Estimate:
@@ -270,8 +275,10 @@ def member_estimate(a: AblationResult, confidence: float, reference: ReferenceAu
 
 def category_comparison(members: Sequence[AblationResult], confidence: float = CONFIDENCE,
                         reference: ReferenceAudit | None = None, category: str | None = None,
-                        family: int = 1) -> DropComparison | None:
-    """The :class:`DropComparison` of a category's compared ablations, or ``None`` (none compared).
+                        family: int = 1, band: float = DROP_BAND) -> DropComparison | None:
+    """The :class:`DropComparison` of a category's compared ablations, or ``None`` (none compared), read against
+    the band ``±band`` (points of relative drop; :func:`mrclens.scoring.drop_scale.drop_band` gives the category's:
+    issue 54).
 
     The signed difference is ``+`` towards the bias (module docstring); ablations whose comparison is
     ``"inconclusive"`` (weak reader) make the category inconclusive. With ``reference`` (the audit the
@@ -293,12 +300,12 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
     tau = reference.structure_term(category) if reference is not None and category is not None else 0.0
     est = Estimate.mean_of(parts).with_extra_sd(tau, df=reference.structure_df if reference is not None else None)
     level = family_confidence(confidence, family)
-    got = est.read(level, DROP_BAND)
+    got = est.read(level, band)
     return DropComparison(got.reading, est.value, got.low, got.high, got.mde, est.se, _stored_df(est.df))
 
 
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
-                 other_shape: bool | None = False) -> float | None:
+                 other_shape: bool | None = False, band: float = DROP_BAND) -> float | None:
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
     family-wise level of ``family`` tests, beyond the ±:data:`DROP_BAND` band: issue 54) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed; with the structure term of data of the reference's context length, or of
@@ -319,7 +326,35 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
         >>> round(expected_mde(ReferenceAudit("quick", 50.0, {}, {"e9": d}), "Position", family=1), 2)
         14.04
     """
-    audit = audit.for_shape(other_shape)
+    est = _expected_estimate(audit.for_shape(other_shape), category, confidence, own=1.0)
+    if est is None:
+        return None
+    return minimum_detectable_effect(est.se, family_confidence(confidence, family), margin=band, df=est.df)
+
+
+def drops_in_line_reachable(audit: ReferenceAudit, category: str, family: int, band: float,
+                            confidence: float = CONFIDENCE) -> bool:
+    """Whether any number of questions could read ``category``'s drops "in line" against ``audit`` (its stratum
+    already chosen, :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`): with the audited run's own
+    per-question error gone, what is left — the reference's error, its run-to-run SD and the structure term, with
+    their degrees of freedom — must give an interval narrower than ``±band`` at the family-wise level (issue 54:
+    never advise "audit more questions" where it cannot help). ``True`` for a category the audit cannot read.
+
+    Examples:
+        >>> d = ReferenceDrop("relative_drop", 20.0, 18.0, 22.0, 500, runs=1)
+        >>> a = ReferenceAudit("quick", 50.0, {}, {"e9": d})
+        >>> drops_in_line_reachable(a, "Position", 1, 10.0), drops_in_line_reachable(a, "Position", 1, 1.0)
+        (True, False)
+    """
+    est = _expected_estimate(audit, category, confidence, own=0.0)
+    if est is None:
+        return True
+    return band > est.critical(family_confidence(confidence, family)) * est.se
+
+
+def _expected_estimate(audit: ReferenceAudit, category: str, confidence: float, own: float) -> Estimate | None:
+    """The category's difference as an audit like one run of the reference would read it (:func:`expected_mde`),
+    its own within-run error scaled by ``own`` (1: one reference run's; 0: infinitely many questions)."""
     parts = []
     for aid in get_category(category).ablations:
         d = audit.ablations.get(aid)
@@ -327,12 +362,10 @@ def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: 
             continue
         se_ref = Estimate.from_interval(d.ci_low, d.ci_high, confidence).se
         within = max(d.runs * se_ref ** 2 - (d.run_sd or 0.0) ** 2, 0.0)
-        parts.append(difference_estimate(Estimate(d.value, math.sqrt(within)), d, confidence))
+        parts.append(difference_estimate(Estimate(d.value, own * math.sqrt(within)), d, confidence))
     if not parts:
         return None
-    level = family_confidence(confidence, family)
-    est = Estimate.mean_of(parts).with_extra_sd(audit.structure_term(category), df=audit.structure_df)
-    return minimum_detectable_effect(est.se, level, margin=DROP_BAND, df=est.df)
+    return Estimate.mean_of(parts).with_extra_sd(audit.structure_term(category), df=audit.structure_df)
 
 
 def _stored_df(df: float | None) -> float | None:
@@ -521,21 +554,28 @@ def compare_with_reference(ablations: Sequence[AblationResult], categories: Sequ
     cats = []
     for c in categories:
         members = [a for a in compared if a.id in c.ablations]
-        got = category_comparison(members, confidence, audit, c.category, family)
+        scale = drop_band(profile, c.category, DROP_BAND)  # issue 54: the band as a planted share
+        got = category_comparison(members, confidence, audit, c.category, family, band=scale.band)
         data = model_free_reading(model_free, c.category)
         if got is None and data is None:
             cats.append(c)
             continue
+        if got is not None and got.bias == INCONCLUSIVE.name and not math.isnan(got.mean) \
+                and not drops_in_line_reachable(audit, c.category, family, scale.band, confidence):
+            reach = tuple(p for p, other in reference.audits.items() if p != profile and drops_in_line_reachable(
+                other.for_shape(other_shape), c.category, family, drop_band(p, c.category, DROP_BAND).band, confidence))
+            got = got._replace(reachable=False, reach=reach)
         ids = ", ".join(a.id for a in members if a.reference_bias is not None)
         cats.append(_read_category(c, reference.name, got, data, model_free, ci, level, reader, ids,
                                    audit.structure_term(c.category), shape,
-                                   _stratum(other_shape) if audit.structure_sd_other_shape else ""))
+                                   _stratum(other_shape) if audit.structure_sd_other_shape else "", scale))
     return compared, cats
 
 
 def _read_category(c: CategoryResult, name: str, got: DropComparison | None, data: str | None,
                    model_free: Sequence[Any], ci: str, level: float, reader: str, ids: str = "",
-                   tau: float = 0.0, shape: ContextShape | None = None, stratum: str = "") -> CategoryResult:
+                   tau: float = 0.0, shape: ContextShape | None = None, stratum: str = "",
+                   scale: DropScale | None = None) -> CategoryResult:
     """``c`` with its verdict against the reference (:func:`combine_routes`), its fields and its reading's sentences
     (``stratum``: the words naming the clean data ``tau`` was measured on, :func:`_stratum`; "" without strata)."""
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
@@ -549,15 +589,30 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             drops = got.bias
             spread = (f"; the interval includes how much the drops move with the structure alone of clean data"
                       f"{stratum}, SD {tau:.1f}" if tau else "")
+            scale = scale or DropScale(DROP_BAND, None)
+            per = scale.per_planted_pct
+            band = (f"±{PLANTED_BAND:g} % band of 'in line' (a shortcut in {PLANTED_BAND:g} % of the questions moves "
+                    f"these drops {scale.band:.1f} points" + (f", measured with the {scale.measured_with} reader"
+                                                               if scale.measured_with else "") + ")"
+                    if per else f"±{scale.band:g}-point band of 'in line'")
             reads = (f"read {reading(drops).than} {name} for this bias" if reading(drops).decided else
-                     f"cannot tell: the interval reaches beyond the ±{DROP_BAND:g}-point band of 'in line'")
+                     f"cannot tell: the interval reaches beyond the {band}")
+            share = (f"; as a planted share {got.mean / per:+.0f} % of the questions [{got.low / per:+.0f}, "
+                     f"{got.high / per:+.0f}], MDE {got.mde / per:.0f} %" if per else "")
             text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
                     f"bias {got.mean:+.1f} points of relative drop, {ci} {got.low:+.1f} to {got.high:+.1f}{spread}; "
-                    f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power).")
+                    f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power{share}).")
+            if per is None and c.category in UNCALIBRATED:
+                text += f" These drops are read in points, not as a planted share: {UNCALIBRATED[c.category]}."
+            if not got.reachable:
+                could = (f"the {' or '.join(got.reach)} profile's could read it in line" if got.reach else
+                         f"no reader profile of {name} can read it in line")
+                text += (f" No number of questions can read these drops in line: with this reader profile, the "
+                         f"reference's runs and clean counterparts alone spread wider than the band ({could}).")
             fields.update(reference_difference=round_stored(got.mean), reference_difference_ci_low=round_stored(got.low),
                           reference_difference_ci_high=round_stored(got.high), reference_mde=round_stored(got.mde),
-                          reference_band=DROP_BAND, reference_difference_se=round_stored(got.se),
-                          reference_difference_df=got.df)
+                          reference_band=round_stored(scale.band), reference_per_planted_pct=per,
+                          reference_difference_se=round_stored(got.se), reference_difference_df=got.df)
     more, less = _model_free_side(model_free, c.category)
     if data == MORE.name:
         text += _model_free_sentence(name, MORE, more, also=drops == MORE.name)
@@ -574,9 +629,18 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     # a data figure no number of questions can read in line, whose interval holds 0, neither supports nor vetoes
     # "in line": the drops decide it (issue 54)
     routed = None if out_of_reach and drops not in (None, WEAK_READER.name) else data
-    bias, why = combine_routes(drops, routed)
+    # the same rule the other way: drops that no number of questions can read in line (this reader profile's
+    # reference spreads wider than the band), whose interval holds 0, neither support nor veto "in line" where the
+    # data's figure can read it: the data decides (issue 54)
+    stuck = drops == INCONCLUSIVE.name and got is not None and not got.reachable and got.low <= 0.0 <= got.high
+    routed_drops = None if stuck and routed is not None else drops
+    bias, why = combine_routes(routed_drops, routed)
     if out_of_reach and drops is None:
         why = OUT_OF_REACH.name  # the data alone: more questions cannot help, an audit's drops can
+    elif why == CANNOT_TELL.name and got is not None and not got.reachable and routed is None:
+        why = PROFILE_OUT_OF_REACH.name  # the drops decide and more questions cannot help (issue 54)
+    if stuck and routed is not None:
+        text += " The data's own figures decide."
     if out_of_reach:
         text += (" No number of questions can read the data's figure in line: clean SQuAD articles differ from each "
                  "other by more than its band" + (", so the drops decide." if drops not in (None, WEAK_READER.name)
@@ -586,7 +650,7 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     elif why == WEAK_READER.name:  # the drops could not be read: the reader is too weak
         basis = "drops"
     else:  # the routes compared
-        basis = ("drops and model-free" if drops is not None and routed is not None else
+        basis = ("drops and model-free" if routed_drops is not None and routed is not None else
                  "model-free" if routed is not None else "drops")
     if bias == INCONCLUSIVE.name:
         verdict = f"inconclusive ({undecided(why).verdict.format(reader=reader)})"

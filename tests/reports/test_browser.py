@@ -106,6 +106,9 @@ def _deciding_figure(c: dict, model_free: list[dict]) -> set[str]:
         return f"{f['difference']:+.{2 if '(words)' in f['label'] else 1}f}"
 
     if bias in ("more", "in line", "less", "inconclusive") and "drops" in basis and c.get("reference_difference") is not None:
+        scale = c.get("reference_per_planted_pct")
+        if scale:  # issue 54: the drops as a planted share, whole percent
+            return {f"{c['reference_difference'] / scale:+.0f}% of q."}
         return {f"{c['reference_difference']:+.1f}"}  # issue 41: an inconclusive category shows its interval too
     if bias in ("more", "less") and basis == "model-free":
         mine = [f for f in model_free if f["category"] == c["category"] and f.get("comparison") in ("higher", "lower")
@@ -116,6 +119,14 @@ def _deciding_figure(c: dict, model_free: list[dict]) -> set[str]:
         return {shown(f) for f in model_free if f["category"] == c["category"] and f.get("role", "verdict") == "verdict"
                 and f.get("comparison") is not None}
     return {f"{c['f1_drop']:.1f}"}
+
+
+def _near(shown: str, want: str) -> bool:
+    """A figure on the page within rounding of the one results.json holds (a planted share is not a number)."""
+    try:
+        return abs(float(shown) - float(want)) <= 0.05
+    except ValueError:
+        return False
 
 
 def _demo_audits(compared_audit):
@@ -150,7 +161,7 @@ def test_first_screen_answers_per_category_and_nothing_is_wider_than_the_viewpor
                 figures = card.find_elements(By.CSS_SELECTOR, ".big")
                 shown = {f.text for f in figures}
                 # to the digits shown (a value that rounds to 0 reads "0.0", a bound near 0 gets a second digit)
-                assert all(any(abs(float(x) - float(want)) <= 0.05 for x in shown)
+                assert all(want in shown if want.endswith("of q.") else any(_near(x, want) for x in shown)
                            for want in _deciding_figure(c, results.get("model_free") or [])), (c["category"], shown)
                 for element in (badge, *figures):  # above the fold
                     rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)

@@ -332,8 +332,11 @@ def test_structure_spread_is_the_counterparts_spread_beyond_their_own_errors_and
     df = total ** 2 / (1.0 / 2 + expected ** 4 / 2)
     assert wide[0].reference_difference_df == pytest.approx(df, abs=1e-3)
     assert width(wide[0]) == pytest.approx(2 * t.ppf(0.975, df) * math.sqrt(total), rel=1e-4)  # stored to 4 decimals
-    # a planted-sized difference (+50 points) still reads "more" through the term
+    # a planted-sized difference (+50 points) cannot read "more" through a term from 3 counterparts read with t on
+    # about 2 degrees of freedom; +75 points can
     _, big = compare_with_reference(_counterpart(24.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
+    assert big[0].reference_bias == "inconclusive" and big[0].reference_difference_ci_low > 0
+    _, big = compare_with_reference(_counterpart(34.0).ablations, [cat], Reference("R", {}, {}, {"quick": audit}).audit_for("quick"))
     assert big[0].reference_bias == "more"
     # counterparts that sit on the reference give no term at all
     assert structure_spread([_counterpart(4.0)] * 3, ref)[0].structure_sd["Position"] == 0.0
@@ -600,7 +603,8 @@ def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarel
 
     rng = np.random.default_rng(20261126)
     cats = {"Similarity": "e1", "Question": "e2", "Keyword": "e6", "Position": "e9"}
-    ref = Reference("R", {}, {}, {"quick": _ref(**{a: ("relative_excess_drop", 10.0, 10.0, 10.0, 900) for a in cats.values()})})
+    # a profile without a planted-share scale (mrclens.scoring.drop_scale): one ±10-point band for every category
+    ref = Reference("R", {}, {}, {"custom": _ref(**{a: ("relative_excess_drop", 10.0, 10.0, 10.0, 900) for a in cats.values()})})
     half = 1.2  # each audit's excess drop CI half-width, F1 points (base 40): se = 100 * 1.2 / 40 / Z = 1.53 points
     flagged = {1: 0, 4: 0}
     audits = 2000
@@ -610,9 +614,9 @@ def test_category_verdicts_hold_the_confidence_family_wise_so_clean_audits_rarel
             x = 4.0 + rng.normal(0.0, half / Z)  # true value 4.0 of 40 F1 = 10 %, the reference's
             abl.append(_insertion(aid, excess=x, low=x - half, high=x + half, base=40.0, category=cat))
         entries = [CategoryResult(c, [a], [a], 0.0, 0.0, 0.0, reading="r.") for c, a in cats.items()]
-        _, together = compare_with_reference(abl, entries, ref.audit_for("quick"))
+        _, together = compare_with_reference(abl, entries, ref.audit_for("custom"))
         flagged[4] += any(c.reference_bias != "in line" for c in together)
-        alone = [compare_with_reference([a], [e], ref.audit_for("quick"))[1][0] for a, e in zip(abl, entries)]
+        alone = [compare_with_reference([a], [e], ref.audit_for("custom"))[1][0] for a, e in zip(abl, entries)]
         flagged[1] += any(c.reference_bias != "in line" for c in alone)
     assert flagged[4] / audits <= 0.06 and 0.15 <= flagged[1] / audits <= 0.23, flagged
     assert together[0].reference_confidence == family_confidence(0.95, 4) == 0.9875
