@@ -144,7 +144,7 @@ from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OP
 #: percent of the baseline F1): a plug-in's or a multiple-choice category, a reader profile without one, and each
 #: ablation's own badge. A category of a calibrated profile reads against as much as a shortcut in
 #: :data:`~mrclens.scoring.model_free.PLANTED_BAND` % of the questions moves its drops instead
-#: (:func:`mrclens.scoring.drop_scale.drop_band`, issue 54): 7.5 points for Question, 10.4 for Position
+#: (:func:`mrclens.scoring.drop_scale.drop_band`, issue 54): 6.3 points for Question, 10.4 for Position
 #: (BENCHMARKS.md, "The drop route as a planted share").
 DROP_BAND = 10.0
 

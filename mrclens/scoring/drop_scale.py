@@ -12,7 +12,7 @@ bundled sample (``overlap`` for Similarity, ``marked`` for Question, ``keywords`
 Position) at 50 % beside their clean counterparts, the category's difference from the reference planted minus clean,
 per planted percent (``benchmarks/graded_audits.py`` and ``benchmarks/drop_planted_scale.py``; BENCHMARKS.md,
 "The drop route as a planted share"). Similarity's and Keyword's drops have none (:data:`UNCALIBRATED`): their
-plantings move them the other way or hardly at all. The ``paper-parallel`` profile has no planted audits (43 minutes per audit on
+plantings hardly move them. The ``paper-parallel`` profile has no planted audits (43 minutes per audit on
 2 cores): it reads its drops on the quick reader's scale, and says so (:data:`MEASURED_WITH`), as its structure term
 of another context length is the quick profile's.
 """
@@ -27,16 +27,16 @@ from mrclens.scoring.model_free import PLANTED_BAND
 #: baseline F1) per percent of the questions planted with the category's shortcut, per reader profile (module
 #: docstring; BENCHMARKS.md, "The drop route as a planted share").
 DROP_PER_PLANTED_PCT: dict[str, dict[str, float]] = {
-    "quick": {"Question": 0.747, "Position": 1.036},
+    "quick": {"Question": 0.626, "Position": 1.036},
 }
 #: The built-in span categories whose drops have no planted-share scale, and why: their band stays
 #: ``fallback`` points (:func:`drop_band`) and their verdict lines state the drops in points. The rule: a
 #: category's drops are stated as a planted share only where its planting in half the questions moves them beyond
-#: the ±10-point band they would otherwise read (Question +37.4, Position +51.8 points).
+#: the ±10-point band they would otherwise read (Question +31.3, Position +51.8 points).
 UNCALIBRATED: dict[str, str] = {
-    "Similarity": "a planted overlap shortcut moves its drops the other way (-5.7 points at 50 % of the questions: a "
-                  "reader that finds the answer by its overlap with the question is less drawn away by e1's inserted "
-                  "question); the data's own figure reads that shortcut",
+    "Similarity": "a planted overlap shortcut does not move its drops (-0.3 points beside the clean counterpart at 50 % "
+                  "of the questions: a reader that finds the answer by its overlap with the question is not drawn "
+                  "further by e1's inserted question); the data's own figure reads that shortcut",
     "Keyword": "a planted keyword shortcut moves its drops by only +3.4 points at 50 % of the questions (0.07 per "
                "percent: a band of 10 % would be 0.7 points, which no audit resolves); the data's own figure reads "
                "that shortcut",
