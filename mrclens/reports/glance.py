@@ -434,7 +434,8 @@ def model_free_figure_line(f: Mapping[str, Any]) -> dict[str, str]:
         if _num(f.get("mde")):
             detail += f", sees {f['mde'] / scale:.0f}%"
         shown = model_free_reading_figure(f)
-        return {"label": shown.label, "value": shown.number, "ci": shown.interval, "detail": f"{detail}; {label}"}
+        name = MODEL_FREE_SHORT_LABELS.get(str(f.get("path")), label)  # the card reads in ten seconds
+        return {"label": shown.label, "value": shown.number, "ci": shown.interval, "detail": f"{detail}; {name}"}
     if band is not None:
         detail += f"; 'in line' within {band}"
     if _num(f.get("mde")):
@@ -470,6 +471,8 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
                     f"compared with {ref}'s.")
         if why == OPPOSITE.name:
             return f"Its ablations cost this reader more than on {ref}, while the data itself offers the shortcut less."
+        if basis == "model-free":  # the drops could not read it in line at any size: the data's figure decided
+            return "The data's own figure cannot tell yet: its interval reaches beyond the band of 'in line'."
         mde = c.get("reference_mde")
         scale = drops_scale(c)
         if _num(mde) and scale is not None:
@@ -544,8 +547,7 @@ def category_glance(c: Any, model_free: Sequence[Any], *, metric: str = "F1",
     elif one is not None and verdict != NOT_COMPARED:
         band = drops_band(c)  # the band every reading of the drops is read against (issue 57: stated for each)
         unit = (f"towards the bias, % of baseline {metric}" if drops_scale(c) is None else
-                f"towards the bias, as a shortcut in that share of the questions moves the drops (difference "
-                f"{fmt_bound(c['reference_difference'], True)} points of % of baseline {metric})")
+                f"towards the bias, {fmt_bound(c['reference_difference'], True)} points")
         figures.append({"label": one.label, "value": one.number, "ci": one.interval,
                         "detail": f"{unit}; ablations' mean, {family_ci_label(c.get('reference_confidence'), confidence)}"
                                   + (f"; band {band}" if band is not None else "")})

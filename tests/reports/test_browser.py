@@ -103,6 +103,8 @@ def _deciding_figure(c: dict, model_free: list[dict]) -> set[str]:
     """The figure(s) that decided a category's verdict, as results.json holds them (issue 33)."""
     basis, bias = c.get("reference_basis") or "", c.get("reference_bias")
     def shown(f):
+        if f.get("per_planted_pct"):  # issue 54: a verdict figure as a planted share, whole percent
+            return f"{f['difference'] / f['per_planted_pct']:+.0f}% of q."
         return f"{f['difference']:+.{2 if '(words)' in f['label'] else 1}f}"
 
     if bias in ("more", "in line", "less", "inconclusive") and "drops" in basis and c.get("reference_difference") is not None:

@@ -310,9 +310,19 @@ def test_an_empty_out_is_a_usage_error_not_the_current_folder(audit_dir, tmp_pat
 # ---------------------------------------------------------------------------- issue 57: one band, one difference
 def _stored_figure(c: dict, model_free: list[dict]) -> tuple[str, str, str]:
     """A category's difference, its interval and its band of "in line" read from results.json alone: on the drops
-    route its ``reference_difference`` (points, one decimal) and ``reference_band`` points; on the data route its
+    route its ``reference_difference`` (points, one decimal) and ``reference_band`` points, or where the drops have a
+    planted-share scale (``reference_per_planted_pct``, issue 54) both as planted shares; on the data route its
     verdict figure's difference and band as planted shares, percent of the questions (``per_planted_pct``,
     issue 54: whole percent, the band to one decimal)."""
+    def share(x: float, scale: float) -> str:  # whole percent, signed; a share that rounds to zero is "+0", never "-0"
+        text = f"{x / scale:+.0f}"
+        return "+0" if text == "-0" else text
+
+    if "drops" in c["reference_basis"] and c["reference_difference"] is not None and c.get("reference_per_planted_pct"):
+        scale = c["reference_per_planted_pct"]  # issue 54: the drops as a planted share
+        return (f"{share(c['reference_difference'], scale)}% of q.",
+                f"[{share(c['reference_difference_ci_low'], scale)}, {share(c['reference_difference_ci_high'], scale)}]",
+                f"±{round(c['reference_band'] / scale, 1):g}% of the questions")
     if "drops" in c["reference_basis"] and c["reference_difference"] is not None:
         return (f"{c['reference_difference']:+.1f}",
                 f"[{c['reference_difference_ci_low']:+.1f}, {c['reference_difference_ci_high']:+.1f}]",
@@ -321,9 +331,8 @@ def _stored_figure(c: dict, model_free: list[dict]) -> tuple[str, str, str]:
              and f["comparison"] is not None)
     scale = f["per_planted_pct"]
 
-    def pct(x: float) -> str:  # whole percent, signed; a share that rounds to zero is "+0", never "-0"
-        text = f"{x / scale:+.0f}"
-        return "+0" if text == "-0" else text
+    def pct(x: float) -> str:
+        return share(x, scale)
 
     return (f"{pct(f['difference'])}% of q.",
             f"[{pct(f['difference_ci_low'])}, {pct(f['difference_ci_high'])}]",
