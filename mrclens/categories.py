@@ -253,6 +253,11 @@ class BiasCategory:
         advice_more: what to do when the data shows more of it than the reference, in one or two sentences
             (the report's verdict cards).
         plantings: the names of the shortcuts ``mrclens selftest`` plants for it (span and multiple choice).
+        drop_per_planted_pct: ``(reader profile, points)`` pairs: how many points of relative drop a shortcut planted
+            in 1 % of the questions adds to the category's difference of drops from the reference (issue 54; read by
+            :func:`mrclens.scoring.drop_scale.drop_band`; BENCHMARKS.md, "The drop route as a planted share"); empty:
+            not calibrated.
+        drop_uncalibrated: why a built-in span category's drops have no such scale ("" where they have one).
 
     Its ablations (:attr:`ablations`, :attr:`mc_ablations`) are not listed here: each ablation declares its
     category, and the record reads them from the registries (:func:`read_ablations_from`).
@@ -268,6 +273,8 @@ class BiasCategory:
     advice: str
     advice_more: str
     plantings: tuple[str, ...]
+    drop_per_planted_pct: tuple[tuple[str, float], ...] = ()
+    drop_uncalibrated: str = ""
 
     @property
     def ablations(self) -> Mapping[str, Direction]:
@@ -309,7 +316,11 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         advice="paraphrase the questions",
         advice_more="Have annotators paraphrase rather than copy passage wording; add distractor sentences "
                     "repeating the question (like e1/e2) to the evaluation set.",
-        plantings=("overlap",)),
+        plantings=("overlap",),
+        drop_uncalibrated="a planted overlap shortcut does not move its drops (-0.3 points beside the clean "
+                          "counterpart at 50 % of the questions: a reader that finds the answer by its overlap with "
+                          "the question is not drawn further by e1's inserted question); the data's own figure reads "
+                          "that shortcut"),
     BiasCategory(
         name="Question", colour="#D55E00",
         definition="Questions can be answered without reading them fully: the answer type the wh-word asks "
@@ -321,7 +332,8 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         advice="add same-type distractors",
         advice_more="Many questions are answerable without reading them fully: add questions whose answer "
                     "type has several candidates in the passage, and check that removing question words hurts.",
-        plantings=("marked", "mc-length")),
+        plantings=("marked", "mc-length"),
+        drop_per_planted_pct=(("quick", 0.626),)),
     BiasCategory(
         name="Keyword", colour="#009E73",
         definition="The question's keywords (its nouns, verbs and adjectives) sit next to the answer, so "
@@ -334,7 +346,10 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         advice="reword question keywords",
         advice_more="Answers are found by matching question words: paraphrase questions with synonyms and add "
                     "distractors that share the keywords but not the answer.",
-        plantings=("keywords",)),
+        plantings=("keywords",),
+        drop_uncalibrated="a planted keyword shortcut moves its drops by only +3.4 points at 50 % of the questions "
+                          "(0.07 per percent: a band of 10 % would be 0.7 points, which no audit resolves); the data's "
+                          "own figure reads that shortcut"),
     BiasCategory(
         name="Position", colour="#CC79A7",
         definition="Answers sit at one place in the passage (often its first sentence), so a reader learns "
@@ -346,7 +361,8 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         advice="spread answers over passages",
         advice_more="Answers cluster at one place in the passage: balance where answer sentences lie, or "
                     "sample questions across the whole passage.",
-        plantings=("position",)),
+        plantings=("position",),
+        drop_per_planted_pct=(("quick", 1.036),)),
 )})
 
 #: The names of :data:`CATEGORIES`, in report order.

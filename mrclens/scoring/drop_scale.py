@@ -7,11 +7,11 @@ The data route states its figures as "as much as a shortcut in N % of the questi
 band in points of relative drop is ``PLANTED_BAND × scale`` (:func:`drop_band`), its difference and minimum
 detectable effect divided by the scale are planted shares (:mod:`mrclens.reports.glance`).
 
-**Measured** (:data:`DROP_PER_PLANTED_PCT`): quick-profile audits of ``mrclens selftest``'s graded plantings of the
+**Measured** (each category's :attr:`~mrclens.categories.BiasCategory.drop_per_planted_pct`, in its typed home): quick-profile audits of ``mrclens selftest``'s graded plantings of the
 bundled sample (``overlap`` for Similarity, ``marked`` for Question, ``keywords`` for Keyword, ``position`` for
 Position) at 50 % beside their clean counterparts, the category's difference from the reference planted minus clean,
 per planted percent (``benchmarks/graded_audits.py`` and ``benchmarks/drop_planted_scale.py``; BENCHMARKS.md,
-"The drop route as a planted share"). Similarity's and Keyword's drops have none (:data:`UNCALIBRATED`): their
+"The drop route as a planted share"). Similarity's and Keyword's drops have none (:attr:`~mrclens.categories.BiasCategory.drop_uncalibrated`): their
 plantings hardly move them. The ``paper-parallel`` profile has no planted audits (43 minutes per audit on
 2 cores): it reads its drops on the quick reader's scale, and says so (:data:`MEASURED_WITH`), as its structure term
 of another context length is the quick profile's.
@@ -21,26 +21,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from mrclens.categories import CATEGORIES, get_category
 from mrclens.scoring.model_free import PLANTED_BAND
 
-#: Points of relative drop (a category's mean difference from the reference, signed towards the bias, percent of the
-#: baseline F1) per percent of the questions planted with the category's shortcut, per reader profile (module
-#: docstring; BENCHMARKS.md, "The drop route as a planted share").
-DROP_PER_PLANTED_PCT: dict[str, dict[str, float]] = {
-    "quick": {"Question": 0.626, "Position": 1.036},
-}
-#: The built-in span categories whose drops have no planted-share scale, and why: their band stays
-#: ``fallback`` points (:func:`drop_band`) and their verdict lines state the drops in points. The rule: a
-#: category's drops are stated as a planted share only where its planting in half the questions moves them beyond
-#: the ±10-point band they would otherwise read (Question +31.3, Position +51.8 points).
-UNCALIBRATED: dict[str, str] = {
-    "Similarity": "a planted overlap shortcut does not move its drops (-0.3 points beside the clean counterpart at 50 % "
-                  "of the questions: a reader that finds the answer by its overlap with the question is not drawn "
-                  "further by e1's inserted question); the data's own figure reads that shortcut",
-    "Keyword": "a planted keyword shortcut moves its drops by only +3.4 points at 50 % of the questions (0.07 per "
-               "percent: a band of 10 % would be 0.7 points, which no audit resolves); the data's own figure reads "
-               "that shortcut",
-}
 #: The profiles read on another profile's scale, and whose (module docstring).
 MEASURED_WITH: dict[str, str] = {"paper-parallel": "quick"}
 
@@ -57,8 +40,8 @@ class DropScale(NamedTuple):
 
 def drop_band(profile: str | None, category: str, fallback: float) -> DropScale:
     """The band of "in line" of ``category``'s drops for an audit with reader ``profile``: as much as a shortcut in
-    :data:`~mrclens.scoring.model_free.PLANTED_BAND` % of the questions moves them (:data:`DROP_PER_PLANTED_PCT`,
-    the profile's own or :data:`MEASURED_WITH`'s), else ``fallback`` points (a profile or category not calibrated:
+    :data:`~mrclens.scoring.model_free.PLANTED_BAND` % of the questions moves them
+    (:attr:`~mrclens.categories.BiasCategory.drop_per_planted_pct`, the profile's own or :data:`MEASURED_WITH`'s), else ``fallback`` points (a profile or category not calibrated:
     plug-in categories, the multiple-choice categories). Never raises.
 
     >>> s = drop_band("quick", "Position", 10.0)
@@ -67,8 +50,13 @@ def drop_band(profile: str | None, category: str, fallback: float) -> DropScale:
     >>> drop_band("paper-parallel", "Position", 10.0).measured_with, drop_band("quick", "Fluency", 10.0)
     ('quick', DropScale(band=10.0, per_planted_pct=None, measured_with=None))
     """
-    source = profile if profile in DROP_PER_PLANTED_PCT else MEASURED_WITH.get(profile or "")
-    scale = DROP_PER_PLANTED_PCT.get(source or "", {}).get(category)
+    scales = dict(get_category(category).drop_per_planted_pct)
+    source = profile if profile in scales else MEASURED_WITH.get(profile or "")
+    scale = scales.get(source or "")
     if not scale:
         return DropScale(fallback, None)
     return DropScale(PLANTED_BAND * scale, scale, source if source != profile else None)
+
+
+#: The built-in categories whose drops have no planted-share scale, and why (from their records).
+UNCALIBRATED: dict[str, str] = {c.name: c.drop_uncalibrated for c in CATEGORIES.values() if c.drop_uncalibrated}

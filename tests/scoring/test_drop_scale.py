@@ -12,7 +12,13 @@ from mrclens.categories import CATEGORIES
 from mrclens.reports.glance import (DROPS_PLANTED_LABEL, REFERENCE_LABEL, category_glance, drops_band, mde_text,
                                     reading_figure)
 from mrclens.scoring.against_reference import DROP_BAND, compare_with_reference, drops_in_line_reachable
-from mrclens.scoring.drop_scale import DROP_PER_PLANTED_PCT, MEASURED_WITH, UNCALIBRATED, drop_band
+from mrclens.scoring.drop_scale import MEASURED_WITH, UNCALIBRATED, drop_band
+
+
+def _quick_scales() -> dict[str, float]:
+    """Each built-in category's quick-profile drop scale, from its typed record."""
+    return {name: dict(c.drop_per_planted_pct)["quick"] for name, c in CATEGORIES.items()
+            if "quick" in dict(c.drop_per_planted_pct)}
 from mrclens.scoring.model_free import PLANTED_BAND
 
 
@@ -41,15 +47,15 @@ def _read(excess, profile="quick", structure=0.0, half=2.0):
 
 def test_every_built_in_span_category_has_a_positive_drop_scale_on_the_quick_profile_or_a_reason_not_to():
     span = {name for name, c in CATEGORIES.items() if c.ablations}
-    assert set(DROP_PER_PLANTED_PCT["quick"]) | set(UNCALIBRATED) == span
-    assert not set(DROP_PER_PLANTED_PCT["quick"]) & set(UNCALIBRATED)
-    assert all(v > 0 for v in DROP_PER_PLANTED_PCT["quick"].values())
-    assert set(MEASURED_WITH.values()) <= set(DROP_PER_PLANTED_PCT)
+    scales = _quick_scales()
+    assert set(scales) | set(UNCALIBRATED) == span and not set(scales) & set(UNCALIBRATED)
+    assert all(v > 0 for v in scales.values())
+    assert set(MEASURED_WITH.values()) == {"quick"}
     assert all(drop_band("quick", name, DROP_BAND) == (DROP_BAND, None, None) for name in UNCALIBRATED)
 
 
 def test_a_category_is_read_against_the_planted_share_band_and_states_its_figures_in_it():
-    scale = DROP_PER_PLANTED_PCT["quick"]["Position"]
+    scale = _quick_scales()["Position"]
     band = PLANTED_BAND * scale
     # a relative excess drop 6 % of the baseline above the reference's 10 %, with a narrow interval
     c = _read(excess=0.6 * (10.0 + band + 6.0))
@@ -67,7 +73,7 @@ def test_a_category_is_read_against_the_planted_share_band_and_states_its_figure
 
 def test_the_paper_parallel_profile_reads_on_the_quick_readers_scale_and_says_so():
     got = drop_band("paper-parallel", "Position", DROP_BAND)
-    assert got.measured_with == "quick" and got.per_planted_pct == DROP_PER_PLANTED_PCT["quick"]["Position"]
+    assert got.measured_with == "quick" and got.per_planted_pct == _quick_scales()["Position"]
     c = _read(excess=0.6 * 11.0, profile="paper-parallel", half=6.0)
     assert c.reference_per_planted_pct == got.per_planted_pct
     assert "measured with the quick reader" in c.reading
