@@ -472,7 +472,7 @@ def _why(c: Mapping[str, Any], verdict: str, ref: str, basis: str, metric: str) 
         if why == OPPOSITE.name:
             return f"Its ablations cost this reader more than on {ref}, while the data itself offers the shortcut less."
         if basis == "model-free":  # the drops could not read it in line at any size: the data's figure decided
-            return "The data's own figure cannot tell yet: its interval reaches beyond the band of 'in line'."
+            return "The data's own figure cannot tell: its interval reaches beyond the band of 'in line'."
         mde = c.get("reference_mde")
         scale = drops_scale(c)
         if _num(mde) and scale is not None:

@@ -162,16 +162,6 @@ def relative_figure(a: AblationResult) -> ReferenceDrop | None:
     return ReferenceDrop("relative_drop", a.relative_drop, a.relative_ci_low, a.relative_ci_high, a.n, a.f1_drop, None)
 
 
-def reference_estimate(ref: ReferenceDrop, confidence: float) -> Estimate:
-    """The reference's figure with its error (module docstring): the standard error its interval was written with
-    at ``confidence`` (:meth:`~mrclens.metrics.estimate.Estimate.from_interval`) and how much it moves between
-    training runs beyond that (``run_sd``, :meth:`~mrclens.metrics.estimate.Estimate.with_extra_sd`, estimated
-    from ``runs`` runs: Welch–Satterthwaite degrees of freedom with ``runs − 1`` for its part); points of
-    relative drop."""
-    return Estimate.from_interval(ref.ci_low, ref.ci_high, confidence, value=ref.value).with_extra_sd(
-        ref.run_sd, df=ref.run_df)
-
-
 def difference_estimate(own: Estimate, ref: ReferenceDrop, confidence: float) -> Estimate:
     """One ablation's difference audited − reference **without** the structure term (module docstring):
     ``se = sqrt((cluster_factor × se_own)² + se_ref² + run_sd²)``, points of relative drop, with Welch–Satterthwaite
@@ -307,7 +297,7 @@ def category_comparison(members: Sequence[AblationResult], confidence: float = C
 def expected_mde(audit: ReferenceAudit, category: str, family: int, confidence: float = CONFIDENCE,
                  other_shape: bool | None = False, band: float = DROP_BAND) -> float | None:
     """The minimum detectable effect of ``category``'s drops (:func:`category_comparison`, 80 % power at the
-    family-wise level of ``family`` tests, beyond the ±:data:`DROP_BAND` band: issue 54) for an audit like **one run of the reference** ``audit``: same
+    family-wise level of ``family`` tests, beyond the ``±band`` band, points: issue 54) for an audit like **one run of the reference** ``audit``: same
     questions, one training seed; with the structure term of data of the reference's context length, or of
     another length with ``other_shape`` (``None``: the larger of the two;
     :meth:`~mrclens.artifacts.reference.ReferenceAudit.for_shape`).
