@@ -257,7 +257,9 @@ class BiasCategory:
             in 1 % of the questions adds to the category's difference of drops from the reference (issue 54; read by
             :func:`mrclens.scoring.drop_scale.drop_band`; BENCHMARKS.md, "The drop route as a planted share"); empty:
             not calibrated.
-        drop_uncalibrated: why a built-in span category's drops have no such scale ("" where they have one).
+        drop_uncalibrated: why a built-in span category's drops have no such scale ("" where they have one); such
+            drops are a description beside the data's own figure, not a verdict route
+            (:func:`mrclens.scoring.against_reference.compare_with_reference`).
 
     Its ablations (:attr:`ablations`, :attr:`mc_ablations`) are not listed here: each ablation declares its
     category, and the record reads them from the registries (:func:`read_ablations_from`).
@@ -347,9 +349,9 @@ CATEGORIES: Mapping[str, BiasCategory] = MappingProxyType({c.name: c for c in (
         advice_more="Answers are found by matching question words: paraphrase questions with synonyms and add "
                     "distractors that share the keywords but not the answer.",
         plantings=("keywords",),
-        drop_uncalibrated="a planted keyword shortcut moves its drops by only +3.4 points at 50 % of the questions "
-                          "(0.07 per percent: a band of 10 % would be 0.7 points, which no audit resolves); the data's "
-                          "own figure reads that shortcut"),
+        drop_uncalibrated="a planted keyword shortcut moves its drops by only +4.1 points beside the clean "
+                          "counterpart at 50 % of the questions (0.08 per percent: a band of 10 % would be 0.8 points, "
+                          "which no audit resolves); the data's own figure reads that shortcut"),
     BiasCategory(
         name="Position", colour="#CC79A7",
         definition="Answers sit at one place in the passage (often its first sentence), so a reader learns "

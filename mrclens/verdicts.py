@@ -289,9 +289,20 @@ PROFILE_OUT_OF_REACH = Undecided(
     advice_external="Evaluating on more questions will not settle it: the reference's own runs spread wider than the "
                     "band. Read the interval as how much of the shortcut the data may carry.",
     short_advice="read the interval")
+#: Drops that are a description, not a verdict route (no planted-share scale: their own family's planting does not
+#: move them, :data:`mrclens.scoring.drop_scale.UNCALIBRATED`), read beyond their band while the data's figures read
+#: within theirs: they cannot say "more" or "less" of this shortcut, and "in line" is not claimed against them
+#: (issue 54).
+UNEXPLAINED = Undecided(
+    "unexplained drops", "the drops differ beyond their band in a way this family's shortcut does not produce",
+    "the drops differ in a way this family's shortcut does not explain",
+    advice="Read the examples: this category's drops differ from the reference's beyond their band, but a shortcut "
+           "of this family planted in the data does not move them, so they do not name the shortcut; the data's own "
+           "figures show none beyond their band.",
+    short_advice="read the report's examples")
 #: The reasons for an "inconclusive" reading.
 UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE, OUT_OF_REACH,
-                   PROFILE_OUT_OF_REACH)
+                   PROFILE_OUT_OF_REACH, UNEXPLAINED)
 UNDECIDED_NAMES: tuple[str, ...] = UNDECIDED.names
 #: The record of a reason by its name (:meth:`Family.of`: ``KeyError`` for another name).
 undecided = UNDECIDED.of

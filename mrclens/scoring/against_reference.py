@@ -95,7 +95,10 @@ drops say more and the data does not say less (the routes pointing opposite ways
 ``"inconclusive"``, ``reference_why`` ``"opposite"``); ``"less"`` from either route when the other does
 not say more; ``"in line"`` only when every compared route reads "in line"; otherwise
 ``"inconclusive"`` (``reference_why``: ``"cannot tell"``, or ``"weak"`` for a weak reader).
-``reference_basis`` says which route decided. Why the data's "more" wins over drops that read less: a
+``reference_basis`` says which route decided. A category whose drops have no planted-share scale because its
+own family's planting does not move them (Similarity, Keyword: :data:`mrclens.scoring.drop_scale.UNCALIBRATED`)
+reads them as a description where its data figure has a reading: the data decides, and the reading says the
+drops are "described, not read" (issue 54, item 3). Why the data's "more" wins over drops that read less: a
 probe can miss a shortcut that it offers again. On data whose answer sentences repeat the question
 (the ``overlap`` planting of ``mrclens selftest``), a reader that has learned to find the answer by
 its overlap with the question is *less* drawn away than a SQuAD reader by e1's inserted question
@@ -137,7 +140,7 @@ from mrclens.scoring.drop_scale import UNCALIBRATED, DropScale, drop_band
 from mrclens.scoring.model_free import PLANTED_BAND, SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, OUT_OF_REACH,
-                              PROFILE_OUT_OF_REACH, READINGS,
+                              PROFILE_OUT_OF_REACH, READINGS, UNEXPLAINED,
                               SLIGHTLY_LESS, SLIGHTLY_MORE, WEAK_READER, Reading, figure_reading, reading, undecided)
 
 #: The equivalence band of the drop route where no planted-share scale is measured (points of relative drop,
@@ -571,6 +574,11 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     fields: dict[str, Any] = {"reference": name, "reference_confidence": level}
     text = ""
     drops = None
+    # issue 54, item 3: drops with no planted-share scale because their own family's planting does not move them
+    # (UNCALIBRATED: Similarity, Keyword) are a description beside the data's own figure, never a verdict route,
+    # where the data has a reading: the one line of the verdict then states the planted-share figure that decides.
+    described = (c.category in UNCALIBRATED and data is not None and got is not None and not math.isnan(got.mean)
+                 and (scale is None or scale.per_planted_pct is None))
     if got is not None:
         if got.bias == INCONCLUSIVE.name and math.isnan(got.mean):
             drops = WEAK_READER.name
@@ -592,9 +600,11 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
             text = (f" Against {name} (same reader profile, {ids}): the drops {reads} (mean difference towards the "
                     f"bias {got.mean:+.1f} points of relative drop, {ci} {got.low:+.1f} to {got.high:+.1f}{spread}; "
                     f"this audit sees a difference of {got.mde:.1f} points or more with 80 % power{share}).")
-            if per is None and c.category in UNCALIBRATED:
+            if described:
+                text += f" These drops are described, not read: {UNCALIBRATED[c.category]}."
+            elif per is None and c.category in UNCALIBRATED:
                 text += f" These drops are read in points, not as a planted share: {UNCALIBRATED[c.category]}."
-            if not got.reachable:
+            if not got.reachable and not described:
                 could = (f"the {' or '.join(got.reach)} profile's could read it in line" if got.reach else
                          f"no reader profile of {name} can read it in line")
                 text += (f" No number of questions can read these drops in line: with this reader profile, the "
@@ -618,25 +628,31 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
     out_of_reach = data == INCONCLUSIVE.name and data_out_of_reach(model_free, c.category)
     # a data figure no number of questions can read in line, whose interval holds 0, neither supports nor vetoes
     # "in line": the drops decide it (issue 54)
-    routed = None if out_of_reach and drops not in (None, WEAK_READER.name) else data
+    read_drops = None if described else drops  # the drops as a verdict route
+    routed = None if out_of_reach and read_drops not in (None, WEAK_READER.name) else data
     # the same rule the other way: drops that no number of questions can read in line (this reader profile's
     # reference spreads wider than the band), whose interval holds 0, neither support nor veto "in line" where the
     # data's figure can read it: the data decides (issue 54)
     stuck = drops == INCONCLUSIVE.name and got is not None and not got.reachable and got.low <= 0.0 <= got.high
-    routed_drops = None if stuck and routed is not None else drops
+    routed_drops = None if stuck and routed is not None else read_drops
     bias, why = combine_routes(routed_drops, routed)
-    if out_of_reach and drops is None:
+    if out_of_reach and read_drops is None:
         why = OUT_OF_REACH.name  # the data alone: more questions cannot help, an audit's drops can
     elif why == CANNOT_TELL.name and got is not None and not got.reachable and routed is None:
         why = PROFILE_OUT_OF_REACH.name  # the drops decide and more questions cannot help (issue 54)
-    if stuck and routed is not None:
+    unexplained = described and reading(drops).differs and reading(bias).within_band
+    if unexplained:  # described drops beyond their band name no shortcut, and "in line" is not claimed against them
+        bias, why = INCONCLUSIVE.name, UNEXPLAINED.name
+        text += (f" The data's own figures decide \"more\" or \"less\"; they read {reading(data).than} {name} "
+                 f"while these drops lie beyond their band, so \"in line\" is not claimed.")
+    elif (stuck or described) and routed is not None:
         text += " The data's own figures decide."
     if out_of_reach:
         text += (" No number of questions can read the data's figure in line: clean SQuAD articles differ from each "
-                 "other by more than its band" + (", so the drops decide." if drops not in (None, WEAK_READER.name)
+                 "other by more than its band" + (", so the drops decide." if read_drops not in (None, WEAK_READER.name)
                                                   else "."))
     if reading(bias).differs:  # the route(s) that read it
-        basis = ("drops and model-free" if drops == data == bias else "model-free" if data == bias else "drops")
+        basis = ("drops and model-free" if read_drops == data == bias else "model-free" if data == bias else "drops")
     elif why == WEAK_READER.name:  # the drops could not be read: the reader is too weak
         basis = "drops"
     else:  # the routes compared

@@ -12,7 +12,9 @@ bundled sample (``overlap`` for Similarity, ``marked`` for Question, ``keywords`
 Position) at 50 % beside their clean counterparts, the category's difference from the reference planted minus clean,
 per planted percent (``benchmarks/graded_audits.py`` and ``benchmarks/drop_planted_scale.py``; BENCHMARKS.md,
 "The drop route as a planted share"). Similarity's and Keyword's drops have none (:attr:`~mrclens.categories.BiasCategory.drop_uncalibrated`): their
-plantings hardly move them. The ``paper-parallel`` profile has no planted audits (43 minutes per audit on
+plantings hardly move them, and other families' plantings move them more (a ``position`` planting lowers
+Similarity's by 41 points), so where the data's own figure has a reading those drops are a description beside it,
+never a verdict route (:func:`mrclens.scoring.against_reference.compare_with_reference`). The ``paper-parallel`` profile has no planted audits (43 minutes per audit on
 2 cores): it reads its drops on the quick reader's scale, and says so (:data:`MEASURED_WITH`), as its structure term
 of another context length is the quick profile's.
 """

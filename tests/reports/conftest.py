@@ -52,7 +52,8 @@ def compared_audit(tmp_path_factory, sample_path) -> Path:
     (:func:`mrclens.scoring.model_free.model_free_figures`, article-clustered) and the reference's
     audit for the quick profile, its Similarity and Question probes moved towards less of the shortcut
     (:func:`report_fixtures.shortcut_reference`, a test device) — the verdict against the reference the report leads
-    with (here Similarity and Question "more"; Keyword and Position "inconclusive") — and the per-question shortcut
+    with (here Question "more"; Similarity, whose drops are described, not read, Keyword and Position
+    "inconclusive") — and the per-question shortcut
     evidence of its questions (``shortcut-questions.jsonl``, :func:`mrclens.stats.evidence.shortcut_evidence`).
     """
     import json

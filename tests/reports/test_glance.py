@@ -24,13 +24,17 @@ def test_each_card_leads_with_the_verdict_against_the_reference_and_its_figure(c
     results = json.loads((compared_audit / "results.json").read_text(encoding="utf-8"))
     page = render_report(compared_audit)
     verdicts = {c["category"]: c["reference_bias"] for c in results["categories"]}
-    # Similarity: the overlap-sentence reader is drawn to e1's inserted question far more than SQuAD's reader
-    # (read with the structure term of data as long as SQuAD's, as its contexts are: issue 41); Question: it keeps
-    # most of its F1 without the question: "more". Keyword and Position: three evaluation articles cannot tell,
-    # their intervals reach beyond the band of "in line"
-    assert verdicts == {"Similarity": "more", "Question": "more", "Keyword": "inconclusive",
+    # Similarity: the overlap-sentence reader is drawn to e1's inserted question far more than SQuAD's reader, but
+    # Similarity's drops are described, not read (issue 54: its planting does not move them), and the data — three
+    # SQuAD articles — shows no shortcut beyond its band: "in line" is not claimed against those drops;
+    # Question: it keeps most of its F1 without the question: "more". Keyword and Position: three evaluation
+    # articles cannot tell, their intervals reach beyond the band of "in line"
+    assert verdicts == {"Similarity": "inconclusive", "Question": "more", "Keyword": "inconclusive",
                         "Position": "inconclusive"}
-    assert {c.get("reference_why") for c in results["categories"] if c["reference_bias"] == "inconclusive"} == {"cannot tell"}
+    whys = {c["category"]: c.get("reference_why") for c in results["categories"] if c["reference_bias"] == "inconclusive"}
+    assert whys["Keyword"] == whys["Position"] == "cannot tell"
+    similarity = next(c for c in results["categories"] if c["category"] == "Similarity")
+    assert similarity["reference_basis"] == "model-free" and "These drops are described, not read" in similarity["reading"]
     # the intervals are family-wise over every test read together: the four categories' drops and the
     # compared model-free verdict figures, and the page names them so
     from mrclens.metrics.power import family_confidence

@@ -275,9 +275,14 @@ def test_a_category_is_more_when_the_data_offers_the_shortcut_even_if_its_probe_
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("more", "model-free")
     assert "the drops read less than SQuAD v1.1" in cats[0].reading and "The drops do not show it" in cats[0].reading
     assert "answers in the most similar sentence (%) 98.0 against 80.6" in cats[0].reading
-    # the same drops with the data in line with the reference: the drops decide
+    # the same drops with the data in line with the reference: Similarity's drops have no planted-share scale (its
+    # planting does not move them), so they are described and the data decides; without a data figure they read
     _, cats = compare_with_reference([weak_pull], [cat], ref.audit_for("quick"), model_free=[_figure(comparison="in line", value=81.0)])
+    assert cats[0].reference_basis == "model-free" and cats[0].reference_bias != "less"
+    assert "These drops are described, not read" in cats[0].reading and "The data's own figures decide." in cats[0].reading
+    _, cats = compare_with_reference([weak_pull], [cat], ref.audit_for("quick"))
     assert (cats[0].reference_bias, cats[0].reference_basis) == ("less", "drops")
+    assert "read in points, not as a planted share" in cats[0].reading
     # a figure away from the shortcut does not make a category "more": with drops in line, the data reads "less"
     _, cats = compare_with_reference([_insertion(excess=20.7, low=17.0, high=24.0, base=60.0)], [cat], ref.audit_for("quick"),
                                      model_free=[_figure(comparison="lower", value=70.0)])
@@ -663,6 +668,13 @@ def test_a_data_figure_that_no_size_can_read_in_line_leaves_in_line_to_the_drops
     e1 = _insertion(excess=12.0, low=11.0, high=13.0, base=60.0)      # 20 % of F1, as the reference: in line
     cat = CategoryResult("Similarity", ["e1"], ["e1"], 0.0, 0.0, 0.0, reading="Similarity: x.")
     choice = Reference("R", {}, {}, {"quick": ref}).audit_for("quick")
+    # Similarity's own drops are a description (no planted-share scale): they never decide, out of reach or not
+    _, [described] = compare_with_reference([e1], [cat], choice, model_free=_audit_figures(0.18 * band, 1.42 * band))
+    assert (described.reference_bias, described.reference_why) == ("inconclusive", "out of reach")
+    assert "so the drops decide" not in described.reading
+    # the rule for drops that are read (a category whose planting moves them): here Similarity's, made so
+    from mrclens.scoring import against_reference
+    monkeypatch.delitem(against_reference.UNCALIBRATED, "Similarity")
     for difference, half, drops, data_only in ((0.18, 1.42, "in line", ("inconclusive", "out of reach")),
                                                (3.2, 1.42, "more", ("more", None)),
                                                (1.42, 0.71, "inconclusive", ("inconclusive", "cannot tell"))):
@@ -692,3 +704,33 @@ def test_a_per_ablation_badge_is_read_at_the_audits_family_wise_level():
     assert (b.reference_difference_ci_low, b.reference_difference_ci_high) == (
         alone.reference_difference_ci_low, alone.reference_difference_ci_high)
     assert b.reference_bias == "inconclusive" and "read at the audit's family-wise level, 98.75% CI" in b.reading
+
+
+def test_drops_without_a_planted_share_scale_are_described_never_read_where_the_data_has_a_figure():
+    """Issue 54, item 3: Similarity's and Keyword's own plantings do not move their drops (BENCHMARKS.md, "The drop
+    route as a planted share"), so beside a data figure those drops never read "more" or "less": the data decides
+    (``reference_basis`` "model-free"); drops beyond their band only withhold "in line" ("unexplained drops").
+    Position's drops, which have a scale, still decide."""
+    ref = _ref(e1=("relative_excess_drop", 20.0, 19.0, 21.0, 2000), e6=("relative_excess_drop", 20.0, 19.0, 21.0, 2000))
+    choice = Reference("R", {}, {}, {"quick": ref}).audit_for("quick")
+    far = _insertion(excess=40.0, low=39.0, high=41.0, base=60.0, n=2000)   # 67 % of F1 against 20 %: +47 points
+    same = _insertion(excess=12.0, low=11.5, high=12.5, base=60.0, n=2000)  # as the reference
+    for name, aid, path in (("Similarity", "e1", "chance_corrected.shared_ngram_top"),
+                            ("Keyword", "e6", "chance_corrected.keyword_window_top")):
+        cat = CategoryResult(name, [aid], [aid], 0.0, 0.0, 0.0, reading=f"{name}: x.")
+        pulled, calm = replace(far, id=aid, category=name), replace(same, id=aid, category=name)
+        # the drops far beyond their band, the data in line: no "more", and no "in line" either
+        _, [c] = compare_with_reference([pulled], [cat], choice, model_free=[_top_figure(0.0, 0.5, category=name, path=path)])
+        assert (c.reference_bias, c.reference_basis, c.reference_why) == ("inconclusive", "model-free", "unexplained drops")
+        assert c.reference_difference > 40 and "These drops are described, not read" in c.reading
+        # the same drops, the data beyond its band: the data's "more", by the data alone
+        shifted = _top_figure(3 * _top_figure(0, 1, category=name, path=path).band, 0.5, category=name, path=path)
+        _, [c] = compare_with_reference([pulled], [cat], choice, model_free=[shifted])
+        assert (c.reference_bias, c.reference_basis) == ("more", "model-free")
+        # drops as the reference's, the data in line: in line, decided by the data
+        _, [c] = compare_with_reference([calm], [cat], choice, model_free=[_top_figure(0.0, 0.5, category=name, path=path)])
+        assert (c.reference_bias, c.reference_basis) == ("in line", "model-free")
+        # no data figure: the drops read, in points, and say why
+        _, [c] = compare_with_reference([pulled], [cat], choice)
+        assert (c.reference_bias, c.reference_basis) == ("more", "drops")
+        assert "read in points, not as a planted share" in c.reading
