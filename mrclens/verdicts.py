@@ -300,9 +300,19 @@ UNEXPLAINED = Undecided(
            "of this family planted in the data does not move them, so they do not name the shortcut; the data's own "
            "figures show none beyond their band.",
     short_advice="read the report's examples")
+#: The data's verdict figures lie inside their bands, but a description of the category (a figure shown, never
+#: deciding "more" or "less") lies wholly beyond its band: "in line" is not claimed, and more questions would only
+#: narrow both intervals where they are (issue 54: never advise what cannot help).
+DESCRIPTION_APART = Undecided(
+    "description apart", "a description of the data lies beyond its band while the verdict figures lie inside theirs",
+    "a description of the data differs beyond its band",
+    advice="Adding questions will not settle it: the verdict figures lie inside their bands, but a description of the "
+           "data lies wholly beyond its band. Read the report's figures and examples to see which of them the "
+           "shortcut would move.",
+    short_advice="read the report's examples")
 #: The reasons for an "inconclusive" reading.
 UNDECIDED = Family("reason for an inconclusive reading", WEAK_READER, CANNOT_TELL, OPPOSITE, OUT_OF_REACH,
-                   PROFILE_OUT_OF_REACH, UNEXPLAINED)
+                   PROFILE_OUT_OF_REACH, UNEXPLAINED, DESCRIPTION_APART)
 UNDECIDED_NAMES: tuple[str, ...] = UNDECIDED.names
 #: The record of a reason by its name (:meth:`Family.of`: ``KeyError`` for another name).
 undecided = UNDECIDED.of

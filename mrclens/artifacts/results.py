@@ -68,7 +68,9 @@ shortcut planted in 1 % of the questions adds (issue 54, :mod:`mrclens.scoring.d
 of the questions; ``null``: not calibrated, the band is in points), and for an ``"inconclusive"`` category
 ``"reference_why"``: ``"weak"`` (the reader is too weak), ``"cannot tell"`` (an interval reaches beyond
 its band), ``"opposite"`` (the drops and the data point opposite ways), ``"out of reach"`` (no number of
-questions can read the data's figure in line) or ``"profile out of reach"`` (nor this reader profile's drops); for a "more" or "less" read from the
+questions can read the data's figure in line) or ``"profile out of reach"`` (nor this reader profile's drops), ``"unexplained drops"`` (drops that are described,
+not read, lie beyond their band) or ``"description apart"`` (a description of the data lies wholly beyond its band,
+the verdict figures inside theirs); for a "more" or "less" read from the
 drops alone on data whose contexts are much shorter or longer than the reference's, ``"reference_shape"``: the
 sentence that says so (the shape may explain it; issue 41; ``null`` otherwise).
 

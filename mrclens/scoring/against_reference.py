@@ -140,7 +140,7 @@ from mrclens.scoring.drop_scale import UNCALIBRATED, DropScale, drop_band
 from mrclens.scoring.model_free import PLANTED_BAND, SHAPE_RATIO, ContextShape, in_line_reachable, judge_figure
 from mrclens.scoring.readings import BASELINE_READER, weak_reader
 from mrclens.verdicts import (CANNOT_TELL, IN_LINE, INCONCLUSIVE, LESS, MORE, OPPOSITE, OUT_OF_REACH,
-                              PROFILE_OUT_OF_REACH, READINGS, UNEXPLAINED,
+                              PROFILE_OUT_OF_REACH, READINGS, UNEXPLAINED, DESCRIPTION_APART,
                               SLIGHTLY_LESS, SLIGHTLY_MORE, WEAK_READER, Reading, figure_reading, reading, undecided)
 
 #: The equivalence band of the drop route where no planted-share scale is measured (points of relative drop,
@@ -421,6 +421,17 @@ def data_out_of_reach(figures: Sequence[Any], category: str) -> bool:
     return bool(stuck) and all(f in stuck or figure_reading(f.comparison, f.bias_when).within_band for f in mine)
 
 
+def description_apart(figures: Sequence[Any], category: str) -> bool:
+    """Whether the category's data route is "inconclusive" only because a description lies wholly beyond its band
+    (``comparison`` "higher" or "lower") while every verdict figure lies inside its own: more questions cannot make
+    it "in line" (issue 54)."""
+    mine = _verdict_figures(figures, category)
+    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
+                 and f.comparison is not None]
+    return (bool(mine) and all(figure_reading(f.comparison, f.bias_when).within_band for f in mine)
+            and any(f.comparison in (MORE.figure, LESS.figure) for f in described))
+
+
 def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     """The model-free route's reading of a category: "more" when a verdict figure differs from the reference
     towards the shortcut, "less" when one differs away from it (and none towards), "in line" when every
@@ -640,6 +651,9 @@ def _read_category(c: CategoryResult, name: str, got: DropComparison | None, dat
         why = OUT_OF_REACH.name  # the data alone: more questions cannot help, an audit's drops can
     elif why == CANNOT_TELL.name and got is not None and not got.reachable and routed is None:
         why = PROFILE_OUT_OF_REACH.name  # the drops decide and more questions cannot help (issue 54)
+    if why == CANNOT_TELL.name and data == INCONCLUSIVE.name and description_apart(model_free, c.category) \
+            and (routed_drops is None or reading(routed_drops).within_band):
+        why = DESCRIPTION_APART.name  # more questions cannot help: a description is wholly beyond its band
     unexplained = described and reading(drops).differs and reading(bias).within_band
     if unexplained:  # described drops beyond their band name no shortcut, and "in line" is not claimed against them
         bias, why = INCONCLUSIVE.name, UNEXPLAINED.name

@@ -734,3 +734,20 @@ def test_drops_without_a_planted_share_scale_are_described_never_read_where_the_
         _, [c] = compare_with_reference([pulled], [cat], choice)
         assert (c.reference_bias, c.reference_basis) == ("more", "drops")
         assert "read in points, not as a planted share" in c.reading
+
+
+def test_a_description_wholly_beyond_its_band_is_not_answered_with_more_questions():
+    """Issue 54, item 4 (never advise what cannot help): the verdict figure inside its band, a description wholly
+    beyond its band: "inconclusive", and the reason says that more questions cannot settle it; a description whose
+    interval only reaches across its band's edge still can be settled by more questions."""
+    from mrclens.verdicts import undecided
+
+    cat = CategoryResult("Similarity", [], [], 0.0, 0.0, 0.0, reading="Similarity: x.")
+    choice = Reference("R", {}, {}, {"quick": _ref()}).audit_for("quick")
+    verdict = _top_figure(0.0, 0.5)
+    for comparison, why in (("higher", "description apart"), ("inconclusive", "cannot tell")):
+        description = replace(_figure(comparison=comparison), role="description")
+        _, [c] = compare_with_reference([], [cat], choice, model_free=[verdict, description])
+        assert (c.reference_bias, c.reference_why) == ("inconclusive", why)
+    assert "more questions" not in undecided("description apart").short_advice
+    assert undecided("description apart").advice.startswith("Adding questions will not settle it")
