@@ -389,6 +389,12 @@ def _verdict_figures(figures: Sequence[Any], category: str) -> list[Any]:
             and f.comparison is not None]
 
 
+def _description_figures(figures: Sequence[Any], category: str) -> list[Any]:
+    """The category's compared model-free figures that describe (``role`` "description"), never deciding."""
+    return [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
+            and f.comparison is not None]
+
+
 def _model_free_side(figures: Sequence[Any], category: str) -> tuple[list[Any], list[Any]]:
     """The category's model-free figures that differ from the reference towards the shortcut, and away from it."""
     mine = [f for f in _verdict_figures(figures, category) if f.comparison in (MORE.figure, LESS.figure)]
@@ -412,8 +418,7 @@ def data_out_of_reach(figures: Sequence[Any], category: str) -> bool:
     narrower than clean data's spread (:func:`mrclens.scoring.model_free.in_line_reachable`), at least one so; and no
     description moved beyond its band."""
     mine = _verdict_figures(figures, category)
-    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
-                 and f.comparison is not None]
+    described = _description_figures(figures, category)
     if any(f.comparison != IN_LINE.figure for f in described):
         return False
     stuck = [f for f in mine if f.comparison == INCONCLUSIVE.figure and not in_line_reachable(f)
@@ -426,8 +431,7 @@ def description_apart(figures: Sequence[Any], category: str) -> bool:
     (``comparison`` "higher" or "lower") while every verdict figure lies inside its own: more questions cannot make
     it "in line" (issue 54)."""
     mine = _verdict_figures(figures, category)
-    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
-                 and f.comparison is not None]
+    described = _description_figures(figures, category)
     return (bool(mine) and all(figure_reading(f.comparison, f.bias_when).within_band for f in mine)
             and any(f.comparison in (MORE.figure, LESS.figure) for f in described))
 
@@ -445,8 +449,7 @@ def model_free_reading(figures: Sequence[Any], category: str) -> str | None:
     question), except "inconclusive" when a description moved beyond its band (the drops alone then cannot read it
     "in line")."""
     mine = _verdict_figures(figures, category)
-    described = [f for f in figures if f.category == category and getattr(f, "role", "verdict") == "description"
-                 and f.comparison is not None]
+    described = _description_figures(figures, category)
     if not mine:
         return INCONCLUSIVE.name if any(f.comparison != IN_LINE.figure for f in described) else None
     more, less = _model_free_side(figures, category)
